@@ -1,0 +1,43 @@
+"""Errors that say what was wrong, where, and what is allowed.
+
+Every error the library raises for bad input is a ``ValueError`` subclass whose message names the
+component (or rule, or file), the field, the value given and what would have been accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class MotionError(ValueError):
+    """Base class of every input error raised by esper-motion."""
+
+
+class RuleValueError(MotionError):
+    """A value outside what a component or rule accepts.
+
+    >>> str(RuleValueError("Velocity", "yps", -3, "a whole number, 0 or more"))
+    'Velocity.yps = -3: expected a whole number, 0 or more'
+    """
+
+    def __init__(self, owner: str, field: str, value: Any, allowed: str) -> None:
+        self.owner = owner
+        self.field = field
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{owner}.{field} = {value!r}: expected {allowed}")
+
+
+class IntentError(MotionError):
+    """An intent the rules forbid in the entity's present state (for example a 180-degree turn at speed)."""
+
+    def __init__(self, entity: int, field: str, value: Any, allowed: str) -> None:
+        self.entity = entity
+        self.field = field
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"entity {entity}: Intent.{field} = {value!r}: {allowed}")
+
+
+class WorldError(MotionError):
+    """A misuse of the world itself: a missing entity, a second install, an unknown component name."""

@@ -1,0 +1,56 @@
+"""Checks components and rules run on their own fields; each failure names owner, field, value, what is allowed."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from typing import Any
+
+from ecs.errors import RuleValueError
+
+
+def _range_text(kind: str, low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f"{kind} from {low} to {high}"
+    if low is not None:
+        return f"{kind}, {low} or more"
+    if high is not None:
+        return f"{kind}, {high} or less"
+    return kind
+
+
+def check_int(owner: str, field: str, value: Any, low: int | None = None, high: int | None = None) -> int:
+    """Return ``value`` if it is an ``int`` (not a bool) within ``[low, high]``; raise otherwise."""
+    allowed = _range_text("a whole number", low, high)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RuleValueError(owner, field, value, allowed)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise RuleValueError(owner, field, value, allowed)
+    return value
+
+
+def check_number(
+    owner: str, field: str, value: Any, low: float | None = None, high: float | None = None
+) -> float:
+    """Return ``value`` if it is a finite real number within ``[low, high]``; NaN and infinities are refused."""
+    allowed = _range_text("a finite number", low, high)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise RuleValueError(owner, field, value, allowed)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise RuleValueError(owner, field, value, allowed)
+    return value
+
+
+def check_bool(owner: str, field: str, value: Any) -> bool:
+    """Return ``value`` if it is exactly ``True`` or ``False``."""
+    if not isinstance(value, bool):
+        raise RuleValueError(owner, field, value, "True or False")
+    return value
+
+
+def check_choice(owner: str, field: str, value: Any, choices: Collection[Any]) -> Any:
+    """Return ``value`` if it is one of ``choices``."""
+    if value not in choices:
+        shown = ", ".join(repr(c) for c in choices)
+        raise RuleValueError(owner, field, value, f"one of {shown}")
+    return value
