@@ -29,9 +29,7 @@ def check_int(owner: str, field: str, value: Any, low: int | None = None, high: 
     return value
 
 
-def check_number(
-    owner: str, field: str, value: Any, low: float | None = None, high: float | None = None
-) -> float:
+def check_number(owner: str, field: str, value: Any, low: float | None = None, high: float | None = None) -> float:
     """Return ``value`` if it is a finite real number within ``[low, high]``; NaN and infinities are refused."""
     allowed = _range_text("a finite number", low, high)
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):

@@ -1,0 +1,227 @@
+"""Components the GURPS rules read and write: body, intent, control state, posture, condition, terrain.
+
+Per-turn state lives in fields of components that stay on the entity (DESIGN.md section 10): the systems
+change ``Control.state`` or ``Intent.throttle``; they never add or remove components in the hot path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ecs.hexgrid import Hex
+from ecs.registry import register
+from ecs.validate import check_bool, check_choice, check_int, check_number
+
+
+class Maneuver(str, Enum):
+    """The combat maneuvers of the Basic Set (and the All-Out ones the house rules allow at speed)."""
+
+    AIM = "Aim"
+    ALL_OUT_ATTACK = "All-Out Attack"
+    ALL_OUT_DEFENSE = "All-Out Defense"
+    ALL_OUT_READY = "All-Out Ready"
+    ALL_OUT_CONCENTRATE = "All-Out Concentrate"
+    ATTACK = "Attack"
+    CHANGE_POSTURE = "Change Posture"
+    CONCENTRATE = "Concentrate"
+    DO_NOTHING = "Do Nothing"
+    EVALUATE = "Evaluate"
+    FEINT = "Feint"
+    MOVE = "Move"
+    MOVE_AND_ATTACK = "Move and Attack"
+    READY = "Ready"
+    WAIT = "Wait"
+
+
+class MoveState(str, Enum):
+    """How an entity is moving: ordinary movement, high speed, or out of control."""
+
+    NORMAL = "normal"
+    HIGH_SPEED = "high speed"
+    OUT_OF_CONTROL = "out of control"
+
+
+class PostureState(str, Enum):
+    """Body postures the movement rules care about."""
+
+    STANDING = "standing"
+    KNEELING = "kneeling"
+    SITTING = "sitting"
+    CRAWLING = "crawling"
+    PRONE = "prone"
+
+
+@register("gurps.Mover")
+@dataclass(slots=True)
+class Mover:
+    """The numbers a GURPS character, creature or vehicle moves with.
+
+    ``basic_move`` is ground Basic Move (0 means it cannot turn under its own power). ``top_speed`` is the
+    rated top speed from Enhanced Move or a vehicle's statistics; ``None`` means the sprinting top speed,
+    20% over Move. ``wheels`` of 3 or more make a vehicle stable when it loses control. ``handling`` and
+    ``operator_skill`` are set for a vehicle: its driver rolls skill plus Handling where a person rolls DX.
+    ``basic_speed`` orders initiative (highest first).
+    """
+
+    basic_move: int
+    dx: int = 10
+    ht: int = 10
+    hp: int = 10
+    st: int = 10
+    basic_speed: float = 5.0
+    encumbrance: int = 0
+    top_speed: int | None = None
+    enhanced: bool = False
+    wheels: int = 0
+    legs: bool = True
+    handling: int | None = None
+    operator_skill: int | None = None
+    size_modifier: int = 0
+
+    def __post_init__(self) -> None:
+        check_int("Mover", "basic_move", self.basic_move, low=0)
+        for name in ("dx", "ht", "hp", "st"):
+            check_int("Mover", name, getattr(self, name), low=1)
+        check_number("Mover", "basic_speed", self.basic_speed, low=0)
+        check_int("Mover", "encumbrance", self.encumbrance, low=0, high=4)
+        if self.top_speed is not None:
+            check_int("Mover", "top_speed", self.top_speed, low=0)
+        check_bool("Mover", "enhanced", self.enhanced)
+        check_int("Mover", "wheels", self.wheels, low=0)
+        check_bool("Mover", "legs", self.legs)
+        if self.handling is not None:
+            check_int("Mover", "handling", self.handling)
+        if self.operator_skill is not None:
+            check_int("Mover", "operator_skill", self.operator_skill, low=0)
+        check_int("Mover", "size_modifier", self.size_modifier)
+
+
+@register("gurps.Intent")
+@dataclass(slots=True)
+class Intent:
+    """What the game asks of the entity this turn, written before ``World.step``.
+
+    ``throttle`` is the change of velocity wanted at the end of the turn in yards per second (positive
+    accelerates, negative decelerates; a positive throttle at the end of an eligible turn enters high
+    speed). ``turn`` is the facing change wanted this turn in hexsides (positive counterclockwise, at most
+    two: a 120-degree turn). ``turn_at_yd`` is how far along the path to turn; ``None`` means as soon as the
+    turning radius allows. ``push`` allows the risky options of Pushing the Envelope (an early or tight
+    turn, hasty deceleration) at the price of a roll.
+    """
+
+    maneuver: Maneuver = Maneuver.MOVE
+    throttle: int = 0
+    turn: int = 0
+    turn_at_yd: int | None = None
+    push: bool = False
+
+    def __post_init__(self) -> None:
+        check_choice("Intent", "maneuver", self.maneuver, tuple(Maneuver))
+        check_int("Intent", "throttle", self.throttle)
+        check_int("Intent", "turn", self.turn, low=-2, high=2)
+        if self.turn_at_yd is not None:
+            check_int("Intent", "turn_at_yd", self.turn_at_yd, low=0)
+        check_bool("Intent", "push", self.push)
+
+
+@register("gurps.Control")
+@dataclass(slots=True)
+class Control:
+    """Movement state carried from turn to turn, and this turn's record for the renderer and replay.
+
+    ``straight_yd`` counts yards moved straight ahead since the last change of facing (the turning radius
+    is measured against it). ``moved_yd`` and ``path`` describe the turn just resolved. ``extra_cost``
+    holds movement points paid for bad footing this turn, which decelerate at the end of the turn.
+    """
+
+    state: MoveState = MoveState.NORMAL
+    straight_yd: int = 0
+    moved_yd: int = 0
+    extra_cost: int = 0
+    path: list[Hex] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        check_choice("Control", "state", self.state, tuple(MoveState))
+        check_int("Control", "straight_yd", self.straight_yd, low=0)
+        check_int("Control", "moved_yd", self.moved_yd, low=0)
+        check_int("Control", "extra_cost", self.extra_cost, low=0)
+
+
+@register("gurps.Posture")
+@dataclass(slots=True)
+class Posture:
+    """The posture the rules count the entity in, and a change under way (``seconds_left`` to finish)."""
+
+    state: PostureState = PostureState.STANDING
+    target: PostureState | None = None
+    seconds_left: int = 0
+
+    def __post_init__(self) -> None:
+        check_choice("Posture", "state", self.state, tuple(PostureState))
+        if self.target is not None:
+            check_choice("Posture", "target", self.target, tuple(PostureState))
+        check_int("Posture", "seconds_left", self.seconds_left, low=0)
+
+
+@register("gurps.Condition")
+@dataclass(slots=True)
+class Condition:
+    """Injury and the states that take control away: ``stunned``, ``conscious``, and this turn's shock."""
+
+    injury: int = 0
+    stunned: bool = False
+    conscious: bool = True
+    shock: int = 0
+
+    def __post_init__(self) -> None:
+        check_int("Condition", "injury", self.injury, low=0)
+        check_bool("Condition", "stunned", self.stunned)
+        check_bool("Condition", "conscious", self.conscious)
+        check_int("Condition", "shock", self.shock, low=-4, high=0)
+
+
+@register("gurps.Skills")
+@dataclass(slots=True)
+class Skills:
+    """Skill levels by name (``"Riding"``, ``"Jumping"``, ``"Acrobatics"``, ``"Aerobatics"``, ...)."""
+
+    levels: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, level in self.levels.items():
+            check_int("Skills", f"levels[{name!r}]", level, low=0)
+
+    def level(self, name: str) -> int | None:
+        """The level of skill ``name``, or None if the entity does not have it."""
+        return self.levels.get(name)
+
+
+@register("gurps.Footing")
+@dataclass(slots=True)
+class Footing:
+    """Bad footing on the entity's hex: ``extra_cost`` movement points on top of 1 per yard (mud is 1)."""
+
+    extra_cost: int = 1
+    name: str = "mud"
+
+    def __post_init__(self) -> None:
+        check_int("Footing", "extra_cost", self.extra_cost, low=0)
+
+
+@register("gurps.Obstacle")
+@dataclass(slots=True)
+class Obstacle:
+    """Something in the way on the entity's hex: a wall (``hard``, immovable) or a soft obstacle with HP.
+
+    ``height_yd`` is how far it rises above the ground; a flier higher than that passes over it.
+    """
+
+    hp: int = 100
+    hard: bool = True
+    height_yd: float = 2.0
+
+    def __post_init__(self) -> None:
+        check_int("Obstacle", "hp", self.hp, low=1)
+        check_bool("Obstacle", "hard", self.hard)
+        check_number("Obstacle", "height_yd", self.height_yd, low=0)

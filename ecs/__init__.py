@@ -1,0 +1,47 @@
+"""esper-motion's framework core: World, phases, systems, events, dice and odds, hex grid, errors.
+
+It knows no movement rule; those live in ``systems``.
+"""
+
+from __future__ import annotations
+
+from ecs import hexgrid
+from ecs.damage import Damage
+from ecs.dice import (
+    Dice,
+    Roll,
+    SuccessRoll,
+    critical_failure_probability,
+    critical_success_probability,
+    success_probability,
+)
+from ecs.errors import IntentError, MotionError, RuleValueError, WorldError
+from ecs.events import Event, RollMade
+from ecs.phase import PRIORITY_TOP, Phase
+from ecs.registry import name_of, register, type_named
+from ecs.system import System
+from ecs.world import World
+
+__all__ = [
+    "PRIORITY_TOP",
+    "Damage",
+    "Dice",
+    "Event",
+    "IntentError",
+    "MotionError",
+    "Phase",
+    "Roll",
+    "RollMade",
+    "RuleValueError",
+    "SuccessRoll",
+    "System",
+    "World",
+    "WorldError",
+    "critical_failure_probability",
+    "critical_success_probability",
+    "hexgrid",
+    "name_of",
+    "register",
+    "success_probability",
+    "type_named",
+]

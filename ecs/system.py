@@ -1,0 +1,45 @@
+"""System: an esper Processor that belongs to a phase and knows its World."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import esper
+
+from ecs.errors import WorldError
+from ecs.phase import Phase
+
+if TYPE_CHECKING:
+    from ecs.world import World
+
+
+class System(esper.Processor):
+    """Base class of every rule system.
+
+    A subclass sets the class attribute ``phase`` and implements :meth:`run`. ``World.add_system`` gives it
+    its world and the esper priority of its phase; plain ``esper.process()`` runs it too.
+    """
+
+    phase: ClassVar[Phase]
+
+    def __init__(self) -> None:
+        self._world: World | None = None
+
+    @property
+    def world(self) -> World:
+        """The world this system was added to."""
+        if self._world is None:
+            raise WorldError(f"{type(self).__name__} is not installed in a world")
+        return self._world
+
+    @world.setter
+    def world(self, world: World) -> None:
+        self._world = world
+
+    def process(self, *args: Any, **kwargs: Any) -> None:
+        """esper's entry point: run this system's part of the turn."""
+        self.run()
+
+    def run(self) -> None:
+        """This system's part of the turn. Subclasses implement it."""
+        raise NotImplementedError(f"{type(self).__name__} must implement run()")

@@ -1,0 +1,250 @@
+"""The World: one esper context with its dice, rules, event log, turn counter and queued changes."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+import esper
+
+from ecs import _context
+from ecs.dice import Dice
+from ecs.errors import WorldError
+from ecs.events import Event
+from ecs.validate import check_int
+
+if TYPE_CHECKING:
+    from ecs.system import System
+
+C = TypeVar("C")
+C2 = TypeVar("C2")
+C3 = TypeVar("C3")
+C4 = TypeVar("C4")
+E = TypeVar("E", bound=Event)
+
+_names = itertools.count(1)
+
+
+class World:
+    """One simulation: an esper context plus the dice, rule options, events and turn count that go with it.
+
+    Two worlds never see each other's entities, processors, handlers or dice. Every method switches to this
+    world's esper context for its duration and then restores whichever context was current, so a game's own
+    esper code keeps working around it.
+
+    Changes of structure made while a step runs (spawn, despawn, add, remove) are queued and applied once,
+    after the last phase of the turn, so queries inside the turn stay cached (DESIGN.md section 10). A spawn
+    during a step returns the new id at once; its components arrive with the queue.
+
+    When a step raises, the world goes back to exactly what it was before that step: entities, components,
+    dice, turn count and events. That costs a copy of the world every turn; a game that prefers speed to
+    that guarantee passes ``transactional=False``.
+
+    >>> from components import Position
+    >>> world = World(seed=1)
+    >>> runner = world.spawn(Position(0, 0))
+    >>> world.get(runner, Position)
+    Position(q=0, r=0, altitude_yd=0.0)
+    """
+
+    def __init__(self, seed: int | None = None, *, context: str | None = None, transactional: bool = True) -> None:
+        self.context = context if context is not None else f"esper-motion-{next(_names)}"
+        self.dice = Dice(seed)
+        self.rules: dict[str, Any] = {}
+        self.turn = 0
+        self.events: list[Event] = []
+        self.transactional = transactional
+        self.systems: list[System] = []
+        self._handlers: dict[type[Event], list[Callable[[Any], None]]] = {}
+        self._queue: list[Callable[[], None]] = []
+        self._stepping = False
+        self._emitted: list[Event] = []
+        with _context.active(self.context):
+            pass  # switching creates the context if it is new
+
+    @classmethod
+    def attach(cls, context: str | None = None, *, seed: int | None = None, transactional: bool = True) -> World:
+        """A World over an esper context a game already uses (by default the current one).
+
+        The game's entities, components and processors stay; ours join them.
+        """
+        return cls(seed, context=context if context is not None else esper.current_world, transactional=transactional)
+
+    # -- entities and components -------------------------------------------------------------
+
+    def spawn(self, *components: Any) -> int:
+        """Create an entity with ``components``; return its id (queued during a step, id given at once)."""
+        with _context.active(self.context):
+            if not self._stepping:
+                return esper.create_entity(*components)
+            entity = esper.create_entity()
+        self._queue.extend(partial(esper.add_component, entity, component) for component in components)
+        return entity
+
+    def despawn(self, entity: int) -> None:
+        """Remove an entity and all its components (queued during a step)."""
+        self._require(entity)
+        self._run_or_queue(lambda: esper.delete_entity(entity, immediate=True) if esper.entity_exists(entity) else None)
+
+    def add(self, entity: int, component: Any) -> None:
+        """Give ``entity`` a component, replacing one of the same type (queued during a step)."""
+        self._require(entity)
+        self._run_or_queue(lambda: esper.add_component(entity, component) if esper.entity_exists(entity) else None)
+
+    def remove(self, entity: int, component_type: type[Any]) -> None:
+        """Take a component off ``entity`` (queued during a step); an error if it has none of that type."""
+        if not self.has(entity, component_type):
+            raise WorldError(f"entity {entity} has no {component_type.__name__} to remove")
+        self._run_or_queue(lambda: esper.try_remove_component(entity, component_type))
+
+    def get(self, entity: int, component_type: type[C]) -> C:
+        """The entity's component of ``component_type``; a clear error if it has none."""
+        with _context.active(self.context):
+            found = esper.try_component(entity, component_type) if esper.entity_exists(entity) else None
+        if found is None:
+            raise WorldError(f"entity {entity} has no {component_type.__name__}")
+        return found
+
+    def try_get(self, entity: int, component_type: type[C]) -> C | None:
+        """The entity's component of ``component_type``, or None (also for an entity that does not exist)."""
+        with _context.active(self.context):
+            if not esper.entity_exists(entity):
+                return None
+            return esper.try_component(entity, component_type)
+
+    def has(self, entity: int, component_type: type[Any]) -> bool:
+        """Whether the entity exists and has a component of ``component_type``."""
+        return self.try_get(entity, component_type) is not None
+
+    def exists(self, entity: int) -> bool:
+        """Whether the entity is alive in this world."""
+        with _context.active(self.context):
+            return esper.entity_exists(entity)
+
+    def entities(self) -> list[int]:
+        """Every live entity id, in creation order."""
+        with _context.active(self.context):
+            return [e for e in esper.get_entities() if esper.entity_exists(e)]
+
+    def components(self, entity: int) -> tuple[Any, ...]:
+        """All components of one entity."""
+        self._require(entity)
+        with _context.active(self.context):
+            return esper.components_for_entity(entity)
+
+    @overload
+    def query(self, c1: type[C], /) -> list[tuple[int, tuple[C]]]: ...
+    @overload
+    def query(self, c1: type[C], c2: type[C2], /) -> list[tuple[int, tuple[C, C2]]]: ...
+    @overload
+    def query(self, c1: type[C], c2: type[C2], c3: type[C3], /) -> list[tuple[int, tuple[C, C2, C3]]]: ...
+    @overload
+    def query(
+        self, c1: type[C], c2: type[C2], c3: type[C3], c4: type[C4], /
+    ) -> list[tuple[int, tuple[C, C2, C3, C4]]]: ...
+    def query(self, *component_types: type[Any]) -> list[tuple[int, tuple[Any, ...]]]:
+        """Every entity having all ``component_types``, with those components, in entity order."""
+        if not component_types:
+            raise WorldError("query needs at least one component type")
+        with _context.active(self.context):
+            return list(esper.get_components(*component_types))
+
+    # -- systems and rules -------------------------------------------------------------------
+
+    def add_system(self, system: System) -> None:
+        """Register a system in its phase; within a phase, systems run in the order they were added."""
+        if any(type(s) is type(system) for s in self.systems):
+            raise WorldError(f"{type(system).__name__} is already installed in this world")
+        system.world = self
+        self.systems.append(system)
+        with _context.active(self.context):
+            esper.add_processor(system, system.phase.priority)
+
+    def install_rules(self, name: str, options: Any) -> None:
+        """Record the options of rule set ``name``; installing a rule set twice is an error."""
+        if name in self.rules:
+            raise WorldError(f"rule set {name!r} is already installed in this world")
+        self.rules[name] = options
+
+    def processors(self) -> list[esper.Processor]:
+        """Every processor of this world's context in the order esper runs them (ours and the game's)."""
+        with _context.active(self.context):
+            return list(esper._processors)
+
+    # -- events ------------------------------------------------------------------------------
+
+    def emit(self, event: Event) -> None:
+        """Record an event of the running step; handlers hear it once the turn has completed."""
+        self._emitted.append(event)
+
+    def on(self, event_type: type[E], handler: Callable[[E], None]) -> None:
+        """Call ``handler(event)`` for every event of exactly ``event_type``, after esper's own handlers.
+
+        The world holds the handler strongly (esper keeps weak references and drops a lambda at once).
+        """
+        self._handlers.setdefault(event_type, []).append(handler)
+
+    def off(self, event_type: type[E], handler: Callable[[E], None]) -> None:
+        """Stop calling a handler registered with :meth:`on`."""
+        handlers = self._handlers.get(event_type, [])
+        if handler not in handlers:
+            raise WorldError(f"{handler!r} is not handling {event_type.__name__}")
+        handlers.remove(handler)
+
+    # -- the turn ----------------------------------------------------------------------------
+
+    def step(self, turns: int = 1) -> list[Event]:
+        """Resolve ``turns`` turns; return (and keep in :attr:`events`) every event they emitted, in order."""
+        check_int("World.step", "turns", turns, low=1)
+        if self._stepping:
+            raise WorldError("World.step called from inside a step")
+        emitted: list[Event] = []
+        for _ in range(turns):
+            emitted.extend(self._one_turn())
+        self.events = emitted
+        return emitted
+
+    def _one_turn(self) -> list[Event]:
+        with _context.active(self.context):
+            saved = (_context.snapshot(), self.dice.getstate(), self.turn) if self.transactional else None
+            self._stepping = True
+            self._emitted = []
+            try:
+                esper.process()
+                self._stepping = False
+                self._apply_queue()
+                self.turn += 1
+            except BaseException:
+                self._stepping = False
+                self._queue.clear()
+                if saved is not None:
+                    _context.restore(saved[0])
+                    self.dice.setstate(saved[1])
+                    self.turn = saved[2]
+                raise
+            emitted, self._emitted = self._emitted, []
+            for event in emitted:
+                esper.dispatch_event(type(event).__name__, event)
+                for handler in self._handlers.get(type(event), ()):
+                    handler(event)
+        return emitted
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _require(self, entity: int) -> None:
+        if not self.exists(entity):
+            raise WorldError(f"entity {entity} does not exist in this world")
+
+    def _run_or_queue(self, change: Callable[[], None]) -> None:
+        if self._stepping:
+            self._queue.append(change)
+            return
+        with _context.active(self.context):
+            change()
+
+    def _apply_queue(self) -> None:
+        queue, self._queue = self._queue, []
+        for change in queue:
+            change()

@@ -1,0 +1,219 @@
+"""The World: entities, queued structural changes, isolation, events both ways, phases, failed steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import esper
+import pytest
+
+from components import Facing, Position, Velocity
+from ecs import Event, Phase, System, World, WorldError
+from ecs.phase import PRIORITY_TOP
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    entity: int
+    yards: int
+
+
+class Mover1D(System):
+    """A toy system: moves every Position east by its Velocity and says so."""
+
+    phase = Phase.MOVEMENT
+
+    def run(self) -> None:
+        for entity, (position, velocity) in esper.get_components(Position, Velocity):
+            position.q += velocity.yps
+            self.world.emit(Moved(entity, velocity.yps))
+
+
+class Spawner(System):
+    """A toy system that changes structure mid-step: spawns, adds, removes and despawns."""
+
+    phase = Phase.CLEANUP
+
+    def __init__(self, victim: int) -> None:
+        super().__init__()
+        self.victim = victim
+        self.seen_during_step: list[bool] = []
+
+    def run(self) -> None:
+        world = self.world
+        child = world.spawn(Position(9, 9))
+        world.remove(self.victim, Velocity)
+        world.add(self.victim, Facing(3))
+        # Nothing structural has happened yet: the queries of this turn still see the old shape.
+        self.seen_during_step.append(world.has(child, Position) or not world.has(self.victim, Velocity))
+
+
+class Boom(System):
+    phase = Phase.COLLISION
+
+    def run(self) -> None:
+        self.world.dice.roll("3d6")
+        for _, position in esper.get_component(Position):
+            position.q = 999
+        raise RuntimeError("boom")
+
+
+def test_spawn_get_has_try_get_and_remove() -> None:
+    world = World(seed=1)
+    entity = world.spawn(Position(1, 2), Velocity(3))
+    assert world.get(entity, Position) == Position(1, 2)
+    assert world.has(entity, Velocity)
+    assert world.try_get(entity, Facing) is None
+    world.add(entity, Facing(2))
+    assert world.get(entity, Facing).direction == 2
+    world.remove(entity, Velocity)
+    assert not world.has(entity, Velocity)
+    with pytest.raises(WorldError, match="has no Velocity"):
+        world.get(entity, Velocity)
+    world.despawn(entity)
+    assert not world.exists(entity)
+    assert world.try_get(entity, Position) is None
+    with pytest.raises(WorldError, match="does not exist"):
+        world.despawn(entity)
+
+
+def test_query_returns_components_of_entities_having_them_all() -> None:
+    world = World()
+    a = world.spawn(Position(0, 0), Velocity(2))
+    world.spawn(Position(1, 0))
+    assert world.query(Position, Velocity) == [(a, (Position(0, 0), Velocity(2)))]
+    assert [e for e, _ in world.query(Position)] == [a, a + 1]
+
+
+def test_two_worlds_never_see_each_other() -> None:
+    first, second = World(seed=1), World(seed=1)
+    a = first.spawn(Position(0, 0), Velocity(1))
+    first.add_system(Mover1D())
+    b = second.spawn(Position(5, 5), Velocity(4))
+    assert first.query(Position) == [(a, (Position(0, 0),))]
+    assert second.query(Position) == [(b, (Position(5, 5),))]
+    heard: list[Event] = []
+    second.on(Moved, heard.append)
+    first.step()
+    assert first.get(a, Position).q == 1
+    assert second.get(b, Position).q == 5  # second has no system and heard nothing
+    assert heard == []
+    assert first.dice.roll("3d6").dice == second.dice.roll("3d6").dice  # own dice, same seed
+
+
+def test_world_leaves_the_games_current_esper_context_alone() -> None:
+    esper.switch_world("a-game-of-its-own")
+    world = World()
+    world.spawn(Position(0, 0))
+    assert esper.current_world == "a-game-of-its-own"
+    esper.switch_world("default")
+
+
+def test_attach_adopts_a_context_a_game_already_uses() -> None:
+    esper.switch_world("existing-game")
+    mine = esper.create_entity(Position(4, 4))
+    esper.switch_world("default")
+    world = World.attach("existing-game")
+    assert world.get(mine, Position) == Position(4, 4)
+
+
+def test_events_reach_world_on_and_esper_set_handler() -> None:
+    world = World()
+    entity = world.spawn(Position(0, 0), Velocity(2))
+    world.add_system(Mover1D())
+    typed: list[Moved] = []
+    by_name: list[Moved] = []
+    world.on(Moved, lambda event: typed.append(event))  # a lambda survives: held strongly
+
+    def handler(event: Moved) -> None:
+        by_name.append(event)
+
+    esper.switch_world(world.context)
+    esper.set_handler("Moved", handler)
+    esper.switch_world("default")
+    events = world.step()
+    assert events == [Moved(entity, 2)]
+    assert world.events == events
+    assert typed == [Moved(entity, 2)]
+    assert by_name == [Moved(entity, 2)]
+    assert world.turn == 1
+    esper.switch_world(world.context)
+    esper.remove_handler("Moved", handler)  # esper's weak reference must not outlive its context
+    esper.switch_world("default")
+
+
+def test_off_stops_a_handler() -> None:
+    world = World()
+    world.spawn(Position(0, 0), Velocity(1))
+    world.add_system(Mover1D())
+    heard: list[Moved] = []
+    world.on(Moved, heard.append)
+    world.step()
+    world.off(Moved, heard.append)
+    world.step()
+    assert len(heard) == 1
+    with pytest.raises(WorldError, match="is not handling Moved"):
+        world.off(Moved, heard.append)
+
+
+def test_structural_changes_during_a_step_are_queued_and_applied_once() -> None:
+    world = World()
+    victim = world.spawn(Position(0, 0), Velocity(1))
+    spawner = Spawner(victim)
+    world.add_system(spawner)
+    world.step()
+    assert spawner.seen_during_step == [False]
+    assert not world.has(victim, Velocity)
+    assert world.get(victim, Facing).direction == 3
+    assert [pos for _, (pos,) in world.query(Position)][-1] == Position(9, 9)
+
+
+def test_a_step_that_raises_leaves_the_world_as_it_was() -> None:
+    world = World(seed=3)
+    entity = world.spawn(Position(0, 0), Velocity(2))
+    world.add_system(Mover1D())
+    world.add_system(Boom())
+    dice_before = world.dice.getstate()
+    with pytest.raises(RuntimeError, match="boom"):
+        world.step()
+    assert world.get(entity, Position) == Position(0, 0)
+    assert world.turn == 0
+    assert world.events == []
+    assert world.dice.getstate() == dice_before
+    assert world.spawn() == entity + 1  # the id counter is back too
+
+
+def test_installing_a_system_twice_is_an_error() -> None:
+    world = World()
+    world.add_system(Mover1D())
+    with pytest.raises(WorldError, match="already installed"):
+        world.add_system(Mover1D())
+
+
+def test_phase_order_is_the_only_map_to_esper_priority() -> None:
+    assert [p.name for p in sorted(Phase, key=lambda p: -p.priority)] == [
+        "INTENT",
+        "TURNING",
+        "MOVEMENT",
+        "COLLISION",
+        "STALL",
+        "CONTROL",
+        "ACCELERATION",
+        "MOUNTED",
+        "CLEANUP",
+    ]
+    assert Phase.INTENT.priority == PRIORITY_TOP - 1
+    assert Phase.CLEANUP.priority == PRIORITY_TOP - 9
+
+
+def test_systems_run_in_phase_order_whatever_order_they_were_added() -> None:
+    world = World()
+    victim = world.spawn(Position(0, 0))
+    world.add_system(Spawner(victim))
+    world.add_system(Mover1D())
+    assert [type(p).__name__ for p in world.processors()] == ["Mover1D", "Spawner"]
+
+
+def test_step_refuses_a_bad_turn_count() -> None:
+    with pytest.raises(ValueError, match=r"World.step.turns = 0"):
+        World().step(0)
