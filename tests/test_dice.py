@@ -176,21 +176,13 @@ def test_odds_agree_with_counting_every_outcome(skill: int) -> None:
     """Secondary cross-check: count the 216 ordered outcomes one by one."""
     outcomes = [sum(faces) for faces in itertools.product(range(1, 7), repeat=3)]
     assert success_probability(skill) == Fraction(sum(is_success(t, skill) for t in outcomes), 216)
-    assert critical_success_probability(skill) == Fraction(
-        sum(is_critical_success(t, skill) for t in outcomes), 216
-    )
-    assert critical_failure_probability(skill) == Fraction(
-        sum(is_critical_failure(t, skill) for t in outcomes), 216
-    )
+    assert critical_success_probability(skill) == Fraction(sum(is_critical_success(t, skill) for t in outcomes), 216)
+    assert critical_failure_probability(skill) == Fraction(sum(is_critical_failure(t, skill) for t in outcomes), 216)
 
 
-@pytest.mark.parametrize(
-    "function", [success_probability, critical_success_probability, critical_failure_probability]
-)
+@pytest.mark.parametrize("function", [success_probability, critical_success_probability, critical_failure_probability])
 @pytest.mark.parametrize("skill", [10.5, "10", None, [10]])
-def test_odds_refuse_a_skill_that_is_not_a_whole_number(
-    function: Callable[[object], Fraction], skill: object
-) -> None:
+def test_odds_refuse_a_skill_that_is_not_a_whole_number(function: Callable[[object], Fraction], skill: object) -> None:
     with pytest.raises(RuleValueError, match=rf"{function.__name__}\.skill"):
         function(skill)
 

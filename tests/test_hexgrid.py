@@ -278,9 +278,7 @@ def test_the_centre_of_a_hex_is_in_that_hex(hex: Hex, size: float) -> None:
 
 
 @given(hexes, sizes, st.floats(0.0, 0.8), st.floats(0.0, 2 * math.pi))
-def test_points_inside_the_inner_circle_belong_to_the_hex(
-    hex: Hex, size: float, fraction: float, angle: float
-) -> None:
+def test_points_inside_the_inner_circle_belong_to_the_hex(hex: Hex, size: float, fraction: float, angle: float) -> None:
     x, y = to_pixel(hex, size)
     inner_radius = size * math.sqrt(3) / 2
     reach = fraction * inner_radius
