@@ -1,0 +1,197 @@
+"""Components of Flying Combat: how an entity flies, what it wants to do in the air, and the scene's air.
+
+A flier is airborne while its ``Position.altitude_yd`` is above 0; at altitude 0 it stands (or lies) on the
+ground. Per-turn state lives in fields that stay on the entity (DESIGN.md section 10): the systems flip
+``Flight.stalled`` or count ``Flight.fall_seconds``; they never add or remove these components in the hot path.
+
+Sources: Basic Set: Flying Combat (Aerial Movement, Flying Fast, Cannot Hover, Flight Ceiling) and the house
+rules' Flying Movement and Combat (dive bonus, wipe-outs, wingspan).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from ecs.errors import RuleValueError
+from ecs.registry import register
+from ecs.validate import check_bool, check_choice, check_int, check_number
+
+
+class FlightMode(str, Enum):
+    """How a flier stays up: able to hover, or one of the limitations that must keep moving to fly.
+
+    Fliers with Cannot Hover, Controlled Gliding or Gliding stall when they cover less than a quarter of
+    their top airspeed in a turn (Basic Set: Flying Combat > Cannot Hover).
+    """
+
+    HOVER = "hover"
+    CANNOT_HOVER = "cannot hover"
+    CONTROLLED_GLIDING = "controlled gliding"
+    GLIDING = "gliding"
+
+    @property
+    def can_hover(self) -> bool:
+        """Whether this mode may stay in place in the air."""
+        return self is FlightMode.HOVER
+
+
+ATMOSPHERE_CATEGORIES: Final = (
+    "vacuum",
+    "trace",
+    "very thin",
+    "thin",
+    "standard",
+    "dense",
+    "very dense",
+    "superdense",
+)
+"""The categories of atmospheric pressure, thinnest first, as ``systems.gurps.rules.Atmosphere`` names them
+(Basic Set: Atmospheric Pressure, as Flying Combat > Flight Ceiling refers to it)."""
+
+
+@register("gurps.Flight")
+@dataclass(slots=True)
+class Flight:
+    """What lets an entity fly, and its flight state from turn to turn.
+
+    - ``air_move``: basic air Move, which takes the place of Basic Move in the high-speed rules while the
+      entity flies, and sets its step and retreat (Basic Set: Flying Combat > Aerial Movement).
+    - ``top_airspeed``: rated top airspeed (Enhanced Move); ``None`` means the sprinting top speed, 20% over
+      air Move, as for ground movement.
+    - ``mode``: able to hover, or Cannot Hover, Controlled Gliding or Gliding.
+    - ``wings``: flies with wings, so not at all in a trace atmosphere or vacuum (Flight Ceiling).
+    - ``lying_flat``: flies horizontally, as humans do, and so fills two hexes on the map: its own and the
+      one behind it (Aerial Movement). Set it for a human flier; a bird or a dragon leaves it off.
+    - ``stalled``: has stalled and is falling; ``fall_seconds`` and ``fall_yd`` count the fall so far, and
+      the landing damage comes from the yards fallen (Cannot Hover; Basic Set: Falling).
+    - ``breathing``: the last breathing band the flight ceiling systems reported (``"normal"``,
+      ``"trouble"`` or ``"needs_mask"``, the values of ``systems.gurps.rules.Breathing``).
+    - House rules only: ``dive_bonus_yps`` is the lasting bonus to top airspeed from diving and
+      ``dive_bonus_turns`` how many more turns it lasts once the dive ends; ``wiped_out`` means no lift at
+      all; ``wingspan_yd`` is the span the wingspan-obstacle rule checks; ``crippled_wing`` wipes a winged
+      flier out (House rules: Flying Movement and Combat).
+
+    >>> Flight(air_move=12, mode=FlightMode.CANNOT_HOVER, wings=True).mode.can_hover
+    False
+    >>> Flight(air_move=-1)
+    Traceback (most recent call last):
+    ...
+    ecs.errors.RuleValueError: Flight.air_move = -1: expected a whole number, 0 or more
+    """
+
+    air_move: int
+    top_airspeed: int | None = None
+    mode: FlightMode = FlightMode.HOVER
+    wings: bool = False
+    lying_flat: bool = False
+    stalled: bool = False
+    fall_seconds: int = 0
+    fall_yd: float = 0.0
+    breathing: str = "normal"
+    dive_bonus_yps: int = 0
+    dive_bonus_turns: int = 0
+    wiped_out: bool = False
+    wingspan_yd: int = 0
+    crippled_wing: bool = False
+
+    def __post_init__(self) -> None:
+        check_int("Flight", "air_move", self.air_move, low=0)
+        if self.top_airspeed is not None:
+            check_int("Flight", "top_airspeed", self.top_airspeed, low=0)
+        check_choice("Flight", "mode", self.mode, tuple(FlightMode))
+        check_bool("Flight", "wings", self.wings)
+        check_bool("Flight", "lying_flat", self.lying_flat)
+        check_bool("Flight", "stalled", self.stalled)
+        check_int("Flight", "fall_seconds", self.fall_seconds, low=0)
+        check_number("Flight", "fall_yd", self.fall_yd, low=0)
+        check_choice("Flight", "breathing", self.breathing, ("normal", "trouble", "needs_mask"))
+        check_int("Flight", "dive_bonus_yps", self.dive_bonus_yps, low=0)
+        check_int("Flight", "dive_bonus_turns", self.dive_bonus_turns, low=0)
+        check_bool("Flight", "wiped_out", self.wiped_out)
+        check_int("Flight", "wingspan_yd", self.wingspan_yd, low=0)
+        check_bool("Flight", "crippled_wing", self.crippled_wing)
+        if (self.wingspan_yd > 0 or self.crippled_wing) and not self.wings:
+            raise RuleValueError("Flight", "wings", self.wings, "True for a flier with a wingspan or a crippled wing")
+
+
+@register("gurps.FlightIntent")
+@dataclass(slots=True)
+class FlightIntent:
+    """What the game asks of a flier this turn, written before ``World.step`` beside ``gurps.Intent``.
+
+    ``climb_yd`` is the change of altitude wanted this turn in yards (positive climbs, negative descends);
+    it is paid from the turn's movement like level yards, a 45-degree diagonal yard costing 1.5
+    (Basic Set: Flying Combat > Aerial Movement > Changing Height). ``dive`` spends the turn diving on a Move
+    maneuver and nothing else, which raises air Move by 10 and doubles top airspeed for the turn
+    (Flying Fast); a dive has to go down.
+
+    >>> FlightIntent(climb_yd=2, dive=True)
+    Traceback (most recent call last):
+    ...
+    ecs.errors.RuleValueError: FlightIntent.dive = True: expected False unless climb_yd is below 0 (a dive goes down)
+    """
+
+    climb_yd: int = 0
+    dive: bool = False
+
+    def __post_init__(self) -> None:
+        check_int("FlightIntent", "climb_yd", self.climb_yd)
+        check_bool("FlightIntent", "dive", self.dive)
+        if self.dive and self.climb_yd >= 0:
+            raise RuleValueError(
+                "FlightIntent", "dive", self.dive, "False unless climb_yd is below 0 (a dive goes down)"
+            )
+
+
+@register("gurps.AirSupply")
+@dataclass(slots=True)
+class AirSupply:
+    """What keeps an entity breathing high up: an oxygen mask, or the Doesn't Breathe advantage.
+
+    Either one lets it fly past the heights where unprotected humans struggle for air
+    (Basic Set: Flying Combat > Flight Ceiling). An entity without this component is unprotected.
+    """
+
+    oxygen_mask: bool = False
+    doesnt_breathe: bool = False
+
+    def __post_init__(self) -> None:
+        check_bool("AirSupply", "oxygen_mask", self.oxygen_mask)
+        check_bool("AirSupply", "doesnt_breathe", self.doesnt_breathe)
+
+    @property
+    def protected(self) -> bool:
+        """Whether the entity breathes at any altitude."""
+        return self.oxygen_mask or self.doesnt_breathe
+
+
+@register("gurps.Atmosphere")
+@dataclass(slots=True)
+class Atmosphere:
+    """The scene's air: a setting of the whole scene, kept on one scene entity of its own.
+
+    Put it on a single entity that stands for the scene (``world.spawn(Atmosphere("thin", 0.6))``); a world
+    without one has standard Earth air at sea level. ``category`` decides whether wings can fly (not in a
+    trace atmosphere or vacuum); ``pressure_atm`` (Earth at sea level is 1) moves the heights at which
+    breathing gets hard; ``ground_ft`` is how high the scene's ground lies above sea level, so that a
+    flier's altitude above sea level is ``ground_ft`` plus its ``altitude_yd`` in feet
+    (Basic Set: Flying Combat > Flight Ceiling). A vacuum has pressure 0 and nothing else has.
+
+    >>> Atmosphere("vacuum", pressure_atm=1.0)
+    Traceback (most recent call last):
+    ...
+    ecs.errors.RuleValueError: Atmosphere.pressure_atm = 1.0: expected 0 for a vacuum, above 0 otherwise
+    """
+
+    category: str = "standard"
+    pressure_atm: float = 1.0
+    ground_ft: float = 0.0
+
+    def __post_init__(self) -> None:
+        check_choice("Atmosphere", "category", self.category, ATMOSPHERE_CATEGORIES)
+        check_number("Atmosphere", "pressure_atm", self.pressure_atm, low=0)
+        check_number("Atmosphere", "ground_ft", self.ground_ft)
+        if (self.category == "vacuum") != (self.pressure_atm == 0):
+            raise RuleValueError("Atmosphere", "pressure_atm", self.pressure_atm, "0 for a vacuum, above 0 otherwise")
