@@ -33,6 +33,7 @@ from enum import Enum, IntEnum
 from fractions import Fraction
 from typing import Final, Literal, TypeVar
 
+from components.gurps import Maneuver
 from ecs.damage import Damage
 from ecs.errors import RuleValueError
 from ecs.validate import check_bool, check_choice, check_int, check_number
@@ -157,27 +158,6 @@ def posture_change_seconds(encumbrance_level: int) -> int:
 
 
 # --- Maneuvers and shock --------------------------------------------------------------------------
-
-
-class Maneuver(str, Enum):
-    """Combat maneuvers: the Basic Set list (DESIGN.md section 5) plus the house rules' All-Out Ready
-    and All-Out Concentrate. Values are the rulebook names, so ``Maneuver("Move and Attack")`` works."""
-
-    AIM = "Aim"
-    ALL_OUT_ATTACK = "All-Out Attack"
-    ALL_OUT_CONCENTRATE = "All-Out Concentrate"
-    ALL_OUT_DEFENSE = "All-Out Defense"
-    ALL_OUT_READY = "All-Out Ready"
-    ATTACK = "Attack"
-    CHANGE_POSTURE = "Change Posture"
-    CONCENTRATE = "Concentrate"
-    DO_NOTHING = "Do Nothing"
-    EVALUATE = "Evaluate"
-    FEINT = "Feint"
-    MOVE = "Move"
-    MOVE_AND_ATTACK = "Move and Attack"
-    READY = "Ready"
-    WAIT = "Wait"
 
 
 _MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
