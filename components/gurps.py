@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ecs.errors import RuleValueError
 from ecs.hexgrid import Hex
 from ecs.registry import register
 from ecs.validate import check_bool, check_choice, check_int, check_number
@@ -42,6 +43,26 @@ class MoveState(str, Enum):
     OUT_OF_CONTROL = "out of control"
 
 
+class LossCause(str, Enum):
+    """Why an entity lost control (Basic Set: High-Speed Movement > Losing Control).
+
+    Three or more wheels keep a vehicle upright unless the loss came from a critical failure or an
+    injury (``CRITICAL_FAILURE``, ``STUNNED``, ``UNCONSCIOUS``).
+    """
+
+    MANEUVER = "maneuver"
+    STUNNED = "stunned"
+    UNCONSCIOUS = "unconscious"
+    FAILED_ROLL = "failed roll"
+    CRITICAL_FAILURE = "critical failure"
+    FOOTING = "footing"
+
+    @property
+    def from_injury_or_critical(self) -> bool:
+        """Whether this cause denies the stability of three or more wheels."""
+        return self in (LossCause.CRITICAL_FAILURE, LossCause.STUNNED, LossCause.UNCONSCIOUS)
+
+
 class PostureState(str, Enum):
     """Body postures the movement rules care about."""
 
@@ -61,7 +82,9 @@ class Mover:
     rated top speed from Enhanced Move or a vehicle's statistics; ``None`` means the sprinting top speed,
     20% over Move. ``wheels`` of 3 or more make a vehicle stable when it loses control. ``handling`` and
     ``operator_skill`` are set for a vehicle: its driver rolls skill plus Handling where a person rolls DX.
-    ``basic_speed`` orders initiative (highest first).
+    ``basic_speed`` orders initiative (highest first). ``water_move`` is basic water Move; while ``swimming``
+    it takes the place of Basic Move (and ``top_speed``, if set, is the rated top speed in water). A flier's
+    air Move lives in ``components.flight.Flight``.
     """
 
     basic_move: int
@@ -78,6 +101,8 @@ class Mover:
     handling: int | None = None
     operator_skill: int | None = None
     size_modifier: int = 0
+    water_move: int | None = None
+    swimming: bool = False
 
     def __post_init__(self) -> None:
         check_int("Mover", "basic_move", self.basic_move, low=0)
@@ -95,6 +120,11 @@ class Mover:
         if self.operator_skill is not None:
             check_int("Mover", "operator_skill", self.operator_skill, low=0)
         check_int("Mover", "size_modifier", self.size_modifier)
+        if self.water_move is not None:
+            check_int("Mover", "water_move", self.water_move, low=0)
+        check_bool("Mover", "swimming", self.swimming)
+        if self.swimming and self.water_move is None:
+            raise RuleValueError("Mover", "swimming", self.swimming, "False unless water_move is set")
 
 
 @register("gurps.Intent")
@@ -107,7 +137,10 @@ class Intent:
     speed). ``turn`` is the facing change wanted this turn in hexsides (positive counterclockwise, at most
     two: a 120-degree turn). ``turn_at_yd`` is how far along the path to turn; ``None`` means as soon as the
     turning radius allows. ``push`` allows the risky options of Pushing the Envelope (an early or tight
-    turn, hasty deceleration) at the price of a roll.
+    turn, hasty deceleration) at the price of a roll. ``veer`` picks, yard by yard along the path, which
+    front hex to enter without changing facing: -1 front-right, 0 straight ahead (the default past its end),
+    1 front-left (Basic Set: High-Speed Movement > Direction and Turning Radius); there is no sidestep or
+    step back.
     """
 
     maneuver: Maneuver = Maneuver.MOVE
@@ -115,6 +148,7 @@ class Intent:
     turn: int = 0
     turn_at_yd: int | None = None
     push: bool = False
+    veer: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         check_choice("Intent", "maneuver", self.maneuver, tuple(Maneuver))
@@ -123,6 +157,10 @@ class Intent:
         if self.turn_at_yd is not None:
             check_int("Intent", "turn_at_yd", self.turn_at_yd, low=0)
         check_bool("Intent", "push", self.push)
+        if not isinstance(self.veer, tuple):
+            raise RuleValueError("Intent", "veer", self.veer, "a tuple of -1, 0 and 1, one per yard")
+        for index, side in enumerate(self.veer):
+            check_int("Intent", f"veer[{index}]", side, low=-1, high=1)
 
 
 @register("gurps.Control")
@@ -133,6 +171,15 @@ class Control:
     ``straight_yd`` counts yards moved straight ahead since the last change of facing (the turning radius
     is measured against it). ``moved_yd`` and ``path`` describe the turn just resolved. ``extra_cost``
     holds movement points paid for bad footing this turn, which decelerate at the end of the turn.
+
+    Carried from turn to turn: ``loss_cause`` says why control was lost while ``state`` is out of control;
+    ``carried_by`` names the mount or vehicle carrying this entity, which then does not move under its own
+    power (the GURPS movement systems leave it alone).
+
+    This turn's record, cleared when the turn opens: ``turned_hexsides`` (facing changes made),
+    ``turn_yd`` (the yard of the path where the planned turn happens), ``lost_at_yd`` (the yard where
+    control was lost, 0 when it was lost before moving), ``struck`` (what the path ran into) and ``halted``
+    (the entity's turn is over: it moves no further and its velocity changes no more this turn).
     """
 
     state: MoveState = MoveState.NORMAL
@@ -140,12 +187,31 @@ class Control:
     moved_yd: int = 0
     extra_cost: int = 0
     path: list[Hex] = field(default_factory=list)
+    loss_cause: LossCause | None = None
+    carried_by: int | None = None
+    turned_hexsides: int = 0
+    turn_yd: int | None = None
+    lost_at_yd: int | None = None
+    struck: int | None = None
+    halted: bool = False
 
     def __post_init__(self) -> None:
         check_choice("Control", "state", self.state, tuple(MoveState))
         check_int("Control", "straight_yd", self.straight_yd, low=0)
         check_int("Control", "moved_yd", self.moved_yd, low=0)
         check_int("Control", "extra_cost", self.extra_cost, low=0)
+        if self.loss_cause is not None:
+            check_choice("Control", "loss_cause", self.loss_cause, tuple(LossCause))
+        if (self.state is MoveState.OUT_OF_CONTROL) != (self.loss_cause is not None):
+            raise RuleValueError(
+                "Control", "loss_cause", self.loss_cause, "a LossCause exactly when state is out of control"
+            )
+        for name in ("carried_by", "turn_yd", "lost_at_yd", "struck"):
+            value = getattr(self, name)
+            if value is not None:
+                check_int("Control", name, value, low=0)
+        check_int("Control", "turned_hexsides", self.turned_hexsides, low=0)
+        check_bool("Control", "halted", self.halted)
 
 
 @register("gurps.Posture")
@@ -215,13 +281,18 @@ class Obstacle:
     """Something in the way on the entity's hex: a wall (``hard``, immovable) or a soft obstacle with HP.
 
     ``height_yd`` is how far it rises above the ground; a flier higher than that passes over it.
+    ``crossable`` marks something low enough to jump at a run (a fence, a log): a mover with legs rolls DX
+    or Jumping to cross it instead of running into it (Basic Set: High-Speed Movement > Direction and
+    Turning Radius).
     """
 
     hp: int = 100
     hard: bool = True
     height_yd: float = 2.0
+    crossable: bool = False
 
     def __post_init__(self) -> None:
         check_int("Obstacle", "hp", self.hp, low=1)
         check_bool("Obstacle", "hard", self.hard)
         check_number("Obstacle", "height_yd", self.height_yd, low=0)
+        check_bool("Obstacle", "crossable", self.crossable)

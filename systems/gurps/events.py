@@ -1,0 +1,255 @@
+"""Events of the GURPS rule set: frozen dataclasses the systems emit, one line each in a turn log.
+
+A flat list, one class per thing that can happen; every event names the entity it happened to first.
+Rolls are reported with ``ecs.RollMade``. Hexes are axial ``(q, r)`` tuples, speeds yards per second.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ecs.events import Event
+from ecs.hexgrid import Hex
+from ecs.registry import register
+
+
+@register("gurps.EnteredHighSpeed")
+@dataclass(frozen=True, slots=True)
+class EnteredHighSpeed(Event):
+    """The entity switched to high-speed movement at the end of a turn (Basic Set: High-Speed Movement)."""
+
+    entity: int
+    velocity_yps: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} goes to high speed: {self.velocity_yps} yd/s next turn"
+
+
+@register("gurps.LeftHighSpeed")
+@dataclass(frozen=True, slots=True)
+class LeftHighSpeed(Event):
+    """The entity is back to ordinary movement; ``reason`` says how (slowed down, tripped, collided)."""
+
+    entity: int
+    velocity_yps: int
+    reason: str
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} leaves high speed at {self.velocity_yps} yd/s ({self.reason})"
+
+
+@register("gurps.HighSpeedRefused")
+@dataclass(frozen=True, slots=True)
+class HighSpeedRefused(Event):
+    """The entity asked to go past its Move but the turn did not qualify; its velocity stays as it was."""
+
+    entity: int
+    velocity_yps: int
+    reason: str
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} cannot go to high speed ({self.reason}); stays at {self.velocity_yps} yd/s"
+
+
+@register("gurps.Turned")
+@dataclass(frozen=True, slots=True)
+class Turned(Event):
+    """A change of facing made on the path, ``after_yd`` yards into the turn; ``pushed`` if it needed a roll."""
+
+    entity: int
+    from_facing: int
+    to_facing: int
+    at: Hex
+    after_yd: int
+    pushed: bool
+
+    def describe(self) -> str:
+        """One log line."""
+        how = " (pushing the envelope)" if self.pushed else ""
+        return (
+            f"entity {self.entity} turns from facing {self.from_facing} to {self.to_facing} at {self.at} "
+            f"after {self.after_yd} yd{how}"
+        )
+
+
+@register("gurps.Moved")
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    """The hexes entered this turn, in order, and the extra movement points bad footing cost."""
+
+    entity: int
+    path: tuple[Hex, ...]
+    extra_points: int
+
+    def describe(self) -> str:
+        """One log line."""
+        end = self.path[-1] if self.path else "nowhere"
+        extra = f", {self.extra_points} extra points for footing" if self.extra_points else ""
+        return f"entity {self.entity} moves {len(self.path)} yd to {end}{extra}"
+
+
+@register("gurps.ObstacleCrossed")
+@dataclass(frozen=True, slots=True)
+class ObstacleCrossed(Event):
+    """The entity jumped an obstacle in its path (after a successful DX or Jumping roll)."""
+
+    entity: int
+    obstacle: int
+    at: Hex
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} clears obstacle {self.obstacle} at {self.at}"
+
+
+@register("gurps.DodgedAside")
+@dataclass(frozen=True, slots=True)
+class DodgedAside(Event):
+    """The entity dodged out of the way of ``mover``, which went on through its hex."""
+
+    entity: int
+    mover: int
+    at: Hex
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} dodges out of the way of entity {self.mover} at {self.at}"
+
+
+@register("gurps.VelocityChanged")
+@dataclass(frozen=True, slots=True)
+class VelocityChanged(Event):
+    """The end-of-turn change of velocity: ``wanted_yps`` was the throttle asked for, ``forced_yps`` the
+    deceleration nobody chose (bad footing, the safe deceleration of a mover out of control)."""
+
+    entity: int
+    from_yps: int
+    to_yps: int
+    wanted_yps: int
+    forced_yps: int
+
+    def describe(self) -> str:
+        """One log line."""
+        forced = f", {self.forced_yps} forced" if self.forced_yps else ""
+        return (
+            f"entity {self.entity} goes from {self.from_yps} to {self.to_yps} yd/s "
+            f"(wanted {self.wanted_yps:+d}{forced})"
+        )
+
+
+@register("gurps.LostControl")
+@dataclass(frozen=True, slots=True)
+class LostControl(Event):
+    """The entity lost control; ``mode`` is what follows: ``trip`` (falls and skids), ``drift`` (in the air or
+    water: straight ahead, then the safe deceleration) or ``wheels`` (three or more wheels: decelerates)."""
+
+    entity: int
+    cause: str
+    at: Hex
+    mode: str
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} loses control at {self.at} ({self.cause}): {self.mode}"
+
+
+@register("gurps.RegainedControl")
+@dataclass(frozen=True, slots=True)
+class RegainedControl(Event):
+    """The entity has control again, moving at ``velocity_yps``."""
+
+    entity: int
+    velocity_yps: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} regains control at {self.velocity_yps} yd/s"
+
+
+@register("gurps.Tripped")
+@dataclass(frozen=True, slots=True)
+class Tripped(Event):
+    """The entity fell over at ``at`` (losing control on the ground, or knocked down in a collision)."""
+
+    entity: int
+    at: Hex
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} falls over at {self.at}"
+
+
+@register("gurps.Skidded")
+@dataclass(frozen=True, slots=True)
+class Skidded(Event):
+    """The entity skidded along ``path`` on the ground after tripping, then stopped."""
+
+    entity: int
+    path: tuple[Hex, ...]
+
+    def describe(self) -> str:
+        """One log line."""
+        end = self.path[-1] if self.path else "where it fell"
+        return f"entity {self.entity} skids {len(self.path)} yd and stops at {end}"
+
+
+@register("gurps.FallDamage")
+@dataclass(frozen=True, slots=True)
+class FallDamage(Event):
+    """Damage for a fall at ``velocity_yps``: the dice, the rolled total and the injury it did (never below 0)."""
+
+    entity: int
+    velocity_yps: float
+    damage: str
+    rolled: int
+    injury: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return (
+            f"entity {self.entity} takes {self.damage} for a fall at {self.velocity_yps:g} yd/s: "
+            f"rolled {self.rolled}, {self.injury} injury"
+        )
+
+
+@register("gurps.Collided")
+@dataclass(frozen=True, slots=True)
+class Collided(Event):
+    """``entity`` ran into ``struck`` at ``at``: ``kind`` is ``head-on``, ``rear-end``, ``side`` or
+    ``obstacle``; each side's damage dice, rolled total and injury (a damage of ``"0d"`` was not rolled)."""
+
+    entity: int
+    struck: int
+    at: Hex
+    kind: str
+    velocity_yps: float
+    damage_taken: str
+    rolled_taken: int
+    injury_taken: int
+    damage_dealt: str
+    rolled_dealt: int
+    injury_dealt: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return (
+            f"entity {self.entity} hits entity {self.struck} {self.kind} at {self.velocity_yps:g} yd/s near "
+            f"{self.at}: takes {self.damage_taken} = {self.rolled_taken}, deals {self.damage_dealt} = "
+            f"{self.rolled_dealt}"
+        )
+
+
+@register("gurps.KnockedDown")
+@dataclass(frozen=True, slots=True)
+class KnockedDown(Event):
+    """A collision knocked the entity down: it took at least twice the damage it dealt to ``by``."""
+
+    entity: int
+    by: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} is knocked down in the collision with entity {self.by}"
