@@ -64,6 +64,7 @@ class Flight:
     - ``wings``: flies with wings, so not at all in a trace atmosphere or vacuum (Flight Ceiling).
     - ``lying_flat``: flies horizontally, as humans do, and so fills two hexes on the map: its own and the
       one behind it (Aerial Movement). Set it for a human flier; a bird or a dragon leaves it off.
+    - ``climbed_yd``: yards climbed this turn (negative: descended), as the altitude system flew them.
     - ``stalled``: has stalled and is falling; ``fall_seconds`` and ``fall_yd`` count the fall so far, and
       the landing damage comes from the yards fallen (Cannot Hover; Basic Set: Falling).
     - ``breathing``: the last breathing band the flight ceiling systems reported (``"normal"``,
@@ -86,6 +87,7 @@ class Flight:
     mode: FlightMode = FlightMode.HOVER
     wings: bool = False
     lying_flat: bool = False
+    climbed_yd: int = 0
     stalled: bool = False
     fall_seconds: int = 0
     fall_yd: float = 0.0
@@ -103,6 +105,7 @@ class Flight:
         check_choice("Flight", "mode", self.mode, tuple(FlightMode))
         check_bool("Flight", "wings", self.wings)
         check_bool("Flight", "lying_flat", self.lying_flat)
+        check_int("Flight", "climbed_yd", self.climbed_yd)
         check_bool("Flight", "stalled", self.stalled)
         check_int("Flight", "fall_seconds", self.fall_seconds, low=0)
         check_number("Flight", "fall_yd", self.fall_yd, low=0)

@@ -253,3 +253,152 @@ class KnockedDown(Event):
     def describe(self) -> str:
         """One log line."""
         return f"entity {self.entity} is knocked down in the collision with entity {self.by}"
+
+
+# --- Flying Combat and Changing Posture in Armor ----------------------------------------------------------------
+
+
+@register("gurps.PostureChanging")
+@dataclass(frozen=True, slots=True)
+class PostureChanging(Event):
+    """A second of a Change Posture went by and ``seconds_left`` more are needed; until then the entity counts
+    as still ``posture`` (Basic Set: Changing Posture in Armor)."""
+
+    entity: int
+    posture: str
+    target: str
+    seconds_left: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} is getting from {self.posture} to {self.target}: {self.seconds_left} s to go"
+
+
+@register("gurps.PostureChanged")
+@dataclass(frozen=True, slots=True)
+class PostureChanged(Event):
+    """A change of posture completed: the entity now counts as ``new``."""
+
+    entity: int
+    old: str
+    new: str
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} goes from {self.old} to {self.new}"
+
+
+@register("gurps.PostureChangeAbandoned")
+@dataclass(frozen=True, slots=True)
+class PostureChangeAbandoned(Event):
+    """A change of posture under way was given up for another maneuver; the entity stays ``posture``."""
+
+    entity: int
+    posture: str
+    target: str
+    seconds_left: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} gives up getting to {self.target} and stays {self.posture}"
+
+
+@register("gurps.AltitudeChanged")
+@dataclass(frozen=True, slots=True)
+class AltitudeChanged(Event):
+    """A flier climbed (``climb_yd`` above 0) or descended to ``altitude_yd``, paying ``cost`` movement points
+    for the vertical yards and the ``level_yd`` level yards flown with them (Basic Set: Flying Combat >
+    Aerial Movement > Changing Height)."""
+
+    entity: int
+    climb_yd: int
+    altitude_yd: float
+    level_yd: int
+    cost: float
+
+    def describe(self) -> str:
+        """One log line."""
+        way = "climbs" if self.climb_yd > 0 else "descends"
+        return (
+            f"entity {self.entity} {way} {abs(self.climb_yd)} yd to {self.altitude_yd:g} yd "
+            f"({self.level_yd} yd level, {self.cost:g} movement points)"
+        )
+
+
+@register("gurps.Stalled")
+@dataclass(frozen=True, slots=True)
+class Stalled(Event):
+    """A flier that cannot hover stalled and starts to fall: it covered ``covered_yd`` of the ``needed_yd`` it
+    must, or did not take Move or Move and Attack (``reason``) (Basic Set: Flying Combat > Cannot Hover)."""
+
+    entity: int
+    reason: str
+    covered_yd: float
+    needed_yd: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} stalls ({self.reason}; covered {self.covered_yd:g} of {self.needed_yd} yd)"
+
+
+@register("gurps.Falling")
+@dataclass(frozen=True, slots=True)
+class Falling(Event):
+    """A flier without lift dropped ``drop_yd`` this second, ``fall_yd`` in all, to ``altitude_yd``."""
+
+    entity: int
+    drop_yd: float
+    fall_yd: float
+    altitude_yd: float
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} falls {self.drop_yd:g} yd to {self.altitude_yd:g} yd ({self.fall_yd:g} yd so far)"
+
+
+@register("gurps.StallRecovered")
+@dataclass(frozen=True, slots=True)
+class StallRecovered(Event):
+    """A stalled flier turned its fall into a dive and flies again at ``velocity_yps``
+    (Basic Set: Flying Combat > Cannot Hover)."""
+
+    entity: int
+    velocity_yps: int
+    altitude_yd: float
+
+    def describe(self) -> str:
+        """One log line."""
+        return (
+            f"entity {self.entity} pulls out of the stall into a dive at {self.velocity_yps} yd/s, "
+            f"{self.altitude_yd:g} yd up"
+        )
+
+
+@register("gurps.Landed")
+@dataclass(frozen=True, slots=True)
+class Landed(Event):
+    """A falling flier reached the ground after ``fall_yd`` yards, at ``velocity_yps``; the damage follows as
+    :class:`FallDamage` (Basic Set: Falling)."""
+
+    entity: int
+    fall_yd: float
+    velocity_yps: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} hits the ground after falling {self.fall_yd:g} yd, at {self.velocity_yps} yd/s"
+
+
+@register("gurps.BreathingChanged")
+@dataclass(frozen=True, slots=True)
+class BreathingChanged(Event):
+    """A flier crossed a breathing limit: ``breathing`` is now ``"normal"``, ``"trouble"`` or ``"needs_mask"``
+    at ``altitude_ft`` above sea level (Basic Set: Flying Combat > Flight Ceiling)."""
+
+    entity: int
+    breathing: str
+    altitude_ft: float
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} breathes: {self.breathing} at {self.altitude_ft:g} ft"

@@ -1,0 +1,298 @@
+"""Flying Combat as queries a game (and the other systems) can ask: air Move, climbs, the two-hex figure of a
+human flier, passing over, steps and retreats, Acrobatic Dodge, height against foes, breathing, the scene's air.
+
+Nothing here changes the world. The rules come from Basic Set: Flying Combat (Aerial Movement, Flying Fast,
+Flight Ceiling, Aerial Attack and Defense) and the house rules' Flying Movement and Combat when
+``Rules.flight`` is ``"house"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+from components.flight import AirSupply, Atmosphere, Flight, FlightIntent
+from components.gurps import Intent, Maneuver, Mover, Obstacle, Skills
+from components.motion import Facing, Position, Velocity
+from ecs import World, WorldError
+from ecs.hexgrid import Hex, neighbour, turn
+from ecs.validate import check_bool, check_int
+from systems.gurps import rules
+from systems.gurps.options import Rules
+
+_AERIAL: Final = "Basic Set: Flying Combat > Aerial Movement"
+_ATTACK: Final = "Basic Set: Flying Combat > Aerial Attack and Defense"
+_HOUSE: Final = "House rules: Flying Movement and Combat"
+
+YARD_FT: Final = 3
+"""Feet in a yard: altitudes are kept in yards, the flight ceiling and Combat at Different Levels count feet."""
+
+
+def gurps_rules(world: World) -> Rules:
+    """The GURPS ``Rules`` installed in ``world``; a clear error when ``systems.gurps.install`` was not called."""
+    chosen = world.rules.get("gurps")
+    if not isinstance(chosen, Rules):
+        raise WorldError("the GURPS rules are not installed in this world: call systems.gurps.install(world)")
+    return chosen
+
+
+def scene_atmosphere(world: World) -> Atmosphere:
+    """The scene's air: the ``Atmosphere`` on the world's scene entity, or standard air at sea level if none.
+
+    A scene has one atmosphere; two entities carrying one is a :class:`~ecs.errors.WorldError`.
+    """
+    found = world.query(Atmosphere)
+    if len(found) > 1:
+        holders = ", ".join(str(entity) for entity, _ in found)
+        raise WorldError(f"entities {holders} each carry an Atmosphere; a scene has exactly one")
+    return found[0][1][0] if found else Atmosphere()
+
+
+def top_airspeed(flight: Flight) -> int:
+    """The flier's top airspeed: its rated one, or the sprinting top speed of its air Move (20% over, at
+    least +1) when it has none (Basic Set: High-Speed Movement > Accelerating, with air Move per
+    High-Speed Flying and Swimming)."""
+    if flight.top_airspeed is not None:
+        return flight.top_airspeed
+    return rules.sprint_top_speed(flight.air_move)
+
+
+def airborne(world: World, entity: int) -> bool:
+    """Whether ``entity`` is flying: it has ``Flight`` and its altitude is above the ground."""
+    flight = world.try_get(entity, Flight)
+    return flight is not None and world.get(entity, Position).altitude_yd > 0
+
+
+def level_yards(points: int, vertical_yd: int) -> int:
+    """The most level yards a flier can fly with ``points`` movement points while also climbing or descending
+    ``vertical_yd`` yards, paying as :func:`systems.gurps.rules.vertical_move_cost` does: vertical and level
+    yards cost 1 each and a 45-degree diagonal yard 1.5 (Basic Set: Flying Combat > Aerial Movement >
+    Changing Height). A climb of more yards than there are points is refused.
+
+    >>> level_yards(10, 4), level_yards(5, 4), level_yards(10, 0), level_yards(6, 6)
+    (8, 2, 10, 0)
+    """
+    points = check_int("level_yards", "points", points, low=0)
+    vertical_yd = check_int("level_yards", "vertical_yd", vertical_yd, low=0, high=points)
+    paired = (2 * points - vertical_yd) // 2  # level yards when every vertical yard pairs into a diagonal
+    if paired >= vertical_yd:
+        return paired
+    return 2 * (points - vertical_yd)  # fewer level yards than vertical: each level yard adds half a point
+
+
+def flight_limits(world: World, entity: int) -> tuple[int, int] | None:
+    """(Move, top speed) the high-speed rules use for a flier this turn, or None for an entity not flying.
+
+    In the air, basic air Move takes the place of Basic Move and top airspeed that of top speed
+    (Basic Set: High-Speed Movement > High-Speed Flying and Swimming). A turn spent diving on a Move maneuver
+    and nothing else adds 10 to air Move and doubles top airspeed (Basic Set: Flying Combat > Flying Fast).
+    Under the house rules the dive instead adds its lasting bonus (``Flight.dive_bonus_yps``) to top
+    airspeed, up to the absolute dive maximum (House rules: Flying Movement and Combat).
+    """
+    if not airborne(world, entity):
+        return None
+    flight = world.get(entity, Flight)
+    top = top_airspeed(flight)
+    if gurps_rules(world).flight == "house":
+        if flight.dive_bonus_yps == 0:
+            return flight.air_move, top
+        return flight.air_move, min(top + flight.dive_bonus_yps, rules.house_dive_speed_cap(top))
+    if diving(world, entity):
+        return rules.dive_limits(flight.air_move, top)
+    return flight.air_move, top
+
+
+def diving(world: World, entity: int) -> bool:
+    """Whether ``entity`` spends this turn diving: a ``FlightIntent`` with ``dive`` on a Move maneuver."""
+    wish = world.try_get(entity, FlightIntent)
+    intent = world.try_get(entity, Intent)
+    return wish is not None and wish.dive and intent is not None and intent.maneuver is Maneuver.MOVE
+
+
+def _facing(world: World, entity: int) -> int:
+    facing = world.try_get(entity, Facing)
+    if facing is not None:
+        return facing.direction
+    velocity = world.try_get(entity, Velocity)
+    if velocity is None:
+        raise WorldError(f"entity {entity} has neither Facing nor Velocity, so it has no front or back")
+    return velocity.heading
+
+
+def occupied_hexes(world: World, entity: int) -> tuple[Hex, ...]:
+    """The hexes ``entity`` fills: its own, and for a flier lying flat in the air (as humans fly) the hex
+    behind it too, a two-hex figure on the tactical map (Basic Set: Flying Combat > Aerial Movement)."""
+    here = world.get(entity, Position).hex
+    flight = world.try_get(entity, Flight)
+    if flight is None or not flight.lying_flat or not airborne(world, entity):
+        return (here,)
+    return here, neighbour(here, turn(_facing(world, entity), 3))
+
+
+HUMAN_HEIGHT_YD: Final = 2
+"""How tall a figure of Size Modifier 0 stands: the 2-yard row of the Size and Speed/Range Table."""
+
+
+def figure_height_yd(world: World, entity: int) -> float:
+    """How far ``entity`` rises above its own altitude: an ``Obstacle``'s ``height_yd``; otherwise the linear
+    size of its ``Mover.size_modifier`` on the Size and Speed/Range Table (SM 0 is 2 yards, SM +1 3 yards,
+    SM -2 1 yard); a figure with neither stands 2 yards, as a human does.
+    """
+    obstacle = world.try_get(entity, Obstacle)
+    if obstacle is not None:
+        return obstacle.height_yd
+    mover = world.try_get(entity, Mover)
+    if mover is None or mover.size_modifier == 0:
+        return HUMAN_HEIGHT_YD
+    decade, step = divmod(mover.size_modifier, len(rules.SPEED_RANGE_DECADE))
+    return float(rules.SPEED_RANGE_DECADE[step].yards * 10.0**decade)
+
+
+def vertically_clear(world: World, a: int, b: int) -> bool:
+    """Whether ``a`` and ``b`` can share a hex without meeting: the higher one is at or above the top of the
+    lower one, so a flier passes over a fighter (or another flier) when it has the height
+    (Basic Set: Flying Combat > Aerial Movement)."""
+    low, high = sorted((a, b), key=lambda entity: world.get(entity, Position).altitude_yd)
+    return world.get(high, Position).altitude_yd >= world.get(low, Position).altitude_yd + figure_height_yd(world, low)
+
+
+def step_yards(move: int) -> int:
+    """A step: a tenth of Move, rounded down, and never less than a yard (Basic Set: Step, as Flying Combat >
+    Aerial Movement > Steps and Retreats refers to it, with basic air Move for a flier).
+
+    >>> step_yards(5), step_yards(20), step_yards(29)
+    (1, 2, 2)
+    """
+    return max(1, check_int("step_yards", "move", move, low=0) // 10)
+
+
+@dataclass(frozen=True, slots=True)
+class AerialRetreat:
+    """How a flier may retreat when it defends: ``step_yd`` yards, up or down if ``vertical``, and ``bonus``
+    on top of the usual retreat bonus."""
+
+    step_yd: int
+    vertical: bool
+    bonus: int
+    citation: str
+
+
+def aerial_retreat(world: World, entity: int, room_vertical: bool = True) -> AerialRetreat:
+    """How airborne ``entity`` may retreat; ``room_vertical`` says whether there is room to move a step up or
+    down (the game knows its ceilings).
+
+    Basic Set: Flying Combat > Aerial Movement > Steps and Retreats: the retreat is a step of basic air Move
+    and a flier may make it vertically; the Basic Set gives no extra bonus. Under the house rules only a
+    flier that can hover retreats by changing altitude, and then with +1 more
+    (House rules: Flying Movement and Combat). Asking about an entity that is not flying is an error.
+    """
+    check_bool("aerial_retreat", "room_vertical", room_vertical)
+    if not airborne(world, entity):
+        raise WorldError(f"entity {entity} is not flying: aerial_retreat asks about fliers in the air")
+    flight = world.get(entity, Flight)
+    step = step_yards(flight.air_move)
+    if gurps_rules(world).flight == "house":
+        can_hover = flight.mode.can_hover
+        bonus = rules.aerial_retreat_bonus(can_hover, room_vertical)
+        return AerialRetreat(step, can_hover and room_vertical, bonus, _HOUSE)
+    return AerialRetreat(step, room_vertical, 0, f"{_AERIAL} > Steps and Retreats")
+
+
+def acrobatic_dodge_skill(world: World, entity: int) -> tuple[str, int | None]:
+    """The skill an Acrobatic Dodge rolls against, and the entity's level in it (None without it): Aerobatics
+    in the air, Acrobatics on the ground (Basic Set: Acrobatic Dodge, for fliers)."""
+    name = "Aerobatics" if airborne(world, entity) else "Acrobatics"
+    skills = world.try_get(entity, Skills)
+    return name, skills.level(name) if skills is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class HeightEffect:
+    """What a height difference does to one attack: the attacker is ``height_ft`` above the defender
+    (negative: below). ``attacker_defense`` and ``defender_defense`` are modifiers to each one's active
+    defenses in this exchange; ``legs_out_of_reach`` and ``head_out_of_reach`` say which of the defender's
+    hit locations the attacker cannot reach."""
+
+    height_ft: float
+    attacker_defense: int
+    defender_defense: int
+    legs_out_of_reach: bool
+    head_out_of_reach: bool
+    citation: str
+
+
+def height_effect(world: World, attacker: int, defender: int, reach_yd: int = 1) -> HeightEffect:
+    """How the height between ``attacker`` and ``defender`` changes a melee attack with ``reach_yd`` reach.
+
+    Being airborne costs nothing to attack or defense. Against a foe on the ground a flier uses Combat at
+    Different Levels (:func:`systems.gurps.rules.different_levels`, the project's replaceable table); between
+    two fliers height does not matter (Basic Set: Flying Combat > Aerial Attack and Defense). Under the house
+    rules a yard or more of height gives +2 to the higher fighter's defenses and -2 to the lower's, fliers
+    or not (House rules: Flying Movement and Combat); which hit locations are out of reach still follows
+    Combat at Different Levels, which the house rules leave alone.
+    """
+    check_int("height_effect", "reach_yd", reach_yd, low=0)
+    height_yd = world.get(attacker, Position).altitude_yd - world.get(defender, Position).altitude_yd
+    height_ft = height_yd * YARD_FT
+    both_flying = airborne(world, attacker) and airborne(world, defender)
+    row = rules.DIFFERENT_LEVELS_TABLE[0] if both_flying else rules.different_levels(abs(height_ft), reach_yd)
+    above = height_ft > 0
+    legs = above and row.legs_out_of_reach_from_above
+    head = height_ft < 0 and row.head_out_of_reach_from_below
+    if gurps_rules(world).flight == "house":
+        mine, theirs = rules.house_height_defense_modifiers(height_yd)
+        return HeightEffect(height_ft, mine, theirs, legs, head, _HOUSE)
+    if above:
+        return HeightEffect(height_ft, row.higher_defense, row.lower_defense, legs, head, _ATTACK)
+    return HeightEffect(height_ft, row.lower_defense, row.higher_defense, legs, head, _ATTACK)
+
+
+def house_ranged_distance(world: World, attacker: int, target: int, horizontal_yd: float, spell: bool = False) -> float:
+    """House rules: the effective range of a ranged attack across the height between ``attacker`` and
+    ``target`` (:func:`systems.gurps.rules.house_height_range`) for a target ``horizontal_yd`` away
+    (House rules: Flying Movement and Combat). Asked under the Basic Set it is an error."""
+    if gurps_rules(world).flight != "house":
+        raise WorldError("house_ranged_distance applies the house flight rules; this world plays Rules.flight 'basic'")
+    height_yd = world.get(attacker, Position).altitude_yd - world.get(target, Position).altitude_yd
+    return rules.house_height_range(horizontal_yd, height_yd, spell)
+
+
+def altitude_ft(world: World, entity: int) -> float:
+    """Height of ``entity`` above sea level in feet: the scene's ground plus its altitude."""
+    return scene_atmosphere(world).ground_ft + world.get(entity, Position).altitude_yd * YARD_FT
+
+
+def breathing(world: World, entity: int) -> rules.Breathing:
+    """How ``entity`` breathes where it is: normally, with trouble, or not without a mask
+    (:func:`systems.gurps.rules.breathing_limit` at its height above sea level and the scene's pressure).
+    An oxygen mask or Doesn't Breathe (``AirSupply``) means normal breathing anywhere
+    (Basic Set: Flying Combat > Flight Ceiling)."""
+    supply = world.try_get(entity, AirSupply)
+    if supply is not None and supply.protected:
+        return rules.Breathing.NORMAL
+    return rules.breathing_limit(altitude_ft(world, entity), scene_atmosphere(world).pressure_atm)
+
+
+def check_winged_flight(world: World, entity: int) -> None:
+    """Refuse winged flight where the air cannot carry wings: a winged flier cannot fly at all in a trace
+    atmosphere or a vacuum (Basic Set: Flying Combat > Flight Ceiling). Raises
+    :class:`~ecs.errors.WorldError` naming the entity and the scene's atmosphere."""
+    flight = world.try_get(entity, Flight)
+    category = scene_atmosphere(world).category
+    if flight is not None and flight.wings and not rules.winged_flight_possible(category):
+        raise WorldError(
+            f"entity {entity} flies with wings, which cannot fly in a {category} atmosphere "
+            "(Basic Set: Flying Combat > Flight Ceiling): keep it on the ground or give it another way to fly"
+        )
+
+
+def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
+    """``entities`` in the order they act within a phase: highest ``Mover.basic_speed`` first, then the
+    lowest entity id (DESIGN.md section 2); an entity without a ``Mover`` has Basic Speed 0."""
+
+    def key(entity: int) -> tuple[float, int]:
+        mover = world.try_get(entity, Mover)
+        return (-(mover.basic_speed if mover is not None else 0.0), entity)
+
+    return sorted(entities, key=key)

@@ -1,0 +1,140 @@
+"""Falling without lift: a stalled flier drops, may pull out into a dive, or hits the ground."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import esper
+
+from components.flight import Flight
+from components.gurps import Condition, Control, Mover, MoveState
+from components.motion import Facing, Position, Velocity
+from ecs import Phase, RollMade, System, World
+from ecs.validate import check_int, check_number
+from systems.gurps import rules
+from systems.gurps.aerial import gurps_rules, initiative_order, top_airspeed
+from systems.gurps.events import FallDamage, Falling, Landed, StallRecovered
+
+FALL_ACCELERATION_YPS2: Final = 10.7
+"""How fast a fall gains speed at Earth gravity, in yards per second each second: half of the 21.4 in the
+fall velocity formula of Basic Set: Falling (velocity squared = 21.4 x gravity x yards), so that a fall of
+any length ends at the velocity :func:`systems.gurps.rules.fall_velocity` gives it."""
+
+
+def free_fall_yd(seconds: int, gravity: float = 1.0) -> float:
+    """Yards fallen from rest in ``seconds`` seconds: 10.7 x gravity x seconds squared / 2.
+
+    Reading chosen: the texts give a fall's end velocity but not how far one falls each second; this is the
+    fall that agrees with that velocity (Basic Set: Falling, as in DESIGN.md section 5).
+
+    >>> free_fall_yd(1), free_fall_yd(2), free_fall_yd(3)
+    (5.35, 21.4, 48.15)
+    """
+    seconds = check_int("free_fall_yd", "seconds", seconds, low=0)
+    gravity = check_number("free_fall_yd", "gravity", gravity, low=0)
+    return round(FALL_ACCELERATION_YPS2 * gravity * seconds * seconds / 2, 6)
+
+
+def land(world: World, entity: int) -> None:
+    """A falling flier reaches the ground: a collision with the ground at the velocity of its fall.
+
+    Damage is :func:`systems.gurps.rules.collision_dice` for the flier's HP against a hard obstacle at
+    :func:`systems.gurps.rules.fall_velocity` of the yards fallen; crushing damage is never below 0, and the
+    injury adds to ``Condition.injury`` when the flier has one. The flier ends on the ground, stopped and
+    with its fall counters cleared; emits :class:`Landed` and :class:`FallDamage` (Basic Set: Falling;
+    Damage from Collisions).
+    """
+    flight = world.get(entity, Flight)
+    mover = world.get(entity, Mover)
+    velocity = rules.fall_velocity(flight.fall_yd)
+    damage = rules.collision_dice(mover.hp, velocity, hard_obstacle=True)
+    roll = world.dice.roll(damage.expression) if damage.dice else None
+    injury = max(0, roll.total) if roll is not None else 0
+    condition = world.try_get(entity, Condition)
+    if condition is not None:
+        condition.injury += injury
+    world.get(entity, Position).altitude_yd = 0.0
+    world.get(entity, Velocity).yps = 0
+    control = world.get(entity, Control)
+    control.state = MoveState.NORMAL
+    control.loss_cause = None
+    fallen = flight.fall_yd
+    flight.stalled = flight.wiped_out = False
+    flight.fall_seconds = 0
+    flight.fall_yd = 0.0
+    world.emit(Landed(entity, fallen, velocity))
+    world.emit(FallDamage(entity, velocity, str(damage), roll.total if roll is not None else 0, injury))
+
+
+def drop(world: World, entity: int) -> None:
+    """One more second of fall for a flier without lift; :func:`land` if it reaches the ground."""
+    flight = world.get(entity, Flight)
+    position = world.get(entity, Position)
+    flight.fall_seconds += 1
+    yards = free_fall_yd(flight.fall_seconds) - flight.fall_yd
+    if yards >= position.altitude_yd:
+        flight.fall_yd += position.altitude_yd
+        land(world, entity)
+        return
+    position.altitude_yd -= yards
+    flight.fall_yd += yards
+    world.emit(Falling(entity, yards, flight.fall_yd, position.altitude_yd))
+
+
+class FallSystem(System):
+    """STALL phase, after the stall check: stalled fliers fall, try to recover, or land.
+
+    Reads ``Flight``, ``Position``, ``Mover`` (DX, HP), ``Condition`` (shock) and ``Facing``; writes
+    ``Flight``, ``Position.altitude_yd``, ``Velocity``, ``Control.state`` and ``Condition.injury``; emits
+    :class:`~ecs.events.RollMade`, :class:`StallRecovered`, :class:`Falling`, :class:`Landed` and
+    :class:`FallDamage`.
+
+    Each turn after the one it stalled in, a stalled flier rolls DX-4 (with its shock) to turn its fall into
+    a dive (Basic Set: Flying Combat > Cannot Hover); on a failure, and in the turn it stalls, it falls
+    another second (:func:`free_fall_yd`), and on reaching the ground takes damage for the fall
+    (:func:`land`). Readings chosen:
+
+    - A recovered flier dives out of the fall at the velocity the fall has reached
+      (:func:`systems.gurps.rules.fall_velocity` of the yards fallen), heading where it faces, but no faster
+      than a dive allows (twice top airspeed; under the house rules the absolute dive maximum), and at high
+      speed if that is over its air Move.
+    - Fliers act in initiative order (highest Basic Speed first, then lowest id), so the dice are drawn in a
+      fixed order.
+    """
+
+    phase = Phase.STALL
+
+    def run(self) -> None:
+        """Resolve every stalled flier's turn."""
+        world = self.world
+        house = gurps_rules(world).flight == "house"
+        stalled = [entity for entity, flight in esper.get_component(Flight) if flight.stalled]
+        for entity in initiative_order(world, stalled):
+            flight = world.get(entity, Flight)
+            if flight.fall_seconds > 0 and self._recovers(entity):
+                top = top_airspeed(flight)
+                cap = rules.house_dive_speed_cap(top) if house else rules.dive_limits(flight.air_move, top)[1]
+                speed = min(rules.fall_velocity(flight.fall_yd), cap)
+                velocity = world.get(entity, Velocity)
+                velocity.yps = speed
+                facing = world.try_get(entity, Facing)
+                if facing is not None:
+                    velocity.heading = facing.direction
+                control = world.get(entity, Control)
+                control.state = MoveState.HIGH_SPEED if speed > flight.air_move else MoveState.NORMAL
+                control.loss_cause = None
+                flight.stalled = False
+                flight.fall_seconds = 0
+                flight.fall_yd = 0.0
+                world.emit(StallRecovered(entity, speed, world.get(entity, Position).altitude_yd))
+                continue
+            drop(world, entity)
+
+    def _recovers(self, entity: int) -> bool:
+        world = self.world
+        condition = world.try_get(entity, Condition)
+        shock = condition.shock if condition is not None else 0
+        target = world.get(entity, Mover).dx + rules.STALL_RECOVERY_DX_MODIFIER + shock
+        result = world.dice.success(target, "DX-4 to recover from a stall")
+        world.emit(RollMade(entity, "stall recovery", result))
+        return result.success

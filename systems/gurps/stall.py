@@ -1,0 +1,69 @@
+"""Stalls: a flier that cannot hover has to keep moving, or it falls."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import esper
+
+from components.flight import Flight
+from components.gurps import Control, Intent, Maneuver
+from components.motion import Position, Velocity
+from ecs import Phase, System, World
+from systems.gurps import rules
+from systems.gurps.aerial import gurps_rules, top_airspeed
+from systems.gurps.events import Stalled
+
+MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
+"""The maneuvers that keep a flier that cannot hover in the air (Basic Set: Flying Combat > Cannot Hover)."""
+
+
+def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: int) -> None:
+    """Make ``entity`` stall: it loses its airspeed (velocity 0) and starts to fall; emits :class:`Stalled`."""
+    flight = world.get(entity, Flight)
+    flight.stalled = True
+    flight.fall_seconds = 0
+    flight.fall_yd = 0.0
+    world.get(entity, Velocity).yps = 0
+    world.emit(Stalled(entity, reason, covered_yd, needed_yd))
+
+
+class StallSystem(System):
+    """STALL phase, after the flight ceiling: the least speed of a flier that cannot hover.
+
+    Reads ``Flight``, ``Position``, ``Intent.maneuver``, ``Control.moved_yd`` (level yards flown) and
+    ``Flight.climbed_yd``; writes ``Flight`` (stall state) and ``Velocity``; emits :class:`Stalled`.
+
+    A flier in the air with Cannot Hover, Controlled Gliding or Gliding must take Move or Move and Attack and
+    cover at least a quarter of its top airspeed (:func:`systems.gurps.rules.stall_speed`) each turn, or it
+    stalls and starts to fall (Basic Set: Flying Combat > Cannot Hover). Readings chosen:
+
+    - The distance covered is the movement paid for the turn, climbs and descents included
+      (:func:`systems.gurps.rules.vertical_move_cost`). Under the house rules every level yard counts and two
+      full yards up or down count as one (:func:`systems.gurps.rules.house_cannot_hover_credit`).
+    - A stalled flier has lost its airspeed: its velocity drops to 0 and it falls straight down
+      (:class:`~systems.gurps.fall.FallSystem`) until it recovers or lands.
+    - A flier at altitude 0 is on the ground and cannot stall.
+    """
+
+    phase = Phase.STALL
+
+    def run(self) -> None:
+        """Stall every non-hovering flier that flew too little this turn (no dice, entity order)."""
+        world = self.world
+        house = gurps_rules(world).flight == "house"
+        for entity, (flight, position) in esper.get_components(Flight, Position):
+            if flight.mode.can_hover or flight.stalled or flight.wiped_out or position.altitude_yd <= 0:
+                continue
+            maneuver = world.get(entity, Intent).maneuver
+            level = world.get(entity, Control).moved_yd
+            vertical = abs(flight.climbed_yd)
+            if house:
+                covered: float = rules.house_cannot_hover_credit(level, vertical)
+            else:
+                covered = rules.vertical_move_cost(level, vertical)
+            needed = rules.stall_speed(top_airspeed(flight))
+            if maneuver not in MOVING_MANEUVERS:
+                stall(world, entity, f"took {maneuver.value}, not Move or Move and Attack", covered, needed)
+            elif covered < needed:
+                stall(world, entity, "covered less than a quarter of top airspeed", covered, needed)
