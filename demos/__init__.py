@@ -1,0 +1,14 @@
+"""Demo scenes for esper-motion, and the arcade renderer that shows them: ``python -m demos``.
+
+Scenes are TOML files under ``demos/scenes/`` (format in :mod:`demos.scene`). Listing and loading them needs no
+arcade; only drawing does (:mod:`demos.render`, :mod:`demos.window`).
+
+>>> "sprint" in scene_names()
+True
+"""
+
+from __future__ import annotations
+
+from demos.scene import SceneError, build_scene, load_scene, read_scene, scene_names
+
+__all__ = ["SceneError", "build_scene", "load_scene", "read_scene", "scene_names"]

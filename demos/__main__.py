@@ -1,0 +1,9 @@
+"""``python -m demos``: run a demo scene in a window, or headless to PNG frames and a GIF."""
+
+from __future__ import annotations
+
+import sys
+
+from demos.cli import main
+
+sys.exit(main())

@@ -1,0 +1,663 @@
+"""Drawing a scene with arcade: the map, terrain, entities and panels, and headless PNG and GIF output.
+
+Everything is drawn from components, by duck typing, so a new scene (or a new component) renders without edits:
+
+- ``Position`` places an entity; its ``altitude_yd`` lifts the body above a shadow and adds a label;
+- ``Facing`` puts a nose on the body; ``Velocity`` draws an arrow along its heading, longer when faster;
+- any component with a ``path`` (a list of hexes) is the route the last turn took, and movement animates along it;
+- any component with a ``mount`` (an entity id) makes the entity a rider, drawn on that mount;
+- any enum field named ``state`` away from its resting value (normal, standing), and any true flag named in
+  :data:`FLAG_BADGES`, shows as a badge (high speed, out of control, stalled, spooked, prone, ...);
+- terrain entities are styled by their components' names (footing, obstacle, vegetation).
+
+Importing this module imports arcade. Set ``ARCADE_HEADLESS=1`` first to render without a display.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import itertools
+import math
+import textwrap
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import arcade
+from PIL import Image
+
+from components import Facing, Position, Velocity
+from demos.scene import Scene, column, turn_log
+from ecs import hexgrid, name_of
+from ecs.hexgrid import Hex
+
+WIDTH: Final = 1280
+HEIGHT: Final = 720
+FONT: Final = "Liberation Sans"
+
+RGB = tuple[int, int, int]
+RGBA = tuple[int, int, int, int]
+
+BACKGROUND: Final[RGBA] = (22, 26, 33, 255)
+PANEL: Final[RGBA] = (30, 35, 44, 255)
+GROUND: Final[RGBA] = (47, 54, 66, 255)
+GRID: Final[RGBA] = (78, 88, 104, 255)
+TEXT: Final[RGBA] = (226, 230, 236, 255)
+DIM: Final[RGBA] = (150, 158, 172, 255)
+SHADOW: Final[RGBA] = (10, 12, 16, 150)
+
+HEADER_H: Final = 34
+LOG_H: Final = 178
+SIDE_W: Final = 300
+MARGIN: Final = 10
+
+TERRAIN_STYLES: Final[tuple[tuple[str, RGBA, RGBA], ...]] = (
+    # (word in a component's registered name, fill, outline)
+    ("Obstacle", (112, 112, 120, 255), (190, 190, 198, 255)),
+    ("Vegetation", (46, 112, 62, 255), (86, 160, 96, 255)),
+    ("Footing", (112, 80, 48, 255), (150, 110, 70, 255)),
+)
+"""How terrain looks, by the first word found in the registered names of a terrain entity's components."""
+
+OTHER_TERRAIN: Final[tuple[RGBA, RGBA]] = ((84, 70, 110, 255), (130, 110, 160, 255))
+
+FLAG_BADGES: Final[tuple[str, ...]] = ("stalled", "spooked", "panicked", "stunned", "falling", "diving")
+"""Boolean component fields that show as a badge of the same name when true."""
+
+RESTING_STATES: Final[frozenset[str]] = frozenset({"normal", "standing", "none", "steady", "level", "walking"})
+"""Values of ``state`` enums that need no badge."""
+
+BADGE_COLOURS: Final[dict[str, RGB]] = {
+    "high speed": (230, 140, 30),
+    "out of control": (214, 48, 49),
+    "stalled": (200, 60, 170),
+    "spooked": (140, 90, 220),
+    "panicked": (140, 90, 220),
+    "prone": (90, 120, 160),
+    "stunned": (214, 48, 49),
+    "unconscious": (120, 30, 30),
+}
+
+
+def _rgba(colour: Sequence[int], alpha: int = 255) -> RGBA:
+    return (colour[0], colour[1], colour[2], alpha)
+
+
+# --- what an entity shows ------------------------------------------------------------------------------
+
+
+def badges(world: Any, entity: int) -> list[str]:
+    """The state badges of ``entity``, read generically from its components."""
+    found: list[str] = []
+    for component in world.components(entity):
+        if not dataclasses.is_dataclass(component):
+            continue
+        for f in dataclasses.fields(component):
+            value = getattr(component, f.name)
+            if f.name == "state" and isinstance(value, enum.Enum):
+                text = str(value.value).lower()
+                if text not in RESTING_STATES:
+                    found.append(text)
+            elif f.name in FLAG_BADGES and value is True:
+                found.append(f.name)
+            elif f.name == "conscious" and value is False:
+                found.append("unconscious")
+    return list(dict.fromkeys(found))
+
+
+def attribute(world: Any, entity: int, name: str) -> Any:
+    """The first value of a field called ``name`` among the entity's components, or None."""
+    for component in world.components(entity):
+        if hasattr(component, name):
+            return getattr(component, name)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    """Where an entity stands at one moment: its hex, height above the ground and facing."""
+
+    hex: Hex
+    altitude_yd: float
+    facing: int | None
+
+
+def pose(world: Any, entity: int) -> Pose | None:
+    """The entity's pose now, or None if it has no Position (or no longer exists)."""
+    if not world.exists(entity):
+        return None
+    position = world.try_get(entity, Position)
+    if position is None:
+        return None
+    facing = world.try_get(entity, Facing)
+    return Pose(position.hex, float(position.altitude_yd), None if facing is None else facing.direction)
+
+
+# --- geometry ------------------------------------------------------------------------------------------
+
+
+class Layout:
+    """Where the map sits in the window and how big its hexes are (fitted to the map area)."""
+
+    def __init__(self, hexes: Iterable[Hex], left: float, bottom: float, width: float, height: float) -> None:
+        unit = [hexgrid.to_pixel(h, 1.0) for h in hexes]
+        xs = [p[0] for p in unit]
+        ys = [p[1] for p in unit]
+        half = math.sqrt(3) / 2
+        span_x = max(xs) - min(xs) + 2 * half
+        span_y = max(ys) - min(ys) + 2
+        self.size = min(width / span_x, height / span_y, 40.0)
+        self.x0 = left + (width - span_x * self.size) / 2 - (min(xs) - half) * self.size
+        self.y0 = bottom + (height - span_y * self.size) / 2 - (min(ys) - 1) * self.size
+        self.top = bottom + height
+
+    def centre(self, hex: Hex) -> tuple[float, float]:
+        """The pixel centre of ``hex``."""
+        x, y = hexgrid.to_pixel(hex, self.size)
+        return (self.x0 + x, self.y0 + y)
+
+    def corners(self, hex: Hex, scale: float = 1.0) -> list[tuple[float, float]]:
+        """The six corners of ``hex`` (pointy-top), optionally shrunk towards its centre."""
+        cx, cy = self.centre(hex)
+        r = self.size * scale
+        return [
+            (cx + r * math.cos(math.radians(30 + 60 * i)), cy + r * math.sin(math.radians(30 + 60 * i)))
+            for i in range(6)
+        ]
+
+    def lift(self, altitude_yd: float) -> float:
+        """How many pixels an altitude raises a body above its shadow (square root, so high fliers fit)."""
+        return self.size * 1.6 * math.sqrt(max(altitude_yd, 0.0))
+
+
+def along(points: Sequence[tuple[float, float]], t: float) -> tuple[float, float, float]:
+    """The point a fraction ``t`` along a polyline, and the heading (degrees) of the segment it lies on."""
+    if len(points) == 1:
+        return (points[0][0], points[0][1], math.nan)
+    lengths = [math.dist(a, b) for a, b in itertools.pairwise(points)]
+    total = sum(lengths)
+    goal = min(max(t, 0.0), 1.0) * total
+    for (a, b), length in zip(itertools.pairwise(points), lengths, strict=True):
+        if goal <= length or (a, b) == (points[-2], points[-1]):
+            k = 0.0 if length == 0 else min(goal / length, 1.0)
+            angle = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) if length else math.nan
+            return (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k, angle)
+        goal -= length
+    return (points[-1][0], points[-1][1], math.nan)  # pragma: no cover - the loop always returns
+
+
+# --- the stage: a scene, its log and the last turn's movement ---------------------------------------------
+
+
+@dataclass(slots=True)
+class Motion:
+    """One entity's movement over the last turn: the hexes it went through and its heights at both ends."""
+
+    hexes: list[Hex]
+    start_alt: float
+    end_alt: float
+
+
+class Stage:
+    """A scene being played: steps it, keeps the turn log, remembers each turn's paths for animation."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+        self.log: list[str] = [f"{scene.spec.title}: {scene.spec.description}", f"cast: {scene.cast()}"]
+        self.motions: dict[int, Motion] = {}
+        actors = scene.actors
+        self.selected: int | None = actors[0] if actors else None
+
+    @property
+    def world(self) -> Any:
+        """The scene's world."""
+        return self.scene.world
+
+    def step(self) -> list[str]:
+        """Resolve one turn; return its log lines (also kept in :attr:`log`)."""
+        before = {e: pose(self.world, e) for e in self.scene.actors}
+        events = self.scene.step()
+        lines = turn_log(self.world.turn, events)
+        self.log.extend(lines)
+        self.motions = {}
+        for entity, old in before.items():
+            new = pose(self.world, entity)
+            if old is None or new is None:
+                continue
+            route = attribute(self.world, entity, "path")
+            hexes = [h for h in route if isinstance(h, tuple)] if isinstance(route, list) else []
+            if not hexes:
+                hexes = hexgrid.line(old.hex, new.hex)
+            if hexes[0] != old.hex:
+                hexes.insert(0, old.hex)
+            if hexes[-1] != new.hex:
+                hexes.extend(hexgrid.line(hexes[-1], new.hex)[1:])
+            self.motions[entity] = Motion(hexes, old.altitude_yd, new.altitude_yd)
+        return lines
+
+    def select_next(self) -> None:
+        """Select the next actor (Tab)."""
+        actors = self.scene.actors
+        if not actors:
+            return
+        index = actors.index(self.selected) + 1 if self.selected in actors else 0
+        self.selected = actors[index % len(actors)]
+
+
+# --- drawing -------------------------------------------------------------------------------------------
+
+
+class Renderer:
+    """Draws a :class:`Stage` into the current arcade window, ``progress`` of the way through the last turn."""
+
+    def __init__(self, stage: Stage) -> None:
+        arcade.resources.load_liberation_fonts()
+        self.stage = stage
+        spec = stage.scene.spec
+        self.layout = Layout(
+            spec.map_hexes(),
+            MARGIN + 40,
+            LOG_H + MARGIN + 10,
+            WIDTH - SIDE_W - 3 * MARGIN - 80,
+            HEIGHT - HEADER_H - LOG_H - 2 * MARGIN - 40,
+        )
+        self._static: arcade.shape_list.ShapeElementList[Any] | None = None
+        self._terrain_key: tuple[int, ...] = ()
+        self.message = ""
+
+    # -- static layer: the grid and the terrain -------------------------------------------------------
+
+    def terrain_style(self, entity: int) -> tuple[RGBA, RGBA]:
+        """Fill and outline of a terrain entity, from its components' registered names."""
+        names = []
+        for component in self.stage.world.components(entity):
+            try:
+                names.append(name_of(type(component)))
+            except ValueError:
+                names.append(type(component).__name__)
+        for word, fill, outline in TERRAIN_STYLES:
+            if any(word in n for n in names):
+                return fill, outline
+        return OTHER_TERRAIN
+
+    def _build_static(self) -> arcade.shape_list.ShapeElementList[Any]:
+        shapes: arcade.shape_list.ShapeElementList[Any] = arcade.shape_list.ShapeElementList()
+        layout = self.layout
+        for hex in self.stage.scene.spec.map_hexes():
+            shapes.append(arcade.shape_list.create_polygon(layout.corners(hex), GROUND))
+        zones = self.stage.scene.zones
+        for entity in zones:
+            where = pose(self.stage.world, entity)
+            if where is None:
+                continue
+            fill, outline = self.terrain_style(entity)
+            shapes.append(arcade.shape_list.create_polygon(layout.corners(where.hex, 0.94), fill))
+            shapes.append(arcade.shape_list.create_line_loop(layout.corners(where.hex, 0.8), outline, 1.5))
+        for hex in self.stage.scene.spec.map_hexes():
+            shapes.append(arcade.shape_list.create_line_loop(layout.corners(hex), GRID, 1))
+        return shapes
+
+    def draw(self, progress: float = 1.0) -> None:
+        """Clear the window and draw the whole picture."""
+        arcade.get_window().clear(color=BACKGROUND)
+        key = tuple(e for e in self.stage.scene.zones if self.stage.world.exists(e))
+        if self._static is None or key != self._terrain_key:
+            self._static, self._terrain_key = self._build_static(), key
+        self._static.draw()
+        self.draw_map_labels()
+        placed = self.draw_entities(progress)
+        self.draw_header()
+        self.draw_side(placed)
+        self.draw_log()
+
+    def draw_map_labels(self) -> None:
+        """Label each terrain zone once, at its middle hex."""
+        seen: dict[str, list[Hex]] = {}
+        for entity, label in self.stage.scene.zones.items():
+            where = pose(self.stage.world, entity)
+            if where is not None:
+                seen.setdefault(label, []).append(where.hex)
+        for label, hexes in seen.items():
+            hexes.sort(key=lambda h: (column(h), h[1]))
+            x, y = self.layout.centre(hexes[len(hexes) // 2])
+            text(label, x, y - self.layout.size * 1.25, DIM, 9, anchor_x="center")
+
+    # -- entities -------------------------------------------------------------------------------------
+
+    def placement(self, entity: int, progress: float) -> tuple[float, float, float, float] | None:
+        """Ground point (x, y), altitude and heading of ``entity`` at ``progress`` through the last turn."""
+        now = pose(self.stage.world, entity)
+        if now is None:
+            return None
+        facing_angle = math.nan if now.facing is None else 60.0 * now.facing
+        motion = self.stage.motions.get(entity)
+        if motion is None or progress >= 1.0:
+            x, y = self.layout.centre(now.hex)
+            return (x, y, now.altitude_yd, facing_angle)
+        points = [self.layout.centre(h) for h in motion.hexes]
+        x, y, heading = along(points, progress)
+        altitude = motion.start_alt + (motion.end_alt - motion.start_alt) * min(max(progress, 0.0), 1.0)
+        return (x, y, altitude, facing_angle if math.isnan(heading) else heading)
+
+    def draw_entities(self, progress: float) -> dict[int, tuple[float, float]]:
+        """Draw every actor; return where each body was drawn (for tests and labels)."""
+        world = self.stage.world
+        size = self.layout.size
+        placed: dict[int, tuple[float, float, float, float]] = {}
+        mounts: dict[int, int] = {}
+        for entity in self.stage.scene.actors:
+            spot = self.placement(entity, progress)
+            if spot is not None:
+                placed[entity] = spot
+            mount = attribute(world, entity, "mount")
+            if isinstance(mount, int) and not isinstance(mount, bool) and world.exists(mount) and mount != entity:
+                mounts[entity] = mount
+        for entity, mount in mounts.items():
+            if mount in placed:
+                mx, my, malt, mheading = placed[mount]
+                placed[entity] = (mx, my, malt, placed.get(entity, (0, 0, 0, mheading))[3])
+        bodies: dict[int, tuple[float, float]] = {}
+        # trails of the last turn, under everything
+        for entity, motion in self.stage.motions.items():
+            if entity in mounts or len(motion.hexes) < 2 or entity not in placed:
+                continue
+            colour = self.stage.scene.colours.get(entity, (200, 200, 200))
+            points = [self.layout.centre(h) for h in motion.hexes]
+            arcade.draw_line_strip(points, _rgba(colour, 90), max(2.0, size * 0.22))
+        order = sorted(placed, key=lambda e: (e in mounts, placed[e][2]))
+        for entity in order:
+            x, y, altitude, heading = placed[entity]
+            colour = self.stage.scene.colours.get(entity, (200, 200, 200))
+            radius = size * (0.42 if entity in mounts else 0.62)
+            lift = self.layout.lift(altitude)
+            if entity in mounts:
+                x, y = x - size * 0.28, y + size * 0.34
+            if lift > 0:
+                arcade.draw_ellipse_filled(x, y, radius * 2.0, radius * 1.0, SHADOW)
+                arcade.draw_line(x, y, x, y + lift, (200, 200, 210, 110), 1)
+            by = y + lift
+            self.draw_velocity(entity, x, by, radius)
+            self.draw_ticks(entity, x, y)
+            if entity == self.stage.selected:
+                arcade.draw_circle_filled(x, by, radius + 4, (255, 255, 255, 70))
+                arcade.draw_circle_outline(x, by, radius + 4, (255, 255, 255, 255), 2)
+            arcade.draw_circle_filled(x, by, radius, _rgba(colour))
+            arcade.draw_circle_outline(x, by, radius, (15, 15, 20, 255), 1.5)
+            if not math.isnan(heading):
+                tip = _polar(x, by, radius * 1.55, heading)
+                left = _polar(x, by, radius * 0.9, heading + 32)
+                right = _polar(x, by, radius * 0.9, heading - 32)
+                arcade.draw_triangle_filled(*tip, *left, *right, _rgba(colour))
+                arcade.draw_line(*_polar(x, by, radius * 0.2, heading), *tip, (15, 15, 20, 255), 2)
+            bodies[entity] = (x, by)
+        for entity in order:
+            x, by = bodies[entity]
+            self.draw_labels(entity, x, by, placed[entity][2], entity in mounts)
+        return bodies
+
+    def draw_velocity(self, entity: int, x: float, y: float, radius: float) -> None:
+        """An arrow along the velocity's heading: one hex of length per 2 yd/s."""
+        velocity = self.stage.world.try_get(entity, Velocity)
+        if velocity is None or velocity.yps == 0:
+            return
+        angle = 60.0 * velocity.heading
+        length = radius + self.layout.size * math.sqrt(3) * velocity.yps / 2
+        end = _polar(x, y, length, angle)
+        arcade.draw_line(*_polar(x, y, radius, angle), *end, (250, 250, 250, 230), 2.5)
+        head = self.layout.size * 0.55
+        arcade.draw_triangle_filled(
+            *_polar(*end, head * 0.6, angle),
+            *_polar(*end, head * 0.6, angle + 140),
+            *_polar(*end, head * 0.6, angle - 140),
+            (250, 250, 250, 230),
+        )
+
+    def draw_ticks(self, entity: int, x: float, y: float) -> None:
+        """One tick on each hex ahead that must still be run straight before the next turn."""
+        left = self.stage.scene.yards_before_turn(entity)
+        facing = self.stage.world.try_get(entity, Facing)
+        if not left or facing is None:
+            return
+        now = pose(self.stage.world, entity)
+        if now is None:
+            return
+        hex = now.hex
+        angle = 60.0 * facing.direction
+        for _ in range(min(left, 30)):
+            hex = hexgrid.neighbour(hex, facing.direction)
+            cx, cy = self.layout.centre(hex)
+            a = _polar(cx, cy, self.layout.size * 0.45, angle + 90)
+            b = _polar(cx, cy, self.layout.size * 0.45, angle - 90)
+            arcade.draw_line(*a, *b, (255, 214, 90, 230), 2)
+
+    def draw_labels(self, entity: int, x: float, y: float, altitude: float, rider: bool) -> None:
+        """Name, speed, altitude and badges beside the body."""
+        world = self.stage.world
+        size = self.layout.size
+        name = self.stage.scene.names.get(entity, str(entity))
+        velocity = world.try_get(entity, Velocity)
+        parts = [name]
+        if velocity is not None and not rider:
+            parts.append(f"{velocity.yps} yd/s")
+        if altitude > 0:
+            parts.append(f"{altitude:g} yd up")
+        below = y - size * 0.62 - 13 if not rider else y + size * 0.5 + 3
+        text("  ".join(parts), x, below, TEXT, 10, anchor_x="center", bold=True)
+        shown = badges(world, entity)
+        bx = x
+        by = y + size * 0.9 + (12 if rider else 0)
+        widths = [text_width(b.upper(), 8, bold=True) + 10 for b in shown]
+        bx -= (sum(widths) + 4 * (len(widths) - 1)) / 2
+        for badge, w in zip(shown, widths, strict=True):
+            colour = BADGE_COLOURS.get(badge, (110, 118, 130))
+            arcade.draw_lrbt_rectangle_filled(bx, bx + w, by, by + 15, _rgba(colour))
+            text(badge.upper(), bx + w / 2, by + 3, (255, 255, 255, 255), 8, anchor_x="center", bold=True)
+            bx += w + 4
+
+    # -- panels ---------------------------------------------------------------------------------------
+
+    def draw_header(self) -> None:
+        """Title, turn, rules and seed across the top."""
+        spec = self.stage.scene.spec
+        top = HEIGHT - HEADER_H
+        arcade.draw_lrbt_rectangle_filled(0, WIDTH, top, HEIGHT, PANEL)
+        text(spec.title, MARGIN, top + 10, TEXT, 14, bold=True)
+        world = self.stage.world
+        info = f"turn {world.turn}   rules {spec.rules}   seed {self.stage.scene.seed}"
+        text(info, WIDTH - MARGIN, top + 11, DIM, 11, anchor_x="right")
+        if self.message:
+            text(self.message, WIDTH / 2, top + 11, (255, 214, 90, 255), 11, anchor_x="center")
+
+    def draw_side(self, bodies: dict[int, tuple[float, float]]) -> None:
+        """Entity cards and the legend on the right."""
+        left = WIDTH - SIDE_W - MARGIN
+        bottom = LOG_H + MARGIN
+        top = HEIGHT - HEADER_H - MARGIN
+        arcade.draw_lrbt_rectangle_filled(left, WIDTH - MARGIN, bottom, top, PANEL)
+        y = top - 22
+        world = self.stage.world
+        for entity in self.stage.scene.actors:
+            colour = self.stage.scene.colours.get(entity, (200, 200, 200))
+            arcade.draw_circle_filled(left + 16, y + 6, 7, _rgba(colour))
+            if entity == self.stage.selected:
+                arcade.draw_circle_outline(left + 16, y + 6, 10, (255, 255, 255, 255), 2)
+            text(self.stage.scene.names[entity], left + 32, y, TEXT, 11, bold=True)
+            velocity = world.try_get(entity, Velocity)
+            facts = []
+            if velocity is not None:
+                facts.append(f"{velocity.yps} yd/s")
+            where = pose(world, entity)
+            if where is not None and where.altitude_yd > 0:
+                facts.append(f"alt {where.altitude_yd:g} yd")
+            ahead = self.stage.scene.yards_before_turn(entity)
+            if ahead:
+                facts.append(f"turn in {ahead} yd")
+            facts.extend(badges(world, entity))
+            text(", ".join(facts) or "at rest", left + 32, y - 15, DIM, 9)
+            y -= 40
+        y -= 4
+        text("LEGEND", left + 10, y, DIM, 9, bold=True)
+        y -= 20
+        seen: dict[str, int] = {}
+        for entity, label in self.stage.scene.zones.items():
+            if label not in seen and world.exists(entity):
+                seen[label] = entity
+        for label, entity in seen.items():
+            fill, outline = self.terrain_style(entity)
+            hexagon = [
+                (left + 17 + 8 * math.cos(math.radians(30 + 60 * i)), y + 5 + 8 * math.sin(math.radians(30 + 60 * i)))
+                for i in range(6)
+            ]
+            arcade.draw_polygon_filled(hexagon, fill)
+            arcade.draw_polygon_outline(hexagon, outline, 1)
+            text(label, left + 32, y, TEXT, 10)
+            y -= 18
+        legend = (
+            ("arrow", "velocity (1 hex per 2 yd/s)"),
+            ("ticks", "yards to run before the next turn"),
+            ("trail", "the path of the last turn"),
+            ("shadow", "altitude: the body rises above it"),
+        )
+        for kind, words in legend:
+            self.legend_icon(kind, left + 17, y + 5)
+            text(words, left + 32, y, TEXT, 10)
+            y -= 18
+
+    def legend_icon(self, kind: str, x: float, y: float) -> None:
+        """A small sample of one map mark for the legend."""
+        if kind == "arrow":
+            arcade.draw_line(x - 9, y, x + 5, y, (250, 250, 250, 230), 2.5)
+            arcade.draw_triangle_filled(x + 9, y, x + 3, y + 4, x + 3, y - 4, (250, 250, 250, 230))
+        elif kind == "ticks":
+            for dx in (-6, 0, 6):
+                arcade.draw_line(x + dx, y - 6, x + dx, y + 6, (255, 214, 90, 230), 2)
+        elif kind == "trail":
+            arcade.draw_line(x - 9, y - 3, x + 9, y + 3, (200, 200, 200, 110), 4)
+        else:
+            arcade.draw_ellipse_filled(x, y - 4, 16, 7, SHADOW)
+            arcade.draw_line(x, y - 4, x, y + 4, (200, 200, 210, 110), 1)
+            arcade.draw_circle_filled(x, y + 5, 4, (220, 220, 220, 255))
+
+    def draw_log(self) -> None:
+        """The latest lines of the turn log along the bottom."""
+        arcade.draw_lrbt_rectangle_filled(MARGIN, WIDTH - MARGIN, MARGIN, LOG_H, PANEL)
+        rows = wrap(self.stage.log, 178)[-10:]
+        y = LOG_H - 20
+        for line in rows:
+            colour = TEXT if line.startswith(" ") else (255, 214, 90, 255) if line.startswith("turn") else DIM
+            text(line, MARGIN + 10, y, colour, 10)
+            y -= 15.5
+
+    def keys_help(self) -> str:
+        """The key summary shown in the window."""
+        return "Space step   P play/pause   Tab select   arrows steer   +/- throttle"
+
+
+def wrap(lines: Iterable[str], width: int) -> list[str]:
+    """Lines wrapped to ``width`` characters, continuation lines indented under their first line."""
+    out: list[str] = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip()))
+        out.extend(textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent + "    ") or [""])
+    return out
+
+
+_LABELS: dict[tuple[str, float, bool, str, RGBA], arcade.Text] = {}
+_LABELS_KEPT: Final = 2048
+
+
+def text(
+    value: str, x: float, y: float, colour: Sequence[int], size: float, *, anchor_x: str = "left", bold: bool = False
+) -> None:
+    """Draw text in the bundled font, on whole pixels so glyphs stay crisp (labels are cached and reused)."""
+    rgba = _rgba(colour, colour[3] if len(colour) > 3 else 255)
+    key = (value, size, bold, anchor_x, rgba)
+    label = _LABELS.get(key)
+    if label is None:
+        if len(_LABELS) >= _LABELS_KEPT:
+            _LABELS.clear()
+        label = arcade.Text(value, 0, 0, rgba, size, font_name=FONT, anchor_x=anchor_x, bold=bold)
+        _LABELS[key] = label
+    label.position = (round(x), round(y))
+    label.draw()
+
+
+def text_width(value: str, size: float, *, bold: bool = False) -> float:
+    """How wide ``value`` is drawn in the bundled font, in pixels."""
+    key = (value, size, bold, "left", TEXT)
+    label = _LABELS.get(key)
+    if label is None:
+        label = arcade.Text(value, 0, 0, TEXT, size, font_name=FONT, bold=bold)
+        _LABELS[key] = label
+    return float(label.content_width)
+
+
+def _polar(x: float, y: float, length: float, degrees: float) -> tuple[float, float]:
+    return (x + length * math.cos(math.radians(degrees)), y + length * math.sin(math.radians(degrees)))
+
+
+# --- headless output -----------------------------------------------------------------------------------
+
+
+def snapshot() -> Image.Image:
+    """The window's current picture as an RGB image."""
+    return arcade.get_image(0, 0, WIDTH, HEIGHT).convert("RGB")
+
+
+def current_window() -> arcade.Window:
+    """The open window, or a new hidden one of the renderer's size to draw into.
+
+    Without a display, set ``ARCADE_HEADLESS=1`` before arcade is imported.
+    """
+    try:
+        return arcade.get_window()
+    except RuntimeError:
+        return arcade.Window(WIDTH, HEIGHT, "esper-motion demos", visible=False)
+
+
+def run_headless(stage: Stage, turns: int, out: Path, print_line: Any = print, tween_frames: int = 5) -> list[Path]:
+    """Play ``turns`` turns into the current window; print the log; write one PNG per turn and a GIF.
+
+    ``turn_00.png`` is the scene before the first step; ``NAME.gif`` animates every turn along its paths.
+    Return the files written.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    renderer = Renderer(stage)
+    written: list[Path] = []
+    frames: list[Image.Image] = []
+    durations: list[int] = []
+    for line in stage.log:
+        print_line(line)
+
+    def capture(progress: float) -> Image.Image:
+        renderer.draw(progress)
+        return snapshot()
+
+    first = capture(1.0)
+    written.append(_save(first, out / "turn_00.png"))
+    frames.append(first)
+    durations.append(1200)
+    for turn in range(1, turns + 1):
+        for line in stage.step():
+            print_line(line)
+        for k in range(1, tween_frames):
+            frames.append(capture(k / tween_frames))
+            durations.append(110)
+        last = capture(1.0)
+        written.append(_save(last, out / f"turn_{turn:02d}.png"))
+        frames.append(last)
+        durations.append(1300)
+    gif = out / f"{stage.scene.spec.name}.gif"
+    palette = [
+        frame.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE) for frame in frames
+    ]
+    palette[0].save(gif, save_all=True, append_images=palette[1:], duration=durations, loop=0, disposal=1)
+    written.append(gif)
+    return written
+
+
+def _save(image: Image.Image, path: Path) -> Path:
+    image.save(path)
+    return path

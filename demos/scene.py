@@ -1,0 +1,665 @@
+"""Scene files: TOML under ``demos/scenes/``, checked on load, built into a World that follows its script.
+
+A scene names its rule set and options, a seed, a map, terrain, entities and a script. Everything game-specific
+lives in the file; the loader knows only the few things each rule set needs (:data:`RULE_SETS`), and the
+renderer draws from the components, so a new scene needs no code. The format::
+
+    title = "Sprint"                      # shown in the window
+    description = "One line for --list."
+    rules = "gurps"                        # a key of RULE_SETS
+    seed = 7                               # the world's dice seed (--seed overrides it)
+    turns = 8                              # how many turns a headless run shows by default
+
+    [options]                              # the rule set's options: for gurps, fields of systems.gurps.Rules,
+    preset = "basic"                       # starting from Rules.basic() or Rules.house()
+    turning_radius = "basic"
+
+    [map]                                  # width columns by height rows of hexes; row r = 0 runs through
+    width = 40                             # the middle, and hex (q, 0) sits in column q
+    height = 9
+
+    [[terrain]]                            # a zone: components put on each of its hexes, and a legend label
+    label = "mud"
+    line = [[10, 0], [15, 0]]              # or hexes = [[q, r], ...], or disc = { centre = [q, r], radius = 2 }
+    components = { "gurps.Footing" = { extra_cost = 1, name = "mud" } }
+
+    [[entity]]                             # an actor: a name, a colour, components by registered name
+    name = "Runner"
+    colour = "#f2c14e"
+    [entity.components]
+    Position = { q = 0, r = 0 }
+    "gurps.Mover" = { basic_move = 6, dx = 12 }
+
+    [script.2]                             # before turn 2 (the first step is turn 1):
+    dice = [6, 6, 5]                       #   faces the next dice will show
+    Runner = { throttle = 2, push = true } #   fields of the rule set's intent component, and of any other
+                                           #   component by registered name: { "gurps.FlightIntent" = {...} }
+
+A scripted field changes the entity's component in place and stays until something changes it again (the
+rules may clear an intent at the end of a turn). An entity with a script gets the rule set's intent component
+if it has none.
+
+A field written ``{ entity = "Horse" }`` stands for that entity's id (a rider's mount, a pursuer's quarry). Strings
+become enum members where the field is an enum, lists become tuples where it is a tuple (a hex).
+
+Every mistake raises :class:`SceneError` naming the file, the entity (or terrain zone, or script turn) and the
+field, and what would have been allowed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib
+import math
+import re
+import sys
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import components  # noqa: F401  (registers the shared component names)
+from components import Control, Mover, MoveState, Position, Velocity
+from ecs import Event, MotionError, Phase, System, World, hexgrid, name_of, type_named
+from ecs.hexgrid import Hex
+from systems.gurps import rules as gurps_rules
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    try:
+        import tomli as tomllib
+    except ImportError as missing:
+        raise ImportError(
+            "reading scene files on Python 3.10 needs tomli: pip install 'esper-motion[demos]'"
+        ) from missing
+
+SCENE_DIR: Final = Path(__file__).with_name("scenes")
+"""Where the bundled scene files live."""
+
+DEFAULT_SCENE: Final = "sprint"
+"""The scene ``python -m demos`` runs when given no name."""
+
+_COLOUR: Final = re.compile(r"#[0-9a-fA-F]{6}")
+_RESERVED_SCRIPT_KEYS: Final = ("dice",)
+
+
+class SceneError(MotionError):
+    """A scene file that cannot be used; the message names the file, the entity or zone, and the field."""
+
+    def __init__(self, path: Path | str, where: str, field: str, problem: str) -> None:
+        self.path = str(path)
+        self.where = where
+        self.field = field
+        self.problem = problem
+        located = f"{self.path}: {where}" if where else self.path
+        super().__init__(f"{located}: {field}: {problem}" if field else f"{located}: {problem}")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """What the demos need to know about one rule set.
+
+    ``module`` has ``install(world, ...)``; if it also has ``Rules``, a scene's ``[options]`` become a ``Rules``
+    (``preset`` picks a class method such as ``basic`` or ``house``, the other keys replace fields). ``intent``
+    is the registered name of the component a script writes; ``steer`` and ``throttle`` name its fields the
+    window's arrow keys and +/- change (``None`` when the rule set has no such field).
+    """
+
+    module: str
+    intent: str
+    steer: str | None = None
+    throttle: str | None = None
+    yards_before_turn: Callable[[World, int], int | None] | None = None
+
+
+def gurps_yards_before_turn(world: World, entity: int) -> int | None:
+    """Yards a GURPS mover at high speed must still run straight before it may turn without a roll.
+
+    The turning radius (in the variant the world's ``Rules`` name) less the yards already run straight;
+    None when the entity is not at high speed or cannot turn under its own power
+    (Basic Set: High-Speed Movement > Direction and Turning Radius).
+    """
+    control = world.try_get(entity, Control)
+    mover = world.try_get(entity, Mover)
+    velocity = world.try_get(entity, Velocity)
+    options = world.rules.get("gurps")
+    if control is None or mover is None or velocity is None or options is None:
+        return None
+    if control.state is not MoveState.HIGH_SPEED:
+        return None
+    variant = options.turning_radius
+    move = gurps_rules.encumbered_move(mover.basic_move, mover.encumbrance) if variant == "house" else mover.basic_move
+    radius = gurps_rules.turning_radius(velocity.yps, move, variant)
+    if math.isinf(radius):
+        return None
+    return max(0, int(radius) - control.straight_yd)
+
+
+RULE_SETS: Final[dict[str, RuleSet]] = {
+    "gurps": RuleSet(
+        "systems.gurps", "gurps.Intent", steer="turn", throttle="throttle", yards_before_turn=gurps_yards_before_turn
+    ),
+    "spelljammer": RuleSet("systems.spelljammer", "spelljammer.RoundIntent"),
+}
+"""The rule sets a scene may name in ``rules``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """One terrain zone: its legend label, the hexes it covers and the components each hex gets."""
+
+    label: str
+    hexes: tuple[Hex, ...]
+    components: tuple[tuple[type[Any], dict[str, Any]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """One entity of a scene as written: name, colour and (component class, fields) pairs."""
+
+    name: str
+    colour: tuple[int, int, int]
+    components: tuple[tuple[type[Any], dict[str, Any]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SceneSpec:
+    """A scene file, read and checked, not yet built into a world."""
+
+    path: Path
+    name: str
+    title: str
+    description: str
+    rules: str
+    options: Any
+    seed: int
+    turns: int
+    width: int
+    height: int
+    zones: tuple[Zone, ...]
+    actors: tuple[Actor, ...]
+    script: dict[int, dict[str, dict[str, dict[str, Any]]]]
+    dice: dict[int, tuple[int, ...]]
+
+    @property
+    def rule_set(self) -> RuleSet:
+        """The rule set this scene plays."""
+        return RULE_SETS[self.rules]
+
+    def rows(self) -> range:
+        """The map's rows, bottom to top; row 0 runs through the middle."""
+        low = -(self.height // 2)
+        return range(low, low + self.height)
+
+    def on_map(self, hex: Hex) -> bool:
+        """Whether ``hex`` lies on the map."""
+        return hex[1] in self.rows() and 0 <= column(hex) < self.width
+
+    def map_hexes(self) -> list[Hex]:
+        """Every hex of the map, row by row from the bottom."""
+        return [(c - (r - (r & 1)) // 2, r) for r in self.rows() for c in range(self.width)]
+
+
+def column(hex: Hex) -> int:
+    """The map column of an axial hex (rows alternate half a hex, so the map is a rectangle)."""
+    q, r = hex
+    return q + (r - (r & 1)) // 2
+
+
+class ScriptSystem(System):
+    """Demo driver, first in the ``INTENT`` phase: sets each turn's scripted fields and queues its dice.
+
+    A scripted field changes the component the entity already has, in place (no component is added during a
+    turn), and the component's own checks run on the result. ``manual`` holds fields of the rule set's intent
+    component that the window's keys set for the next turn; they apply over the script.
+    """
+
+    phase = Phase.INTENT
+
+    def __init__(self, spec: SceneSpec, world: World, ids: Mapping[str, int]) -> None:
+        super().__init__()
+        self.spec = spec
+        self.intent_type = type_named(spec.rule_set.intent)
+        self.manual: dict[int, dict[str, Any]] = {}
+        self.orders: dict[int, list[tuple[int, type[Any], dict[str, Any]]]] = {}
+        for turn, orders in sorted(spec.script.items()):
+            for name, parts in orders.items():
+                for component_name, fields in parts.items():
+                    where = f"script turn {turn}, entity {name!r}"
+                    cls = type_named(component_name)
+                    current = world.try_get(ids[name], cls)
+                    if current is None:
+                        raise SceneError(spec.path, where, component_name, f"entity {name!r} has no {component_name}")
+                    values = _values(spec.path, where, cls, fields, ids)
+                    _replace(spec.path, where, current, values)
+                    self.orders.setdefault(turn, []).append((ids[name], cls, values))
+
+    def run(self) -> None:
+        """Apply the script (and manual steering) for the turn about to resolve."""
+        turn = self.world.turn + 1
+        faces = self.spec.dice.get(turn)
+        if faces:
+            self.world.dice.script(*faces)
+        for entity, cls, values in self.orders.get(turn, []):
+            _set(self.world.get(entity, cls), values)
+        for entity, values in self.manual.items():
+            _set(self.world.get(entity, self.intent_type), values)
+        self.manual = {}
+
+
+def _set(component: Any, values: dict[str, Any]) -> None:
+    """Change ``component`` in place to ``values``, after its own checks have passed on a copy."""
+    checked = dataclasses.replace(component, **values)
+    for f in dataclasses.fields(checked):
+        setattr(component, f.name, getattr(checked, f.name))
+
+
+@dataclass(slots=True)
+class Scene:
+    """A scene built into a world: the world, its driver, and the names and colours the renderer shows."""
+
+    spec: SceneSpec
+    seed: int
+    world: World
+    driver: ScriptSystem
+    names: dict[int, str] = field(default_factory=dict)
+    colours: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    zones: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def actors(self) -> list[int]:
+        """The scene's named entities that still exist, in file order."""
+        return [e for e in self.names if self.world.exists(e)]
+
+    def step(self) -> list[Any]:
+        """Resolve one turn; return its events."""
+        return self.world.step()
+
+    def yards_before_turn(self, entity: int) -> int | None:
+        """Yards ``entity`` must still run straight before it may turn, if its rule set tracks that."""
+        count = self.spec.rule_set.yards_before_turn
+        return None if count is None else count(self.world, entity)
+
+    def cast(self) -> str:
+        """Who is who: ``1 Runner, 2 Car``."""
+        return ", ".join(f"{entity} {name}" for entity, name in self.names.items())
+
+
+# --- reading -------------------------------------------------------------------------------------------
+
+
+def scene_names() -> list[str]:
+    """The bundled scenes, by file name without ``.toml``, in order (the default scene first)."""
+    names = sorted(p.stem for p in SCENE_DIR.glob("*.toml"))
+    if DEFAULT_SCENE in names:
+        names.remove(DEFAULT_SCENE)
+        names.insert(0, DEFAULT_SCENE)
+    return names
+
+
+def scene_path(name: str) -> Path:
+    """The file of bundled scene ``name``, or ``name`` itself when it is a path to a ``.toml`` file."""
+    if name.endswith(".toml"):
+        path = Path(name)
+        if not path.is_file():
+            raise SceneError(path, "", "", "no such scene file")
+        return path
+    if name not in scene_names():
+        raise SceneError(SCENE_DIR, "", "", f"unknown scene {name!r}; known scenes: {', '.join(scene_names())}")
+    return SCENE_DIR / f"{name}.toml"
+
+
+def read_scene(name: str) -> SceneSpec:
+    """Read and check scene ``name`` (a bundled name or a path to a ``.toml`` file)."""
+    path = scene_path(name)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise SceneError(path, "", "", f"not valid TOML: {error}") from None
+    return _Reader(path).scene(data)
+
+
+def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
+    """A fresh world for ``spec`` (with ``seed`` in place of the file's), its rule set and script installed."""
+    chosen = spec.seed if seed is None else seed
+    world = World(seed=chosen)
+    names: dict[int, str] = {}
+    ids: dict[str, int] = {}
+    for actor in spec.actors:
+        entity = world.spawn()
+        ids[actor.name] = entity
+        names[entity] = actor.name
+    try:
+        intent_type = type_named(spec.rule_set.intent)
+    except MotionError as error:
+        raise SceneError(spec.path, "", "rules", str(error)) from None
+    scripted = {name for turn in spec.script.values() for name in turn}
+    for actor in spec.actors:
+        entity = ids[actor.name]
+        for cls, fields in actor.components:
+            world.add(entity, _construct(spec.path, f"entity {actor.name!r}", cls, fields, ids))
+        if actor.name in scripted and not world.has(entity, intent_type):
+            world.add(entity, intent_type())
+    zones: dict[int, str] = {}
+    for zone in spec.zones:
+        for hex in zone.hexes:
+            built = [_construct(spec.path, f"terrain {zone.label!r}", cls, f, ids) for cls, f in zone.components]
+            zones[world.spawn(Position(*hex), *built)] = zone.label
+    driver = ScriptSystem(spec, world, ids)
+    world.add_system(driver)
+    module = importlib.import_module(spec.rule_set.module)
+    if spec.options is None:
+        module.install(world)
+    else:
+        module.install(world, spec.options)
+    return Scene(spec, chosen, world, driver, names, {ids[a.name]: a.colour for a in spec.actors}, zones)
+
+
+def turn_log(turn: int, events: Iterable[Event]) -> list[str]:
+    """The log lines of one turn: a heading, then each event's own description (a roll tells its story)."""
+    return [f"turn {turn}", *(f"  {event.describe()}" for event in events)]
+
+
+def load_scene(name: str, seed: int | None = None) -> World:
+    """A world ready to step for scene ``name``: its entities, terrain, rules and script installed.
+
+    ``seed`` replaces the file's seed. Stepping the world plays the scene's script turn by turn.
+    """
+    return build_scene(read_scene(name), seed).world
+
+
+# --- checking -------------------------------------------------------------------------------------------
+
+
+def _values(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> dict[str, Any]:
+    """Scene ``fields`` for component ``cls``, converted to what its fields hold; unknown fields are errors."""
+    name = name_of(cls)
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # a component whose annotations cannot be resolved: take the values as written
+        hints = {}
+    known = [f.name for f in dataclasses.fields(cls) if f.init]
+    values: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key not in known:
+            raise SceneError(path, where, f"{name}.{key}", f"no such field; {name} has {', '.join(known)}")
+        try:
+            values[key] = _convert(value, hints.get(key, Any), ids)
+        except ValueError as error:
+            raise SceneError(path, where, f"{name}.{key}", str(error)) from None
+    return values
+
+
+def _construct(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> Any:
+    """Build component ``cls`` from scene ``fields`` so that its own checks run; errors become SceneErrors."""
+    values = _values(path, where, cls, fields, ids)
+    try:
+        return cls(**values)
+    except MotionError as error:
+        raise _component_error(path, where, cls, error) from None
+    except TypeError as error:
+        raise SceneError(path, where, name_of(cls), str(error)) from None
+
+
+def _replace(path: Path, where: str, component: Any, values: dict[str, Any]) -> Any:
+    """``component`` with ``values`` in place of its fields, checked by the component; errors become SceneErrors."""
+    try:
+        return dataclasses.replace(component, **values)
+    except MotionError as error:
+        raise _component_error(path, where, type(component), error) from None
+
+
+def _component_error(path: Path, where: str, cls: type[Any], error: MotionError) -> SceneError:
+    bad = getattr(error, "field", "")
+    return SceneError(path, where, f"{name_of(cls)}.{bad}" if bad else name_of(cls), str(error))
+
+
+def _convert(value: Any, hint: Any, ids: Mapping[str, int]) -> Any:
+    """Turn a TOML value into what a field of type ``hint`` holds: entity references, enums, tuples."""
+    if isinstance(value, dict) and set(value) == {"entity"}:
+        target = value["entity"]
+        if target not in ids:
+            raise ValueError(f"{target!r} is not an entity of this scene; entities: {', '.join(ids)}")
+        return ids[target]
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        arms = [arm for arm in typing.get_args(hint) if arm is not type(None)]
+        return _convert(value, arms[0], ids) if len(arms) == 1 and value is not None else value
+    if isinstance(hint, type) and issubclass(hint, enum.Enum) and not isinstance(value, hint):
+        allowed = ", ".join(repr(m.value) for m in hint)
+        try:
+            return hint(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not one of {allowed}") from None
+    if origin is tuple and isinstance(value, list):
+        args = typing.get_args(hint)
+        inner = args[0] if args else Any
+        return tuple(_convert(v, inner, ids) for v in value)
+    if origin is list and isinstance(value, list):
+        args = typing.get_args(hint)
+        return [_convert(v, args[0] if args else Any, ids) for v in value]
+    if origin is dict and isinstance(value, dict):
+        args = typing.get_args(hint)
+        inner = args[1] if len(args) == 2 else Any
+        return {k: _convert(v, inner, ids) for k, v in value.items()}
+    return value
+
+
+class _Reader:
+    """Checks one scene file's data, naming the file in every error."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, where: str, field: str, problem: str) -> SceneError:
+        return SceneError(self.path, where, field, problem)
+
+    def take(
+        self, table: dict[str, Any], where: str, key: str, kind: type | tuple[type, ...], default: Any = ...
+    ) -> Any:
+        if key not in table:
+            if default is ...:
+                raise self.fail(where, key, "missing")
+            return default
+        value = table[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
+            names = " or ".join(k.__name__ for k in _as_tuple(kind))
+            raise self.fail(where, key, f"{value!r} is not a {names}")
+        return value
+
+    def only(self, table: dict[str, Any], where: str, allowed: tuple[str, ...]) -> None:
+        for key in table:
+            if key not in allowed:
+                raise self.fail(where, key, f"unknown key; expected one of {', '.join(allowed)}")
+
+    def scene(self, data: dict[str, Any]) -> SceneSpec:
+        top = ("title", "description", "rules", "options", "seed", "turns", "map", "terrain", "entity", "script")
+        self.only(data, "", top)
+        rules = self.take(data, "", "rules", str)
+        if rules not in RULE_SETS:
+            raise self.fail("", "rules", f"{rules!r} is not a rule set; expected one of {', '.join(RULE_SETS)}")
+        module = self.rule_module(rules)
+        options = self.options(module, self.take(data, "", "options", dict, {}))
+        seed = self.take(data, "", "seed", int)
+        turns = self.take(data, "", "turns", int, 8)
+        if turns < 1:
+            raise self.fail("", "turns", f"{turns} is not a whole number, 1 or more")
+        board = self.take(data, "", "map", dict)
+        self.only(board, "map", ("width", "height"))
+        width = self.take(board, "map", "width", int)
+        height = self.take(board, "map", "height", int)
+        for key, value in (("width", width), ("height", height)):
+            if not 1 <= value <= 200:
+                raise self.fail("map", key, f"{value} is not a whole number from 1 to 200")
+        spec = SceneSpec(
+            path=self.path,
+            name=self.path.stem,
+            title=self.take(data, "", "title", str, self.path.stem),
+            description=self.take(data, "", "description", str),
+            rules=rules,
+            options=options,
+            seed=seed,
+            turns=turns,
+            width=width,
+            height=height,
+            zones=(),
+            actors=(),
+            script={},
+            dice={},
+        )
+        actors = tuple(self.actor(spec, i, a) for i, a in enumerate(self.take(data, "", "entity", list)))
+        names = [a.name for a in actors]
+        for name in names:
+            if names.count(name) > 1:
+                raise self.fail(f"entity {name!r}", "name", "two entities share this name")
+        zones = tuple(self.zone(spec, i, z) for i, z in enumerate(self.take(data, "", "terrain", list, [])))
+        script, dice = self.script(spec, names, self.take(data, "", "script", dict, {}))
+        return dataclasses.replace(spec, actors=actors, zones=zones, script=script, dice=dice)
+
+    def rule_module(self, rules: str) -> types.ModuleType:
+        try:
+            return importlib.import_module(RULE_SETS[rules].module)
+        except ImportError as error:
+            raise self.fail("", "rules", f"rule set {rules!r} cannot be imported: {error}") from None
+
+    def options(self, module: types.ModuleType, table: dict[str, Any]) -> Any:
+        rules_type = getattr(module, "Rules", None)
+        if rules_type is None:
+            if table:
+                raise self.fail("options", next(iter(table)), f"{module.__name__} takes no options")
+            return None
+        preset = self.take(table, "options", "preset", str, "basic")
+        make: Callable[[], Any] | None = getattr(rules_type, preset, None)
+        if make is None or not callable(make):
+            raise self.fail("options", "preset", f"{preset!r} is not a preset of {rules_type.__name__}")
+        chosen = {k: v for k, v in table.items() if k != "preset"}
+        known = [f.name for f in dataclasses.fields(rules_type)]
+        for key in chosen:
+            if key not in known:
+                raise self.fail("options", key, f"not an option of {rules_type.__name__}; options: {', '.join(known)}")
+        try:
+            return dataclasses.replace(make(), **chosen)
+        except MotionError as error:
+            raise self.fail("options", getattr(error, "field", ""), str(error)) from None
+
+    def components(self, where: str, table: Any) -> tuple[tuple[type[Any], dict[str, Any]], ...]:
+        if not isinstance(table, dict):
+            raise self.fail(where, "components", f"{table!r} is not a table of components by registered name")
+        found = []
+        for name, fields in table.items():
+            try:
+                cls = type_named(name)
+            except MotionError as error:
+                raise self.fail(where, name, str(error)) from None
+            if not isinstance(fields, dict):
+                raise self.fail(where, name, f"{fields!r} is not a table of fields")
+            found.append((cls, fields))
+        return tuple(found)
+
+    def actor(self, spec: SceneSpec, index: int, table: Any) -> Actor:
+        where = f"entity #{index + 1}"
+        if not isinstance(table, dict):
+            raise self.fail(where, "", "not a table")
+        name = self.take(table, where, "name", str)
+        where = f"entity {name!r}"
+        self.only(table, where, ("name", "colour", "components"))
+        if name in _RESERVED_SCRIPT_KEYS:
+            raise self.fail(where, "name", f"{name!r} is reserved in scripts; choose another name")
+        colour = self.take(table, where, "colour", str)
+        if not _COLOUR.fullmatch(colour):
+            raise self.fail(where, "colour", f"{colour!r} is not a colour like '#f2c14e'")
+        parts = self.components(where, self.take(table, where, "components", dict))
+        position = next((fields for cls, fields in parts if cls is Position), None)
+        if position is None:
+            raise self.fail(where, "Position", "missing: every entity needs a Position on the map")
+        hex = (position.get("q"), position.get("r"))
+        if all(isinstance(v, int) for v in hex) and not spec.on_map(typing.cast(Hex, hex)):
+            raise self.fail(where, "Position", f"{hex} is off the {spec.width} x {spec.height} map")
+        rgb = (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+        return Actor(name, rgb, parts)
+
+    def zone(self, spec: SceneSpec, index: int, table: Any) -> Zone:
+        where = f"terrain #{index + 1}"
+        if not isinstance(table, dict):
+            raise self.fail(where, "", "not a table")
+        label = self.take(table, where, "label", str)
+        where = f"terrain {label!r}"
+        self.only(table, where, ("label", "hexes", "line", "disc", "components"))
+        shapes = [key for key in ("hexes", "line", "disc") if key in table]
+        if len(shapes) != 1:
+            raise self.fail(where, "hexes", "give exactly one of hexes, line or disc")
+        shape = shapes[0]
+        if shape == "hexes":
+            hexes = [self.hex(where, "hexes", h) for h in self.take(table, where, "hexes", list)]
+        elif shape == "line":
+            ends = self.take(table, where, "line", list)
+            if len(ends) != 2:
+                raise self.fail(where, "line", f"{ends!r} is not two hexes [[q, r], [q, r]]")
+            hexes = hexgrid.line(self.hex(where, "line", ends[0]), self.hex(where, "line", ends[1]))
+        else:
+            disc = self.take(table, where, "disc", dict)
+            self.only(disc, f"{where} disc", ("centre", "radius"))
+            centre = self.hex(where, "disc.centre", disc.get("centre"))
+            radius = self.take(disc, where, "radius", int)
+            hexes = [h for h in spec.map_hexes() if hexgrid.distance(h, centre) <= radius]
+        for hex in hexes:
+            if not spec.on_map(hex):
+                raise self.fail(where, shape, f"{hex} is off the {spec.width} x {spec.height} map")
+        parts = self.components(where, self.take(table, where, "components", dict))
+        if any(cls is Position for cls, _ in parts):
+            raise self.fail(where, "Position", "terrain takes its positions from its shape")
+        return Zone(label, tuple(dict.fromkeys(hexes)), parts)
+
+    def hex(self, where: str, field: str, value: Any) -> Hex:
+        if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
+            raise self.fail(where, field, f"{value!r} is not a hex [q, r]")
+        return (value[0], value[1])
+
+    def script(
+        self, spec: SceneSpec, names: list[str], table: dict[str, Any]
+    ) -> tuple[dict[int, dict[str, dict[str, dict[str, Any]]]], dict[int, tuple[int, ...]]]:
+        intent_name = spec.rule_set.intent
+        script: dict[int, dict[str, dict[str, dict[str, Any]]]] = {}
+        dice: dict[int, tuple[int, ...]] = {}
+        for key, orders in table.items():
+            where = f"script turn {key}"
+            if not key.isdigit() or int(key) < 1:
+                raise self.fail(where, "", "turns are numbered from 1")
+            if not isinstance(orders, dict):
+                raise self.fail(where, "", "not a table of entity names")
+            turn = int(key)
+            for name, fields in orders.items():
+                if name == "dice":
+                    if not (isinstance(fields, list) and all(type(f) is int and f >= 1 for f in fields)):
+                        raise self.fail(where, "dice", f"{fields!r} is not a list of die faces, 1 or more")
+                    dice[turn] = tuple(fields)
+                    continue
+                if name not in names:
+                    raise self.fail(where, name, f"not an entity of this scene; entities: {', '.join(names)}")
+                if not isinstance(fields, dict):
+                    raise self.fail(where, name, f"{fields!r} is not a table of {intent_name} fields")
+                parts: dict[str, dict[str, Any]] = {}
+                for field_name, value in fields.items():
+                    if isinstance(value, dict) and _is_component(field_name):
+                        parts[field_name] = value
+                    else:
+                        parts.setdefault(intent_name, {})[field_name] = value
+                script.setdefault(turn, {})[name] = parts
+        return script, dice
+
+
+def _is_component(name: str) -> bool:
+    """Whether ``name`` is a registered component name."""
+    try:
+        type_named(name)
+    except MotionError:
+        return False
+    return True
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)

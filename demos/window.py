@@ -1,0 +1,115 @@
+"""The interactive demo window: an arcade View over a :class:`demos.render.Stage`.
+
+Keys: Space steps a turn, P plays and pauses, Tab selects the next entity, Left and Right steer the selected
+entity for the next turn (a hexside left or right, as the rule set's intent allows), + and - change its throttle,
+Escape quits. Each turn's movement animates along the paths the entities actually took.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import arcade
+
+from demos.render import HEIGHT, WIDTH, Renderer, Stage
+from ecs import MotionError
+
+ANIMATION_SECONDS: Final = 0.9
+"""How long one turn's movement takes on screen."""
+
+PAUSE_SECONDS: Final = 0.5
+"""How long play rests between turns."""
+
+_STEER_KEYS: Final = {arcade.key.LEFT: 1, arcade.key.RIGHT: -1}
+_THROTTLE_KEYS: Final = {
+    arcade.key.PLUS: 1,
+    arcade.key.EQUAL: 1,
+    arcade.key.NUM_ADD: 1,
+    arcade.key.MINUS: -1,
+    arcade.key.NUM_SUBTRACT: -1,
+    arcade.key.UP: 1,
+    arcade.key.DOWN: -1,
+}
+
+
+class DemoView(arcade.View):
+    """Shows a stage, animates each turn, and turns keys into the selected entity's next intent."""
+
+    def __init__(self, stage: Stage) -> None:
+        super().__init__()
+        self.stage = stage
+        self.renderer = Renderer(stage)
+        self.progress = 1.0
+        self.playing = False
+        self.rest = 0.0
+        self.renderer.message = self.renderer.keys_help()
+
+    def on_draw(self) -> None:
+        """Draw the scene part-way through the running animation."""
+        self.renderer.draw(self.progress)
+
+    def on_update(self, delta_time: float) -> None:
+        """Advance the animation; while playing, step the next turn once it has finished."""
+        if self.progress < 1.0:
+            self.progress = min(1.0, self.progress + delta_time / ANIMATION_SECONDS)
+            return
+        if self.playing:
+            self.rest += delta_time
+            if self.rest >= PAUSE_SECONDS:
+                self.rest = 0.0
+                self.advance()
+
+    def advance(self) -> None:
+        """Resolve one turn and start animating it; a turn the rules refuse is shown, not fatal."""
+        try:
+            self.stage.step()
+        except MotionError as error:
+            self.playing = False
+            self.renderer.message = f"turn refused: {error}"
+            return
+        self.progress = 0.0
+        self.renderer.message = ""
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        """Space, P, Tab, arrows, +/- and Escape (see the module docstring)."""
+        if symbol == arcade.key.SPACE:
+            self.playing = False
+            self.progress = 1.0
+            self.advance()
+        elif symbol == arcade.key.P:
+            self.playing = not self.playing
+            self.renderer.message = "playing" if self.playing else "paused"
+        elif symbol == arcade.key.TAB:
+            self.stage.select_next()
+        elif symbol in _STEER_KEYS:
+            self.nudge(self.stage.scene.spec.rule_set.steer, _STEER_KEYS[symbol])
+        elif symbol in _THROTTLE_KEYS:
+            self.nudge(self.stage.scene.spec.rule_set.throttle, _THROTTLE_KEYS[symbol])
+        elif symbol == arcade.key.ESCAPE:
+            self.window.close()
+
+    def nudge(self, field: str | None, by: int) -> None:
+        """Change one field of the selected entity's intent for the next turn by ``by``, if the intent allows it."""
+        entity = self.stage.selected
+        if entity is None or field is None:
+            self.renderer.message = "nothing to steer in this scene"
+            return
+        driver = self.stage.scene.driver
+        name = self.stage.scene.names[entity]
+        wanted: dict[str, Any] = dict(driver.manual.get(entity, {}))
+        wanted[field] = wanted.get(field, 0) + by
+        try:
+            driver.intent_type(**wanted)
+        except MotionError as error:
+            self.renderer.message = f"{name}: {error}"
+            return
+        driver.manual[entity] = wanted
+        plan = ", ".join(f"{key} {value:+d}" for key, value in wanted.items())
+        self.renderer.message = f"{name} next turn: {plan}"
+
+
+def play(stage: Stage) -> None:
+    """Open a window on ``stage`` and run until it is closed."""
+    window = arcade.Window(WIDTH, HEIGHT, f"esper-motion: {stage.scene.spec.title}")
+    window.show_view(DemoView(stage))
+    arcade.run()
