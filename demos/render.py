@@ -63,8 +63,17 @@ TERRAIN_STYLES: Final[tuple[tuple[str, RGBA, RGBA], ...]] = (
 
 OTHER_TERRAIN: Final[tuple[RGBA, RGBA]] = ((84, 70, 110, 255), (130, 110, 160, 255))
 
-FLAG_BADGES: Final[tuple[str, ...]] = ("stalled", "spooked", "panicked", "stunned", "falling", "diving")
-"""Boolean component fields that show as a badge of the same name when true."""
+FLAG_BADGES: Final[tuple[str, ...]] = (
+    "out_of_control",
+    "stalled",
+    "spooked",
+    "panicked",
+    "stunned",
+    "wiped_out",
+    "loose",
+    "exhausted",
+)
+"""Boolean component fields that show as a badge of the same name (underscores as spaces) when true."""
 
 RESTING_STATES: Final[frozenset[str]] = frozenset({"normal", "standing", "none", "steady", "level", "walking"})
 """Values of ``state`` enums that need no badge."""
@@ -101,7 +110,7 @@ def badges(world: Any, entity: int) -> list[str]:
                 if text not in RESTING_STATES:
                     found.append(text)
             elif f.name in FLAG_BADGES and value is True:
-                found.append(f.name)
+                found.append(f.name.replace("_", " "))
             elif f.name == "conscious" and value is False:
                 found.append("unconscious")
     return list(dict.fromkeys(found))
@@ -219,7 +228,7 @@ class Stage:
         """Resolve one turn; return its log lines (also kept in :attr:`log`)."""
         before = {e: pose(self.world, e) for e in self.scene.actors}
         events = self.scene.step()
-        lines = turn_log(self.world.turn, events)
+        lines = turn_log(self.world.turn, events, self.scene.names)
         self.log.extend(lines)
         self.motions = {}
         for entity, old in before.items():
@@ -383,14 +392,16 @@ class Renderer:
             if entity == self.stage.selected:
                 arcade.draw_circle_filled(x, by, radius + 4, (255, 255, 255, 70))
                 arcade.draw_circle_outline(x, by, radius + 4, (255, 255, 255, 255), 2)
+            if not math.isnan(heading):
+                nose = [
+                    _polar(x, by, radius * 1.8, heading),
+                    _polar(x, by, radius * 0.9, heading + 42),
+                    _polar(x, by, radius * 0.9, heading - 42),
+                ]
+                arcade.draw_polygon_filled(nose, _rgba(colour))
+                arcade.draw_polygon_outline(nose, (15, 15, 20, 255), 1.5)
             arcade.draw_circle_filled(x, by, radius, _rgba(colour))
             arcade.draw_circle_outline(x, by, radius, (15, 15, 20, 255), 1.5)
-            if not math.isnan(heading):
-                tip = _polar(x, by, radius * 1.55, heading)
-                left = _polar(x, by, radius * 0.9, heading + 32)
-                right = _polar(x, by, radius * 0.9, heading - 32)
-                arcade.draw_triangle_filled(*tip, *left, *right, _rgba(colour))
-                arcade.draw_line(*_polar(x, by, radius * 0.2, heading), *tip, (15, 15, 20, 255), 2)
             bodies[entity] = (x, by)
         for entity in order:
             x, by = bodies[entity]

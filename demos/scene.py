@@ -85,6 +85,7 @@ DEFAULT_SCENE: Final = "sprint"
 
 _COLOUR: Final = re.compile(r"#[0-9a-fA-F]{6}")
 _RESERVED_SCRIPT_KEYS: Final = ("dice",)
+_ENTITY: Final = re.compile(r"\bentity (\d+)\b")
 
 
 class SceneError(MotionError):
@@ -359,9 +360,18 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
     return Scene(spec, chosen, world, driver, names, {ids[a.name]: a.colour for a in spec.actors}, zones)
 
 
-def turn_log(turn: int, events: Iterable[Event]) -> list[str]:
-    """The log lines of one turn: a heading, then each event's own description (a roll tells its story)."""
-    return [f"turn {turn}", *(f"  {event.describe()}" for event in events)]
+def turn_log(turn: int, events: Iterable[Event], names: Mapping[int, str] | None = None) -> list[str]:
+    """The log lines of one turn: a heading, then each event's own description (a roll tells its story).
+
+    With ``names``, "entity 3" in a description reads as that entity's name.
+    """
+    lines = [f"turn {turn}"]
+    for event in events:
+        line = event.describe()
+        if names:
+            line = _ENTITY.sub(lambda m: names.get(int(m.group(1)), m.group(0)), line)
+        lines.append(f"  {line}")
+    return lines
 
 
 def load_scene(name: str, seed: int | None = None) -> World:

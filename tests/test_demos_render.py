@@ -1,0 +1,181 @@
+"""Demo rendering in a real headless GL context: pixels, animation along paths, keys, PNG and GIF output.
+
+All tests draw into the one session window of ``conftest.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+arcade = pytest.importorskip("arcade")
+
+from PIL import Image  # noqa: E402 (after the skip: pillow comes with arcade)
+
+from components import Control, Intent, Position  # noqa: E402
+from demos import render  # noqa: E402
+from demos.scene import build_scene, read_scene  # noqa: E402
+from demos.window import DemoView  # noqa: E402
+from ecs import Phase, System  # noqa: E402
+
+SCENE = """\
+title = "Render test"
+description = "A runner that dashes round a corner, a walker, mud and a wall."
+rules = "gurps"
+seed = 5
+turns = 2
+
+[map]
+width = 16
+height = 5
+
+[[terrain]]
+label = "mud"
+hexes = [[8, -2], [9, -2]]
+components = { "gurps.Footing" = {} }
+
+[[terrain]]
+label = "wall"
+hexes = [[12, 2]]
+components = { "gurps.Obstacle" = {} }
+
+[[entity]]
+name = "Runner"
+colour = "#f2c14e"
+[entity.components]
+Position = { q = 1, r = 0 }
+Facing = { direction = 0 }
+"gurps.Control" = {}
+"gurps.Mover" = { basic_move = 6 }
+
+[[entity]]
+name = "Walker"
+colour = "#4ea1f2"
+[entity.components]
+Position = { q = 3, r = -2 }
+"gurps.Mover" = { basic_move = 5 }
+"gurps.Intent" = {}
+"""
+
+DASH = [(2, 0), (3, 0), (4, 0), (4, 1), (4, 2)]
+"""The toy path: three hexes east, then two north-east (a turn on the way)."""
+
+
+class Dash(System):
+    """A toy movement system: the runner runs DASH on the first turn and records it as its path."""
+
+    phase = Phase.MOVEMENT
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.turns_seen: list[int] = []
+
+    def run(self) -> None:
+        world = self.world
+        self.turns_seen.append(world.get(2, Intent).turn)
+        if world.turn == 0:
+            world.get(1, Position).q, world.get(1, Position).r = DASH[-1]
+            world.get(1, Control).path = list(DASH)
+
+
+def stage(tmp_path: Path) -> tuple[render.Stage, Dash]:
+    path = tmp_path / "render.toml"
+    path.write_text(SCENE, encoding="utf-8")
+    scene = build_scene(read_scene(str(path)))
+    dash = Dash()
+    scene.world.add_system(dash)
+    return render.Stage(scene), dash
+
+
+def pixel(image: Image.Image, x: float, y: float) -> tuple[int, int, int]:
+    """The colour at window point (x, y), y up."""
+    value = image.getpixel((round(x), render.HEIGHT - round(y)))
+    assert isinstance(value, tuple)
+    return (value[0], value[1], value[2])
+
+
+def test_entities_terrain_and_grid_are_drawn_where_they_are(window: Any, tmp_path: Path) -> None:
+    played, _ = stage(tmp_path)
+    renderer = render.Renderer(played)
+    renderer.draw(1.0)
+    image = render.snapshot()
+    assert image.size == (render.WIDTH, render.HEIGHT)
+    layout = renderer.layout
+    assert pixel(image, *layout.centre((3, -2))) == (0x4E, 0xA1, 0xF2)  # the walker, in its colour
+    assert pixel(image, *layout.centre((1, 0))) == (0xF2, 0xC1, 0x4E)  # the runner
+    assert pixel(image, *layout.centre((8, -2))) == render.TERRAIN_STYLES[2][1][:3]  # mud: footing
+    assert pixel(image, *layout.centre((12, 2))) == render.TERRAIN_STYLES[0][1][:3]  # wall: obstacle
+    x, y = layout.centre((6, 1))
+    assert pixel(image, x, y) == render.GROUND[:3]
+    edge = x + layout.size * math.sqrt(3) / 2  # the side this hex shares with its east neighbour
+    assert render.GRID[:3] in [pixel(image, edge + dx, y) for dx in (-1.5, -1, -0.5, 0, 0.5, 1, 1.5)]
+    assert pixel(image, 3, 400) == render.BACKGROUND[:3]
+
+
+def test_movement_animates_along_the_path_turn_included(window: Any, tmp_path: Path) -> None:
+    played, _ = stage(tmp_path)
+    renderer = render.Renderer(played)
+    played.step()
+    assert played.motions[1].hexes == [(1, 0), *DASH]
+    runner = (0xF2, 0xC1, 0x4E)
+    layout = renderer.layout
+    # five equal steps: at 60% of the turn the runner stands on the corner hex (4, 0), not on the straight line
+    renderer.draw(0.6)
+    midway = render.snapshot()
+    assert pixel(midway, *layout.centre((4, 0))) == runner
+    assert pixel(midway, *layout.centre((4, 2))) != runner
+    renderer.draw(1.0)
+    done = render.snapshot()
+    assert pixel(done, *layout.centre((4, 2))) == runner
+    assert pixel(done, *layout.centre((4, 0))) != runner
+
+
+def test_keys_select_steer_and_step(window: Any, tmp_path: Path) -> None:
+    played, dash = stage(tmp_path)
+    view = DemoView(played)
+    window.show_view(view)
+    assert played.selected == 1
+    view.on_key_press(arcade.key.TAB, 0)
+    assert played.selected == 2
+    view.on_key_press(arcade.key.LEFT, 0)
+    view.on_key_press(arcade.key.LEFT, 0)
+    view.on_key_press(arcade.key.LEFT, 0)  # a third hexside is more than an intent may ask
+    assert "Intent.turn = 3" in view.renderer.message
+    view.on_key_press(arcade.key.PLUS, 0)
+    assert played.scene.driver.manual == {2: {"turn": 2, "throttle": 1}}
+    view.on_key_press(arcade.key.SPACE, 0)
+    assert played.world.turn == 1
+    assert dash.turns_seen == [2]
+    assert view.progress == 0.0
+    view.on_update(0.45)
+    assert 0.0 < view.progress < 1.0
+    view.on_draw()
+    view.on_update(5.0)
+    assert view.progress == 1.0
+    view.on_key_press(arcade.key.P, 0)
+    assert view.playing
+    for _ in range(3):
+        view.on_update(0.45)
+    assert played.world.turn == 2
+
+
+def test_a_headless_run_prints_the_log_and_writes_a_png_per_turn_and_a_gif(window: Any, tmp_path: Path) -> None:
+    played, _ = stage(tmp_path)
+    printed: list[str] = []
+    written = render.run_headless(played, 2, tmp_path / "out", print_line=printed.append, tween_frames=3)
+    assert [p.name for p in written] == ["turn_00.png", "turn_01.png", "turn_02.png", "render.gif"]
+    assert printed == played.log
+    assert printed[:2] == [
+        "Render test: A runner that dashes round a corner, a walker, mud and a wall.",
+        "cast: 1 Runner, 2 Walker",
+    ]
+    assert "turn 1" in printed and "turn 2" in printed
+    with Image.open(written[-1]) as gif:
+        assert gif.n_frames == 1 + 2 * 3
+        assert gif.size == (render.WIDTH, render.HEIGHT)
+    with Image.open(written[1]) as first_turn:
+        layout = render.Renderer(played).layout
+        assert pixel(first_turn.convert("RGB"), *layout.centre((4, 2))) == (0xF2, 0xC1, 0x4E)
