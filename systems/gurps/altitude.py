@@ -85,7 +85,8 @@ class AltitudeSystem(System):
                         entity,
                         "climb_yd",
                         climb,
-                        f"a climb and {level} level yards costing at most {points} movement points (this costs {cost})",
+                        f"a climb and {level} level yards costing at most {points} movement points "
+                        f"(this costs {cost:g})",
                     )
             elif maneuver in STILL_MANEUVERS or abs(climb) > step_yards(flight.air_move):
                 raise IntentError(

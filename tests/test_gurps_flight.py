@@ -1,0 +1,598 @@
+"""Flying Combat under the Basic Set: climbing, stalls, falls, the flight ceiling and the flight queries.
+
+Scenario tests build a world with no window, step it, and assert on events and state.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from components.flight import AirSupply, Atmosphere, Flight, FlightIntent, FlightMode
+from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, MoveState, Obstacle, Skills
+from components.motion import Facing, Position, Velocity
+from ecs import IntentError, RollMade, RuleValueError, World, WorldError
+from systems.gurps import Rules, install, rules
+from systems.gurps.aerial import (
+    acrobatic_dodge_skill,
+    aerial_retreat,
+    airborne,
+    breathing,
+    figure_height_yd,
+    flight_limits,
+    height_effect,
+    house_ranged_distance,
+    level_yards,
+    occupied_hexes,
+    scene_atmosphere,
+    step_yards,
+    top_airspeed,
+    vertically_clear,
+)
+from systems.gurps.events import (
+    AltitudeChanged,
+    BreathingChanged,
+    FallDamage,
+    Falling,
+    Landed,
+    Stalled,
+    StallRecovered,
+)
+from systems.gurps.fall import free_fall_yd
+
+
+def gurps_world(flight: str = "basic", seed: int = 1) -> World:
+    world = World(seed=seed)
+    install(world, Rules(flight=flight))
+    return world
+
+
+def flier(
+    world: World,
+    altitude_yd: float = 10.0,
+    velocity: int = 0,
+    mode: FlightMode = FlightMode.HOVER,
+    **flight: object,
+) -> int:
+    """A human flier (Move 5, DX 12, HP 10) with air Move 12 unless told otherwise."""
+    flight.setdefault("air_move", 12)
+    return world.spawn(
+        Position(0, 0, altitude_yd),
+        Facing(0),
+        Velocity(velocity, 0),
+        Mover(basic_move=5, dx=12, hp=10),
+        Condition(),
+        Control(),
+        Intent(),
+        Flight(mode=mode, **flight),  # type: ignore[arg-type]
+        FlightIntent(),
+    )
+
+
+def of(events: list[object], kind: type) -> list[object]:
+    return [event for event in events if isinstance(event, kind)]
+
+
+# --- Changing height ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("points", "vertical", "level"),
+    [(10, 4, 8), (5, 4, 2), (10, 0, 10), (6, 6, 0), (9, 3, 7), (0, 0, 0)],
+    ids=[
+        "10 points, climb 4 -> 8 level (4 diagonals at 1.5, 4 level)",
+        "5 points, climb 4 -> 2 level (2 diagonals, 2 straight up)",
+        "no climb -> every point level",
+        "all points up -> no level yard",
+        "odd half point left over is lost: 9 points, climb 3 -> 7 level",
+        "no points, no climb",
+    ],
+)
+def test_level_yards_left_beside_a_climb(points: int, vertical: int, level: int) -> None:
+    assert level_yards(points, vertical) == level
+    assert rules.vertical_move_cost(level, vertical) <= points
+    assert rules.vertical_move_cost(level + 1, vertical) > points
+
+
+def test_level_yards_refuses_a_climb_longer_than_the_points() -> None:
+    with pytest.raises(RuleValueError, match=r"level_yards.vertical_yd = 5: expected a whole number from 0 to 4"):
+        level_yards(4, 5)
+
+
+def test_a_climb_is_paid_at_the_diagonal_rate() -> None:
+    world = gurps_world()
+    hawk = flier(world, altitude_yd=3, velocity=10)
+    world.get(hawk, FlightIntent).climb_yd = 4
+    world.get(hawk, Control).moved_yd = 8  # what the level movement left beside the climb
+    events = world.step()
+    assert of(events, AltitudeChanged) == [AltitudeChanged(hawk, 4, 7.0, 8, 10.0)]
+    assert world.get(hawk, Position).altitude_yd == 7
+    assert world.get(hawk, Flight).climbed_yd == 4
+
+
+def test_a_climb_that_costs_more_than_the_turn_has_is_refused() -> None:
+    world = gurps_world()
+    hawk = flier(world, altitude_yd=3, velocity=10)
+    world.get(hawk, FlightIntent).climb_yd = 4
+    world.get(hawk, Control).moved_yd = 11
+    with pytest.raises(IntentError, match=r"costing at most 12 movement points \(this costs 13\)"):
+        world.step()
+    assert world.get(hawk, Position).altitude_yd == 3
+    assert world.turn == 0
+
+
+def test_a_hovering_flier_climbs_straight_up_on_its_air_move() -> None:
+    world = gurps_world()
+    lark = flier(world, altitude_yd=0)
+    world.get(lark, FlightIntent).climb_yd = 12
+    assert of(world.step(), AltitudeChanged) == [AltitudeChanged(lark, 12, 12.0, 0, 12)]
+    assert airborne(world, lark)
+
+
+@pytest.mark.parametrize(
+    ("maneuver", "climb", "message"),
+    [
+        (Maneuver.ATTACK, 2, "at most a step of 1 yards up or down on Attack"),
+        (Maneuver.DO_NOTHING, 1, "none on Do Nothing or Change Posture"),
+        (Maneuver.CHANGE_POSTURE, -1, "none on Do Nothing or Change Posture"),
+    ],
+    ids=["Attack allows a step", "Do Nothing allows none", "Change Posture allows none"],
+)
+def test_maneuvers_without_movement_climb_a_step_at_most(maneuver: Maneuver, climb: int, message: str) -> None:
+    world = gurps_world()
+    lark = flier(world)
+    world.get(lark, Intent).maneuver = maneuver
+    world.get(lark, FlightIntent).climb_yd = climb
+    with pytest.raises(IntentError, match=message):
+        world.step()
+
+
+def test_a_step_up_on_an_attack() -> None:
+    world = gurps_world()
+    lark = flier(world, air_move=20)
+    world.get(lark, Intent).maneuver = Maneuver.ATTACK
+    world.get(lark, FlightIntent).climb_yd = 2
+    assert of(world.step(), AltitudeChanged) == [AltitudeChanged(lark, 2, 12.0, 0, 2)]
+
+
+def test_no_descent_below_the_ground() -> None:
+    world = gurps_world()
+    lark = flier(world, altitude_yd=3)
+    world.get(lark, FlightIntent).climb_yd = -4
+    with pytest.raises(IntentError, match=r"Intent.climb_yd = -4: at least -3: the ground is that far below"):
+        world.step()
+
+
+def test_a_dive_must_be_a_move_maneuver() -> None:
+    world = gurps_world()
+    lark = flier(world)
+    world.get(lark, Intent).maneuver = Maneuver.MOVE_AND_ATTACK
+    world.get(lark, FlightIntent).climb_yd = -2
+    world.get(lark, FlightIntent).dive = True
+    with pytest.raises(IntentError, match="a dive is a Move maneuver going down and nothing else"):
+        world.step()
+
+
+def test_a_flier_out_of_control_flies_no_climb() -> None:
+    world = gurps_world()
+    lark = flier(world, velocity=20)
+    world.add(lark, Control(MoveState.OUT_OF_CONTROL, loss_cause=LossCause.FAILED_ROLL))
+    world.get(lark, FlightIntent).climb_yd = 3
+    assert of(world.step(), AltitudeChanged) == []
+    assert world.get(lark, Position).altitude_yd == 10
+
+
+# --- Flight ceiling -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("category", ["vacuum", "trace"])
+def test_a_winged_flier_is_refused_in_vacuum_or_trace_air(category: str) -> None:
+    world = gurps_world()
+    world.spawn(Atmosphere(category, 0.0 if category == "vacuum" else 0.005))
+    bat = flier(world, wings=True)
+    with pytest.raises(WorldError, match=f"entity {bat} flies with wings, which cannot fly in a {category} atmosphere"):
+        world.step()
+    assert world.turn == 0
+
+
+def test_a_winged_flier_on_the_ground_in_vacuum_cannot_take_off() -> None:
+    world = gurps_world()
+    world.spawn(Atmosphere("vacuum", 0.0))
+    bat = flier(world, altitude_yd=0, wings=True)
+    world.step()  # standing on the ground is fine
+    world.get(bat, FlightIntent).climb_yd = 1
+    with pytest.raises(WorldError, match="cannot fly in a vacuum atmosphere"):
+        world.step()
+    assert world.get(bat, Position).altitude_yd == 0
+
+
+def test_flight_without_wings_works_in_vacuum_and_wings_work_in_thin_air() -> None:
+    world = gurps_world()
+    world.spawn(Atmosphere("vacuum", 0.0))
+    rocket = flier(world)
+    world.step()
+    assert airborne(world, rocket)
+    thin = gurps_world()
+    thin.spawn(Atmosphere("thin", 0.6))
+    bat = flier(thin, wings=True)
+    thin.step()
+    assert airborne(thin, bat)
+
+
+@pytest.mark.parametrize(
+    ("altitude_yd", "band"),
+    [(2000, "normal"), (2001, "trouble"), (6666, "trouble"), (6667, "needs_mask")],
+    ids=["6,000 ft -> normal", "6,003 ft -> trouble", "19,998 ft -> trouble", "20,001 ft -> needs a mask"],
+)
+def test_breathing_bands_of_the_flight_ceiling(altitude_yd: int, band: str) -> None:
+    world = gurps_world()
+    eagle = flier(world, altitude_yd=altitude_yd)
+    events = of(world.step(), BreathingChanged)
+    assert world.get(eagle, Flight).breathing == band
+    assert events == ([] if band == "normal" else [BreathingChanged(eagle, band, altitude_yd * 3.0)])
+
+
+def test_a_mask_or_doesnt_breathe_keeps_breathing_normal() -> None:
+    world = gurps_world()
+    masked = flier(world, altitude_yd=8000)
+    world.add(masked, AirSupply(oxygen_mask=True))
+    spirit = flier(world, altitude_yd=8000)
+    world.add(spirit, AirSupply(doesnt_breathe=True))
+    assert of(world.step(), BreathingChanged) == []
+    assert breathing(world, masked) is breathing(world, spirit) is rules.Breathing.NORMAL
+
+
+def test_breathing_is_reported_once_per_change_and_counts_from_sea_level() -> None:
+    world = gurps_world()
+    world.spawn(Atmosphere(ground_ft=5_000))
+    eagle = flier(world, altitude_yd=300)  # 5,900 ft above sea level
+    assert of(world.step(), BreathingChanged) == []
+    world.get(eagle, Position).altitude_yd = 340  # 6,020 ft
+    assert of(world.step(), BreathingChanged) == [BreathingChanged(eagle, "trouble", 6_020.0)]
+    assert of(world.step(), BreathingChanged) == []
+    world.get(eagle, Position).altitude_yd = 10
+    assert of(world.step(), BreathingChanged) == [BreathingChanged(eagle, "normal", 5_030.0)]
+
+
+def test_denser_air_lifts_the_breathing_limits() -> None:
+    world = gurps_world()
+    world.spawn(Atmosphere("very dense", 2.0))
+    eagle = flier(world, altitude_yd=3000)  # 9,000 ft: trouble on Earth
+    world.step()
+    assert world.get(eagle, Flight).breathing == "normal"
+
+
+def test_a_scene_has_one_atmosphere() -> None:
+    world = gurps_world()
+    assert scene_atmosphere(world) == Atmosphere()
+    first = world.spawn(Atmosphere("thin", 0.7))
+    assert scene_atmosphere(world) == Atmosphere("thin", 0.7)
+    second = world.spawn(Atmosphere())
+    with pytest.raises(WorldError, match=f"entities {first}, {second} each carry an Atmosphere"):
+        scene_atmosphere(world)
+
+
+# --- Cannot Hover: stalls, falls, recovery ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", [FlightMode.CANNOT_HOVER, FlightMode.CONTROLLED_GLIDING, FlightMode.GLIDING])
+def test_a_flier_that_cannot_hover_stalls_when_it_covers_too_little(mode: FlightMode) -> None:
+    world = gurps_world()
+    glider = flier(world, altitude_yd=50, velocity=4, mode=mode, top_airspeed=20)
+    world.get(glider, Control).moved_yd = 4
+    events = world.step()
+    assert of(events, Stalled) == [Stalled(glider, "covered less than a quarter of top airspeed", 4, 5)]
+    assert world.get(glider, Flight).stalled
+    assert world.get(glider, Velocity).yps == 0
+    assert of(events, Falling) == [Falling(glider, 5.35, 5.35, 44.65)]
+
+
+def test_covering_a_quarter_of_top_airspeed_keeps_it_up() -> None:
+    world = gurps_world()
+    glider = flier(world, altitude_yd=50, velocity=5, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
+    world.get(glider, Control).moved_yd = 5
+    assert of(world.step(), Stalled) == []
+
+
+def test_climbing_counts_toward_the_least_speed() -> None:
+    world = gurps_world()
+    glider = flier(world, altitude_yd=50, velocity=5, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
+    world.get(glider, Control).moved_yd = 2
+    world.get(glider, FlightIntent).climb_yd = 2  # 2 diagonal yards cost 3, covered 3 of 5
+    assert of(world.step(), Stalled) == [Stalled(glider, "covered less than a quarter of top airspeed", 3, 5)]
+    revived = gurps_world()
+    glider = flier(revived, altitude_yd=50, velocity=5, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
+    revived.get(glider, Control).moved_yd = 2
+    revived.get(glider, FlightIntent).climb_yd = 3  # 2 diagonals and 1 yard straight up: 4
+    assert of(revived.step(), Stalled) == [Stalled(glider, "covered less than a quarter of top airspeed", 4, 5)]
+
+
+def test_a_maneuver_other_than_move_stalls_a_flier_that_cannot_hover() -> None:
+    world = gurps_world()
+    glider = flier(world, altitude_yd=50, velocity=10, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
+    world.get(glider, Control).moved_yd = 10
+    world.get(glider, Intent).maneuver = Maneuver.ATTACK
+    assert of(world.step(), Stalled) == [Stalled(glider, "took Attack, not Move or Move and Attack", 10, 5)]
+
+
+def test_hoverers_and_grounded_fliers_never_stall() -> None:
+    world = gurps_world()
+    hoverer = flier(world, altitude_yd=50)
+    grounded = flier(world, altitude_yd=0, mode=FlightMode.CANNOT_HOVER)
+    world.get(hoverer, Intent).maneuver = Maneuver.DO_NOTHING
+    assert of(world.step(), Stalled) == []
+    assert not world.get(grounded, Flight).stalled
+
+
+def test_a_stalled_flier_falls_and_recovers_on_a_lucky_dx_minus_4_roll() -> None:
+    world = gurps_world()
+    glider = flier(world, altitude_yd=60, velocity=3, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
+    world.get(glider, Control).moved_yd = 3
+    first = world.step()
+    assert of(first, Stalled) and of(first, RollMade) == []  # no recovery roll on the turn it stalls
+    world.dice.script(5, 6, 6)  # 17: fails DX-4 (8)
+    second = world.step()
+    [roll] = of(second, RollMade)
+    assert roll.result.target == 8 and not roll.result.success  # type: ignore[attr-defined]
+    assert of(second, Falling) == [Falling(glider, pytest.approx(16.05), 21.4, pytest.approx(38.6))]
+    world.dice.script(1, 2, 3)  # 6: makes DX-4 (8)
+    third = world.step()
+    assert of(third, StallRecovered) == [StallRecovered(glider, 21, pytest.approx(38.6))]
+    assert of(third, Falling) == []
+    flight = world.get(glider, Flight)
+    assert (flight.stalled, flight.fall_seconds, flight.fall_yd) == (False, 0, 0)
+    assert world.get(glider, Velocity) == Velocity(21, 0)  # fall_velocity(21.4) = 21, diving where it faces
+    assert world.get(glider, Control).state is MoveState.HIGH_SPEED  # over air Move 12
+
+
+def test_shock_hampers_the_recovery_roll() -> None:
+    world = gurps_world()
+    glider = flier(world, altitude_yd=60, mode=FlightMode.GLIDING, top_airspeed=20)
+    world.get(glider, Flight).stalled = True
+    world.get(glider, Flight).fall_seconds = 1
+    world.get(glider, Flight).fall_yd = 5.35
+    world.get(glider, Condition).shock = -2
+    [roll] = of(world.step(), RollMade)
+    assert roll.result.target == 6  # type: ignore[attr-defined]
+
+
+def test_the_recovered_dive_is_no_faster_than_twice_top_airspeed() -> None:
+    world = gurps_world()
+    glider = flier(world, altitude_yd=500, mode=FlightMode.GLIDING, top_airspeed=8, air_move=6)
+    flight = world.get(glider, Flight)
+    flight.stalled, flight.fall_seconds, flight.fall_yd = True, 4, free_fall_yd(4)
+    world.dice.script(1, 1, 1)
+    assert of(world.step(), StallRecovered) == [StallRecovered(glider, 16, 500.0)]
+
+
+def test_a_stalled_flier_that_reaches_the_ground_takes_falling_damage() -> None:
+    world = gurps_world()
+    glider = flier(world, altitude_yd=10, velocity=2, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
+    world.get(glider, Control).moved_yd = 2
+    world.step()  # stalls and falls 5.35 yd
+    world.dice.script(6, 6, 6, 1, 2, 3)  # the DX-4 roll fails; then 3d of damage
+    events = world.step()
+    # 10 yd of fall: velocity round(sqrt(214)) = 15; the ground is hard: 2 x 10 HP x 15 / 100 = 3 dice.
+    assert of(events, Landed) == [Landed(glider, 10.0, 15)]
+    assert of(events, FallDamage) == [FallDamage(glider, 15, "3d", 6, 6)]
+    assert world.get(glider, Condition).injury == 6
+    assert world.get(glider, Position).altitude_yd == 0
+    flight = world.get(glider, Flight)
+    assert (flight.stalled, flight.fall_seconds, flight.fall_yd) == (False, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "yards"),
+    [(0, 0), (1, 5.35), (2, 21.4), (3, 48.15)],
+    ids=["0 s -> 0 yd", "1 s -> 5.35 yd", "2 s -> 21.4 yd", "3 s -> 48.15 yd"],
+)
+def test_free_fall_distance(seconds: int, yards: float) -> None:
+    assert free_fall_yd(seconds) == yards
+
+
+def test_a_free_fall_ends_at_the_falling_velocity() -> None:
+    for seconds in range(1, 8):
+        assert rules.fall_velocity(free_fall_yd(seconds)) == round(10.7 * seconds)
+
+
+def test_free_fall_refuses_bad_input() -> None:
+    with pytest.raises(RuleValueError, match=r"free_fall_yd.seconds = -1"):
+        free_fall_yd(-1)
+    with pytest.raises(RuleValueError, match=r"free_fall_yd.gravity = -0.5"):
+        free_fall_yd(1, gravity=-0.5)
+
+
+def test_a_stalled_flier_cannot_climb() -> None:
+    world = gurps_world()
+    glider = flier(world, mode=FlightMode.GLIDING)
+    world.get(glider, Flight).stalled = True
+    world.get(glider, FlightIntent).climb_yd = 2
+    with pytest.raises(IntentError, match="a flier without lift falls and cannot climb or descend"):
+        world.step()
+
+
+# --- Flying fast ------------------------------------------------------------------------------------------------
+
+
+def test_flight_limits_use_air_move_and_top_airspeed() -> None:
+    world = gurps_world()
+    hawk = flier(world, air_move=12)
+    assert flight_limits(world, hawk) == (12, 14)
+    assert top_airspeed(world.get(hawk, Flight)) == 14
+    fast = flier(world, air_move=12, top_airspeed=24)
+    assert flight_limits(world, fast) == (12, 24)
+    walker = flier(world, altitude_yd=0)
+    assert flight_limits(world, walker) is None
+
+
+def test_a_dive_adds_10_to_air_move_and_doubles_top_airspeed() -> None:
+    world = gurps_world()
+    hawk = flier(world, air_move=12, top_airspeed=24)
+    world.get(hawk, FlightIntent).climb_yd = -3
+    world.get(hawk, FlightIntent).dive = True
+    assert flight_limits(world, hawk) == (22, 48)
+    world.get(hawk, Intent).maneuver = Maneuver.MOVE_AND_ATTACK
+    assert flight_limits(world, hawk) == (12, 24)
+
+
+# --- Queries --------------------------------------------------------------------------------------------------
+
+
+def test_a_human_flying_lying_flat_fills_two_hexes() -> None:
+    world = gurps_world()
+    superhero = flier(world, lying_flat=True)
+    world.get(superhero, Facing).direction = 1
+    assert occupied_hexes(world, superhero) == ((0, 0), (0, -1))
+    world.get(superhero, Position).altitude_yd = 0
+    assert occupied_hexes(world, superhero) == ((0, 0),)
+    dragon = flier(world)
+    assert occupied_hexes(world, dragon) == ((0, 0),)
+
+
+@pytest.mark.parametrize(
+    ("altitude_yd", "clear"),
+    [(2.0, True), (1.5, False), (3.0, True)],
+    ids=["2 yd over a human -> passes over", "1.5 yd -> meets", "3 yd -> passes over"],
+)
+def test_a_flier_passes_over_a_fighter_when_high_enough(altitude_yd: float, clear: bool) -> None:
+    world = gurps_world()
+    hawk = flier(world, altitude_yd=altitude_yd)
+    footman = world.spawn(Position(0, 0), Mover(basic_move=5))
+    assert vertically_clear(world, hawk, footman) is clear
+    assert vertically_clear(world, footman, hawk) is clear
+
+
+@pytest.mark.parametrize(
+    ("size_modifier", "height"),
+    [(0, 2), (1, 3), (-2, 1), (6, 20)],
+    ids=["SM 0 -> 2 yd", "SM +1 -> 3 yd", "SM -2 -> 1 yd", "SM +6 -> 20 yd"],
+)
+def test_figure_height_follows_the_size_table(size_modifier: int, height: float) -> None:
+    world = gurps_world()
+    figure = world.spawn(Position(0, 0), Mover(basic_move=5, size_modifier=size_modifier))
+    assert figure_height_yd(world, figure) == height
+
+
+def test_an_obstacle_is_as_tall_as_it_says() -> None:
+    world = gurps_world()
+    wall = world.spawn(Position(0, 0), Obstacle(height_yd=4))
+    hawk = flier(world, altitude_yd=3.5)
+    assert figure_height_yd(world, wall) == 4
+    assert not vertically_clear(world, hawk, wall)
+
+
+@pytest.mark.parametrize(
+    ("move", "step"),
+    [(0, 1), (9, 1), (10, 1), (20, 2), (29, 2), (30, 3)],
+    ids=["Move 0 -> 1", "Move 9 -> 1", "Move 10 -> 1", "Move 20 -> 2", "Move 29 -> 2", "Move 30 -> 3"],
+)
+def test_a_step_is_a_tenth_of_move_at_least_a_yard(move: int, step: int) -> None:
+    assert step_yards(move) == step
+
+
+def test_a_flier_retreats_a_step_of_air_move_and_may_go_vertically() -> None:
+    world = gurps_world()
+    swift = flier(world, air_move=24)
+    retreat = aerial_retreat(world, swift)
+    assert (retreat.step_yd, retreat.vertical, retreat.bonus) == (2, True, 0)
+    assert not aerial_retreat(world, swift, room_vertical=False).vertical
+    world.get(swift, Position).altitude_yd = 0
+    with pytest.raises(WorldError, match="is not flying"):
+        aerial_retreat(world, swift)
+
+
+def test_acrobatic_dodge_in_the_air_uses_aerobatics() -> None:
+    world = gurps_world()
+    acrobat = flier(world)
+    world.add(acrobat, Skills({"Aerobatics": 13, "Acrobatics": 11}))
+    assert acrobatic_dodge_skill(world, acrobat) == ("Aerobatics", 13)
+    world.get(acrobat, Position).altitude_yd = 0
+    assert acrobatic_dodge_skill(world, acrobat) == ("Acrobatics", 11)
+    plain = flier(world)
+    assert acrobatic_dodge_skill(world, plain) == ("Aerobatics", None)
+
+
+@pytest.mark.parametrize(
+    ("altitude_yd", "reach", "expected"),
+    [
+        (0.5, 1, (0, 0, False, False)),
+        (1, 1, (1, -1, False, False)),
+        (4 / 3, 1, (2, -2, True, False)),
+        (2, 1, (3, -3, True, False)),
+        (2, 2, (1, -1, False, False)),
+        (-2, 1, (-3, 3, False, True)),
+    ],
+    ids=[
+        "1.5 ft above -> nothing",
+        "3 ft above -> +1 / -1",
+        "4 ft above -> +2 / -2, legs out of reach",
+        "6 ft above -> +3 / -3",
+        "6 ft above with reach 2 -> as 3 ft",
+        "6 ft below -> -3 / +3, head out of reach",
+    ],
+)
+def test_height_against_a_foe_on_the_ground_uses_combat_at_different_levels(
+    altitude_yd: float, reach: int, expected: tuple[int, int, bool, bool]
+) -> None:
+    """(attacker's defense, defender's defense, defender's legs out of reach, defender's head out of reach)."""
+    world = gurps_world()
+    if altitude_yd >= 0:
+        hawk = flier(world, altitude_yd=altitude_yd)
+        footman = world.spawn(Position(1, 0), Mover(basic_move=5))
+    else:
+        hawk = world.spawn(Position(1, 0), Mover(basic_move=5))
+        footman = flier(world, altitude_yd=-altitude_yd)
+    effect = height_effect(world, hawk, footman, reach_yd=reach)
+    got = (effect.attacker_defense, effect.defender_defense, effect.legs_out_of_reach, effect.head_out_of_reach)
+    assert got == expected
+
+
+def test_height_does_not_matter_between_two_fliers() -> None:
+    world = gurps_world()
+    high = flier(world, altitude_yd=20)
+    low = flier(world, altitude_yd=5)
+    effect = height_effect(world, high, low)
+    assert (effect.height_ft, effect.attacker_defense, effect.defender_defense) == (45.0, 0, 0)
+    assert not effect.legs_out_of_reach
+
+
+def test_house_range_needs_the_house_rules() -> None:
+    world = gurps_world()
+    hawk = flier(world, altitude_yd=4)
+    footman = world.spawn(Position(20, 0), Mover(basic_move=5))
+    with pytest.raises(WorldError, match="house_ranged_distance applies the house flight rules"):
+        house_ranged_distance(world, hawk, footman, 20)
+
+
+# --- Components -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: Flight(air_move=5, mode="hovering"), "Flight.mode = 'hovering': expected one of"),  # type: ignore[arg-type]
+        (lambda: Flight(air_move=5, top_airspeed=-1), "Flight.top_airspeed = -1"),
+        (lambda: Flight(air_move=5, wingspan_yd=3), "Flight.wings = False: expected True for a flier with a wingspan"),
+        (lambda: Flight(air_move=5, breathing="gasping"), "Flight.breathing = 'gasping'"),
+        (lambda: FlightIntent(climb_yd=0, dive=True), "FlightIntent.dive = True: expected False unless climb_yd"),
+        (lambda: FlightIntent(climb_yd=1.5), "FlightIntent.climb_yd = 1.5"),  # type: ignore[arg-type]
+        (lambda: Atmosphere("soup"), "Atmosphere.category = 'soup'"),
+        (lambda: Atmosphere("standard", 0.0), "Atmosphere.pressure_atm = 0.0: expected 0 for a vacuum"),
+        (lambda: Atmosphere("standard", -1.0), "Atmosphere.pressure_atm = -1.0"),
+        (lambda: AirSupply(oxygen_mask=1), "AirSupply.oxygen_mask = 1: expected True or False"),  # type: ignore[arg-type]
+    ],
+    ids=[
+        "unknown flight mode",
+        "negative top airspeed",
+        "wingspan without wings",
+        "unknown breathing band",
+        "a dive that does not go down",
+        "fractional climb",
+        "unknown atmosphere",
+        "pressure 0 outside a vacuum",
+        "negative pressure",
+        "mask not a bool",
+    ],
+)
+def test_flight_components_refuse_bad_values(build: object, message: str) -> None:
+    with pytest.raises(RuleValueError, match=message):
+        build()  # type: ignore[operator]
