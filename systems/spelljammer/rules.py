@@ -19,14 +19,63 @@ Citations written "... > Section" stand for "Spelljammer: Running, Shooting, Cha
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from typing import Final, TypeVar
 
+from components.spelljammer import RangedWeapon, SpeedMode, Vegetation, parse_time_dice
 from ecs.errors import RuleValueError
 from ecs.validate import check_bool, check_choice, check_int, check_number
+
+__all__ = [
+    "CHASE_MODES",
+    "CHASE_TABLE",
+    "DEFENSES",
+    "DEX_MULTIPLES",
+    "DIE_LADDER",
+    "ENCUMBRANCE",
+    "LARGE_LONG_BOW_MODIFIER",
+    "MOVING_FIRE",
+    "PURSUIT_FALL_SECONDS",
+    "PURSUIT_OUTCOMES",
+    "ROUND_SECONDS",
+    "SPEEDS",
+    "SQUARE_FT",
+    "VEGETATION",
+    "WEAPON_DROP_ROLL",
+    "WORST_GRADE",
+    "AttackCount",
+    "ChaseAttacks",
+    "ChaseRow",
+    "DefenseAllowed",
+    "DropResult",
+    "EncumbranceRow",
+    "MovingFire",
+    "MovingFireRow",
+    "PursuitLevel",
+    "PursuitOutcome",
+    "RangedWeapon",
+    "SpeedMode",
+    "SpeedRow",
+    "Vegetation",
+    "VegetationRow",
+    "allowed_modes",
+    "chase",
+    "chase_attacks",
+    "defense_allowed",
+    "dex_grade",
+    "drop_check",
+    "fire_on_the_move",
+    "free_attack_on_fleeing",
+    "grade_name",
+    "movement_rate",
+    "moving_fire",
+    "nonlethal_damage",
+    "pursuit_action",
+    "pursuit_fall_seconds",
+    "scaled_time_dice",
+]
 
 _RULE: Final = "Spelljammer: Running, Shooting, Chasing and Fleeing"
 _MOVEMENT: Final = f"{_RULE} > Movement and Defense"
@@ -36,6 +85,12 @@ _PURSUIT: Final = f"{_RULE} > Chasing and Fleeing (Pursuit Actions)"
 _SHOOTING: Final = f"{_RULE} > Moving and Shooting"
 
 _E = TypeVar("_E", bound=Enum)
+
+SQUARE_FT: Final = 5
+"""A square of the Tactical Movement Rate is 5 feet (... > Movement and Defense)."""
+
+ROUND_SECONDS: Final = 10
+"""The campaign plays ten-second rounds: one ``World.step``."""
 
 
 def _check_in(owner: str, field: str, value: object, members: tuple[_E, ...]) -> _E:
@@ -53,17 +108,6 @@ def _check_enum(owner: str, field: str, value: object, kind: type[_E]) -> _E:
 
 
 # --- Movement and Defense -------------------------------------------------------------------------
-
-
-class SpeedMode(Enum):
-    """How fast a character moves this round (Spelljammer: ... > Movement and Defense)."""
-
-    DODGE = "dodge"
-    WALK = "walk"
-    RUN = "run"
-    SPRINT = "sprint"
-    FAST_SPRINT = "fast_sprint"
-    STEALTHY = "stealthy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,15 +203,6 @@ _ENCUMBRANCE_BY_LEVEL: Final = {row.level: row for row in ENCUMBRANCE}
 # --- Restricted Movement --------------------------------------------------------------------------
 
 
-class Vegetation(Enum):
-    """Vegetation thick enough for the GM to restrict movement (... > Restricted Movement)."""
-
-    HEAVY = "heavy"
-    DENSE = "dense"
-    VERY_DENSE = "very_dense"
-    EXTREMELY_DENSE = "extremely_dense"
-
-
 @dataclass(frozen=True, slots=True)
 class VegetationRow:
     """The fraction of TMR a kind of vegetation leaves, and the speed modes it rules out."""
@@ -256,6 +291,18 @@ def dex_grade(roll: int, dex: int) -> float:
         if roll <= multiple * dex:
             return multiple
     return WORST_GRADE
+
+
+def grade_name(grade: float) -> str:
+    """A DEX grade as a table names it: ``"1/2x"``, ``"1x"`` ... ``"4x"``, ``"5x or worse"``.
+
+    >>> grade_name(0.5), grade_name(3.0), grade_name(5.0)
+    ('1/2x', '3x', '5x or worse')
+    """
+    grade = _check_grade("grade_name", "grade", grade)
+    if grade == WORST_GRADE:
+        return "5x or worse"
+    return "1/2x" if grade == 0.5 else f"{grade:g}x"
 
 
 def _check_grade(owner: str, field: str, grade: object) -> float:
@@ -490,7 +537,6 @@ DIE_LADDER: Final[tuple[int, ...]] = (2, 3, 4, 6, 8, 10, 12)
 """Die sizes in the order a longer time steps up through them."""
 
 _EXTRA_STEPS: Final = {0: 0, 33: 1, 66: 2, 100: 3}
-_BASE_DICE: Final = re.compile(r"(\d{1,4})?d(\d{1,4})([+-]\d{1,9})?")
 
 
 def scaled_time_dice(base_dice: str, extra_percent: int, *, larger_dice: bool = True) -> str:
@@ -504,16 +550,10 @@ def scaled_time_dice(base_dice: str, extra_percent: int, *, larger_dice: bool = 
     The base's own add is kept. For example 2d6 +100% is 2d12; 1d12 +33% is 1d12+3.
     """
     owner = "scaled_time_dice"
-    if not isinstance(base_dice, str) or (match := _BASE_DICE.fullmatch(base_dice)) is None:
-        raise RuleValueError(owner, "base_dice", base_dice, "a dice expression like 1d2, 2d6 or 1d3+1")
+    count, size, adds = parse_time_dice(owner, "base_dice", base_dice)
     check_int(owner, "extra_percent", extra_percent)
     steps = _EXTRA_STEPS[check_choice(owner, "extra_percent", extra_percent, tuple(_EXTRA_STEPS))]
     check_bool(owner, "larger_dice", larger_dice)
-    count = int(match.group(1) or 1)
-    size = int(match.group(2))
-    adds = int(match.group(3) or 0)
-    if count < 1 or size < 2:
-        raise RuleValueError(owner, "base_dice", base_dice, "at least one die of at least 2 sides")
     step_adds = -(-count * (size + 1) // 6)  # a third of the average roll count * (size + 1) / 2
     for _ in range(steps):
         if larger_dice and size in DIE_LADDER[:-1]:
@@ -577,17 +617,6 @@ def moving_fire(mode: SpeedMode, attacks: int) -> tuple[int, int, int]:
     else:
         allowed = 1
     return allowed, row.modifier, row.drop_multiple
-
-
-class RangedWeapon(Enum):
-    """Ranged weapons with their own moving-fire rules (... > Moving and Shooting > Weapon Modifiers)."""
-
-    SHORT_BOW = "short_bow"
-    LONG_BOW = "long_bow"
-    """Long bows, composite long bows included."""
-    CROSSBOW = "crossbow"
-    OTHER = "other"
-    """Any other ranged weapon (thrown weapons, slings): the table alone applies."""
 
 
 LARGE_LONG_BOW_MODIFIER: Final = -20
