@@ -17,8 +17,9 @@ from ecs.dice import (
 )
 from ecs.errors import IntentError, MotionError, RuleValueError, WorldError
 from ecs.events import Event, RollMade
+from ecs.persist import Linked, SaveError
 from ecs.phase import PRIORITY_TOP, Phase
-from ecs.registry import name_of, register, type_named
+from ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
 from ecs.system import System
 from ecs.world import World
 
@@ -28,11 +29,14 @@ __all__ = [
     "Dice",
     "Event",
     "IntentError",
+    "Linked",
     "MotionError",
     "Phase",
     "Roll",
     "RollMade",
+    "RuleSet",
     "RuleValueError",
+    "SaveError",
     "SuccessRoll",
     "System",
     "World",
@@ -42,6 +46,8 @@ __all__ = [
     "hexgrid",
     "name_of",
     "register",
+    "register_rule_set",
+    "rule_set_named",
     "success_probability",
     "type_named",
 ]

@@ -1,11 +1,19 @@
-"""Stable names for component and event classes, so saved data survives a refactor that moves a class."""
+"""Stable names for component and event classes, and the rule sets a save file can reinstall.
+
+A name, not a module path, is what a save file holds, so a save survives a refactor that moves a class.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ecs.errors import WorldError
+
+if TYPE_CHECKING:
+    from ecs.world import World
 
 T = TypeVar("T", bound=type[Any])
 
@@ -48,3 +56,44 @@ def type_named(name: str) -> type[Any]:
     except KeyError:
         known = ", ".join(sorted(_BY_NAME))
         raise WorldError(f"unknown component name {name!r}; known names: {known}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """A rule set as a save file knows it: its name in ``World.rules``, its install function, its options class.
+
+    ``install(world, options)`` must record ``options`` under ``name`` (``World.install_rules``) and add the
+    rule set's systems, exactly as a game's own call to it does.
+    """
+
+    name: str
+    install: Callable[[World, Any], None]
+    options_type: type[Any]
+
+
+_RULE_SETS: dict[str, RuleSet] = {}
+
+
+def register_rule_set(name: str, install: Callable[[World, Any], None], options_type: type[Any]) -> None:
+    """Let ``World.load`` reinstall rule set ``name``: its package calls this once, when it is imported.
+
+    ``options_type`` is the dataclass the rule set keeps in ``World.rules[name]``. Registering the same
+    install function again under the same name is allowed (a module reloaded in tests).
+    """
+    if not (isinstance(options_type, type) and dataclasses.is_dataclass(options_type)):
+        raise WorldError(f"rule set {name!r}: options_type must be a dataclass, not {options_type!r}")
+    owner = _RULE_SETS.get(name)
+    if owner is not None and owner.install.__qualname__ != install.__qualname__:
+        raise WorldError(
+            f"rule set name {name!r} already belongs to {owner.install.__module__}.{owner.install.__qualname__}"
+        )
+    _RULE_SETS[name] = RuleSet(name, install, options_type)
+
+
+def rule_set_named(name: str) -> RuleSet:
+    """The rule set registered under ``name``; a clear error for one no imported package registered."""
+    try:
+        return _RULE_SETS[name]
+    except KeyError:
+        known = ", ".join(sorted(_RULE_SETS)) or "none"
+        raise WorldError(f"rule set {name!r} is not registered (registered: {known})") from None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import esper
 
-from ecs import _context
+from ecs import _context, persist
 from ecs.dice import Dice
 from ecs.errors import WorldError
 from ecs.events import Event
@@ -173,6 +174,35 @@ class World:
         with _context.active(self.context):
             return list(esper._processors)
 
+    # -- saving and loading ------------------------------------------------------------------
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the whole world to ``path`` as JSON, atomically (format and guarantees: :mod:`ecs.persist`).
+
+        Refused during a step (its queued changes are half-made code, not data): save between steps.
+        """
+        self._refuse_mid_step("save")
+        persist.save(self, path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], *, context: str | None = None, transactional: bool = True) -> World:
+        """A new world from the save at ``path``: same entity ids, components, turn, dice and rule sets.
+
+        Every rule set in the save is reinstalled through the install function its package registered with
+        :func:`ecs.register_rule_set` (so import that package first). Systems added by hand and event handlers
+        are the game's code: add them again. A bad file raises :class:`ecs.persist.SaveError`.
+        """
+        return persist.load(cls, path, context=context, transactional=transactional)
+
+    def restore(self, path: str | os.PathLike[str]) -> None:
+        """Replace this world's entities, components, turn and dice with the save at ``path``; all or nothing.
+
+        The world keeps its systems and handlers, so it must have the save's rule sets installed with the same
+        options. A bad file raises :class:`ecs.persist.SaveError` and leaves the world as it was.
+        """
+        self._refuse_mid_step("restore")
+        persist.restore(self, path)
+
     # -- events ------------------------------------------------------------------------------
 
     def emit(self, event: Event) -> None:
@@ -232,6 +262,10 @@ class World:
         return emitted
 
     # -- internals ---------------------------------------------------------------------------
+
+    def _refuse_mid_step(self, action: str) -> None:
+        if self._stepping:
+            raise WorldError(f"World.{action} cannot run during a step; call it between steps")
 
     def _require(self, entity: int) -> None:
         if not self.exists(entity):

@@ -6,7 +6,7 @@ campaign's house rules where they differ.
 
 from __future__ import annotations
 
-from ecs import System, World
+from ecs import System, World, register_rule_set
 from systems.gurps.options import Rules
 
 __all__ = ["Rules", "install", "systems_for"]
@@ -26,3 +26,6 @@ def install(world: World, rules: Rules | None = None) -> None:
     world.install_rules("gurps", chosen)
     for system in systems_for(chosen):
         world.add_system(system)
+
+
+register_rule_set("gurps", install, Rules)

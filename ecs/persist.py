@@ -1,0 +1,660 @@
+"""Saving a World as JSON and loading it back: data only, checked field by field, written atomically.
+
+A save is one JSON object (format version 1)::
+
+    {"format": "esper-motion save", "version": 1, "turn": 3, "next_entity": 4,
+     "dice": {"version": 3, "random": [625 whole numbers], "gauss": null, "script": [4, 2]},
+     "rules": {"gurps": {"module": "systems.gurps",
+                         "options": {"turning_radius": "basic", "control": "basic", ...}}},
+     "entities": [{"id": 1, "components": {"Position": {"q": 0, "r": 0, "altitude_yd": 0.0},
+                                           "Velocity": {"yps": 3, "heading": 0}}},
+                  {"id": 3, "components": {}}]}
+
+- ``turn`` is ``World.turn``; ``next_entity`` the id the next spawn gets; ``dice`` is ``Dice.getstate()``.
+- ``rules`` holds the installed rule sets by name, in install order, each with its options' fields. ``module`` is
+  where its install function lived when saved; it is only named in the error for a rule set that no
+  imported package has registered (see :func:`ecs.registry.register_rule_set`), never imported.
+- ``entities`` lists every live entity of the world's esper context in creation order, with every
+  component under its registered name (:func:`ecs.register`) and every dataclass field.
+- Queued changes exist only inside a step, and saving or restoring inside a step is refused, so a save
+  never holds any. The events of the last step, handlers and systems added by hand are not saved:
+  they belong to the game's code, which sets them up again after :meth:`World.load`.
+
+Fields are written by their declared types (``typing.get_type_hints``): ``int``, ``float``, ``bool``,
+``str``, ``None``, ``X | None``, Enums with string values (by value), ``tuple[X, Y]`` and ``tuple[X, ...]``,
+``list[X]``, ``dict[str, X]``, and nested dataclasses, which are written as objects of their fields.
+A field of any other type cannot be saved; the error names the component and the field.
+
+Loading reads the file with ``json`` alone and builds only registered classes, through their
+constructors, so every component validates itself again. Anything wrong (a newer format, a truncated or
+malformed file, an unknown component or rule set, a missing, unknown or mistyped field, a value a component
+refuses, a link to a missing entity) raises :class:`SaveError` naming the file, the entity, the component
+and the field, before the world is touched.
+
+Links between entities: a component that holds entity ids defines ``links()`` returning them (see
+:class:`Linked`). Every id it returns must be an entity of the same save. Saving checks this too, so a
+world whose links dangle (a rider whose mount was despawned between steps) is refused when saved, not
+when loaded; the next step lets its rules deal with the missing entity.
+
+Writing is atomic: the text goes to a temporary file in the same directory, is flushed and synced to
+disk, and replaces the old save in one rename, so a crash mid-save leaves the previous save whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import json
+import math
+import os
+import tempfile
+import types
+import typing
+from collections.abc import Container, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+
+from ecs import _context
+from ecs.dice import Dice
+from ecs.errors import RuleValueError, WorldError
+from ecs.registry import name_of, rule_set_named, type_named
+
+if TYPE_CHECKING:
+    from ecs.world import World
+
+FORMAT: Final = "esper-motion save"
+"""The value of a save file's ``format`` key."""
+
+VERSION: Final = 1
+"""The format version this code writes, and the newest it reads."""
+
+_KEYS: Final = ("format", "version", "turn", "next_entity", "dice", "rules", "entities")
+
+
+class SaveError(WorldError):
+    """A save file that cannot be written or read, and where: file, entity, component, field.
+
+    ``entity``, ``component`` and ``field`` are None where they do not apply (a truncated file has no entity).
+
+    >>> str(SaveError("game.json", "expected a whole number, got 'x'", entity=3, component="Position", field="q"))
+    "game.json: entity 3: Position.q: expected a whole number, got 'x'"
+    """
+
+    def __init__(
+        self,
+        file: str,
+        problem: str,
+        *,
+        entity: int | None = None,
+        component: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.file = file
+        self.problem = problem
+        self.entity = entity
+        self.component = component
+        self.field = field
+        place = [file]
+        if entity is not None:
+            place.append(f"entity {entity}")
+        where = ".".join(part for part in (component, field) if part)
+        if where:
+            place.append(where)
+        super().__init__(f"{': '.join(place)}: {problem}")
+
+
+@runtime_checkable
+class Linked(Protocol):
+    """A component that refers to other entities by id, for instance a rider to its mount.
+
+    Saving and loading check that every id ``links()`` returns is an entity of the same world.
+    """
+
+    def links(self) -> Iterable[int]:
+        """The ids of the entities this component refers to."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Saved:
+    """A save file read and checked in full, ready to become a world's contents."""
+
+    turn: int
+    next_entity: int
+    dice: dict[str, object]
+    rules: dict[str, Any]
+    entities: dict[int, dict[type[Any], Any]]
+
+
+class _FieldError(Exception):
+    """A value that does not fit its declared type, at ``where`` (a field path such as ``path[2][0]``)."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(message)
+        self.where = where
+        self.message = message
+
+
+def _join(where: str, name: str) -> str:
+    return f"{where}.{name}" if where else name
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# -- codecs: one per declared field type ------------------------------------------------------
+
+
+class _Codec(Protocol):
+    def encode(self, value: Any, where: str) -> Any: ...
+
+    def decode(self, data: Any, where: str) -> Any: ...
+
+
+class _Exact:
+    """``int``, ``bool``, ``str`` or ``None``: written as itself, of exactly that kind (a bool is no int)."""
+
+    __slots__ = ("kind", "text")
+
+    def __init__(self, kind: type[Any], text: str) -> None:
+        self.kind = kind
+        self.text = text
+
+    def encode(self, value: Any, where: str) -> Any:
+        return self.decode(value, where)
+
+    def decode(self, data: Any, where: str) -> Any:
+        if not isinstance(data, self.kind) or (self.kind is int and isinstance(data, bool)):
+            raise _FieldError(where, f"expected {self.text}, got {_shown(data)}")
+        return data
+
+
+class _Float:
+    """``float``: a finite number; a whole number stays a whole number, as the component held it."""
+
+    __slots__ = ()
+
+    def encode(self, value: Any, where: str) -> Any:
+        return self.decode(value, where)
+
+    def decode(self, data: Any, where: str) -> Any:
+        if not isinstance(data, (int, float)) or isinstance(data, bool) or not math.isfinite(data):
+            raise _FieldError(where, f"expected a finite number, got {_shown(data)}")
+        return data
+
+
+class _Optional:
+    """``X | None``: null, or an X."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: _Codec) -> None:
+        self.inner = inner
+
+    def encode(self, value: Any, where: str) -> Any:
+        return None if value is None else self.inner.encode(value, where)
+
+    def decode(self, data: Any, where: str) -> Any:
+        return None if data is None else self.inner.decode(data, where)
+
+
+class _Enum:
+    """An Enum with string values, written as its value."""
+
+    __slots__ = ("allowed", "cls")
+
+    def __init__(self, cls: type[enum.Enum]) -> None:
+        self.cls = cls
+        self.allowed = ", ".join(repr(member.value) for member in cls)
+
+    def encode(self, value: Any, where: str) -> Any:
+        try:
+            return self.cls(value).value
+        except ValueError:
+            raise _FieldError(where, f"expected a {self.cls.__name__}, got {_shown(value)}") from None
+
+    def decode(self, data: Any, where: str) -> Any:
+        if isinstance(data, str):
+            with contextlib.suppress(ValueError):
+                return self.cls(data)
+        raise _FieldError(where, f"expected one of {self.allowed}, got {_shown(data)}")
+
+
+class _Tuple:
+    """``tuple[X, Y]`` (``items``) or ``tuple[X, ...]`` (``rest``), written as a list."""
+
+    __slots__ = ("items", "rest")
+
+    def __init__(self, items: tuple[_Codec, ...], rest: _Codec | None) -> None:
+        self.items = items
+        self.rest = rest
+
+    def _codecs(self, value: Any, where: str, kind: type[Any]) -> Iterable[_Codec]:
+        _expect(value, kind, where)
+        if self.rest is not None:
+            return [self.rest] * len(value)
+        if len(value) != len(self.items):
+            raise _FieldError(where, f"expected {len(self.items)} items, got {len(value)}")
+        return self.items
+
+    def encode(self, value: Any, where: str) -> Any:
+        codecs = self._codecs(value, where, tuple)
+        return [codec.encode(item, f"{where}[{i}]") for i, (codec, item) in enumerate(zip(codecs, value, strict=True))]
+
+    def decode(self, data: Any, where: str) -> Any:
+        codecs = self._codecs(data, where, list)
+        return tuple(
+            codec.decode(item, f"{where}[{i}]") for i, (codec, item) in enumerate(zip(codecs, data, strict=True))
+        )
+
+
+class _List:
+    """``list[X]``."""
+
+    __slots__ = ("item",)
+
+    def __init__(self, item: _Codec) -> None:
+        self.item = item
+
+    def encode(self, value: Any, where: str) -> Any:
+        return [self.item.encode(item, f"{where}[{i}]") for i, item in enumerate(_expect(value, list, where))]
+
+    def decode(self, data: Any, where: str) -> Any:
+        return [self.item.decode(item, f"{where}[{i}]") for i, item in enumerate(_expect(data, list, where))]
+
+
+class _Dict:
+    """``dict[str, X]``, written as an object."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: _Codec) -> None:
+        self.value = value
+
+    def encode(self, value: Any, where: str) -> Any:
+        return {key: self.value.encode(item, f"{where}[{key!r}]") for key, item in _text_keyed(value, where).items()}
+
+    def decode(self, data: Any, where: str) -> Any:
+        return {key: self.value.decode(item, f"{where}[{key!r}]") for key, item in _text_keyed(data, where).items()}
+
+
+def _expect(value: Any, kind: type[Any], where: str) -> Any:
+    if not isinstance(value, kind):
+        raise _FieldError(where, f"expected a {kind.__name__}, got {_shown(value)}")
+    return value
+
+
+def _text_keyed(value: Any, where: str) -> dict[str, Any]:
+    for key in _expect(value, dict, where):
+        if not isinstance(key, str):
+            raise _FieldError(where, f"expected text keys, got {_shown(key)}")
+    return typing.cast("dict[str, Any]", value)
+
+
+class _Dataclass:
+    """A dataclass, written as an object of all its fields and rebuilt through its constructor."""
+
+    __slots__ = ("cls", "fields")
+
+    def __init__(self, cls: type[Any], fields: dict[str, _Codec]) -> None:
+        self.cls = cls
+        self.fields = fields
+
+    def encode(self, value: Any, where: str) -> Any:
+        if type(value) is not self.cls:
+            raise _FieldError(where, f"expected a {self.cls.__name__}, got {_shown(value)}")
+        return {name: codec.encode(getattr(value, name), _join(where, name)) for name, codec in self.fields.items()}
+
+    def decode(self, data: Any, where: str) -> Any:
+        if not isinstance(data, dict):
+            raise _FieldError(where, f"expected an object of {self.cls.__name__} fields, got {_shown(data)}")
+        for name in self.fields:
+            if name not in data:
+                raise _FieldError(_join(where, name), "missing")
+        for name in data:
+            if name not in self.fields:
+                raise _FieldError(_join(where, name), f"unknown field (fields: {', '.join(self.fields)})")
+        values = {name: codec.decode(data[name], _join(where, name)) for name, codec in self.fields.items()}
+        try:
+            return self.cls(**values)
+        except ValueError as error:
+            field = _join(where, error.field) if isinstance(error, RuleValueError) else where
+            raise _FieldError(field, f"refused: {error}") from error
+
+
+_EXACT: Final[dict[Any, _Exact]] = {
+    int: _Exact(int, "a whole number"),
+    bool: _Exact(bool, "true or false"),
+    str: _Exact(str, "text"),
+    type(None): _Exact(type(None), "null"),
+}
+
+_SUPPORTED: Final = (
+    "int, float, bool, str, None, X | None, Enums with string values, tuple[X, Y], tuple[X, ...], "
+    "list[X], dict[str, X] and dataclasses of those"
+)
+
+
+_DATACLASS_CODECS: Final[dict[type[Any], _Dataclass]] = {}
+
+
+def _codec(declared: Any) -> _Codec:
+    """The codec of a declared field type; :class:`TypeError` for a type a save cannot hold."""
+    if declared in _EXACT:
+        return _EXACT[declared]
+    if declared is float:
+        return _Float()
+    origin, args = typing.get_origin(declared), typing.get_args(declared)
+    if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        return _Optional(_codec(args[0] if args[1] is type(None) else args[1]))
+    if isinstance(declared, type) and issubclass(declared, enum.Enum):
+        if all(isinstance(member.value, str) for member in declared):
+            return _Enum(declared)
+    elif origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return _Tuple((), _codec(args[0]))
+    elif origin is tuple and args:
+        return _Tuple(tuple(_codec(arg) for arg in args), None)
+    elif origin is list and len(args) == 1:
+        return _List(_codec(args[0]))
+    elif origin is dict and len(args) == 2 and args[0] is str:
+        return _Dict(_codec(args[1]))
+    elif isinstance(declared, type) and dataclasses.is_dataclass(declared):
+        return _dataclass_codec(declared)
+    raise TypeError(f"a field of type {declared!r} cannot be saved; a save holds {_SUPPORTED}")
+
+
+def _dataclass_codec(cls: type[Any]) -> _Dataclass:
+    """The codec of a dataclass, built once per class; :class:`TypeError` naming the field that cannot be saved."""
+    known = _DATACLASS_CODECS.get(cls)
+    if known is not None:
+        return known
+    try:
+        hints = typing.get_type_hints(cls)
+    except NameError as error:
+        raise TypeError(f"{cls.__name__}: its field types cannot be read ({error})") from None
+    codecs: dict[str, _Codec] = {}
+    for field in dataclasses.fields(cls):
+        if not field.init:
+            raise TypeError(f"{cls.__name__}.{field.name}: a field its constructor does not take cannot be saved")
+        try:
+            codecs[field.name] = _codec(hints[field.name])
+        except TypeError as error:
+            raise TypeError(f"{cls.__name__}.{field.name}: {error}") from None
+    codec = _DATACLASS_CODECS[cls] = _Dataclass(cls, codecs)
+    return codec
+
+
+def check_savable(cls: type[Any]) -> None:
+    """Raise :class:`TypeError` naming the field if a save could not hold the fields of dataclass ``cls``.
+
+    A component's own tests can call it; saving calls it for every component class it meets.
+    """
+    _dataclass_codec(cls)
+
+
+def _class_codec(cls: type[Any], file: str, entity: int | None, label: str) -> _Dataclass:
+    try:
+        return _dataclass_codec(cls)
+    except TypeError as error:
+        raise SaveError(file, str(error), entity=entity, component=label) from None
+
+
+# -- saving -----------------------------------------------------------------------------------
+
+
+def save(world: World, path: str | os.PathLike[str]) -> None:
+    """Write ``world`` to ``path`` (see the module docstring); the caller has checked it is not mid-step."""
+    file = os.fspath(path)
+    text = json.dumps(_encode(world, file), allow_nan=False, separators=(",", ":"))
+    _write_atomically(file, text + "\n")
+
+
+def _encode(world: World, file: str) -> dict[str, Any]:
+    rules: dict[str, Any] = {}
+    for name, options in world.rules.items():
+        try:
+            rule_set = rule_set_named(name)
+        except WorldError as error:
+            raise SaveError(file, f"{error}: its package must call ecs.register_rule_set", field="rules") from None
+        codec = _class_codec(rule_set.options_type, file, None, f"rules.{name}.options")
+        try:
+            fields = codec.encode(options, "")
+        except _FieldError as problem:
+            raise SaveError(file, problem.message, component=f"rules.{name}.options", field=problem.where) from None
+        rules[name] = {"module": rule_set.install.__module__, "options": fields}
+    entities = world.entities()
+    alive = set(entities)
+    records = []
+    for entity in entities:
+        components: dict[str, Any] = {}
+        for component in world.components(entity):
+            try:
+                name = name_of(type(component))
+            except WorldError as error:
+                raise SaveError(file, str(error), entity=entity) from None
+            if name in components:
+                raise SaveError(file, "two components of this class on one entity", entity=entity, component=name)
+            codec = _class_codec(type(component), file, entity, name)
+            try:
+                components[name] = codec.encode(component, "")
+            except _FieldError as problem:
+                raise SaveError(file, problem.message, entity=entity, component=name, field=problem.where) from None
+            _check_links(
+                component,
+                alive,
+                file=file,
+                entity=entity,
+                name=name,
+                missing="which does not exist: the save could not be loaded",
+            )
+        records.append({"id": entity, "components": components})
+    with _context.active(world.context):
+        following = _context.peek_next_entity()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "turn": world.turn,
+        "next_entity": following,
+        "dice": world.dice.getstate(),
+        "rules": rules,
+        "entities": records,
+    }
+
+
+def _check_links(component: Any, entities: Container[int], *, file: str, entity: int, name: str, missing: str) -> None:
+    if not isinstance(component, Linked):
+        return
+    for target in component.links():
+        if isinstance(target, bool) or not isinstance(target, int):
+            raise SaveError(file, f"links() gave {_shown(target)}, not an entity id", entity=entity, component=name)
+        if target not in entities:
+            raise SaveError(file, f"links to entity {target}, {missing}", entity=entity, component=name)
+
+
+def _write_atomically(file: str, text: str) -> None:
+    directory = os.path.dirname(os.path.abspath(file))
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(file)}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, file)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    if os.name == "posix":  # make the rename itself durable
+        directory_handle = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(directory_handle)
+        finally:
+            os.close(directory_handle)
+
+
+# -- loading ----------------------------------------------------------------------------------
+
+
+def load(cls: type[World], path: str | os.PathLike[str], *, context: str | None, transactional: bool) -> World:
+    """A new ``cls`` world built from the save at ``path``: its rule sets reinstalled, then its contents."""
+    saved = _read(os.fspath(path))
+    world = cls(context=context, transactional=transactional)
+    for name, options in saved.rules.items():
+        rule_set_named(name).install(world, options)
+    _apply(world, saved)
+    return world
+
+
+def restore(world: World, path: str | os.PathLike[str]) -> None:
+    """Replace ``world``'s contents with the save at ``path``, or raise and change nothing.
+
+    The world must have the save's rule sets installed, in the same order and with equal options, since
+    its systems stay; :meth:`World.load` builds a world for any save.
+    """
+    file = os.fspath(path)
+    saved = _read(file)
+    if list(saved.rules.items()) != list(world.rules.items()):
+        raise SaveError(
+            file,
+            f"the save has rule sets {saved.rules!r}, this world {world.rules!r}: restoring needs the same rule "
+            "sets with the same options (World.load builds a new world for any save)",
+            field="rules",
+        )
+    _apply(world, saved)
+
+
+def _apply(world: World, saved: _Saved) -> None:
+    with _context.active(world.context):
+        _context.restore((saved.next_entity, saved.entities, set()))
+    world.dice.setstate(saved.dice)
+    world.turn = saved.turn
+    world.events = []
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        result[key] = value
+    return result
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a save may hold")
+
+
+def _read(file: str) -> _Saved:
+    """Read and check a whole save file; nothing is built into a world until every part has passed."""
+    with open(file, "rb") as stream:
+        raw = stream.read()
+    try:
+        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_refuse_duplicates, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise SaveError(file, f"not a complete JSON document (truncated or malformed): {error}") from None
+    except (ValueError, RecursionError) as error:
+        raise SaveError(file, f"malformed: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SaveError(file, f'not an esper-motion save (no "format": {FORMAT!r})')
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise SaveError(file, f"expected a format version from 1 to {VERSION}, got {_shown(version)}", field="version")
+    if version > VERSION:
+        raise SaveError(
+            file, f"written in format version {version} by a newer esper-motion; this one reads up to {VERSION}"
+        )
+    if set(data) != set(_KEYS):
+        extra = sorted(set(data) - set(_KEYS))
+        lacking = sorted(set(_KEYS) - set(data))
+        raise SaveError(file, f"expected exactly the keys {list(_KEYS)}; missing {lacking}, unknown {extra}")
+    turn = _top_level_int(data, "turn", 0, file)
+    following = _top_level_int(data, "next_entity", 1, file)
+    try:
+        Dice().setstate(data["dice"])
+    except RuleValueError as error:
+        raise SaveError(file, str(error), field="dice") from None
+    rules = _read_rules(data["rules"], file)
+    entities = _read_entities(data["entities"], file)
+    if entities and following <= max(entities):
+        raise SaveError(file, f"must be above every entity id (the highest is {max(entities)})", field="next_entity")
+    for entity, components in entities.items():
+        for component in components.values():
+            _check_links(
+                component,
+                entities,
+                file=file,
+                entity=entity,
+                name=name_of(type(component)),
+                missing="which is not in the save",
+            )
+    return _Saved(turn, following, data["dice"], rules, entities)
+
+
+def _top_level_int(data: dict[str, Any], key: str, low: int, file: str) -> int:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise SaveError(file, f"expected a whole number, {low} or more, got {_shown(value)}", field=key)
+    return value
+
+
+def _read_rules(data: Any, file: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise SaveError(file, f"expected an object of rule sets, got {_shown(data)}", field="rules")
+    rules: dict[str, Any] = {}
+    for name, record in data.items():
+        label = f"rules.{name}"
+        if not isinstance(record, dict) or set(record) != {"module", "options"}:
+            raise SaveError(
+                file, f"expected an object with keys 'module' and 'options', got {_shown(record)}", component=label
+            )
+        try:
+            rule_set = rule_set_named(name)
+        except WorldError as error:
+            raise SaveError(
+                file, f"{error}: import {record['module']} (the package that installs it) before loading", field=label
+            ) from None
+        codec = _class_codec(rule_set.options_type, file, None, f"{label}.options")
+        try:
+            rules[name] = codec.decode(record["options"], "")
+        except _FieldError as problem:
+            raise SaveError(file, problem.message, component=f"{label}.options", field=problem.where) from None
+    return rules
+
+
+def _read_entities(data: Any, file: str) -> dict[int, dict[type[Any], Any]]:
+    if not isinstance(data, list):
+        raise SaveError(file, f"expected a list of entities, got {_shown(data)}", field="entities")
+    entities: dict[int, dict[type[Any], Any]] = {}
+    for index, record in enumerate(data):
+        if not isinstance(record, dict) or set(record) != {"id", "components"}:
+            raise SaveError(
+                file,
+                f"expected an object with keys 'id' and 'components', got {_shown(record)}",
+                field=f"entities[{index}]",
+            )
+        entity = record["id"]
+        if isinstance(entity, bool) or not isinstance(entity, int) or entity < 1:
+            raise SaveError(
+                file, f"expected an entity id, 1 or more, got {_shown(entity)}", field=f"entities[{index}].id"
+            )
+        if entity in entities:
+            raise SaveError(file, "this entity id appears twice", entity=entity)
+        components = record["components"]
+        if not isinstance(components, dict):
+            raise SaveError(file, f"expected an object of components, got {_shown(components)}", entity=entity)
+        table: dict[type[Any], Any] = {}
+        for name, fields in components.items():
+            try:
+                cls = type_named(name)
+            except WorldError as error:
+                raise SaveError(file, str(error), entity=entity, component=name) from None
+            codec = _class_codec(cls, file, entity, name)
+            try:
+                table[cls] = codec.decode(fields, "")
+            except _FieldError as problem:
+                raise SaveError(file, problem.message, entity=entity, component=name, field=problem.where) from None
+        entities[entity] = table
+    return entities
