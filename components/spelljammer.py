@@ -159,8 +159,8 @@ class RoundIntent:
 
     - ``mode``: the speed mode; None means the usual one: Run while fleeing or chasing (a chase is at a Run
       unless someone changes speed), Walk otherwise, and Walk where the zone forbids Run.
-    - ``heading``: the hexside (0-5, ``ecs.hexgrid``) to move along; None stays put. A fleeing character needs
-      one; a pursuer has none (it follows its runner).
+    - ``heading``: the hexside (0-5, ``ecs.hexgrid``) to move along; None stays put. A pursuer has none (it
+      follows its runner); anyone else fleeing needs one.
     - ``flee_from``: the foes this character breaks off from; each gets a free melee attack the first round
       (at 1 to 1 odds or better). ``allies`` is how many others fight on this character's side of that melee.
     - ``chase``: the chase link, the runner this character pursues (an entity id checked each round: a runner
@@ -212,8 +212,8 @@ class RoundIntent:
                 raise RuleValueError(
                     owner, "heading", self.heading, "None while chasing (a pursuer follows its runner)"
                 )
-        if self.flee_from and self.heading is None:
-            raise RuleValueError(owner, "heading", None, "a hexside 0-5 to flee along")
+        if self.flee_from and self.heading is None and self.chase is None:
+            raise RuleValueError(owner, "heading", None, "a hexside 0-5 to flee along (or a runner to chase)")
         check_bool(owner, "match_speed", self.match_speed)
         if self.pursuit_dice is not None:
             dice, _, adds = parse_time_dice(owner, "pursuit_dice", self.pursuit_dice)

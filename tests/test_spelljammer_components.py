@@ -61,7 +61,10 @@ def test_mobility_refuses_bad_values(kwargs: dict[str, object], message: str) ->
         ({"flee_from": (2, 2), "heading": 0}, "RoundIntent.flee_from = (2, 2): expected a tuple of distinct"),
         ({"flee_from": 2, "heading": 0}, "RoundIntent.flee_from = 2"),
         ({"flee_from": (0,), "heading": 0}, "RoundIntent.flee_from = 0: expected a whole number, 1 or more"),
-        ({"flee_from": (2,)}, "RoundIntent.heading = None: expected a hexside 0-5 to flee along"),
+        (
+            {"flee_from": (2,)},
+            "RoundIntent.heading = None: expected a hexside 0-5 to flee along (or a runner to chase)",
+        ),
         ({"allies": -1}, "RoundIntent.allies = -1"),
         ({"chase": 0}, "RoundIntent.chase = 0"),
         ({"chase": 2, "heading": 1}, "RoundIntent.heading = 1: expected None while chasing"),
@@ -118,6 +121,10 @@ def test_round_intent_check_catches_a_field_changed_after_construction() -> None
     intent.shots = -2
     with pytest.raises(RuleValueError, match=r"^RoundIntent\.shots = -2"):
         intent.check()
+
+
+def test_a_pursuer_may_flee_its_other_foes_without_a_heading() -> None:
+    assert RoundIntent(chase=3, flee_from=(4,)).heading is None
 
 
 def test_links_name_every_entity_a_component_refers_to() -> None:

@@ -1,0 +1,75 @@
+"""What several Spelljammer systems share: the options, the characters in order, the vegetation under a hex."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+import esper
+
+from components.motion import Position
+from components.spelljammer import Mobility, RoundIntent, RoundState, Vegetation, VegetationZone
+from ecs import World, WorldError
+from ecs.hexgrid import Hex, distance
+from systems.spelljammer.options import Options
+from systems.spelljammer.rules import VEGETATION
+
+Character = tuple[int, tuple[Mobility, RoundIntent, RoundState, Position]]
+"""An entity the Spelljammer rules move, with its four components."""
+
+_THICKNESS: dict[Vegetation, Fraction] = {row.vegetation: row.tmr_fraction for row in VEGETATION}
+
+
+def options_of(world: World) -> Options:
+    """The Spelljammer options installed in ``world``; a clear error when the rule set is not installed."""
+    options = world.rules.get("spelljammer")
+    if not isinstance(options, Options):
+        raise WorldError("the Spelljammer rule set is not installed: call systems.spelljammer.install(world)")
+    return options
+
+
+def characters() -> list[Character]:
+    """Every character of the active esper context in initiative order: higher TMR first, then lower id."""
+    found: list[Character] = list(esper.get_components(Mobility, RoundIntent, RoundState, Position))
+    found.sort(key=lambda row: (-row[1][0].tmr, row[0]))
+    return found
+
+
+def is_character(entity: int) -> bool:
+    """Whether ``entity`` exists in the active context with all four components of a character."""
+    return esper.entity_exists(entity) and esper.has_components(entity, Mobility, RoundIntent, RoundState, Position)
+
+
+class VegetationMap:
+    """The vegetation on any hex, from every :class:`VegetationZone`; where zones overlap, the thickest wins.
+
+    Thicker means a smaller fraction of TMR left (Spelljammer: Running, Shooting, Chasing and Fleeing >
+    Restricted Movement).
+    """
+
+    def __init__(self, zones: Iterable[tuple[Position, VegetationZone]]) -> None:
+        self._listed: dict[Hex, Vegetation] = {}
+        self._discs: list[tuple[Hex, int, Vegetation]] = []
+        for position, zone in zones:
+            if zone.radius_hex is not None:
+                self._discs.append((position.hex, zone.radius_hex, zone.vegetation))
+            for dq, dr in zone.hexes:
+                covered = (position.q + dq, position.r + dr)
+                self._listed[covered] = _thicker(self._listed.get(covered), zone.vegetation)
+
+    @classmethod
+    def of_active_context(cls) -> VegetationMap:
+        """The map of every zone in the active esper context."""
+        return cls(zone for _, zone in esper.get_components(Position, VegetationZone))
+
+    def at(self, hex: Hex) -> Vegetation | None:
+        """The vegetation on ``hex``, or None for open ground."""
+        found = self._listed.get(hex)
+        for centre, radius, vegetation in self._discs:
+            if distance(centre, hex) <= radius:
+                found = _thicker(found, vegetation)
+        return found
+
+
+def _thicker(a: Vegetation | None, b: Vegetation) -> Vegetation:
+    return b if a is None or _THICKNESS[b] < _THICKNESS[a] else a

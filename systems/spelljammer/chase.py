@@ -1,0 +1,76 @@
+"""The chase table: how many melee attacks a pursuer gets on its runner this round."""
+
+from __future__ import annotations
+
+import esper
+
+from components.motion import Position
+from components.spelljammer import RoundState, SpeedMode
+from ecs import Phase, RollMade, System
+from ecs.hexgrid import distance
+from systems.spelljammer._shared import characters, options_of
+from systems.spelljammer.events import ChaseRound as ChaseRoundEvent
+from systems.spelljammer.events import FellDown
+from systems.spelljammer.rules import ROUND_SECONDS, chase_attacks, dex_grade, grade_name
+
+
+class ChaseTable(System):
+    """CONTROL phase: resolves each pursuer's round of its chase after everyone has moved.
+
+    Reads ``RoundIntent.chase``, ``Mobility`` (``attacks``, ``dex``), both sides' ``RoundState`` (``mode``,
+    ``squares``) and ``Position``, and the ``chase_on_map`` option; writes the pursuer's ``RoundState``
+    (``fallen``, ``seconds_owed``) after a fall; emits :class:`~ecs.RollMade`,
+    :class:`~systems.spelljammer.events.ChaseRound` and :class:`FellDown`.
+
+    Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing, through ``rules.chase_attacks``:
+    the chase table by pursuer minus runner, never more attacks than the pursuer's own, at most one at Sprint;
+    at Fast Sprint a d100 DEX roll (``rules.dex_grade``) allows one attack at 2x or better, none at 3x or 4x,
+    and worse than 4x is a fall and half a round getting up. Readings chosen:
+
+    - Each side's TMR is the squares it covered this round (``RoundState.squares``: its speed, less the
+      seconds it lost), so a pursuit action that costs time slows that side in the table too.
+    - The fall happens as the round ends, so its half round (5 seconds) is served from the next round.
+    - With ``chase_on_map``, attacks also need the pursuer to end within one square of the runner
+      (``Options.contact_hex``); the event says when that kept it from attacking.
+    - Pursuers resolve in initiative order: higher TMR first, then lower id.
+    """
+
+    phase = Phase.CONTROL
+
+    def run(self) -> None:
+        """Resolve every chase, in initiative order."""
+        options = options_of(self.world)
+        for entity, (mobility, intent, state, position) in characters():
+            runner = intent.chase
+            if runner is None:
+                continue
+            runner_state = esper.component_for_entity(runner, RoundState)
+            mode, runner_mode = state.mode, runner_state.mode
+            assert mode is not None and runner_mode is not None  # ChooseSpeed sets both every round
+            grade = None
+            if mode is SpeedMode.FAST_SPRINT:
+                roll = self.world.dice.roll("d100")
+                grade = dex_grade(roll.total, mobility.dex)
+                purpose = f"keeping its feet chasing at a fast sprint, DEX {mobility.dex}: {grade_name(grade)}"
+                self.world.emit(RollMade(entity, purpose, roll))
+            result = chase_attacks(state.squares, runner_state.squares, mobility.attacks, mode, grade)
+            gap = distance(position.hex, esper.component_for_entity(runner, Position).hex)
+            in_reach = not options.chase_on_map or gap <= options.contact_hex
+            if result.fell:
+                seconds = round(result.rounds_lost * ROUND_SECONDS)
+                state.fallen = True
+                state.seconds_owed += seconds
+                self.world.emit(FellDown(entity, "chasing at a fast sprint", seconds))
+            self.world.emit(
+                ChaseRoundEvent(
+                    entity,
+                    runner,
+                    mode,
+                    runner_mode,
+                    state.squares,
+                    runner_state.squares,
+                    result.attacks if in_reach else 0,
+                    result.modifier,
+                    in_reach,
+                )
+            )

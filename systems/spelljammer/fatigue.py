@@ -1,0 +1,38 @@
+"""Non-lethal damage from sprinting."""
+
+from __future__ import annotations
+
+from ecs import Phase, RollMade, System
+from systems.spelljammer._shared import characters
+from systems.spelljammer.events import NonLethalDamage
+from systems.spelljammer.rules import nonlethal_damage
+
+
+class SprintFatigue(System):
+    """MOVEMENT phase, after ``Move``: rolls the non-lethal damage of a round at Sprint or Fast Sprint.
+
+    Reads ``RoundState`` (``mode``, ``squares``); writes ``RoundState.nonlethal_taken`` (this round's, 0 for
+    any other round) and ``RoundState.nonlethal_total``; emits :class:`~ecs.RollMade` and
+    :class:`NonLethalDamage`.
+
+    Spelljammer: Running, Shooting, Chasing and Fleeing > Movement and Defense: 1d6 a round at Sprint, 2d6 at
+    Fast Sprint (``rules.nonlethal_damage``), rolled with the world's dice. Reading chosen: the damage comes
+    from running that fast, so a character that covered no ground this round (no heading, or the whole round
+    spent on the ground) takes none.
+    """
+
+    phase = Phase.MOVEMENT
+
+    def run(self) -> None:
+        """Roll the damage of every sprinter, in initiative order."""
+        for entity, (_, _, state, _) in characters():
+            mode = state.mode
+            dice = None if mode is None or state.squares == 0 else nonlethal_damage(mode)
+            if mode is None or dice is None:
+                state.nonlethal_taken = 0
+                continue
+            roll = self.world.dice.roll(dice)
+            self.world.emit(RollMade(entity, f"non-lethal damage of a {mode.value.replace('_', ' ')}", roll))
+            state.nonlethal_taken = roll.total
+            state.nonlethal_total += roll.total
+            self.world.emit(NonLethalDamage(entity, mode, roll.total, state.nonlethal_total))

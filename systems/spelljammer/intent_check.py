@@ -1,0 +1,83 @@
+"""Checking every character's intent before the round changes anything."""
+
+from __future__ import annotations
+
+import esper
+
+from components.spelljammer import RangedWeapon, SpeedMode
+from ecs import IntentError, Phase, RuleValueError, System
+from systems.spelljammer._shared import VegetationMap, characters, is_character
+from systems.spelljammer.rules import CHASE_MODES, MOVING_FIRE, allowed_modes
+
+_SHOOTING_MODES = tuple(row.mode for row in MOVING_FIRE)
+
+
+def _names(modes: tuple[SpeedMode, ...]) -> str:
+    return ", ".join(mode.value for mode in modes)
+
+
+class IntentCheck(System):
+    """INTENT phase, first: refuses an intent the rules forbid, before anything changes.
+
+    Reads ``RoundIntent``, ``Mobility``, ``Position`` and every ``VegetationZone``; writes nothing but the
+    enumerated fields of an intent given as text (``"run"`` becomes ``SpeedMode.RUN``); emits nothing; raises
+    :class:`~ecs.errors.IntentError` naming the entity, the field, the value and what is allowed.
+
+    - Every field is checked again (the game may have changed it since construction).
+    - A mode the vegetation under the character forbids is refused (Spelljammer: Running, Shooting, Chasing
+      and Fleeing > Restricted Movement).
+    - A pursuer chases at Walk, Run, Sprint or Fast Sprint (... > Chasing and Fleeing), never itself, and only
+      a character (an entity with ``Mobility``, ``RoundIntent``, ``RoundState`` and ``Position``). A runner
+      that no longer exists is no error: ``ChaseLinks`` ends that chase.
+    - A character does not flee from itself.
+    - A ``pursuit_skill`` must be one of the character's ``Mobility.skills`` (... > Chasing and Fleeing,
+      Pursuit Actions: a skill such as Acrobatics may stand in for DEX).
+    - Shots on the move need Walk, Run, Sprint or Fast Sprint, and a long bow needs a large creature
+      (... > Moving and Shooting).
+    """
+
+    phase = Phase.INTENT
+
+    def run(self) -> None:
+        """Check every character's intent, in initiative order."""
+        vegetation = VegetationMap.of_active_context()
+        for entity, (mobility, intent, _, position) in characters():
+            try:
+                intent.check()
+            except RuleValueError as error:
+                raise IntentError(entity, error.field, error.value, f"expected {error.allowed}") from error
+            mode = intent.mode
+            under = vegetation.at(position.hex)
+            if mode is not None and mode not in allowed_modes(under):
+                where = "open ground" if under is None else f"{under.value.replace('_', ' ')} vegetation"
+                raise IntentError(entity, "mode", mode, f"{where} allows only {_names(allowed_modes(under))}")
+            if entity in intent.flee_from:
+                raise IntentError(entity, "flee_from", intent.flee_from, "foes other than the character itself")
+            if intent.chase is not None:
+                self._check_chase(entity, intent.chase, mode)
+            if intent.pursuit_skill is not None and intent.pursuit_skill not in mobility.skills:
+                known = ", ".join(mobility.skills) or "none"
+                raise IntentError(
+                    entity, "pursuit_skill", intent.pursuit_skill, f"a skill in Mobility.skills (it has {known})"
+                )
+            if intent.shots:
+                if mode is not None and mode not in _SHOOTING_MODES:
+                    raise IntentError(entity, "mode", mode, f"one of {_names(_SHOOTING_MODES)} to shoot on the move")
+                if intent.weapon is RangedWeapon.LONG_BOW and not (mobility.large or mobility.centaur):
+                    raise IntentError(
+                        entity,
+                        "weapon",
+                        intent.weapon,
+                        "a weapon other than a long bow: only a large creature fires one",
+                    )
+
+    @staticmethod
+    def _check_chase(entity: int, runner: int, mode: SpeedMode | None) -> None:
+        if runner == entity:
+            raise IntentError(entity, "chase", runner, "another character")
+        if esper.entity_exists(runner) and not is_character(runner):
+            raise IntentError(
+                entity, "chase", runner, "a character (an entity with Mobility, RoundIntent, RoundState, Position)"
+            )
+        if mode is not None and mode not in CHASE_MODES:
+            raise IntentError(entity, "mode", mode, f"one of {_names(CHASE_MODES)} while chasing")

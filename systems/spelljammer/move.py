@@ -1,0 +1,92 @@
+"""Moving each character across the map at the rate of its speed mode."""
+
+from __future__ import annotations
+
+import math
+
+import esper
+
+from components.motion import Position
+from components.spelljammer import RoundIntent
+from ecs import Phase, System
+from ecs.hexgrid import DIRECTIONS, distance, line
+from systems.spelljammer._shared import Character, characters, options_of
+from systems.spelljammer.events import SquaresMoved
+from systems.spelljammer.rules import ROUND_SECONDS, SQUARE_FT, movement_rate
+
+_DECIMALS = 9  # rounding that keeps float noise (a TMR times 1/10) from losing a hex
+
+
+def movement_order(rows: list[Character]) -> list[Character]:
+    """``rows`` (in initiative order) with every pursuer after the runner it chases, so it chases where the
+    runner went; otherwise initiative order stays (a chase in a circle keeps it too)."""
+    intents: dict[int, RoundIntent] = {entity: intent for entity, (_, intent, _, _) in rows}
+
+    def depth(entity: int) -> int:
+        seen = {entity}
+        chased = intents[entity].chase
+        while chased is not None and chased in intents and chased not in seen:
+            seen.add(chased)
+            chased = intents[chased].chase
+        return len(seen) - 1
+
+    return sorted(rows, key=lambda row: depth(row[0]))  # sorted() is stable: initiative order within a depth
+
+
+class Move(System):
+    """MOVEMENT phase, after ``PursuitActions``: moves every character at the rate of its speed mode.
+
+    Reads ``Mobility`` (``tmr``, ``encumbrance``), ``RoundState`` (``mode``, ``vegetation``, ``seconds_owed``,
+    ``carry_hex``), ``RoundIntent`` (``heading``, ``chase``) and the ``hex_ft`` option; writes ``Position``
+    and ``RoundState`` (``squares``, ``moved_hex``, ``carry_hex``, ``seconds_lost``, ``seconds_owed``,
+    ``fallen``); emits :class:`SquaresMoved`.
+
+    Spelljammer: Running, Shooting, Chasing and Fleeing > Movement and Defense and > Restricted Movement: the
+    rate is ``rules.movement_rate`` (TMR times the speed multiple, the encumbrance and the vegetation under
+    the character when the round began), in 5-foot squares a round. Readings chosen:
+
+    - Seconds owed (a pursuit action, getting up after a fall) come first: the character moves only in the
+      seconds of the ten-second round left over, and stands up once they are served. Seconds beyond this
+      round wait for the next.
+    - ``squares`` is the rate times the seconds left; a square is ``5 / hex_ft`` hexes, and the fraction of a
+      hex left over is carried into the next round while the character keeps moving.
+    - A pursuer moves straight toward its runner's hex (``ecs.hexgrid.line``) and stops beside it; anyone
+      else moves along ``heading``, or stays put when it has none (its ``squares`` are then 0).
+    - Order: initiative (higher TMR first, then lower id), except that a pursuer moves after the runner it
+      chases (:func:`movement_order`).
+    """
+
+    phase = Phase.MOVEMENT
+
+    def run(self) -> None:
+        """Move every character, runners before their pursuers."""
+        hex_ft = options_of(self.world).hex_ft
+        for entity, (mobility, intent, state, position) in movement_order(characters()):
+            served = min(ROUND_SECONDS, state.seconds_owed)
+            state.seconds_owed -= served
+            state.seconds_lost = served
+            if state.seconds_owed == 0:
+                state.fallen = False
+            mode = state.mode
+            assert mode is not None  # ChooseSpeed sets it every round
+            rate = movement_rate(mobility.tmr, mode, mobility.encumbrance, state.vegetation)
+            squares = round(rate * (ROUND_SECONDS - served) / ROUND_SECONDS, _DECIMALS)
+            reach = round(squares * SQUARE_FT / hex_ft + state.carry_hex, _DECIMALS)
+            steps = math.floor(reach)
+            carry = max(0.0, round(reach - steps, _DECIMALS))
+            start = position.hex
+            if intent.chase is not None:
+                target = esper.component_for_entity(intent.chase, Position).hex
+                taken = min(steps, max(0, distance(start, target) - 1))
+                end = line(start, target)[taken]
+                if taken < steps:
+                    carry = 0.0
+            elif intent.heading is not None:
+                dq, dr = DIRECTIONS[intent.heading]
+                taken, end = steps, (start[0] + dq * steps, start[1] + dr * steps)
+            else:
+                state.squares, state.moved_hex, state.carry_hex = 0.0, 0, 0.0
+                continue
+            position.q, position.r = end
+            state.squares, state.moved_hex, state.carry_hex = squares, taken, carry
+            self.world.emit(SquaresMoved(entity, mode, squares, taken, start, end, served))

@@ -1,0 +1,59 @@
+"""Ranged attacks on the move, with their drop checks."""
+
+from __future__ import annotations
+
+from ecs import Phase, RollMade, System
+from systems.spelljammer._shared import characters
+from systems.spelljammer.events import ShotsOnTheMove
+from systems.spelljammer.rules import DropResult, drop_check, fire_on_the_move
+
+
+class MovingFire(System):
+    """CONTROL phase, after ``ChaseTable``: the ranged attacks a character makes on the move this round.
+
+    Reads ``RoundIntent`` (``shots``, ``weapon``, ``reloads_itself``), ``Mobility`` (``dex``, ``large``,
+    ``centaur``, ``master_reduction``) and ``RoundState.mode``; writes nothing; emits :class:`~ecs.RollMade`
+    for each drop check and :class:`ShotsOnTheMove`.
+
+    Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting, in place of the normal
+    half-move rule: ``rules.fire_on_the_move`` gives the attacks allowed and the strike modifier for the
+    round's speed, the weapon (crossbows fire once, long bows only for large creatures at a further -20,
+    centaurs halve the penalty with short bows) and Master skill. Each shot after the first, unless the
+    weapon reloads itself, rolls a d100 threat roll against the speed's multiple of DEX (``rules.drop_check``):
+    a failure drops the arrow and loses that shot, or on 96 or more drops the weapon. Readings chosen: the
+    threat roll is rolled here, one per drawn shot, and a game may use it as that attack's threat roll; a
+    dropped weapon loses the rest of the round's shots, so no further checks are rolled. Half of one attack
+    rounded down is none: such a shooter fires nothing on the move.
+    """
+
+    phase = Phase.CONTROL
+
+    def run(self) -> None:
+        """Resolve the shots on the move of every shooter, in initiative order."""
+        for entity, (mobility, intent, state, _) in characters():
+            if not intent.shots:
+                continue
+            mode = state.mode
+            assert mode is not None  # ChooseSpeed sets it every round
+            fire = fire_on_the_move(
+                mode,
+                intent.shots,
+                intent.weapon,
+                reloads_itself=intent.reloads_itself,
+                large=mobility.large,
+                centaur=mobility.centaur,
+                penalty_reduction=mobility.master_reduction,
+            )
+            drops: list[DropResult] = []
+            for shot in range(2, 2 + fire.drop_checks):
+                roll = self.world.dice.roll("d100")
+                purpose = f"drop threat of shot {shot}, {fire.drop_multiple}x DEX {mobility.dex}"
+                self.world.emit(RollMade(entity, purpose, roll))
+                drops.append(drop_check(roll.total, mobility.dex, mode))
+                if drops[-1] is DropResult.WEAPON_DROPPED:
+                    break
+            lost = drops.count(DropResult.ARROW_DROPPED)
+            if DropResult.WEAPON_DROPPED in drops:
+                lost += fire.attacks - len(drops)  # that shot (number len(drops) + 1) and every later one
+            fired = fire.attacks - lost
+            self.world.emit(ShotsOnTheMove(entity, intent.weapon, fire.attacks, fire.modifier, tuple(drops), fired))
