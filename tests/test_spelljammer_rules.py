@@ -36,6 +36,7 @@ from systems.spelljammer.rules import (
     drop_check,
     fire_on_the_move,
     free_attack_on_fleeing,
+    grade_name,
     movement_rate,
     moving_fire,
     nonlethal_damage,
@@ -609,6 +610,21 @@ def test_dex_grade_boundaries(roll: int, dex: int, grade: float) -> None:
 def test_dex_grade_bad_input(roll: int, dex: int, field: str) -> None:
     with pytest.raises(RuleValueError, match=rf"^dex_grade\.{field} = "):
         dex_grade(roll, dex)
+
+
+@pytest.mark.parametrize(
+    ("grade", "name"),
+    [(0.5, "1/2x"), (1.0, "1x"), (2.0, "2x"), (3.0, "3x"), (4.0, "4x"), (5.0, "5x or worse")],
+    ids=["1/2x", "1x", "2x", "3x", "4x", "5x or worse"],
+)
+def test_grade_name_reads_as_the_pursuit_table_does(grade: float, name: str) -> None:
+    assert grade_name(grade) == name
+
+
+@pytest.mark.parametrize("grade", [0, 1.5, 6, True, "2x"], ids=["0", "1.5", "6", "bool", "text"])
+def test_grade_name_refuses_what_dex_grade_never_gives(grade: object) -> None:
+    with pytest.raises(RuleValueError, match=r"^grade_name\.grade = "):
+        grade_name(grade)  # type: ignore[arg-type]
 
 
 # --- Pursuit actions ------------------------------------------------------------------------------

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from components.motion import Position
 from components.spelljammer import (
@@ -17,6 +20,7 @@ from components.spelljammer import (
     VegetationZone,
 )
 from ecs import Event, IntentError, Roll, RollMade, World, WorldError
+from ecs.hexgrid import distance
 from systems.spelljammer import Options, defense, install
 from systems.spelljammer.events import (
     ChaseRound,
@@ -28,7 +32,7 @@ from systems.spelljammer.events import (
     SpeedModeChosen,
     SquaresMoved,
 )
-from systems.spelljammer.rules import DropResult, PursuitLevel
+from systems.spelljammer.rules import CHASE_MODES, DropResult, PursuitLevel, chase, movement_rate
 
 M = SpeedMode
 V = Vegetation
@@ -832,3 +836,56 @@ def test_the_same_seed_and_intents_give_the_same_rounds() -> None:
 
     assert play(5) == play(5)
     assert play(5) != play(6)
+
+
+# --- Invariants --------------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    runner_tmr=st.integers(0, 30),
+    pursuer_tmr=st.integers(0, 30),
+    runner_mode=st.sampled_from([M.DODGE, M.WALK, M.RUN, M.SPRINT, M.FAST_SPRINT, M.STEALTHY]),
+    pursuer_mode=st.sampled_from(list(CHASE_MODES)),
+    encumbrance=st.integers(0, 2),
+    attacks=st.integers(0, 4),
+    hex_ft=st.integers(1, 6),
+    gap=st.integers(1, 30),
+    seed=st.integers(0, 2**16),
+)
+def test_no_one_outruns_its_rate_and_no_pursuer_outstrikes_the_chase_table(
+    *,
+    runner_tmr: int,
+    pursuer_tmr: int,
+    runner_mode: SpeedMode,
+    pursuer_mode: SpeedMode,
+    encumbrance: int,
+    attacks: int,
+    hex_ft: int,
+    gap: int,
+    seed: int,
+) -> None:
+    world = new_world(Options(hex_ft=hex_ft), seed=seed)
+    runner = character(world, (gap, 0), tmr=runner_tmr, mode=runner_mode, flee_from=(2,), heading=0)
+    pursuer = character(world, (0, 0), tmr=pursuer_tmr, attacks=attacks, encumbrance=encumbrance)
+    world.get(pursuer, RoundIntent).mode = pursuer_mode
+    world.get(pursuer, RoundIntent).chase = runner
+    for _ in range(3):
+        before = {entity: world.get(entity, Position).hex for entity in (runner, pursuer)}
+        events = world.step()
+        for entity, tmr, mode, load in (
+            (runner, runner_tmr, runner_mode, 0),
+            (pursuer, pursuer_tmr, pursuer_mode, encumbrance),
+        ):
+            most = math.ceil(movement_rate(tmr, mode, load) * 5 / hex_ft)
+            assert distance(before[entity], world.get(entity, Position).hex) <= most
+        round_ = only(events, ChaseRound)
+        table_attacks, _ = chase(round_.pursuer_squares, round_.runner_squares)
+        assert round_.attacks <= min(table_attacks, attacks)
+        if pursuer_mode in (M.SPRINT, M.FAST_SPRINT):
+            assert round_.attacks <= 1
+        if round_.attacks:
+            assert (
+                distance(world.get(pursuer, Position).hex, world.get(runner, Position).hex)
+                <= Options(hex_ft=hex_ft).contact_hex
+            )
