@@ -1,20 +1,71 @@
 """The GURPS rule set: High-Speed Movement, Flying Combat, Mounted Combat and Changing Posture in Armor.
 
 ``install(world, rules=Rules.basic())`` adds every system in its phase; ``Rules.house()`` switches to the
-campaign's house rules where they differ.
+campaign's house rules where they differ. ``preview(world, entity)`` tells a game UI which rolls this
+turn's intent would need, and :mod:`systems.gurps.queries` answers questions about attacking and defending
+at speed. Where each phase's systems live:
+
+- ``INTENT``: ``intent.IntentCheck`` (refuses bad intents before anything changes),
+  ``maneuvers.ManeuverLimits`` (opens the turn; the maneuvers allowed at high speed), ``posture.PostureSystem``.
+- ``TURNING``: ``turning.TurnPlanner`` (turning radius, early and tight turns).
+- ``MOVEMENT``: ``movement.PathWalker`` (the path hex by hex: footing, jumping, running into things; it keeps
+  the ``spatial.SpatialIndex`` shared with the CONTROL phase), ``altitude.AltitudeSystem`` (climbs, dives).
+- ``COLLISION``: ``collision.CollisionResolver`` (damage both ways, both stop).
+- ``STALL``: ``ceiling.CeilingSystem``, ``stall.StallSystem``, ``fall.FallSystem`` (Flying Combat).
+- ``CONTROL``: ``control.Tripping`` (trip, skid, fall damage), ``drift.Drifting`` (air, water, wheels).
+- ``ACCELERATION``: ``acceleration.VelocityChange`` (accelerate, decelerate, enter and leave high speed).
+- ``MOUNTED``: Mounted Combat.
+- ``CLEANUP``: ``cleanup.IntentReset``.
+
+Shared pieces: ``movers`` (initiative order, the Move in use on the ground, in the air and in water, top
+speed, the control roll; riders are entities with ``Control.carried_by`` set and never move under their
+own power), ``transitions`` (losing and regaining control, coming to rest), ``events`` (every GURPS event),
+``rules`` (the pure formulas and tables).
 """
 
 from __future__ import annotations
 
 from ecs import System, World, register_rule_set
+from systems.gurps.acceleration import VelocityChange
+from systems.gurps.altitude import AltitudeSystem
+from systems.gurps.ceiling import CeilingSystem
+from systems.gurps.cleanup import IntentReset
+from systems.gurps.collision import CollisionResolver
+from systems.gurps.control import Tripping
+from systems.gurps.drift import Drifting
+from systems.gurps.fall import FallSystem
+from systems.gurps.intent import IntentCheck
+from systems.gurps.maneuvers import ManeuverLimits
+from systems.gurps.movement import PathWalker
 from systems.gurps.options import Rules
+from systems.gurps.posture import PostureSystem
+from systems.gurps.preview import Forecast, RollForecast, preview
+from systems.gurps.spatial import SpatialIndex
+from systems.gurps.stall import StallSystem
+from systems.gurps.turning import TurnPlanner
 
-__all__ = ["Rules", "install", "systems_for"]
+__all__ = ["Forecast", "RollForecast", "Rules", "install", "preview", "systems_for"]
 
 
 def systems_for(rules: Rules) -> list[System]:
     """Every GURPS system for ``rules``, in registration order (the phase decides when each runs)."""
-    return []
+    index = SpatialIndex()
+    return [
+        IntentCheck(),
+        ManeuverLimits(),
+        PostureSystem(),
+        TurnPlanner(),
+        PathWalker(index),
+        AltitudeSystem(),
+        CollisionResolver(),
+        CeilingSystem(),
+        StallSystem(),
+        FallSystem(),
+        Tripping(index),
+        Drifting(),
+        VelocityChange(),
+        IntentReset(),
+    ]
 
 
 def install(world: World, rules: Rules | None = None) -> None:

@@ -143,17 +143,18 @@ class VelocityChanged(Event):
 @register("gurps.LostControl")
 @dataclass(frozen=True, slots=True)
 class LostControl(Event):
-    """The entity lost control; ``mode`` is what follows: ``trip`` (falls and skids), ``drift`` (in the air or
+    """The entity lost control ``after_yd`` yards into this turn's path (0: before moving; at the end of the
+    turn: the yards it moved). ``mode`` is what follows: ``trip`` (falls and skids), ``drift`` (in the air or
     water: straight ahead, then the safe deceleration) or ``wheels`` (three or more wheels: decelerates)."""
 
     entity: int
     cause: str
-    at: Hex
     mode: str
+    after_yd: int
 
     def describe(self) -> str:
         """One log line."""
-        return f"entity {self.entity} loses control at {self.at} ({self.cause}): {self.mode}"
+        return f"entity {self.entity} loses control after {self.after_yd} yd ({self.cause}): {self.mode}"
 
 
 @register("gurps.RegainedControl")

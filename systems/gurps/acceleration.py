@@ -1,0 +1,114 @@
+"""ACCELERATION: the end-of-turn change of velocity, and entering and leaving high speed."""
+
+from __future__ import annotations
+
+from components.gurps import LossCause, MoveState
+from ecs import Phase, RollMade, System, World
+from systems.gurps import rules
+from systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LeftHighSpeed, VelocityChanged
+from systems.gurps.movers import Body, Limits, bodies, carried, control_roll, installed_rules, limits, standing
+from systems.gurps.options import Rules
+from systems.gurps.transitions import lose_control
+
+
+def _entry_refusal(world: World, body: Body, lim: Limits) -> str | None:
+    """Why this turn does not qualify for switching to high speed, or None when it does."""
+    control = body.control
+    if rules.can_enter_high_speed(
+        control.moved_yd, lim.move, control.turned_hexsides, body.intent.maneuver, standing(world, body.entity)
+    ):
+        return None
+    if control.moved_yd < lim.move:
+        return f"moved {control.moved_yd} of its Move of {lim.move} yd"
+    if control.turned_hexsides > 1:
+        return f"turned {control.turned_hexsides} hexsides"
+    return "not standing"
+
+
+class VelocityChange(System):
+    """ACCELERATION phase: sets next turn's velocity for every mover in control, in initiative order.
+
+    Reads ``Intent`` (``throttle``, ``maneuver``), ``Velocity``, ``Control`` (``state``, ``moved_yd``,
+    ``turned_hexsides``, ``extra_cost``), ``Posture`` and the Move in use; writes ``Velocity.yps`` and
+    ``Control`` (``state``; ``loss_cause`` and ``lost_at_yd`` when control is lost); emits
+    :class:`VelocityChanged`, :class:`EnteredHighSpeed`, :class:`LeftHighSpeed`, :class:`HighSpeedRefused`,
+    ``RollMade`` and ``LostControl``. Movers whose turn is over (``Control.halted``: a trip, a collision, a
+    drift) and riders are left alone.
+
+    - Ordinary movement: the throttle sets next turn's yards within Move. Past Move it switches to high speed,
+      which needs a turn on Move or Move and Attack, standing, moving the full Move with at most one
+      60-degree turn, and a velocity no higher than the entry limit (20% over Move, at least +1; twice Basic
+      Move with Enhanced Move or a rated top speed above Move) (Basic Set: High-Speed Movement). A turn that
+      fell short (footing, a collision) is refused with :class:`HighSpeedRefused` and the velocity stays.
+    - High speed: accelerate by up to Basic Move to top speed (Accelerating); or decelerate, the footing's
+      extra points paid this turn adding to the voluntary deceleration: within Basic Move it is safe, up to
+      twice Basic Move it takes a Pushing the Envelope roll at the hasty-deceleration modifier, beyond that
+      control is lost outright (Decelerating; Pushing the Envelope; Tactical Movement). At Basic Move or
+      less the mover leaves high speed. House rules: acceleration by Encumbered Move to the house maximum,
+      deceleration by at most Basic Move (House rules: High Speed Movement).
+
+    Readings chosen: a turn that paid extra points for footing decelerates, so its positive throttle is not
+    applied (one accelerates or decelerates at the end of a turn, not both). When control is lost here the
+    footing's deceleration still happens, the voluntary part does not, and the loss plays out from the
+    start of the next turn.
+    """
+
+    phase = Phase.ACCELERATION
+
+    def run(self) -> None:
+        """Settle every velocity."""
+        world = self.world
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            control = body.control
+            if carried(body) or control.halted or control.state is MoveState.OUT_OF_CONTROL:
+                continue
+            lim = limits(world, body, chosen)
+            if control.state is MoveState.NORMAL:
+                self._ordinary(world, body, lim)
+            else:
+                self._high_speed(world, body, lim, chosen)
+
+    def _ordinary(self, world: World, body: Body, lim: Limits) -> None:
+        before = body.velocity.yps
+        throttle = body.intent.throttle
+        target = before + throttle
+        if target > lim.move:
+            refusal = _entry_refusal(world, body, lim)
+            if refusal is not None:
+                world.emit(HighSpeedRefused(body.entity, before, refusal))
+                return
+        body.velocity.yps = target
+        if throttle:
+            world.emit(VelocityChanged(body.entity, before, target, throttle, 0))
+        if target > lim.basic_move:
+            body.control.state = MoveState.HIGH_SPEED
+            world.emit(EnteredHighSpeed(body.entity, target))
+
+    def _high_speed(self, world: World, body: Body, lim: Limits, chosen: Rules) -> None:
+        entity = body.entity
+        before = body.velocity.yps
+        throttle = body.intent.throttle
+        footing = body.control.extra_cost
+        if throttle > 0 and footing == 0:
+            body.velocity.yps = before + throttle
+            world.emit(VelocityChanged(entity, before, body.velocity.yps, throttle, 0))
+            return
+        voluntary = min(max(0, -throttle), before - footing)
+        outcome = rules.footing_deceleration(before, footing, lim.basic_move, voluntary)
+        cause = LossCause.FOOTING if outcome.lost_control else None
+        if outcome.roll_modifier is not None:
+            skill, label = control_roll(world, body)
+            result = world.dice.success(skill + outcome.roll_modifier, f"{label}{outcome.roll_modifier:+d}")
+            world.emit(RollMade(entity, "hasty deceleration", result))
+            if not result.success:
+                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+        after = before - footing if cause is not None else outcome.new_velocity
+        body.velocity.yps = after
+        if after != before or throttle:
+            world.emit(VelocityChanged(entity, before, after, throttle, footing))
+        if cause is not None:
+            lose_control(world, body, cause, body.control.moved_yd, chosen)
+        elif after <= lim.basic_move:
+            body.control.state = MoveState.NORMAL
+            world.emit(LeftHighSpeed(entity, after, "slowed to Basic Move or less"))

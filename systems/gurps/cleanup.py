@@ -1,0 +1,29 @@
+"""CLEANUP: clearing this turn's intents, so nothing is done twice by accident."""
+
+from __future__ import annotations
+
+import esper
+
+from components.gurps import Intent, Maneuver
+from ecs import Phase, System
+
+
+class IntentReset(System):
+    """CLEANUP phase: puts every ``Intent`` back to its defaults (a Move maneuver, no throttle, no turn, no veer,
+    no push), in place: the component stays on the entity (DESIGN.md section 10).
+
+    Reads and writes ``Intent``; emits nothing. ``Control.path`` and the rest of the turn's record stay until
+    the next turn opens, for the renderer and replays.
+    """
+
+    phase = Phase.CLEANUP
+
+    def run(self) -> None:
+        """Clear every intent."""
+        for _, intent in esper.get_component(Intent):
+            intent.maneuver = Maneuver.MOVE
+            intent.throttle = 0
+            intent.turn = 0
+            intent.turn_at_yd = None
+            intent.push = False
+            intent.veer = ()

@@ -1,0 +1,50 @@
+"""CONTROL: a mover out of control that does not trip (in the air, in water, on three or more wheels) slows."""
+
+from __future__ import annotations
+
+from components.gurps import MoveState
+from ecs import Phase, System
+from systems.gurps.events import VelocityChanged
+from systems.gurps.movers import bodies, carried, installed_rules, limits, loss_mode
+from systems.gurps.transitions import regain_control
+
+
+class Drifting(System):
+    """CONTROL phase: fliers, swimmers and wheeled vehicles out of control decelerate, in initiative order.
+
+    Reads ``Control`` (``state``, ``loss_cause``), ``Velocity``, the Move in use (``Limits.safe_decel``);
+    writes ``Velocity.yps``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits ``VelocityChanged``,
+    ``RegainedControl`` and ``LeftHighSpeed``. The MOVEMENT phase has already moved them their whole velocity
+    straight ahead from where control was lost.
+
+    - In the air or water the mover moves its velocity straight ahead, then slows by its maximum safe
+      deceleration (air or water Move) and does nothing else that turn (Basic Set: High-Speed Movement >
+      High-Speed Flying and Swimming). Reading chosen: that is the whole of the loss; control is back at
+      the end of the turn.
+    - On three or more wheels, with ``Rules.wheeled_stability``, the vehicle slows by its maximum safe
+      deceleration each turn instead of tripping, unless the loss came from a critical failure or an injury
+      (Basic Set: High-Speed Movement > Losing Control). Reading chosen: it stays out of control, going
+      straight, until that brings it to Basic Move or less, when control is back.
+    """
+
+    phase = Phase.CONTROL
+
+    def run(self) -> None:
+        """Slow every drifting mover and hand back control where the rules allow."""
+        world = self.world
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            control = body.control
+            if carried(body) or control.halted or control.state is not MoveState.OUT_OF_CONTROL:
+                continue
+            assert control.loss_cause is not None  # Control keeps the two together
+            mode = loss_mode(world, body, control.loss_cause, chosen)
+            if mode == "trip":
+                continue
+            lim = limits(world, body, chosen)
+            before = body.velocity.yps
+            body.velocity.yps = max(0, before - lim.safe_decel)
+            world.emit(VelocityChanged(body.entity, before, body.velocity.yps, 0, before - body.velocity.yps))
+            control.halted = True
+            if mode == "drift" or body.velocity.yps <= lim.basic_move:
+                regain_control(world, body, lim.basic_move)

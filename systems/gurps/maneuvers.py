@@ -1,0 +1,66 @@
+"""INTENT: opening the turn's record, and the maneuvers a mover at high speed may take without losing control."""
+
+from __future__ import annotations
+
+from components.gurps import Condition, LossCause, Maneuver, MoveState
+from ecs import Phase, System, World
+from systems.gurps import rules
+from systems.gurps.movers import Body, basic_move, bodies, carried, installed_rules, limits
+from systems.gurps.options import Rules
+from systems.gurps.transitions import lose_control
+
+
+def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
+    """Why ``body`` loses control as this turn opens, or None.
+
+    At high speed under its own power a mover keeps control only on Move or Move and Attack, and loses it
+    when knocked out or stunned (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement;
+    Losing Control). A rider (carried) is exempt; so is a mover of Basic Move 0, which is not moving under
+    its own power but drifting. House rules: the All-Out maneuvers are allowed too, while the velocity is at
+    most half the top speed (House rules: High Speed Movement).
+    """
+    if body.control.state is not MoveState.HIGH_SPEED or carried(body) or basic_move(world, body) == 0:
+        return None
+    condition = world.try_get(body.entity, Condition)
+    if condition is not None and not condition.conscious:
+        return LossCause.UNCONSCIOUS
+    if condition is not None and condition.stunned:
+        return LossCause.STUNNED
+    maneuver: Maneuver = body.intent.maneuver
+    if chosen.control == "house":
+        top = limits(world, body, chosen).top_speed
+        allowed = rules.house_high_speed_maneuver_allowed(maneuver, body.velocity.yps, top)
+    else:
+        allowed = rules.high_speed_maneuver_allowed(maneuver)
+    return None if allowed else LossCause.MANEUVER
+
+
+class ManeuverLimits(System):
+    """INTENT phase (after ``IntentCheck``): opens every mover's turn, then applies the maneuver limits at speed.
+
+    Reads ``Intent.maneuver``, ``Condition`` (``conscious``, ``stunned``), ``Control.state``; writes
+    ``Control``: clears this turn's record (``path``, ``moved_yd``, ``extra_cost``, ``turned_hexsides``,
+    ``turn_yd``, ``struck``, ``halted``; ``lost_at_yd`` becomes 0 for a mover still out of control, else None),
+    and puts a mover out of control for a forbidden maneuver, stun or unconsciousness; emits ``LostControl``.
+    The rule is :func:`maneuver_loss`.
+    """
+
+    phase = Phase.INTENT
+
+    def run(self) -> None:
+        """Open the turn of every mover, then check its maneuver, in initiative order."""
+        world = self.world
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            control = body.control
+            control.path = []
+            control.moved_yd = 0
+            control.extra_cost = 0
+            control.turned_hexsides = 0
+            control.turn_yd = None
+            control.struck = None
+            control.halted = False
+            control.lost_at_yd = 0 if control.state is MoveState.OUT_OF_CONTROL else None
+            cause = maneuver_loss(world, body, chosen)
+            if cause is not None:
+                lose_control(world, body, cause, 0, chosen)

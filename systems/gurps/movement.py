@@ -1,0 +1,283 @@
+"""MOVEMENT: walking each mover's path hex by hex, paying for footing, jumping or running into what is there.
+
+:func:`walk` is the path itself, free of dice and of writes, so :func:`systems.gurps.preview` follows the
+same path the system will; :class:`PathWalker` rolls the dice it asks for and writes the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
+from ecs import Phase, RollMade, System, World
+from ecs.hexgrid import Hex, front_hexes, neighbour, turn
+from systems.gurps import rules
+from systems.gurps.altitude import level_points
+from systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned
+from systems.gurps.movers import (
+    Body,
+    bodies,
+    carried,
+    environment,
+    installed_rules,
+    limits,
+    loss_mode,
+    shock,
+)
+from systems.gurps.options import Rules
+from systems.gurps.spatial import SpatialIndex, figure_height_yd
+
+
+@dataclass(frozen=True, slots=True)
+class WalkPlan:
+    """Everything one walk needs to know before it starts.
+
+    The walker faces ``facing`` and travels along ``heading``. It has ``points`` movement points, each yard
+    costing 1 plus the footing's extra points when ``footing`` is paid. Up to ``drift_from_yd`` it enters
+    the front hex ``veer`` picks for that yard; from ``drift_from_yd`` on it goes straight along its heading.
+    At yard ``turn_yd`` (counted before entering the next hex) its facing turns by ``turn_by`` hexsides, and
+    its heading with it when ``heading_follows_turn``. The walk ends at yard ``stop_at_yd`` (a trip), when
+    the points run out, or at whatever it cannot pass. ``jump_skill`` is set when it may jump crossable
+    obstacles.
+    """
+
+    entity: int
+    start: Hex
+    altitude_yd: float
+    height_yd: float
+    facing: int
+    heading: int
+    points: int
+    veer: tuple[int, ...] = ()
+    turn_yd: int | None = None
+    turn_by: int = 0
+    heading_follows_turn: bool = True
+    stop_at_yd: int | None = None
+    drift_from_yd: int | None = None
+    footing: bool = True
+    jump_skill: int | None = None
+
+
+@dataclass(slots=True)
+class WalkResult:
+    """Where a walk went: the hexes entered, the final facing and heading, the points spent (of which
+    ``extra`` for footing), the turn made (yards before it, and the hex), and what stopped it, if anything."""
+
+    facing: int
+    heading: int
+    path: list[Hex] = field(default_factory=list)
+    spent: int = 0
+    extra: int = 0
+    turned: tuple[int, Hex] | None = None
+    struck: int | None = None
+
+
+JumpRoll = Callable[[int, Hex], bool]
+"""Asked whether the walker clears obstacle ``entity`` on ``hex``."""
+
+DodgeRoll = Callable[[int, Hex], bool]
+"""Asked whether body ``entity`` on ``hex`` dodges out of the walker's way."""
+
+
+def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) -> WalkResult:
+    """Follow ``plan`` through ``index``; ``jump`` and ``dodge`` decide the rolls met on the way.
+
+    Basic Set: High-Speed Movement > Tactical Movement: movement points are the velocity, bad footing
+    costs extra points; Direction and Turning Radius: until the radius is met the walker may enter any of
+    its three front hexes without changing facing; a walker with legs may roll to jump obstacles, and
+    otherwise collides with what it cannot pass or what does not dodge out of the way.
+    """
+    here = plan.start
+    result = WalkResult(plan.facing, plan.heading)
+    yard = 0
+    while True:
+        if plan.turn_yd == yard and result.turned is None:
+            result.facing = turn(result.facing, plan.turn_by)
+            if plan.heading_follows_turn:
+                result.heading = result.facing
+            result.turned = (yard, here)
+        if plan.stop_at_yd is not None and yard >= plan.stop_at_yd:
+            break
+        drifting = plan.drift_from_yd is not None and yard >= plan.drift_from_yd
+        if drifting:
+            ahead = neighbour(here, result.heading)
+        else:
+            side = plan.veer[yard] if yard < len(plan.veer) else 0
+            ahead = front_hexes(here, result.facing)[1 + side]
+        cost = 1 + (index.footing_extra(ahead) if plan.footing else 0)
+        if result.spent + cost > plan.points:
+            break
+        for obstacle, what in index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd):
+            if what.crossable and plan.jump_skill is not None and not drifting and jump(obstacle, ahead):
+                continue
+            result.struck = obstacle
+            break
+        if result.struck is None:
+            for other in index.bodies_in_way(ahead, plan.entity, plan.altitude_yd, plan.height_yd):
+                if not dodge(other, ahead):
+                    result.struck = other
+                    break
+        if result.struck is not None:
+            break
+        result.path.append(ahead)
+        here = ahead
+        result.spent += cost
+        result.extra += cost - 1
+        yard += 1
+    return result
+
+
+def jump_skill(world: World, body: Body) -> int | None:
+    """DX or Jumping, whichever is better, less shock, for a walker with legs on the ground; None otherwise."""
+    if not body.mover.legs or environment(world, body) != "ground":
+        return None
+    skills = world.try_get(body.entity, Skills)
+    jumping = skills.level("Jumping") if skills is not None else None
+    return max(body.mover.dx, jumping or 0) + shock(world, body.entity)
+
+
+def dodge_skill(world: World, entity: int) -> int | None:
+    """Dodge of a body in the way: Basic Speed + 3 (rounded down) less encumbrance, -4 when stunned; None for
+    one that cannot dodge (unconscious, or no ``Mover``)."""
+    mover = world.try_get(entity, Mover)
+    if mover is None:
+        return None
+    condition = world.try_get(entity, Condition)
+    if condition is not None and not condition.conscious:
+        return None
+    stunned = -4 if condition is not None and condition.stunned else 0
+    return int(mover.basic_speed) + 3 + rules.dodge_encumbrance_penalty(mover.encumbrance) + stunned
+
+
+def dodge_aside(world: World, mover: int, other: int, at: Hex) -> bool:
+    """Roll ``other``'s Dodge to get out of ``mover``'s way on ``at``; say so on a success."""
+    skill = dodge_skill(world, other)
+    if skill is None:
+        return False
+    result = world.dice.success(skill, "Dodge")
+    world.emit(RollMade(other, f"dodge out of the way of entity {mover}", result))
+    if result.success:
+        world.emit(DodgedAside(other, mover, at))
+    return result.success
+
+
+def plan_walk(
+    world: World, body: Body, chosen: Rules, turn_yd: int | None, loss: tuple[int, LossCause] | None
+) -> WalkPlan:
+    """The :class:`WalkPlan` of ``body`` this turn, turning at ``turn_yd`` (None: no turn); ``loss`` is the yard
+    from which it is out of control (0: from the start) and why, or None when it keeps control all the way.
+
+    In control it follows its facing and its ``Intent.veer``. From the loss of control on it either stops (a
+    trip: the skid comes in the CONTROL phase) or goes straight along its heading (in the air, in water, on
+    three or more wheels). A turn planned while out of control (the house rules' failed early turn) changes
+    the facing, not the heading.
+    """
+    stop_at = drift_from = None
+    if loss is not None:
+        if loss_mode(world, body, loss[1], chosen) == "trip":
+            stop_at = loss[0]
+        else:
+            drift_from = loss[0]
+    heading = body.velocity.heading if loss is not None and loss[0] == 0 else body.facing.direction
+    return WalkPlan(
+        entity=body.entity,
+        start=body.position.hex,
+        altitude_yd=body.position.altitude_yd,
+        height_yd=figure_height_yd(body.mover),
+        facing=body.facing.direction,
+        heading=heading,
+        points=level_points(world, body.entity, body.velocity.yps),
+        veer=body.intent.veer,
+        turn_yd=turn_yd,
+        turn_by=body.intent.turn,
+        heading_follows_turn=loss is None,
+        stop_at_yd=stop_at,
+        drift_from_yd=drift_from,
+        footing=environment(world, body) == "ground",
+        jump_skill=jump_skill(world, body),
+    )
+
+
+class PathWalker(System):
+    """MOVEMENT phase: moves every mover along its path, in initiative order.
+
+    Reads ``Velocity`` (movement points), ``Facing``, ``Intent.turn`` and ``Intent.veer``, ``Control``
+    (``turn_yd`` from the TURNING phase, ``state``, ``lost_at_yd``), footing, obstacles and other bodies through
+    the :class:`~systems.gurps.spatial.SpatialIndex` (rebuilt here once a turn); writes ``Position``,
+    ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``, ``moved_yd``, ``extra_cost``,
+    ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into); emits
+    :class:`Turned`, :class:`Moved`, :class:`ObstacleCrossed`, :class:`DodgedAside` and ``RollMade``.
+
+    Basic Set: High-Speed Movement > Velocity (the whole velocity is moved unless footing slows it), Tactical
+    Movement and Direction and Turning Radius, as :func:`walk` says. Readings chosen:
+
+    - A yard is entered only with the points for it; a hex of footing the points cannot pay for ends the walk.
+    - A planned turn at a yard the walk never reaches does not happen.
+    - Bodies in the way roll Dodge (Basic Speed + 3, encumbrance, -4 stunned); an unconscious body cannot.
+    - Running into something stops the walker on the hex before it; the body struck stops too (its own walk
+      this turn is over). The COLLISION phase works out the damage.
+    - Footing costs only on the ground; fliers and swimmers pay none.
+    """
+
+    phase = Phase.MOVEMENT
+
+    def __init__(self, index: SpatialIndex) -> None:
+        super().__init__()
+        self.index = index
+
+    def run(self) -> None:
+        """Walk every mover in initiative order."""
+        world = self.world
+        chosen = installed_rules(world)
+        self.index.rebuild(world)
+        for body in bodies(world):
+            if carried(body) or body.control.halted:
+                continue
+            self._walk(world, body, chosen)
+
+    def _walk(self, world: World, body: Body, chosen: Rules) -> None:
+        control = body.control
+        entity = body.entity
+        loss = None
+        if control.loss_cause is not None:
+            loss = (control.lost_at_yd or 0, control.loss_cause)
+        plan = plan_walk(world, body, chosen, control.turn_yd, loss)
+        skill = plan.jump_skill
+
+        def jump(obstacle: int, at: Hex) -> bool:
+            assert skill is not None  # walk asks only a walker that may jump
+            result = world.dice.success(skill, "DX or Jumping")
+            world.emit(RollMade(entity, f"jump obstacle {obstacle}", result))
+            if result.success:
+                world.emit(ObstacleCrossed(entity, obstacle, at))
+            return result.success
+
+        result = walk(plan, self.index, jump, lambda other, at: dodge_aside(world, entity, other, at))
+        start = body.position.hex
+        if result.turned is not None:
+            after_yd, at = result.turned
+            pushed = False
+            if control.state is MoveState.HIGH_SPEED or control.loss_cause is not None:
+                lim = limits(world, body, chosen)
+                pushed = after_yd < lim.free_turn_yd or abs(plan.turn_by) == 2
+            world.emit(Turned(entity, plan.facing, result.facing, at, after_yd, pushed))
+            control.turned_hexsides += abs(plan.turn_by)
+            control.straight_yd = len(result.path) - after_yd
+        else:
+            control.straight_yd += len(result.path)
+        if result.path:
+            end = result.path[-1]
+            body.position.q, body.position.r = end
+            self.index.move(entity, start, end)
+        body.facing.direction = result.facing
+        body.velocity.heading = result.heading
+        control.path = list(result.path)
+        control.moved_yd = len(result.path)
+        control.extra_cost = result.extra
+        control.struck = result.struck
+        if result.struck is not None:
+            struck_control = world.try_get(result.struck, Control)
+            if struck_control is not None:
+                struck_control.halted = True
+        world.emit(Moved(entity, tuple(result.path), result.extra))

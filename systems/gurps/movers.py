@@ -1,0 +1,219 @@
+"""Reading a GURPS mover: who moves, in which order, with which Move, how fast at most, and what keeps control.
+
+Every high-speed system starts from :func:`bodies` (the entities that move, in initiative order) and
+:func:`limits` (the numbers the rules allow them this turn), so the systems, :func:`systems.gurps.preview`
+and the queries of :mod:`systems.gurps.queries` agree by construction.
+
+Where the Move comes from (Basic Set: High-Speed Movement > High-Speed Flying and Swimming): on the ground
+``Mover.basic_move``; in the air (a ``Flight`` component and an altitude above 0) ``Flight.air_move``; in water
+(``Mover.swimming``) ``Mover.water_move``. Encumbrance reduces each of them alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Final, Literal, NamedTuple, cast
+
+from components.flight import Flight
+from components.gurps import Condition, Control, Intent, LossCause, Mover, Posture, PostureState
+from components.motion import Facing, Position, Velocity
+from ecs import World, WorldError
+from systems.gurps import rules
+from systems.gurps.dive import speed_limits
+from systems.gurps.options import Rules
+
+Environment = Literal["ground", "air", "water"]
+"""Where an entity moves: the Move it uses and what losing control does depend on it."""
+
+LossMode = Literal["trip", "drift", "wheels"]
+"""What losing control does: trip and skid (on the ground), drift straight ahead (in the air or water), or
+decelerate steadily (three or more wheels)."""
+
+BODY_TYPES: Final = (Position, Facing, Velocity, Mover, Control, Intent)
+"""The components every entity the high-speed systems move must have."""
+
+
+class Body(NamedTuple):
+    """One entity the high-speed systems move, with the components they read and write."""
+
+    entity: int
+    position: Position
+    facing: Facing
+    velocity: Velocity
+    mover: Mover
+    control: Control
+    intent: Intent
+
+
+def initiative_key(entity: int, mover: Mover | None) -> tuple[float, int]:
+    """Sort key of initiative: highest ``Mover.basic_speed`` first, then the lowest entity id (DESIGN.md
+    section 2); an entity without a ``Mover`` counts Basic Speed 0."""
+    return (-(mover.basic_speed if mover is not None else 0.0), entity)
+
+
+def in_initiative_order(world: World, entities: Iterable[int]) -> list[int]:
+    """``entities`` in the order they act within a phase (see :func:`initiative_key`)."""
+    return sorted(entities, key=lambda entity: initiative_key(entity, world.try_get(entity, Mover)))
+
+
+def bodies(world: World) -> list[Body]:
+    """Every entity with all of :data:`BODY_TYPES`, in initiative order."""
+    query = cast("Callable[..., list[tuple[int, tuple[Any, ...]]]]", world.query)
+    found = [Body(entity, *components) for entity, components in query(*BODY_TYPES)]
+    found.sort(key=lambda body: initiative_key(body.entity, body.mover))
+    return found
+
+
+def body_of(world: World, entity: int) -> Body:
+    """The :class:`Body` of one entity; a :class:`~ecs.errors.WorldError` naming what it lacks otherwise."""
+    missing = [kind.__name__ for kind in BODY_TYPES if not world.has(entity, kind)]
+    if missing:
+        raise WorldError(f"entity {entity} is not a GURPS mover: it has no {', '.join(missing)}")
+    return Body(
+        entity,
+        world.get(entity, Position),
+        world.get(entity, Facing),
+        world.get(entity, Velocity),
+        world.get(entity, Mover),
+        world.get(entity, Control),
+        world.get(entity, Intent),
+    )
+
+
+def carried(body: Body) -> bool:
+    """Whether the entity rides a mount or vehicle and so does not move under its own power
+    (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement)."""
+    return body.control.carried_by is not None
+
+
+def environment(world: World, body: Body) -> Environment:
+    """``water`` while swimming, ``air`` with a ``Flight`` above the ground, otherwise ``ground``."""
+    if body.mover.swimming:
+        return "water"
+    if body.position.altitude_yd > 0 and world.has(body.entity, Flight):
+        return "air"
+    return "ground"
+
+
+def standing(world: World, entity: int) -> bool:
+    """Whether the entity stands; one without a ``Posture`` counts as standing."""
+    posture = world.try_get(entity, Posture)
+    return posture is None or posture.state is PostureState.STANDING
+
+
+def shock(world: World, entity: int) -> int:
+    """This turn's shock penalty to DX-based rolls (0 without a ``Condition``)."""
+    condition = world.try_get(entity, Condition)
+    return condition.shock if condition is not None else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What the rules allow one mover this turn (Basic Set: High-Speed Movement, or the house rules).
+
+    - ``basic_move``: Basic Move in its environment (air or water Move in place of it); the safe
+      deceleration, and the acceleration step of the Basic Set.
+    - ``move``: that Move reduced for encumbrance (Encumbered Move).
+    - ``top_speed``: the fastest it may go; ``entry_limit`` the most it may start the first turn at high
+      speed with (never above ``top_speed``).
+    - ``accel_step``: how much it may add at the end of a turn (Basic Move; Encumbered Move in the house
+      rules). ``safe_decel`` and ``max_decel`` bound deceleration without and with a roll.
+    - ``radius``: the turning radius at the present velocity (``math.inf`` for a Move of 0) and
+      ``free_turn_yd`` how many yards into this turn the radius is met, counting the yards already run
+      straight (``Control.straight_yd``).
+    """
+
+    environment: Environment
+    basic_move: int
+    move: int
+    top_speed: int
+    entry_limit: int
+    accel_step: int
+    safe_decel: int
+    max_decel: int
+    radius: int | float
+    free_turn_yd: int | float
+
+
+def basic_move(world: World, body: Body) -> int:
+    """Basic Move in the entity's environment: ground Basic Move, basic air Move, or basic water Move."""
+    where = environment(world, body)
+    if where == "air":
+        return world.get(body.entity, Flight).air_move
+    if where == "water":
+        assert body.mover.water_move is not None  # Mover refuses swimming without water_move
+        return body.mover.water_move
+    return body.mover.basic_move
+
+
+def rated_top_speed(world: World, body: Body) -> int | None:
+    """The rated top speed in the entity's environment (Enhanced Move, a vehicle's figure), or None."""
+    if environment(world, body) == "air":
+        return world.get(body.entity, Flight).top_airspeed
+    return body.mover.top_speed
+
+
+def limits(world: World, body: Body, chosen: Rules) -> Limits:
+    """The :class:`Limits` of ``body`` this turn under ``chosen`` rules."""
+    where = environment(world, body)
+    base = basic_move(world, body)
+    move = rules.encumbered_move(base, body.mover.encumbrance)
+    rated = rated_top_speed(world, body)
+    house = chosen.control == "house"
+    if house:
+        top = rules.house_top_speed(move, rated or 0)
+    else:
+        top = rated if rated is not None else rules.sprint_top_speed(move)
+    enhanced = body.mover.enhanced or (rated is not None and rated > move)
+    accel_step = move if house else base
+    if where == "air":
+        accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
+    entry = min(rules.entry_velocity_limit(move, base, enhanced), top)
+    velocity = body.velocity.yps
+    radius_move = move if chosen.turning_radius == "house" else base
+    radius = rules.turning_radius(velocity, radius_move, cast("rules.RadiusVariant", chosen.turning_radius))
+    free = max(0, radius - body.control.straight_yd)
+    return Limits(
+        environment=where,
+        basic_move=base,
+        move=move,
+        top_speed=top,
+        entry_limit=entry,
+        accel_step=accel_step,
+        safe_decel=base,
+        max_decel=base if house else 2 * base,
+        radius=radius,
+        free_turn_yd=free,
+    )
+
+
+def control_roll(world: World, body: Body) -> tuple[int, str]:
+    """The roll that keeps control when pushing the envelope, before its modifier: DX+3, or for a driven
+    vehicle (``Mover.operator_skill`` set) vehicle skill plus Handling; shock counts against either
+    (Basic Set: High-Speed Movement > Pushing the Envelope)."""
+    mover = body.mover
+    if mover.operator_skill is not None:
+        skill, label = mover.operator_skill + (mover.handling or 0), "vehicle skill+Handling"
+    else:
+        skill, label = mover.dx + rules.PUSHING_THE_ENVELOPE_DX_BONUS, "DX+3"
+    return skill + shock(world, body.entity), label
+
+
+def loss_mode(world: World, body: Body, cause: LossCause, chosen: Rules) -> LossMode:
+    """What losing control does to ``body``: ``drift`` in the air or water; ``wheels`` on three or more wheels
+    (when ``Rules.wheeled_stability`` is on and the loss came from neither a critical failure nor an injury);
+    otherwise ``trip`` (Basic Set: High-Speed Movement > Losing Control; High-Speed Flying and Swimming)."""
+    if environment(world, body) != "ground":
+        return "drift"
+    if body.mover.wheels >= 3 and chosen.wheeled_stability and not cause.from_injury_or_critical:
+        return "wheels"
+    return "trip"
+
+
+def installed_rules(world: World) -> Rules:
+    """The GURPS :class:`Rules` installed in ``world``; a clear error when ``systems.gurps.install`` was not called."""
+    chosen = world.rules.get("gurps")
+    if not isinstance(chosen, Rules):
+        raise WorldError("the GURPS rules are not installed in this world: call systems.gurps.install(world)")
+    return chosen

@@ -1,0 +1,109 @@
+"""What this turn's intent would take, for a game UI: the rolls it needs and their exact odds.
+
+Nothing here changes the world: no die is rolled, no component written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from components.gurps import MoveState
+from ecs import World, critical_failure_probability, success_probability
+from ecs.hexgrid import Hex
+from systems.gurps import rules
+from systems.gurps.intent import check_intent, early_turn_modifier
+from systems.gurps.maneuvers import maneuver_loss
+from systems.gurps.movement import plan_walk, walk
+from systems.gurps.movers import body_of, carried, control_roll, installed_rules, limits
+from systems.gurps.spatial import SpatialIndex
+
+
+@dataclass(frozen=True, slots=True)
+class RollForecast:
+    """One roll the intent would need: what for, the roll's name, its effective skill, and the exact chances
+    of success and of critical failure on 3d6."""
+
+    purpose: str
+    label: str
+    target: int
+    chance: Fraction
+    critical_failure_chance: Fraction
+
+    @classmethod
+    def of(cls, purpose: str, label: str, target: int) -> RollForecast:
+        """The forecast of a roll against ``target``."""
+        return cls(purpose, label, target, success_probability(target), critical_failure_probability(target))
+
+
+@dataclass(frozen=True, slots=True)
+class Forecast:
+    """What ``entity``'s intent would take this turn, if every roll succeeds and nobody else moves.
+
+    ``rolls`` are the rolls it would make, in order; ``loses_control`` is the cause when control is lost
+    with no roll at all (a forbidden maneuver, stun, footing past twice Basic Move; or already out of
+    control); ``path`` the hexes it would enter and ``runs_into`` what would stop it (a body there could
+    still dodge).
+    """
+
+    entity: int
+    rolls: tuple[RollForecast, ...] = ()
+    loses_control: str | None = None
+    path: tuple[Hex, ...] = ()
+    runs_into: int | None = None
+
+
+def preview(world: World, entity: int) -> Forecast:
+    """The :class:`Forecast` of ``entity``'s intent this turn, without changing the world.
+
+    The same rules as the systems: a bad intent raises the :class:`~ecs.errors.IntentError` the step would.
+    The path follows the positions of this moment (other movers have not moved yet); a roll to jump an
+    obstacle is listed and assumed made; a pushed turn is assumed made.
+    """
+    chosen = installed_rules(world)
+    body = body_of(world, entity)
+    check_intent(world, body, chosen)
+    if carried(body):
+        return Forecast(entity)
+    control = body.control
+    intent = body.intent
+    velocity = body.velocity.yps
+    lim = limits(world, body, chosen)
+    index = SpatialIndex()
+    index.rebuild(world)
+    cause = maneuver_loss(world, body, chosen) or control.loss_cause
+    if cause is not None:
+        plan = plan_walk(world, body, chosen, None, (0, cause))
+        result = walk(plan, index, lambda _obstacle, _at: False, lambda _other, _at: False)
+        return Forecast(entity, (), cause.value, tuple(result.path), result.struck)
+    rolls: list[RollForecast] = []
+    turn_yd: int | None = None
+    if intent.turn and control.state is MoveState.NORMAL:
+        turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else 0
+    elif intent.turn:
+        turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else int(lim.free_turn_yd)
+        if turn_yd < lim.free_turn_yd or abs(intent.turn) == 2:
+            modifier = early_turn_modifier(body, lim, chosen)
+            skill, label = control_roll(world, body)
+            what = "early turn" if turn_yd < lim.free_turn_yd else "tight turn"
+            rolls.append(RollForecast.of(what, f"{label}{modifier:+d}", skill + modifier))
+    plan = plan_walk(world, body, chosen, turn_yd, None)
+
+    def jump(obstacle: int, _at: Hex) -> bool:
+        assert plan.jump_skill is not None  # walk asks only a walker that may jump
+        rolls.append(RollForecast.of(f"jump obstacle {obstacle}", "DX or Jumping", plan.jump_skill))
+        return True
+
+    result = walk(plan, index, jump, lambda _other, _at: False)
+    loses: str | None = None
+    accelerating = intent.throttle > 0 and result.extra == 0
+    if control.state is MoveState.HIGH_SPEED and result.struck is None and not accelerating:
+        voluntary = min(max(0, -intent.throttle), velocity - result.extra)
+        outcome = rules.footing_deceleration(velocity, result.extra, lim.basic_move, voluntary)
+        if outcome.lost_control:
+            loses = "footing"
+        elif outcome.roll_modifier is not None:
+            skill, label = control_roll(world, body)
+            target = skill + outcome.roll_modifier
+            rolls.append(RollForecast.of("hasty deceleration", f"{label}{outcome.roll_modifier:+d}", target))
+    return Forecast(entity, tuple(rolls), loses, tuple(result.path), result.struck)

@@ -1,0 +1,74 @@
+"""Questions a game asks about a mover at speed: its limits this turn, its defenses, and speed modifiers.
+
+Nothing here changes the world (Basic Set: High-Speed Movement > Attacking and Defending).
+"""
+
+from __future__ import annotations
+
+import math
+
+from components.gurps import MoveState
+from components.motion import Velocity
+from ecs import World
+from ecs.hexgrid import DIRECTIONS, to_pixel
+from ecs.validate import check_number
+from systems.gurps import rules
+from systems.gurps.movers import Limits, basic_move, body_of, installed_rules, limits
+
+
+def movement_limits(world: World, entity: int) -> Limits:
+    """What the rules allow ``entity`` this turn: Move in use, top speed, turning radius, steps of speed."""
+    return limits(world, body_of(world, entity), installed_rules(world))
+
+
+def at_high_speed(world: World, entity: int) -> bool:
+    """Whether ``entity`` moves at high speed (in control or not)."""
+    return body_of(world, entity).control.state is not MoveState.NORMAL
+
+
+def defenses(world: World, entity: int) -> rules.HighSpeedDefense:
+    """Which active defenses ``entity`` has: at high speed it may dodge but neither retreat nor dive for cover."""
+    body = body_of(world, entity)
+    return rules.high_speed_defense(body.velocity.yps, basic_move(world, body))
+
+
+def may_dodge(world: World, entity: int) -> bool:
+    """Whether ``entity`` may dodge (always, at any speed)."""
+    return defenses(world, entity).dodge
+
+
+def may_retreat(world: World, entity: int) -> bool:
+    """Whether ``entity`` may retreat as part of a defense (not at high speed)."""
+    return defenses(world, entity).retreat
+
+
+def may_dive_for_cover(world: World, entity: int) -> bool:
+    """Whether ``entity`` may dive for cover (not at high speed)."""
+    return defenses(world, entity).dive_for_cover
+
+
+def _vector(velocity: Velocity | None) -> tuple[float, float]:
+    if velocity is None or velocity.yps == 0:
+        return (0.0, 0.0)
+    x, y = to_pixel(DIRECTIONS[velocity.heading], 1 / math.sqrt(3))
+    return (x * velocity.yps, y * velocity.yps)
+
+
+def relative_speed_yps(world: World, a: int, b: int) -> float:
+    """How fast ``b`` moves as seen from ``a``, in yards per second: the length of the difference of their
+    velocities (an entity without ``Velocity`` stands still)."""
+    ax, ay = _vector(world.try_get(a, Velocity))
+    bx, by = _vector(world.try_get(b, Velocity))
+    return math.hypot(bx - ax, by - ay)
+
+
+def speed_modifier(world: World, attacker: int, target: int, range_yd: float = 0.0) -> int:
+    """The speed/range modifier to ``attacker``'s roll against ``target``: the Size and Speed/Range Table for
+    the range plus their relative speed (Basic Set: High-Speed Movement > Attacking and Defending; Size and
+    Speed/Range Table). Reading chosen: speed and range never give a bonus, so anything up to 2 yards is 0.
+    """
+    range_yd = check_number("speed_modifier", "range_yd", range_yd, low=0)
+    total = range_yd + relative_speed_yps(world, attacker, target)
+    if total <= 2:
+        return 0
+    return min(0, rules.speed_range_modifier(round(total, 6)))

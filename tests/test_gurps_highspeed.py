@@ -1,0 +1,607 @@
+"""GURPS High-Speed Movement end to end: worked examples and scenarios in worlds with no window.
+
+Every roll that matters is scripted (``world.dice.script``); the comments give each roll's arithmetic.
+Sources: Basic Set: High-Speed Movement (Direction and Turning Radius, Accelerating, Decelerating, Pushing the
+Envelope, Tactical Movement, Losing Control, High-Speed Flying and Swimming); Basic Set: Damage from
+Collisions and Falling as DESIGN.md section 5 gives them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from components import (
+    Condition,
+    Control,
+    Facing,
+    Footing,
+    Intent,
+    Maneuver,
+    Mover,
+    MoveState,
+    Obstacle,
+    Position,
+    Posture,
+    PostureState,
+    Velocity,
+)
+from components.flight import Flight
+from components.gurps import LossCause
+from ecs import Event, RollMade, SuccessRoll, World
+from systems.gurps import Rules, install, systems_for
+from systems.gurps.events import (
+    Collided,
+    DodgedAside,
+    EnteredHighSpeed,
+    FallDamage,
+    HighSpeedRefused,
+    KnockedDown,
+    LeftHighSpeed,
+    LostControl,
+    Moved,
+    ObstacleCrossed,
+    RegainedControl,
+    Skidded,
+    Tripped,
+    Turned,
+    VelocityChanged,
+)
+
+
+def make_world(rules: Rules | None = None) -> World:
+    world = World(seed=7)
+    install(world, rules)
+    return world
+
+
+def mover(
+    world: World,
+    *,
+    at: tuple[int, int] = (0, 0),
+    facing: int = 0,
+    velocity: int = 0,
+    state: MoveState = MoveState.NORMAL,
+    cause: LossCause | None = None,
+    intent: Intent | None = None,
+    straight_yd: int = 0,
+    altitude_yd: float = 0.0,
+    extra: tuple[Any, ...] = (),
+    **stats: Any,
+) -> int:
+    """Spawn a GURPS mover (Basic Move 5, DX 10, HP 10 unless ``stats`` say otherwise)."""
+    stats.setdefault("basic_move", 5)
+    return world.spawn(
+        Position(*at, altitude_yd=altitude_yd),
+        Facing(facing),
+        Velocity(velocity, facing),
+        Mover(**stats),
+        Control(state=state, loss_cause=cause, straight_yd=straight_yd),
+        intent or Intent(),
+        Condition(),
+        Posture(),
+        *extra,
+    )
+
+
+def of_type(events: list[Event], kind: type[Any]) -> list[Any]:
+    return [event for event in events if isinstance(event, kind)]
+
+
+def rolls(events: list[Event]) -> list[tuple[int, str, int]]:
+    """(entity, purpose, target or total) of every roll, in order."""
+    found = []
+    for event in of_type(events, RollMade):
+        result = event.result
+        found.append((event.entity, event.purpose, result.target if isinstance(result, SuccessRoll) else result.total))
+    return found
+
+
+# --- the worked examples of the section, through the systems ------------------------------------------
+
+
+def test_velocity_13_basic_move_5_turns_after_2_yards() -> None:
+    """Direction and Turning Radius: velocity 13 and Basic Move 5 give a radius of 2 yards."""
+    world = make_world()
+    runner = mover(world, velocity=13, state=MoveState.HIGH_SPEED, intent=Intent(turn=1))
+    events = world.step()
+    assert of_type(events, Turned) == [Turned(runner, 0, 1, (2, 0), 2, False)]
+    assert rolls(events) == []
+    path = world.get(runner, Control).path
+    assert path[:3] == [(1, 0), (2, 0), (2, 1)]
+    assert len(path) == 13
+    assert world.get(runner, Facing).direction == 1
+    assert world.get(runner, Velocity).heading == 1
+    assert world.get(runner, Control).straight_yd == 11
+
+
+def test_decelerate_9_with_basic_move_5_rolls_at_minus_2() -> None:
+    """Pushing the Envelope: cutting 9 yd/s with Basic Move 5 is a DX+3 roll at -2 (DX 10: 11)."""
+    world = make_world()
+    runner = mover(world, velocity=15, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-9, push=True))
+    world.dice.script(3, 4, 4)  # 11 against 11: made
+    events = world.step()
+    assert rolls(events) == [(runner, "hasty deceleration", 11)]
+    assert world.get(runner, Velocity).yps == 6
+    assert world.get(runner, Control).state is MoveState.HIGH_SPEED
+    assert of_type(events, VelocityChanged) == [VelocityChanged(runner, 15, 6, -9, 0)]
+
+
+def test_velocity_23_basic_move_3_turns_early_at_minus_6() -> None:
+    """Pushing the Envelope: an early turn at 23 yd/s with Basic Move 3 is a DX+3 roll at -6 (DX 12: 9)."""
+    world = make_world()
+    runner = mover(
+        world, velocity=23, basic_move=3, dx=12, state=MoveState.HIGH_SPEED, intent=Intent(turn=1, push=True)
+    )
+    world.get(runner, Intent).turn_at_yd = 0
+    world.dice.script(2, 3, 4)  # 9 against 9: made
+    events = world.step()
+    assert rolls(events) == [(runner, "early turn", 9)]
+    assert of_type(events, Turned) == [Turned(runner, 0, 1, (0, 0), 0, True)]
+
+
+def test_velocity_14_through_six_yards_of_mud_ends_at_8() -> None:
+    """Tactical Movement: velocity 14 through six yards of mud (+1 a yard) decelerates to 8."""
+    world = make_world()
+    runner = mover(world, velocity=14, basic_move=7, state=MoveState.HIGH_SPEED)
+    for q in range(1, 7):
+        world.spawn(Position(q, 0), Footing(extra_cost=1))
+    events = world.step()
+    assert of_type(events, Moved) == [Moved(runner, tuple((q, 0) for q in range(1, 9)), 6)]
+    assert world.get(runner, Velocity).yps == 8
+    assert of_type(events, VelocityChanged) == [VelocityChanged(runner, 14, 8, 0, 6)]
+    assert rolls(events) == []
+
+
+# --- entering, accelerating, decelerating, leaving ------------------------------------------------------
+
+
+def test_a_full_move_turn_on_move_enters_high_speed_next_turn() -> None:
+    world = make_world()
+    runner = mover(world, velocity=5, intent=Intent(throttle=1))
+    events = world.step()
+    assert of_type(events, EnteredHighSpeed) == [EnteredHighSpeed(runner, 6)]
+    assert world.get(runner, Control).state is MoveState.HIGH_SPEED
+    assert world.get(runner, Position).hex == (5, 0)
+    assert world.get(runner, Intent) == Intent()  # cleared for the next turn
+
+
+def test_enhanced_move_may_start_high_speed_at_twice_basic_move() -> None:
+    world = make_world()
+    horse = mover(world, velocity=5, top_speed=16, enhanced=True, intent=Intent(throttle=5))
+    world.step()
+    assert world.get(horse, Velocity).yps == 10
+
+
+def test_a_run_cut_short_by_footing_is_refused_high_speed_and_keeps_its_velocity() -> None:
+    world = make_world()
+    runner = mover(world, velocity=5, intent=Intent(throttle=1))
+    world.spawn(Position(1, 0), Footing(extra_cost=2))
+    events = world.step()
+    assert len(world.get(runner, Control).path) == 3
+    assert of_type(events, HighSpeedRefused) == [HighSpeedRefused(runner, 5, "moved 3 of its Move of 5 yd")]
+    assert world.get(runner, Velocity).yps == 5
+    assert world.get(runner, Control).state is MoveState.NORMAL
+
+
+def test_accelerating_by_basic_move_up_to_top_speed() -> None:
+    world = make_world()
+    runner = mover(world, velocity=8, basic_move=5, top_speed=13, state=MoveState.HIGH_SPEED)
+    world.get(runner, Intent).throttle = 5
+    world.step()
+    assert world.get(runner, Velocity).yps == 13
+
+
+def test_decelerating_to_basic_move_leaves_high_speed() -> None:
+    world = make_world()
+    runner = mover(world, velocity=9, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-4))
+    events = world.step()
+    assert of_type(events, LeftHighSpeed) == [LeftHighSpeed(runner, 5, "slowed to Basic Move or less")]
+    assert world.get(runner, Control).state is MoveState.NORMAL
+
+
+def test_a_failed_hasty_deceleration_loses_control_and_trips_next_turn() -> None:
+    world = make_world()
+    runner = mover(world, velocity=16, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-8, push=True))
+    world.dice.script(5, 5, 4)  # 14 against DX+3-1 = 12: failed by 2
+    events = world.step()
+    assert rolls(events) == [(runner, "hasty deceleration", 12)]
+    assert of_type(events, LostControl) == [LostControl(runner, "failed roll", "trip", 16)]
+    assert world.get(runner, Velocity).yps == 16  # the deceleration did not happen
+    world.dice.script(1, 1, 2, 2, 2, 2)  # fall at 16 yd/s, HP 10 doubled: 3.2 -> 3d; then nothing more
+    events = world.step()
+    assert of_type(events, Tripped) == [Tripped(runner, (16, 0))]
+    assert of_type(events, Skidded) == [Skidded(runner, ((17, 0), (18, 0), (19, 0), (20, 0)))]
+    assert of_type(events, FallDamage) == [FallDamage(runner, 16, "3d", 4, 4)]
+
+
+def test_footing_past_twice_basic_move_loses_control_outright() -> None:
+    world = make_world()
+    runner = mover(world, velocity=14, basic_move=2, state=MoveState.HIGH_SPEED)
+    for q in range(1, 7):
+        world.spawn(Position(q, 0), Footing(extra_cost=1))
+    events = world.step()
+    assert rolls(events) == []
+    assert of_type(events, LostControl) == [LostControl(runner, "footing", "trip", 8)]
+    assert world.get(runner, Velocity).yps == 8  # the footing still slowed it
+    assert world.get(runner, Control).loss_cause is LossCause.FOOTING
+
+
+def test_footing_past_basic_move_needs_the_pushing_the_envelope_roll() -> None:
+    world = make_world()
+    runner = mover(world, velocity=14, basic_move=5, state=MoveState.HIGH_SPEED)
+    for q in range(1, 7):
+        world.spawn(Position(q, 0), Footing(extra_cost=1))
+    world.dice.script(4, 4, 5)  # 13 against DX+3, no modifier for 1 yd/s over: made
+    events = world.step()
+    assert rolls(events) == [(runner, "hasty deceleration", 13)]
+    assert world.get(runner, Velocity).yps == 8
+
+
+# --- turning --------------------------------------------------------------------------------------------
+
+
+def test_front_hexes_are_entered_without_changing_facing() -> None:
+    world = make_world()
+    runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED, intent=Intent(veer=(1, -1, -1)))
+    world.step()
+    # front-left of (0, 0) facing east, then front-right twice
+    assert world.get(runner, Control).path[:4] == [(0, 1), (1, 0), (2, -1), (3, -1)]
+    assert world.get(runner, Facing).direction == 0
+
+
+def test_a_turn_when_the_radius_was_already_run_last_turn_comes_at_once() -> None:
+    world = make_world()
+    runner = mover(world, velocity=13, state=MoveState.HIGH_SPEED, straight_yd=5, intent=Intent(turn=-1))
+    events = world.step()
+    assert of_type(events, Turned) == [Turned(runner, 0, 5, (0, 0), 0, False)]
+
+
+def test_the_realistic_radius_is_velocity_squared_over_10() -> None:
+    world = make_world(Rules(turning_radius="realistic"))
+    runner = mover(world, velocity=8, state=MoveState.HIGH_SPEED, intent=Intent(turn=1))
+    events = world.step()
+    assert [(turned.entity, turned.after_yd) for turned in of_type(events, Turned)] == [(runner, 6)]
+
+
+def test_the_house_radius_rounds_up_and_uses_encumbered_move() -> None:
+    world = make_world(Rules(turning_radius="house"))
+    runner = mover(world, velocity=13, encumbrance=1, state=MoveState.HIGH_SPEED, intent=Intent(turn=1))
+    events = world.step()
+    # Encumbered Move 4: 13 / 4 -> 4
+    assert [(turned.entity, turned.after_yd) for turned in of_type(events, Turned)] == [(runner, 4)]
+
+
+def test_a_tight_120_degree_turn_pushes_the_envelope() -> None:
+    world = make_world()
+    runner = mover(world, velocity=13, state=MoveState.HIGH_SPEED, intent=Intent(turn=2, push=True))
+    world.dice.script(1, 2, 3)
+    events = world.step()
+    assert rolls(events) == [(runner, "tight turn", 12)]  # DX+3 at -1 (13 is one full Basic Move over 5)
+    assert world.get(runner, Facing).direction == 2
+
+
+def test_basic_move_0_drifts_straight_and_never_loses_control_on_its_maneuver() -> None:
+    world = make_world()
+    barrel = mover(
+        world, velocity=4, basic_move=0, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.DO_NOTHING)
+    )
+    events = world.step()
+    assert of_type(events, LostControl) == []
+    assert world.get(barrel, Position).hex == (4, 0)
+    assert world.get(barrel, Velocity).yps == 4
+
+
+# --- losing control ----------------------------------------------------------------------------------
+
+
+def test_an_early_turn_failed_trips_skids_a_quarter_of_the_rest_and_takes_fall_damage() -> None:
+    world = make_world()
+    runner = mover(world, velocity=13, state=MoveState.HIGH_SPEED, intent=Intent(turn=1, turn_at_yd=1, push=True))
+    # early turn: DX 10 + 3 - 1 = 12; 14 fails by 2. Fall at 13 yd/s, HP 10 doubled: 2.6 -> 3d = 6.
+    world.dice.script(6, 6, 2, 1, 2, 3)
+    events = world.step()
+    assert rolls(events) == [(runner, "early turn", 12), (runner, "fall damage", 6)]
+    assert of_type(events, LostControl) == [LostControl(runner, "failed roll", "trip", 1)]
+    assert of_type(events, Turned) == []
+    assert of_type(events, Moved) == [Moved(runner, ((1, 0),), 0)]
+    assert of_type(events, Tripped) == [Tripped(runner, (1, 0))]
+    assert of_type(events, Skidded) == [Skidded(runner, ((2, 0), (3, 0), (4, 0)))]  # (13 - 1) // 4 = 3
+    assert of_type(events, FallDamage) == [FallDamage(runner, 13, "3d", 6, 6)]
+    assert of_type(events, LeftHighSpeed) == [LeftHighSpeed(runner, 0, "tripped")]
+    assert world.get(runner, Condition).injury == 6
+    assert world.get(runner, Posture).state is PostureState.PRONE
+    assert world.get(runner, Velocity).yps == 0
+    assert world.get(runner, Control).state is MoveState.NORMAL
+    assert world.get(runner, Position).hex == (4, 0)
+
+
+def test_a_stunned_runner_trips_before_moving() -> None:
+    world = make_world()
+    runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
+    world.get(runner, Condition).stunned = True
+    world.dice.script(3, 3, 3, 3)  # fall at 10 yd/s: 2.0 -> 2d = 6
+    events = world.step()
+    assert of_type(events, LostControl) == [LostControl(runner, "stunned", "trip", 0)]
+    assert of_type(events, Skidded) == [Skidded(runner, ((1, 0), (2, 0)))]  # 10 // 4
+    assert of_type(events, FallDamage) == [FallDamage(runner, 10, "2d", 6, 6)]
+
+
+def test_any_maneuver_but_move_at_speed_loses_control() -> None:
+    world = make_world()
+    runner = mover(world, velocity=8, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.ATTACK))
+    world.dice.script(1, 1)  # fall at 8: 1.6 -> 2d
+    events = world.step()
+    assert of_type(events, LostControl) == [LostControl(runner, "maneuver", "trip", 0)]
+
+
+def test_a_car_on_four_wheels_only_decelerates_until_back_to_basic_move() -> None:
+    world = make_world()
+    car = mover(
+        world,
+        velocity=30,
+        basic_move=10,
+        top_speed=40,
+        wheels=4,
+        legs=False,
+        operator_skill=12,
+        handling=0,
+        hp=30,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(turn=1, turn_at_yd=0, push=True),
+    )
+    world.dice.script(6, 5, 4)  # Driving 12 + Handling 0 - 2 = 10; 15 fails by 5, not a critical failure
+    events = world.step()
+    assert rolls(events) == [(car, "early turn", 10)]
+    assert of_type(events, LostControl) == [LostControl(car, "failed roll", "wheels", 0)]
+    assert of_type(events, Tripped) == []
+    assert world.get(car, Position).hex == (30, 0)
+    assert world.get(car, Velocity).yps == 20
+    assert world.get(car, Control).state is MoveState.OUT_OF_CONTROL
+    events = world.step()
+    assert world.get(car, Position).hex == (50, 0)
+    assert of_type(events, RegainedControl) == [RegainedControl(car, 10)]
+    assert world.get(car, Control).state is MoveState.NORMAL
+
+
+def test_a_car_that_critically_fails_trips_after_all() -> None:
+    world = make_world()
+    car = mover(
+        world,
+        velocity=30,
+        basic_move=10,
+        top_speed=40,
+        wheels=4,
+        legs=False,
+        operator_skill=12,
+        hp=30,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(turn=1, turn_at_yd=0, push=True),
+    )
+    world.dice.script(6, 6, 6, *[1] * 18)  # 18: critical failure; fall at 30, HP 30 doubled: 18d
+    events = world.step()
+    assert of_type(events, LostControl) == [LostControl(car, "critical failure", "trip", 0)]
+    assert of_type(events, FallDamage) == [FallDamage(car, 30, "18d", 18, 18)]
+
+
+def test_wheels_give_no_stability_when_the_rule_is_off() -> None:
+    world = make_world(Rules(wheeled_stability=False))
+    car = mover(world, velocity=20, basic_move=10, wheels=4, state=MoveState.HIGH_SPEED)
+    world.get(car, Condition).conscious = True
+    world.get(car, Intent).maneuver = Maneuver.READY
+    world.dice.script(1, 1, 1, 1)
+    events = world.step()
+    assert of_type(events, LostControl) == [LostControl(car, "maneuver", "trip", 0)]
+
+
+def test_losing_control_in_the_air_drifts_straight_then_slows_by_air_move() -> None:
+    world = make_world()
+    bird = mover(
+        world,
+        velocity=20,
+        basic_move=2,
+        altitude_yd=10.0,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(maneuver=Maneuver.ATTACK),
+        extra=(Flight(air_move=12, top_airspeed=24),),
+    )
+    events = world.step()
+    assert of_type(events, LostControl) == [LostControl(bird, "maneuver", "drift", 0)]
+    assert world.get(bird, Position).hex == (20, 0)
+    assert of_type(events, VelocityChanged) == [VelocityChanged(bird, 20, 8, 0, 12)]
+    assert of_type(events, RegainedControl) == [RegainedControl(bird, 8)]
+    assert of_type(events, Tripped) == []
+    assert world.get(bird, Control).state is MoveState.NORMAL
+
+
+def test_losing_control_in_water_uses_water_move() -> None:
+    world = make_world()
+    boat = mover(
+        world,
+        velocity=9,
+        basic_move=0,
+        water_move=4,
+        swimming=True,
+        top_speed=12,
+        state=MoveState.HIGH_SPEED,
+        cause=None,
+    )
+    world.get(boat, Condition).stunned = True
+    events = world.step()
+    assert of_type(events, LostControl) == [LostControl(boat, "stunned", "drift", 0)]
+    assert world.get(boat, Velocity).yps == 5
+    assert world.get(boat, Control).state is MoveState.HIGH_SPEED
+
+
+# --- collisions -------------------------------------------------------------------------------------
+
+
+def test_a_head_on_collision_adds_velocities_and_hurts_both() -> None:
+    world = make_world()
+    a = mover(world, velocity=10, basic_speed=6.0, hp=12, state=MoveState.HIGH_SPEED)
+    b = mover(world, at=(6, 0), facing=3, velocity=8, state=MoveState.HIGH_SPEED)
+    # b's Dodge 8: 15 fails. At 18 yd/s a takes 10 x 18 / 100 = 1.8 -> 2d, b takes 12 x 18 / 100 -> 2d.
+    world.dice.script(5, 5, 5, 3, 4, 2, 2)
+    events = world.step()
+    assert rolls(events) == [
+        (b, "dodge out of the way of entity 1", 8),
+        (a, "collision damage from entity 2", 7),
+        (b, "collision damage from entity 1", 4),
+    ]
+    assert of_type(events, Collided) == [Collided(a, b, (5, 0), "head-on", 18, "2d", 7, 7, "2d", 4, 4)]
+    assert world.get(a, Condition).injury == 7
+    assert world.get(b, Condition).injury == 4
+    assert world.get(a, Position).hex == (5, 0)
+    assert world.get(b, Position).hex == (6, 0)  # struck before its own move: it stops
+    assert world.get(a, Velocity).yps == world.get(b, Velocity).yps == 0
+    assert of_type(events, LeftHighSpeed) == [LeftHighSpeed(a, 0, "collision"), LeftHighSpeed(b, 0, "collision")]
+    assert of_type(events, KnockedDown) == []
+
+
+def test_a_rear_end_collision_subtracts_and_can_knock_down() -> None:
+    world = make_world()
+    a = mover(world, velocity=12, basic_speed=6.0, hp=20, state=MoveState.HIGH_SPEED)
+    b = mover(world, at=(3, 0), velocity=6, hp=10, state=MoveState.HIGH_SPEED)
+    world.get(b, Condition).conscious = False  # cannot dodge
+    # at 6 yd/s: a takes 10 x 6 / 100 = 0.6 -> 1d-1; b takes 20 x 6 / 100 = 1.2 -> 1d
+    world.dice.script(1, 6)
+    events = world.step()
+    assert of_type(events, Collided) == [Collided(a, b, (2, 0), "rear-end", 6, "1d-1", 0, 0, "1d", 6, 6)]
+    assert of_type(events, KnockedDown) == [KnockedDown(b, a)]
+    assert world.get(b, Posture).state is PostureState.PRONE
+
+
+def test_a_body_that_dodges_lets_the_runner_through() -> None:
+    world = make_world()
+    runner = mover(world, velocity=6, basic_speed=6.0, state=MoveState.HIGH_SPEED)
+    bystander = world.spawn(Position(2, 0), Mover(basic_move=5, basic_speed=5.0))
+    world.dice.script(1, 2, 3)
+    events = world.step()
+    assert of_type(events, DodgedAside) == [DodgedAside(bystander, runner, (2, 0))]
+    assert world.get(runner, Position).hex == (6, 0)
+
+
+def test_a_wall_doubles_the_runners_hp_and_both_take_it() -> None:
+    world = make_world()
+    runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
+    wall = world.spawn(Position(4, 0), Obstacle(hp=200, hard=True))
+    world.dice.script(1, 2, 3, 4)  # 10 HP doubled at 10 yd/s: 2d each way
+    events = world.step()
+    assert of_type(events, Collided) == [Collided(runner, wall, (3, 0), "obstacle", 10, "2d", 3, 3, "2d", 7, 7)]
+
+
+def test_a_flier_above_a_wall_passes_over_it() -> None:
+    world = make_world()
+    bird = mover(
+        world,
+        velocity=6,
+        altitude_yd=3.0,
+        state=MoveState.HIGH_SPEED,
+        extra=(Flight(air_move=5),),
+    )
+    world.spawn(Position(2, 0), Obstacle(height_yd=2.0))
+    events = world.step()
+    assert of_type(events, Collided) == []
+    assert world.get(bird, Position).hex == (6, 0)
+
+
+def test_a_runner_with_legs_jumps_a_fence_on_a_dx_roll() -> None:
+    world = make_world()
+    runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED)
+    fence = world.spawn(Position(2, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    world.dice.script(3, 3, 4)  # 10 against DX 10
+    events = world.step()
+    assert rolls(events) == [(runner, f"jump obstacle {fence}", 10)]
+    assert of_type(events, ObstacleCrossed) == [ObstacleCrossed(runner, fence, (2, 0))]
+    assert world.get(runner, Position).hex == (6, 0)
+
+
+def test_a_failed_jump_runs_into_the_fence() -> None:
+    world = make_world()
+    runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED)
+    fence = world.spawn(Position(2, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    # 13 fails; the runner takes the soft fence's HP 20 x 6 / 100 = 1.2 -> 1d, the fence 10 x 6 / 100 -> 1d-1
+    world.dice.script(6, 6, 1, 2, 3)
+    events = world.step()
+    assert of_type(events, Collided) == [Collided(runner, fence, (1, 0), "obstacle", 6, "1d", 2, 2, "1d-1", 2, 2)]
+
+
+def test_a_skid_into_a_wall_is_a_collision_instead_of_a_fall() -> None:
+    world = make_world()
+    runner = mover(world, velocity=12, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.AIM))
+    wall = world.spawn(Position(2, 0), Obstacle())
+    world.dice.script(1, 1, 1, 1, 1, 1)  # HP 10 doubled at 12 yd/s: 2.4 -> 2d each way
+    events = world.step()
+    assert of_type(events, Skidded) == [Skidded(runner, ((1, 0),))]
+    assert of_type(events, FallDamage) == []
+    assert of_type(events, Collided) == [Collided(runner, wall, (1, 0), "obstacle", 12, "2d", 2, 2, "2d", 2, 2)]
+
+
+# --- riders and the house rules ---------------------------------------------------------------------
+
+
+def test_a_rider_is_never_moved_or_put_out_of_control() -> None:
+    world = make_world()
+    horse = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
+    rider = mover(world, intent=Intent(maneuver=Maneuver.ATTACK))
+    world.get(rider, Control).carried_by = horse
+    events = world.step()
+    assert of_type(events, LostControl) == []
+    assert world.get(rider, Position).hex == (0, 0)
+    assert world.get(horse, Position).hex == (10, 0)  # a rider is no body in the way
+
+
+def test_house_rules_trip_falls_from_a_quarter_of_the_velocity() -> None:
+    world = make_world(Rules.house())
+    runner = mover(world, velocity=12, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.DO_NOTHING))
+    world.dice.script(2, 2)  # fall from 3 yd: 8 yd/s; HP 10 doubled: 1.6 -> 2d
+    events = world.step()
+    assert of_type(events, Skidded) == [Skidded(runner, ((1, 0), (2, 0), (3, 0)))]
+    assert of_type(events, FallDamage) == [FallDamage(runner, 8, "2d", 4, 4)]
+
+
+# --- the installed order -------------------------------------------------------------------------------
+
+
+def test_the_resolved_processor_order_after_install() -> None:
+    world = make_world()
+    assert [type(p).__name__ for p in world.processors()] == [
+        "IntentCheck",
+        "ManeuverLimits",
+        "PostureSystem",
+        "TurnPlanner",
+        "PathWalker",
+        "AltitudeSystem",
+        "CollisionResolver",
+        "CeilingSystem",
+        "StallSystem",
+        "FallSystem",
+        "Tripping",
+        "Drifting",
+        "VelocityChange",
+        "IntentReset",
+    ]
+
+
+def test_the_walker_and_the_tripping_share_one_spatial_index() -> None:
+    found = systems_for(Rules.basic())
+    walker = next(s for s in found if type(s).__name__ == "PathWalker")
+    tripping = next(s for s in found if type(s).__name__ == "Tripping")
+    assert walker.index is tripping.index  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_seeded_crowd_runs_the_same_twice(seed: int) -> None:
+    def run() -> list[str]:
+        world = World(seed=seed)
+        install(world)
+        for index in range(6):
+            mover(world, at=(0, 2 * index), velocity=10 + index, state=MoveState.HIGH_SPEED, basic_speed=5.0 + index)
+            mover(world, at=(30, 2 * index), facing=3, velocity=9, state=MoveState.HIGH_SPEED)
+        log = []
+        for _ in range(3):
+            log.extend(event.describe() for event in world.step())
+        return log
+
+    assert run() == run()
