@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+from dataclasses import fields, is_dataclass
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -47,19 +48,51 @@ def entity_table() -> dict[int, dict[type[Any], Any]]:
     return esper._entities
 
 
-def snapshot() -> tuple[int, dict[int, dict[type[Any], Any]], set[int]]:
-    """A deep copy of the active context's entities, dead-entity list and id counter."""
-    return peek_next_entity(), copy.deepcopy(esper._entities), set(esper._dead_entities)
+Snapshot = tuple[int, dict[int, dict[type[Any], Any]], dict[int, dict[type[Any], Any]], set[int]]
 
 
-def restore(saved: tuple[int, dict[int, dict[type[Any], Any]], set[int]]) -> None:
-    """Put back what :func:`snapshot` copied: every entity, every component, the id counter."""
-    following, entities, dead = saved
-    esper.clear_database()
-    for entity, components in entities.items():
-        esper._entities[entity] = components
-        for component_type in components:
-            esper._components.setdefault(component_type, set()).add(entity)
+def snapshot() -> Snapshot:
+    """The id counter, the component objects themselves, deep copies of their values, and the dead list."""
+    originals = {entity: dict(components) for entity, components in esper._entities.items()}
+    return peek_next_entity(), originals, copy.deepcopy(originals), set(esper._dead_entities)
+
+
+def _put_back(original: Any, saved: Any) -> Any:
+    """Give ``original`` the values of its saved copy, so references a game holds stay live."""
+    if is_dataclass(original) and not isinstance(original, type):
+        for item in fields(original):
+            object.__setattr__(original, item.name, getattr(saved, item.name))
+        return original
+    if hasattr(original, "__dict__"):
+        original.__dict__.clear()
+        original.__dict__.update(saved.__dict__)
+        return original
+    return saved
+
+
+def restore(saved: Snapshot) -> None:
+    """Put back what :func:`snapshot` took: every entity, every component's values, the id counter.
+
+    Component objects that existed at the snapshot are refilled in place rather than replaced, so a
+    component a game fetched before a failed step is still the one in the world afterwards.
+    """
+    following, originals, copies, dead = saved
+    replace(
+        following,
+        {
+            entity: {kind: _put_back(originals[entity][kind], value) for kind, value in components.items()}
+            for entity, components in copies.items()
+        },
+    )
     esper._dead_entities.update(dead)
+
+
+def replace(following: int, entities: dict[int, dict[type[Any], Any]]) -> None:
+    """Make ``entities`` (id -> {type: component}) the active context's whole table, next id ``following``."""
+    esper.clear_database()
+    for entity, table in entities.items():
+        esper._entities[entity] = table
+        for component_type in table:
+            esper._components.setdefault(component_type, set()).add(entity)
     set_next_entity(following)
     esper.clear_cache()

@@ -528,7 +528,7 @@ def restore(world: World, path: str | os.PathLike[str]) -> None:
 
 def _apply(world: World, saved: _Saved) -> None:
     with _context.active(world.context):
-        _context.restore((saved.next_entity, saved.entities, set()))
+        _context.replace(saved.next_entity, saved.entities)
     world.dice.setstate(saved.dice)
     world.turn = saved.turn
     world.events = []

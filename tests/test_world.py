@@ -217,3 +217,16 @@ def test_systems_run_in_phase_order_whatever_order_they_were_added() -> None:
 def test_step_refuses_a_bad_turn_count() -> None:
     with pytest.raises(ValueError, match=r"World.step.turns = 0"):
         World().step(0)
+
+
+def test_components_fetched_before_a_failed_step_stay_the_worlds_own() -> None:
+    world = World(seed=3)
+    entity = world.spawn(Position(0, 0), Velocity(2))
+    position = world.get(entity, Position)
+    world.add_system(Mover1D())
+    world.add_system(Boom())
+    with pytest.raises(RuntimeError, match="boom"):
+        world.step()
+    assert position == Position(0, 0)
+    position.q = 5  # a game steering through the reference it already held
+    assert world.get(entity, Position) is position
