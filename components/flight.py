@@ -64,7 +64,8 @@ class Flight:
     - ``wings``: flies with wings, so not at all in a trace atmosphere or vacuum (Flight Ceiling).
     - ``lying_flat``: flies horizontally, as humans do, and so fills two hexes on the map: its own and the
       one behind it (Aerial Movement). Set it for a human flier; a bird or a dragon leaves it off.
-    - ``climbed_yd``: yards climbed this turn (negative: descended), as the altitude system flew them.
+    - ``climbed_yd``: yards climbed this turn (negative: descended), as the altitude system flew them;
+      ``previous_climb_yd`` the same for the turn before (the house rules treat a new climb or dive as a turn).
     - ``stalled``: has stalled and is falling; ``fall_seconds`` and ``fall_yd`` count the fall so far, and
       the landing damage comes from the yards fallen (Cannot Hover; Basic Set: Falling).
     - ``breathing``: the last breathing band the flight ceiling systems reported (``"normal"``,
@@ -88,6 +89,7 @@ class Flight:
     wings: bool = False
     lying_flat: bool = False
     climbed_yd: int = 0
+    previous_climb_yd: int = 0
     stalled: bool = False
     fall_seconds: int = 0
     fall_yd: float = 0.0
@@ -106,6 +108,7 @@ class Flight:
         check_bool("Flight", "wings", self.wings)
         check_bool("Flight", "lying_flat", self.lying_flat)
         check_int("Flight", "climbed_yd", self.climbed_yd)
+        check_int("Flight", "previous_climb_yd", self.previous_climb_yd)
         check_bool("Flight", "stalled", self.stalled)
         check_int("Flight", "fall_seconds", self.fall_seconds, low=0)
         check_number("Flight", "fall_yd", self.fall_yd, low=0)

@@ -18,26 +18,28 @@ from systems.gurps.aerial import (
     airborne,
     breathing,
     figure_height_yd,
-    flight_limits,
     height_effect,
     house_ranged_distance,
     level_yards,
     occupied_hexes,
     scene_atmosphere,
     step_yards,
-    top_airspeed,
     vertically_clear,
 )
+from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import (
     AltitudeChanged,
     BreathingChanged,
     FallDamage,
     Falling,
     Landed,
+    Moved,
     Stalled,
     StallRecovered,
+    VelocityChanged,
 )
 from systems.gurps.fall import free_fall_yd
+from systems.gurps.movers import body_of, installed_rules, limits
 
 
 def gurps_world(flight: str = "basic", seed: int = 1) -> World:
@@ -100,23 +102,33 @@ def test_level_yards_refuses_a_climb_longer_than_the_points() -> None:
 
 def test_a_climb_is_paid_at_the_diagonal_rate() -> None:
     world = gurps_world()
-    hawk = flier(world, altitude_yd=3, velocity=10)
+    hawk = flier(world, altitude_yd=3, velocity=10, air_move=8, top_airspeed=16)
+    world.get(hawk, Control).state = MoveState.HIGH_SPEED
     world.get(hawk, FlightIntent).climb_yd = 4
-    world.get(hawk, Control).moved_yd = 8  # what the level movement left beside the climb
     events = world.step()
+    # At high speed the whole velocity of 10 is spent: 4 diagonal yards at 1.5 and 4 level ones.
     assert of(events, AltitudeChanged) == [AltitudeChanged(hawk, 4, 7.0, 8, 10.0)]
-    assert world.get(hawk, Position).altitude_yd == 7
+    [moved] = of(events, Moved)
+    assert len(moved.path) == 8  # type: ignore[attr-defined]
+    assert world.get(hawk, Position) == Position(8, 0, 7.0)
     assert world.get(hawk, Flight).climbed_yd == 4
+
+
+def test_at_ordinary_speed_a_climb_is_paid_from_air_move() -> None:
+    world = gurps_world()
+    hawk = flier(world, altitude_yd=3, velocity=10, air_move=12)
+    world.get(hawk, FlightIntent).climb_yd = 4
+    # 10 level yards and 4 up: 4 diagonals (6) and 6 level yards (6), within air Move 12.
+    assert of(world.step(), AltitudeChanged) == [AltitudeChanged(hawk, 4, 7.0, 10, 12.0)]
 
 
 def test_a_climb_that_costs_more_than_the_turn_has_is_refused() -> None:
     world = gurps_world()
     hawk = flier(world, altitude_yd=3, velocity=10)
-    world.get(hawk, FlightIntent).climb_yd = 4
-    world.get(hawk, Control).moved_yd = 11
-    with pytest.raises(IntentError, match=r"costing at most 12 movement points \(this costs 13\)"):
+    world.get(hawk, FlightIntent).climb_yd = 13
+    with pytest.raises(IntentError, match=r"costing at most 12 movement points \(this costs 18\)"):
         world.step()
-    assert world.get(hawk, Position).altitude_yd == 3
+    assert world.get(hawk, Position) == Position(0, 0, 3)
     assert world.turn == 0
 
 
@@ -278,7 +290,6 @@ def test_a_scene_has_one_atmosphere() -> None:
 def test_a_flier_that_cannot_hover_stalls_when_it_covers_too_little(mode: FlightMode) -> None:
     world = gurps_world()
     glider = flier(world, altitude_yd=50, velocity=4, mode=mode, top_airspeed=20)
-    world.get(glider, Control).moved_yd = 4
     events = world.step()
     assert of(events, Stalled) == [Stalled(glider, "covered less than a quarter of top airspeed", 4, 5)]
     assert world.get(glider, Flight).stalled
@@ -289,27 +300,31 @@ def test_a_flier_that_cannot_hover_stalls_when_it_covers_too_little(mode: Flight
 def test_covering_a_quarter_of_top_airspeed_keeps_it_up() -> None:
     world = gurps_world()
     glider = flier(world, altitude_yd=50, velocity=5, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
-    world.get(glider, Control).moved_yd = 5
     assert of(world.step(), Stalled) == []
+    assert world.get(glider, Position) == Position(5, 0, 50)
 
 
-def test_climbing_counts_toward_the_least_speed() -> None:
+@pytest.mark.parametrize(
+    ("velocity", "climb", "covered", "stalls"),
+    [(2, 2, 3, True), (2, 3, 4, True), (4, 2, 5, False), (4, 0, 4, True)],
+    ids=[
+        "2 level + 2 up: 2 diagonals cost 3 of 5 -> stalls",
+        "2 level + 3 up: 2 diagonals and a yard up cost 4 -> stalls",
+        "4 level + 2 up: 2 diagonals and 2 level cost 5 -> flies",
+        "4 level alone -> stalls",
+    ],
+)
+def test_climbing_counts_toward_the_least_speed(velocity: int, climb: int, covered: float, stalls: bool) -> None:
     world = gurps_world()
-    glider = flier(world, altitude_yd=50, velocity=5, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
-    world.get(glider, Control).moved_yd = 2
-    world.get(glider, FlightIntent).climb_yd = 2  # 2 diagonal yards cost 3, covered 3 of 5
-    assert of(world.step(), Stalled) == [Stalled(glider, "covered less than a quarter of top airspeed", 3, 5)]
-    revived = gurps_world()
-    glider = flier(revived, altitude_yd=50, velocity=5, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
-    revived.get(glider, Control).moved_yd = 2
-    revived.get(glider, FlightIntent).climb_yd = 3  # 2 diagonals and 1 yard straight up: 4
-    assert of(revived.step(), Stalled) == [Stalled(glider, "covered less than a quarter of top airspeed", 4, 5)]
+    glider = flier(world, altitude_yd=50, velocity=velocity, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
+    world.get(glider, FlightIntent).climb_yd = climb
+    expected = [Stalled(glider, "covered less than a quarter of top airspeed", covered, 5)] if stalls else []
+    assert of(world.step(), Stalled) == expected
 
 
 def test_a_maneuver_other_than_move_stalls_a_flier_that_cannot_hover() -> None:
     world = gurps_world()
     glider = flier(world, altitude_yd=50, velocity=10, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
-    world.get(glider, Control).moved_yd = 10
     world.get(glider, Intent).maneuver = Maneuver.ATTACK
     assert of(world.step(), Stalled) == [Stalled(glider, "took Attack, not Move or Move and Attack", 10, 5)]
 
@@ -326,7 +341,6 @@ def test_hoverers_and_grounded_fliers_never_stall() -> None:
 def test_a_stalled_flier_falls_and_recovers_on_a_lucky_dx_minus_4_roll() -> None:
     world = gurps_world()
     glider = flier(world, altitude_yd=60, velocity=3, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
-    world.get(glider, Control).moved_yd = 3
     first = world.step()
     assert of(first, Stalled) and of(first, RollMade) == []  # no recovery roll on the turn it stalls
     world.dice.script(5, 6, 6)  # 17: fails DX-4 (8)
@@ -367,7 +381,6 @@ def test_the_recovered_dive_is_no_faster_than_twice_top_airspeed() -> None:
 def test_a_stalled_flier_that_reaches_the_ground_takes_falling_damage() -> None:
     world = gurps_world()
     glider = flier(world, altitude_yd=10, velocity=2, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
-    world.get(glider, Control).moved_yd = 2
     world.step()  # stalls and falls 5.35 yd
     world.dice.script(6, 6, 6, 1, 2, 3)  # the DX-4 roll fails; then 3d of damage
     events = world.step()
@@ -413,15 +426,20 @@ def test_a_stalled_flier_cannot_climb() -> None:
 # --- Flying fast ------------------------------------------------------------------------------------------------
 
 
-def test_flight_limits_use_air_move_and_top_airspeed() -> None:
+def accel_and_top(world: World, entity: int) -> tuple[int, int]:
+    lim = limits(world, body_of(world, entity), installed_rules(world))
+    return lim.accel_step, lim.top_speed
+
+
+def test_in_the_air_the_high_speed_rules_use_air_move_and_top_airspeed() -> None:
     world = gurps_world()
     hawk = flier(world, air_move=12)
-    assert flight_limits(world, hawk) == (12, 14)
-    assert top_airspeed(world.get(hawk, Flight)) == 14
+    assert accel_and_top(world, hawk) == (12, 14)
+    assert normal_top_speed(world.get(hawk, Flight), world.get(hawk, Mover), Rules()) == 14
     fast = flier(world, air_move=12, top_airspeed=24)
-    assert flight_limits(world, fast) == (12, 24)
+    assert accel_and_top(world, fast) == (12, 24)
     walker = flier(world, altitude_yd=0)
-    assert flight_limits(world, walker) is None
+    assert accel_and_top(world, walker) == (5, 6)  # on the ground: Basic Move 5
 
 
 def test_a_dive_adds_10_to_air_move_and_doubles_top_airspeed() -> None:
@@ -429,9 +447,37 @@ def test_a_dive_adds_10_to_air_move_and_doubles_top_airspeed() -> None:
     hawk = flier(world, air_move=12, top_airspeed=24)
     world.get(hawk, FlightIntent).climb_yd = -3
     world.get(hawk, FlightIntent).dive = True
-    assert flight_limits(world, hawk) == (22, 48)
+    assert accel_and_top(world, hawk) == (22, 48)
     world.get(hawk, Intent).maneuver = Maneuver.MOVE_AND_ATTACK
-    assert flight_limits(world, hawk) == (12, 24)
+    assert accel_and_top(world, hawk) == (12, 24)
+
+
+def test_a_dive_exceeds_the_normal_top_airspeed() -> None:
+    world = gurps_world()
+    hawk = flier(world, altitude_yd=40, velocity=20, air_move=10, top_airspeed=20)
+    world.get(hawk, Control).state = MoveState.HIGH_SPEED
+    wish, intent = world.get(hawk, FlightIntent), world.get(hawk, Intent)
+    wish.climb_yd, wish.dive, intent.throttle = -5, True, 20
+    events = world.step()
+    assert of(events, VelocityChanged) == [VelocityChanged(hawk, 20, 40, 20, 0)]
+    assert world.get(hawk, Velocity).yps == 40  # twice the normal top airspeed of 20
+    assert world.get(hawk, Position).altitude_yd == 35
+    intent.throttle = 1  # no longer diving: back to the normal limits, and 40 is past top airspeed
+    with pytest.raises(IntentError, match=r"accelerating past the top speed of 20 yd/s"):
+        world.step()
+    intent.throttle = 0
+    world.step()
+    assert world.get(hawk, Velocity).yps == 40
+
+
+def test_a_dive_cannot_accelerate_past_twice_top_airspeed() -> None:
+    world = gurps_world()
+    hawk = flier(world, altitude_yd=40, velocity=20, air_move=10, top_airspeed=20)
+    world.get(hawk, Control).state = MoveState.HIGH_SPEED
+    wish, intent = world.get(hawk, FlightIntent), world.get(hawk, Intent)
+    wish.climb_yd, wish.dive, intent.throttle = -5, True, 21
+    with pytest.raises(IntentError, match=r"throttle = 21: at most \+20"):
+        world.step()
 
 
 # --- Queries --------------------------------------------------------------------------------------------------

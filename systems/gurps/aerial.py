@@ -8,17 +8,17 @@ Flight Ceiling, Aerial Attack and Defense) and the house rules' Flying Movement 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from components.flight import AirSupply, Atmosphere, Flight, FlightIntent
-from components.gurps import Intent, Maneuver, Mover, Obstacle, Skills
+from components.flight import AirSupply, Atmosphere, Flight
+from components.gurps import Mover, Obstacle, Skills
 from components.motion import Facing, Position, Velocity
 from ecs import World, WorldError
 from ecs.hexgrid import Hex, neighbour, turn
 from ecs.validate import check_bool, check_int
-from systems.gurps import rules
+from systems.gurps import rules, spatial
+from systems.gurps.movers import installed_rules
 from systems.gurps.options import Rules
 
 _AERIAL: Final = "Basic Set: Flying Combat > Aerial Movement"
@@ -30,11 +30,8 @@ YARD_FT: Final = 3
 
 
 def gurps_rules(world: World) -> Rules:
-    """The GURPS ``Rules`` installed in ``world``; a clear error when ``systems.gurps.install`` was not called."""
-    chosen = world.rules.get("gurps")
-    if not isinstance(chosen, Rules):
-        raise WorldError("the GURPS rules are not installed in this world: call systems.gurps.install(world)")
-    return chosen
+    """The GURPS ``Rules`` installed in ``world`` (:func:`systems.gurps.movers.installed_rules`)."""
+    return installed_rules(world)
 
 
 def scene_atmosphere(world: World) -> Atmosphere:
@@ -47,15 +44,6 @@ def scene_atmosphere(world: World) -> Atmosphere:
         holders = ", ".join(str(entity) for entity, _ in found)
         raise WorldError(f"entities {holders} each carry an Atmosphere; a scene has exactly one")
     return found[0][1][0] if found else Atmosphere()
-
-
-def top_airspeed(flight: Flight) -> int:
-    """The flier's top airspeed: its rated one, or the sprinting top speed of its air Move (20% over, at
-    least +1) when it has none (Basic Set: High-Speed Movement > Accelerating, with air Move per
-    High-Speed Flying and Swimming)."""
-    if flight.top_airspeed is not None:
-        return flight.top_airspeed
-    return rules.sprint_top_speed(flight.air_move)
 
 
 def airborne(world: World, entity: int) -> bool:
@@ -81,35 +69,6 @@ def level_yards(points: int, vertical_yd: int) -> int:
     return 2 * (points - vertical_yd)  # fewer level yards than vertical: each level yard adds half a point
 
 
-def flight_limits(world: World, entity: int) -> tuple[int, int] | None:
-    """(Move, top speed) the high-speed rules use for a flier this turn, or None for an entity not flying.
-
-    In the air, basic air Move takes the place of Basic Move and top airspeed that of top speed
-    (Basic Set: High-Speed Movement > High-Speed Flying and Swimming). A turn spent diving on a Move maneuver
-    and nothing else adds 10 to air Move and doubles top airspeed (Basic Set: Flying Combat > Flying Fast).
-    Under the house rules the dive instead adds its lasting bonus (``Flight.dive_bonus_yps``) to top
-    airspeed, up to the absolute dive maximum (House rules: Flying Movement and Combat).
-    """
-    if not airborne(world, entity):
-        return None
-    flight = world.get(entity, Flight)
-    top = top_airspeed(flight)
-    if gurps_rules(world).flight == "house":
-        if flight.dive_bonus_yps == 0:
-            return flight.air_move, top
-        return flight.air_move, min(top + flight.dive_bonus_yps, rules.house_dive_speed_cap(top))
-    if diving(world, entity):
-        return rules.dive_limits(flight.air_move, top)
-    return flight.air_move, top
-
-
-def diving(world: World, entity: int) -> bool:
-    """Whether ``entity`` spends this turn diving: a ``FlightIntent`` with ``dive`` on a Move maneuver."""
-    wish = world.try_get(entity, FlightIntent)
-    intent = world.try_get(entity, Intent)
-    return wish is not None and wish.dive and intent is not None and intent.maneuver is Maneuver.MOVE
-
-
 def _facing(world: World, entity: int) -> int:
     facing = world.try_get(entity, Facing)
     if facing is not None:
@@ -130,23 +89,15 @@ def occupied_hexes(world: World, entity: int) -> tuple[Hex, ...]:
     return here, neighbour(here, turn(_facing(world, entity), 3))
 
 
-HUMAN_HEIGHT_YD: Final = 2
-"""How tall a figure of Size Modifier 0 stands: the 2-yard row of the Size and Speed/Range Table."""
-
-
 def figure_height_yd(world: World, entity: int) -> float:
-    """How far ``entity`` rises above its own altitude: an ``Obstacle``'s ``height_yd``; otherwise the linear
-    size of its ``Mover.size_modifier`` on the Size and Speed/Range Table (SM 0 is 2 yards, SM +1 3 yards,
-    SM -2 1 yard); a figure with neither stands 2 yards, as a human does.
-    """
+    """How far ``entity`` rises above its own altitude: an ``Obstacle``'s ``height_yd``, a body's linear size
+    for its Size Modifier (:func:`systems.gurps.spatial.figure_height_yd`: SM 0 is 2 yards), or 2 yards for a
+    figure with neither, as a human stands."""
     obstacle = world.try_get(entity, Obstacle)
     if obstacle is not None:
         return obstacle.height_yd
     mover = world.try_get(entity, Mover)
-    if mover is None or mover.size_modifier == 0:
-        return HUMAN_HEIGHT_YD
-    decade, step = divmod(mover.size_modifier, len(rules.SPEED_RANGE_DECADE))
-    return float(rules.SPEED_RANGE_DECADE[step].yards * 10.0**decade)
+    return spatial.figure_height_yd(mover if mover is not None else Mover(basic_move=0))
 
 
 def vertically_clear(world: World, a: int, b: int) -> bool:
@@ -192,7 +143,7 @@ def aerial_retreat(world: World, entity: int, room_vertical: bool = True) -> Aer
         raise WorldError(f"entity {entity} is not flying: aerial_retreat asks about fliers in the air")
     flight = world.get(entity, Flight)
     step = step_yards(flight.air_move)
-    if gurps_rules(world).flight == "house":
+    if installed_rules(world).flight == "house":
         can_hover = flight.mode.can_hover
         bonus = rules.aerial_retreat_bonus(can_hover, room_vertical)
         return AerialRetreat(step, can_hover and room_vertical, bonus, _HOUSE)
@@ -240,7 +191,7 @@ def height_effect(world: World, attacker: int, defender: int, reach_yd: int = 1)
     above = height_ft > 0
     legs = above and row.legs_out_of_reach_from_above
     head = height_ft < 0 and row.head_out_of_reach_from_below
-    if gurps_rules(world).flight == "house":
+    if installed_rules(world).flight == "house":
         mine, theirs = rules.house_height_defense_modifiers(height_yd)
         return HeightEffect(height_ft, mine, theirs, legs, head, _HOUSE)
     if above:
@@ -252,7 +203,7 @@ def house_ranged_distance(world: World, attacker: int, target: int, horizontal_y
     """House rules: the effective range of a ranged attack across the height between ``attacker`` and
     ``target`` (:func:`systems.gurps.rules.house_height_range`) for a target ``horizontal_yd`` away
     (House rules: Flying Movement and Combat). Asked under the Basic Set it is an error."""
-    if gurps_rules(world).flight != "house":
+    if installed_rules(world).flight != "house":
         raise WorldError("house_ranged_distance applies the house flight rules; this world plays Rules.flight 'basic'")
     height_yd = world.get(attacker, Position).altitude_yd - world.get(target, Position).altitude_yd
     return rules.house_height_range(horizontal_yd, height_yd, spell)
@@ -285,14 +236,3 @@ def check_winged_flight(world: World, entity: int) -> None:
             f"entity {entity} flies with wings, which cannot fly in a {category} atmosphere "
             "(Basic Set: Flying Combat > Flight Ceiling): keep it on the ground or give it another way to fly"
         )
-
-
-def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
-    """``entities`` in the order they act within a phase: highest ``Mover.basic_speed`` first, then the
-    lowest entity id (DESIGN.md section 2); an entity without a ``Mover`` has Basic Speed 0."""
-
-    def key(entity: int) -> tuple[float, int]:
-        mover = world.try_get(entity, Mover)
-        return (-(mover.basic_speed if mover is not None else 0.0), entity)
-
-    return sorted(entities, key=key)

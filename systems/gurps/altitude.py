@@ -7,12 +7,15 @@ from typing import Final
 import esper
 
 from components.flight import Flight, FlightIntent
-from components.gurps import Control, Intent, Maneuver, MoveState
+from components.gurps import Control, Intent, Maneuver, Mover, MoveState
 from components.motion import Position, Velocity
-from ecs import IntentError, Phase, System
-from systems.gurps.aerial import check_winged_flight, initiative_order, step_yards
+from ecs import IntentError, Phase, System, World
+from ecs.validate import check_int
+from systems.gurps import rules
+from systems.gurps.aerial import check_winged_flight, level_yards, step_yards
+from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import AltitudeChanged
-from systems.gurps.rules import vertical_move_cost
+from systems.gurps.movers import in_initiative_order, installed_rules
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """Maneuvers that spend the turn's movement; any other maneuver that allows a step may climb a step."""
@@ -20,13 +23,66 @@ MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 STILL_MANEUVERS: Final = frozenset({Maneuver.DO_NOTHING, Maneuver.CHANGE_POSTURE})
 """Maneuvers that allow no movement at all, so no climb or descent either."""
 
+HOUSE_FREE_DIVE_YD: Final = 10
+"""House rules: a flier at speed dives up to this many yards a turn without spending movement on it; deeper
+yards cost a yard of movement each (House rules: Flying Movement and Combat)."""
+
+
+def climb_cost(level_yd: int, climb_yd: int, house: bool = False) -> float:
+    """Movement points for ``level_yd`` level yards flown with a climb of ``climb_yd`` (negative: a descent).
+
+    Basic Set: as :func:`systems.gurps.rules.vertical_move_cost`, a 45-degree diagonal yard 1.5 (Flying
+    Combat > Aerial Movement > Changing Height). House rules: each yard climbed takes a yard of movement of
+    its own, and a dive's first 10 yards are free, each deeper yard a yard of movement (House rules: Flying
+    Movement and Combat).
+
+    >>> climb_cost(8, 4), climb_cost(8, 4, house=True), climb_cost(8, -12, house=True)
+    (10.0, 12, 10)
+    """
+    level_yd = check_int("climb_cost", "level_yd", level_yd, low=0)
+    climb_yd = check_int("climb_cost", "climb_yd", climb_yd)
+    if not house:
+        return rules.vertical_move_cost(level_yd, abs(climb_yd))
+    if climb_yd > 0:
+        return level_yd + climb_yd
+    return level_yd + max(0, -climb_yd - HOUSE_FREE_DIVE_YD)
+
+
+def movement_points(world: World, entity: int) -> int | None:
+    """The movement points a flier has this turn for level yards and climbing together: on Move or Move and
+    Attack the greater of its velocity and its basic air Move; None on any other maneuver (which climbs at
+    most a step, paid for by the step)."""
+    if world.get(entity, Intent).maneuver not in MOVING_MANEUVERS:
+        return None
+    return max(world.get(entity, Velocity).yps, world.get(entity, Flight).air_move)
+
+
+def level_points(world: World, entity: int, velocity: int) -> int:
+    """The level yards the walk of ``entity`` may use this turn, out of its ``velocity``: a flier asked to climb
+    or descend keeps back what the vertical yards cost (:func:`climb_cost`, :func:`systems.gurps.aerial.level_yards`);
+    anyone else, and a flier out of control, without lift, or climbing only a step, walks its whole velocity."""
+    wish = world.try_get(entity, FlightIntent)
+    flight = world.try_get(entity, Flight)
+    if wish is None or flight is None or wish.climb_yd == 0 or flight.stalled or flight.wiped_out:
+        return velocity
+    if world.get(entity, Control).state is MoveState.OUT_OF_CONTROL:
+        return velocity
+    points = movement_points(world, entity)
+    vertical = abs(wish.climb_yd)
+    if points is None or vertical > points:
+        return velocity  # a step, or a climb the altitude system refuses
+    if installed_rules(world).flight == "house":
+        kept = int(climb_cost(0, wish.climb_yd, house=True))
+        return max(0, min(velocity, points - kept))
+    return min(velocity, level_yards(points, vertical))
+
 
 class AltitudeSystem(System):
     """MOVEMENT phase, after the level movement: climbs and descents.
 
     Reads ``FlightIntent`` (``climb_yd``, ``dive``), ``Flight``, ``Intent.maneuver``, ``Velocity``, ``Control``
     (``state``, and ``moved_yd``, the level yards flown this turn); writes ``Position.altitude_yd`` and
-    ``Flight.climbed_yd``; emits :class:`AltitudeChanged`.
+    ``Flight.climbed_yd`` (last turn's moves to ``previous_climb_yd``); emits :class:`AltitudeChanged`.
 
     Climbing or descending costs movement points like level movement, a 45-degree diagonal yard 1.5
     (:func:`systems.gurps.rules.vertical_move_cost`); the level movement of the turn has already left room
@@ -38,6 +94,10 @@ class AltitudeSystem(System):
       (:func:`systems.gurps.aerial.step_yards`); Do Nothing and Change Posture allow no climb.
     - A flier out of control moves straight ahead and does nothing else, so its climb is not flown.
     - A dive has to be a Move maneuver and go down (Basic Set: Flying Combat > Flying Fast).
+    - House rules (``Rules.flight == "house"``): climbing and diving cost as :func:`climb_cost` says, and a
+      flier that cannot hover leaves the ground only once it has run a quarter of its top airspeed on the
+      ground this turn (:func:`systems.gurps.rules.house_can_take_off`) (House rules: Flying Movement and
+      Combat).
     - Asking more than the turn allows, a descent below the ground, a climb while stalled or wiped out (the
       flier falls instead) and a climb on wings in a trace atmosphere or vacuum are
       :class:`~ecs.errors.IntentError` or :class:`~ecs.errors.WorldError`, never clamped.
@@ -48,12 +108,13 @@ class AltitudeSystem(System):
     def run(self) -> None:
         """Fly every climb and descent asked for this turn, in initiative order."""
         world = self.world
+        house = installed_rules(world).flight == "house"
         asked = []
         for entity, (flight, wish) in esper.get_components(Flight, FlightIntent):
-            flight.climbed_yd = 0
+            flight.previous_climb_yd, flight.climbed_yd = flight.climbed_yd, 0
             if wish.climb_yd or wish.dive:
                 asked.append(entity)
-        for entity in initiative_order(world, asked):
+        for entity in in_initiative_order(world, asked):
             wish = world.get(entity, FlightIntent)
             flight = world.get(entity, Flight)
             control = world.get(entity, Control)
@@ -74,12 +135,22 @@ class AltitudeSystem(System):
                 raise IntentError(
                     entity, "climb_yd", climb, f"at least {-position.altitude_yd}: the ground is that far below"
                 )
+            level = control.moved_yd
             if climb > 0:
                 check_winged_flight(world, entity)
-            level = control.moved_yd
-            cost = vertical_move_cost(level, abs(climb))
-            if maneuver in MOVING_MANEUVERS:
-                points = max(world.get(entity, Velocity).yps, flight.air_move)
+                if house and position.altitude_yd == 0 and not flight.mode.can_hover:
+                    top = normal_top_speed(flight, world.get(entity, Mover), installed_rules(world))
+                    if not rules.house_can_take_off(level, top):
+                        raise IntentError(
+                            entity,
+                            "climb_yd",
+                            climb,
+                            f"0 until it has run {-(-top // 4)} yards on the ground this turn: a flier that cannot "
+                            f"hover takes off at a quarter of its top airspeed {top} (it ran {level})",
+                        )
+            cost = climb_cost(level, climb, house)
+            points = movement_points(world, entity)
+            if points is not None:
                 if cost > points:
                     raise IntentError(
                         entity,

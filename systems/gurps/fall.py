@@ -7,13 +7,15 @@ from typing import Final
 import esper
 
 from components.flight import Flight
-from components.gurps import Condition, Control, Mover, MoveState
+from components.gurps import Control, Mover, MoveState
 from components.motion import Facing, Position, Velocity
 from ecs import Phase, RollMade, System, World
 from ecs.validate import check_int, check_number
 from systems.gurps import rules
-from systems.gurps.aerial import gurps_rules, initiative_order, top_airspeed
+from systems.gurps.collision import inflict
+from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import FallDamage, Falling, Landed, StallRecovered
+from systems.gurps.movers import in_initiative_order, installed_rules, shock
 
 FALL_ACCELERATION_YPS2: Final = 10.7
 """How fast a fall gains speed at Earth gravity, in yards per second each second: half of the 21.4 in the
@@ -39,20 +41,16 @@ def land(world: World, entity: int) -> None:
     """A falling flier reaches the ground: a collision with the ground at the velocity of its fall.
 
     Damage is :func:`systems.gurps.rules.collision_dice` for the flier's HP against a hard obstacle at
-    :func:`systems.gurps.rules.fall_velocity` of the yards fallen; crushing damage is never below 0, and the
-    injury adds to ``Condition.injury`` when the flier has one. The flier ends on the ground, stopped and
+    :func:`systems.gurps.rules.fall_velocity` of the yards fallen, rolled and applied by
+    :func:`systems.gurps.collision.inflict` (crushing damage is never below 0; the injury adds to
+    ``Condition.injury``). The flier ends on the ground, stopped and
     with its fall counters cleared; emits :class:`Landed` and :class:`FallDamage` (Basic Set: Falling;
     Damage from Collisions).
     """
     flight = world.get(entity, Flight)
-    mover = world.get(entity, Mover)
     velocity = rules.fall_velocity(flight.fall_yd)
-    damage = rules.collision_dice(mover.hp, velocity, hard_obstacle=True)
-    roll = world.dice.roll(damage.expression) if damage.dice else None
-    injury = max(0, roll.total) if roll is not None else 0
-    condition = world.try_get(entity, Condition)
-    if condition is not None:
-        condition.injury += injury
+    damage = rules.collision_dice(world.get(entity, Mover).hp, velocity, hard_obstacle=True)
+    rolled, injury = inflict(world, entity, damage, "fall damage")
     world.get(entity, Position).altitude_yd = 0.0
     world.get(entity, Velocity).yps = 0
     control = world.get(entity, Control)
@@ -63,7 +61,7 @@ def land(world: World, entity: int) -> None:
     flight.fall_seconds = 0
     flight.fall_yd = 0.0
     world.emit(Landed(entity, fallen, velocity))
-    world.emit(FallDamage(entity, velocity, str(damage), roll.total if roll is not None else 0, injury))
+    world.emit(FallDamage(entity, velocity, str(damage), rolled, injury))
 
 
 def drop(world: World, entity: int) -> None:
@@ -107,13 +105,13 @@ class FallSystem(System):
     def run(self) -> None:
         """Resolve every stalled flier's turn."""
         world = self.world
-        house = gurps_rules(world).flight == "house"
+        chosen = installed_rules(world)
         stalled = [entity for entity, flight in esper.get_component(Flight) if flight.stalled]
-        for entity in initiative_order(world, stalled):
+        for entity in in_initiative_order(world, stalled):
             flight = world.get(entity, Flight)
             if flight.fall_seconds > 0 and self._recovers(entity):
-                top = top_airspeed(flight)
-                cap = rules.house_dive_speed_cap(top) if house else rules.dive_limits(flight.air_move, top)[1]
+                top = normal_top_speed(flight, world.get(entity, Mover), chosen)
+                cap = rules.house_dive_speed_cap(top) if chosen.flight == "house" else 2 * top
                 speed = min(rules.fall_velocity(flight.fall_yd), cap)
                 velocity = world.get(entity, Velocity)
                 velocity.yps = speed
@@ -132,9 +130,7 @@ class FallSystem(System):
 
     def _recovers(self, entity: int) -> bool:
         world = self.world
-        condition = world.try_get(entity, Condition)
-        shock = condition.shock if condition is not None else 0
-        target = world.get(entity, Mover).dx + rules.STALL_RECOVERY_DX_MODIFIER + shock
+        target = world.get(entity, Mover).dx + rules.STALL_RECOVERY_DX_MODIFIER + shock(world, entity)
         result = world.dice.success(target, "DX-4 to recover from a stall")
         world.emit(RollMade(entity, "stall recovery", result))
         return result.success

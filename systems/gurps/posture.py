@@ -6,8 +6,8 @@ import esper
 
 from components.gurps import Intent, Maneuver, Mover, Posture
 from ecs import IntentError, Phase, System
-from systems.gurps.aerial import gurps_rules
 from systems.gurps.events import PostureChangeAbandoned, PostureChanged, PostureChanging
+from systems.gurps.movers import installed_rules
 from systems.gurps.rules import posture_change_seconds
 
 
@@ -35,7 +35,7 @@ class PostureSystem(System):
 
     def run(self) -> None:
         """Advance or abandon every posture change, in entity order (no dice are rolled)."""
-        in_armor = gurps_rules(self.world).posture_in_armor
+        in_armor = installed_rules(self.world).posture_in_armor
         for entity, (intent, posture) in esper.get_components(Intent, Posture):
             if intent.maneuver is not Maneuver.CHANGE_POSTURE:
                 if posture.seconds_left > 0 and posture.target is not None:

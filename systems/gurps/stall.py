@@ -7,12 +7,13 @@ from typing import Final
 import esper
 
 from components.flight import Flight
-from components.gurps import Control, Intent, Maneuver
+from components.gurps import Control, Intent, Maneuver, Mover
 from components.motion import Position, Velocity
 from ecs import Phase, System, World
 from systems.gurps import rules
-from systems.gurps.aerial import gurps_rules, top_airspeed
+from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import Stalled
+from systems.gurps.movers import installed_rules
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """The maneuvers that keep a flier that cannot hover in the air (Basic Set: Flying Combat > Cannot Hover)."""
@@ -26,6 +27,26 @@ def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: 
     flight.fall_yd = 0.0
     world.get(entity, Velocity).yps = 0
     world.emit(Stalled(entity, reason, covered_yd, needed_yd))
+
+
+def stall_speed(world: World, entity: int) -> int:
+    """The least yards ``entity`` must cover each turn to stay up: a quarter of its top airspeed
+    (:func:`systems.gurps.rules.stall_speed` of :func:`systems.gurps.dive.normal_top_speed`)."""
+    flight = world.get(entity, Flight)
+    return rules.stall_speed(normal_top_speed(flight, world.get(entity, Mover), installed_rules(world)))
+
+
+def stall_after_deceleration(world: World, entity: int) -> None:
+    """A flier that cannot hover, slowed by the deceleration that follows a loss of control in the air to
+    under a quarter of its top airspeed, stalls (Basic Set: Flying Combat > Cannot Hover). The CONTROL phase
+    calls this once the safe deceleration is made."""
+    flight = world.get(entity, Flight)
+    if flight.mode.can_hover or flight.stalled or flight.wiped_out:
+        return
+    needed = stall_speed(world, entity)
+    speed = world.get(entity, Velocity).yps
+    if speed < needed:
+        stall(world, entity, "lost control and slowed under a quarter of top airspeed", speed, needed)
 
 
 class StallSystem(System):
@@ -44,6 +65,9 @@ class StallSystem(System):
     - A stalled flier has lost its airspeed: its velocity drops to 0 and it falls straight down
       (:class:`~systems.gurps.fall.FallSystem`) until it recovers or lands.
     - A flier at altitude 0 is on the ground and cannot stall.
+    - Top airspeed is the one the high-speed rules use (:func:`systems.gurps.dive.normal_top_speed`).
+    - A loss of control whose deceleration leaves the flier under the least speed stalls it too, once the
+      deceleration is made (:func:`stall_after_deceleration`, called in the CONTROL phase).
     """
 
     phase = Phase.STALL
@@ -51,7 +75,7 @@ class StallSystem(System):
     def run(self) -> None:
         """Stall every non-hovering flier that flew too little this turn (no dice, entity order)."""
         world = self.world
-        house = gurps_rules(world).flight == "house"
+        house = installed_rules(world).flight == "house"
         for entity, (flight, position) in esper.get_components(Flight, Position):
             if flight.mode.can_hover or flight.stalled or flight.wiped_out or position.altitude_yd <= 0:
                 continue
@@ -62,7 +86,7 @@ class StallSystem(System):
                 covered: float = rules.house_cannot_hover_credit(level, vertical)
             else:
                 covered = rules.vertical_move_cost(level, vertical)
-            needed = rules.stall_speed(top_airspeed(flight))
+            needed = stall_speed(world, entity)
             if maneuver not in MOVING_MANEUVERS:
                 stall(world, entity, f"took {maneuver.value}, not Move or Move and Attack", covered, needed)
             elif covered < needed:
