@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import esper
 
+from components.flight import FlightIntent
 from components.gurps import Intent, Maneuver
 from ecs import Phase, System
 
@@ -12,8 +13,8 @@ class IntentReset(System):
     """CLEANUP phase: puts every ``Intent`` back to its defaults (a Move maneuver, no throttle, no turn, no veer,
     no push), in place: the component stays on the entity (DESIGN.md section 10).
 
-    Reads and writes ``Intent``; emits nothing. ``Control.path`` and the rest of the turn's record stay until
-    the next turn opens, for the renderer and replays.
+    Reads and writes ``Intent`` and ``FlightIntent`` (no climb, no dive); emits nothing. ``Control.path`` and the
+    rest of the turn's record stay until the next turn opens, for the renderer and replays.
     """
 
     phase = Phase.CLEANUP
@@ -27,3 +28,6 @@ class IntentReset(System):
             intent.turn_at_yd = None
             intent.push = False
             intent.veer = ()
+        for _, wish in esper.get_component(FlightIntent):
+            wish.climb_yd = 0
+            wish.dive = False

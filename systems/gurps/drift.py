@@ -6,6 +6,7 @@ from components.gurps import MoveState
 from ecs import Phase, System
 from systems.gurps.events import VelocityChanged
 from systems.gurps.movers import bodies, carried, installed_rules, limits, loss_mode
+from systems.gurps.stall import stall_after_deceleration
 from systems.gurps.transitions import regain_control
 
 
@@ -45,6 +46,8 @@ class Drifting(System):
             before = body.velocity.yps
             body.velocity.yps = max(0, before - lim.safe_decel)
             world.emit(VelocityChanged(body.entity, before, body.velocity.yps, 0, before - body.velocity.yps))
+            if lim.environment == "air":
+                stall_after_deceleration(world, body.entity)
             control.halted = True
             if mode == "drift" or body.velocity.yps <= lim.basic_move:
                 regain_control(world, body, lim.basic_move)
