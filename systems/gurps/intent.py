@@ -92,8 +92,8 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
                 entity,
                 "turn",
                 intent.turn,
-                f"0 this turn: the turning radius of {lim.radius} yd is met after {velocity} yd; set push=True "
-                "and turn_at_yd to try an early turn",
+                f"0 this turn: the turning radius of {lim.radius} yd ({lim.free_turn_yd} yd still to run straight) "
+                f"is not met within this turn's {velocity} yd; set push=True and turn_at_yd to try an early turn",
             )
         early = at < lim.free_turn_yd
         if (early or abs(intent.turn) == 2) and not intent.push:

@@ -20,7 +20,6 @@ from components.gurps import Condition, Control, Intent, LossCause, Mover, Postu
 from components.motion import Facing, Position, Velocity
 from ecs import World, WorldError
 from systems.gurps import rules
-from systems.gurps.dive import speed_limits
 from systems.gurps.options import Rules
 
 Environment = Literal["ground", "air", "water"]
@@ -167,8 +166,6 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
         top = rated if rated is not None else rules.sprint_top_speed(move)
     enhanced = body.mover.enhanced or (rated is not None and rated > move)
     accel_step = move if house else base
-    if where == "air":
-        accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
     entry = min(rules.entry_velocity_limit(move, base, enhanced), top)
     velocity = body.velocity.yps
     radius_move = move if chosen.turning_radius == "house" else base
