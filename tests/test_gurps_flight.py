@@ -33,6 +33,8 @@ from systems.gurps.events import (
     FallDamage,
     Falling,
     Landed,
+    LeftHighSpeed,
+    LostControl,
     Moved,
     Stalled,
     StallRecovered,
@@ -356,6 +358,75 @@ def test_a_stalled_flier_falls_and_recovers_on_a_lucky_dx_minus_4_roll() -> None
     assert (flight.stalled, flight.fall_seconds, flight.fall_yd) == (False, 0, 0)
     assert world.get(glider, Velocity) == Velocity(21, 0)  # fall_velocity(21.4) = 21, diving where it faces
     assert world.get(glider, Control).state is MoveState.HIGH_SPEED  # over air Move 12
+
+
+def test_a_cannot_hover_flier_slows_stalls_falls_and_recovers_on_a_lucky_dx_minus_4_roll() -> None:
+    world = gurps_world()
+    # Air Move 10, top airspeed 20: it must cover 5 yards a turn. DX 12: recovery rolls against 8.
+    hawk = flier(world, altitude_yd=100, velocity=12, mode=FlightMode.CANNOT_HOVER, air_move=10, top_airspeed=20)
+    world.get(hawk, Control).state = MoveState.HIGH_SPEED
+    world.get(hawk, Intent).throttle = -4
+    slowed = world.step()  # flies 12 yards, slows to 8: at or under air Move 10, ordinary movement again
+    assert of(slowed, LeftHighSpeed) == [LeftHighSpeed(hawk, 8, "slowed to Basic Move or less")]
+    world.get(hawk, Intent).throttle = -4
+    world.step()  # flies 8 yards, slows to 4
+    stalling = world.step()  # 4 yards is under a quarter of 20
+    assert of(stalling, Stalled) == [Stalled(hawk, "covered less than a quarter of top airspeed", 4, 5)]
+    assert of(stalling, Falling) == [Falling(hawk, 5.35, 5.35, 94.65)]
+    assert world.get(hawk, Position).hex == (24, 0)
+    world.dice.script(6, 6, 1)  # 13 against DX-4 = 8: fails
+    falling = world.step()
+    assert [event.result.success for event in of(falling, RollMade)] == [False]  # type: ignore[attr-defined]
+    assert of(falling, Falling) == [Falling(hawk, pytest.approx(16.05), 21.4, pytest.approx(78.6))]
+    world.dice.script(2, 2, 3)  # 7 against 8: the lucky roll
+    recovering = world.step()
+    [roll] = of(recovering, RollMade)
+    assert roll.result.story == "DX-4 to recover from a stall (8): 3d6 (2, 2, 3) = 7, made by 1"  # type: ignore[attr-defined]
+    assert of(recovering, StallRecovered) == [StallRecovered(hawk, 21, pytest.approx(78.6))]
+    assert world.get(hawk, Velocity).yps == 21
+    assert world.get(hawk, Control).state is MoveState.HIGH_SPEED
+    assert world.get(hawk, Position).hex == (24, 0)  # the fall went straight down
+    flying = world.step()  # diving on at 21 yards a second, well over the least speed
+    assert of(flying, Stalled) == []
+    assert world.get(hawk, Position).hex == (45, 0)
+
+
+def test_a_stalled_flier_cannot_be_steered() -> None:
+    world = gurps_world()
+    glider = flier(world, altitude_yd=60, velocity=3, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
+    world.step()
+    world.get(glider, Intent).throttle = 5
+    with pytest.raises(IntentError, match="a stalled flier falls, and cannot speed up, slow down or turn"):
+        world.step()
+    assert world.turn == 1
+
+
+def test_a_loss_of_control_that_slows_a_flier_under_its_least_speed_stalls_it() -> None:
+    world = gurps_world()
+    hawk = flier(world, altitude_yd=30, velocity=12, mode=FlightMode.CANNOT_HOVER, air_move=10, top_airspeed=40)
+    world.get(hawk, Control).state = MoveState.HIGH_SPEED
+    intent = world.get(hawk, Intent)
+    intent.turn, intent.turn_at_yd, intent.push = 1, 0, True
+    world.dice.script(6, 6, 6)  # the early turn fails: control is lost in the air
+    events = world.step()
+    assert of(events, LostControl) == [LostControl(hawk, "critical failure", "drift", 0)]
+    assert world.get(hawk, Position).hex == (12, 0)  # drifted its whole velocity straight ahead
+    # then slowed by air Move 10 to 2, under a quarter of top airspeed 40
+    assert of(events, Stalled) == [Stalled(hawk, "lost control and slowed under a quarter of top airspeed", 2, 10)]
+    assert world.get(hawk, Flight).stalled
+    assert world.get(hawk, Velocity).yps == 0
+
+
+def test_a_loss_of_control_that_leaves_enough_speed_does_not_stall() -> None:
+    world = gurps_world()
+    hawk = flier(world, altitude_yd=30, velocity=16, mode=FlightMode.CANNOT_HOVER, air_move=10, top_airspeed=20)
+    world.get(hawk, Control).state = MoveState.HIGH_SPEED
+    intent = world.get(hawk, Intent)
+    intent.turn, intent.turn_at_yd, intent.push = 1, 0, True
+    world.dice.script(6, 6, 6)
+    events = world.step()
+    assert of(events, Stalled) == []
+    assert world.get(hawk, Velocity).yps == 6
 
 
 def test_shock_hampers_the_recovery_roll() -> None:

@@ -7,15 +7,16 @@ from typing import Final
 import esper
 
 from components.flight import Flight
-from components.gurps import Control, Mover, MoveState
+from components.gurps import Control, Intent, Mover, MoveState
 from components.motion import Facing, Position, Velocity
-from ecs import Phase, RollMade, System, World
+from ecs import IntentError, Phase, RollMade, System, World
 from ecs.validate import check_int, check_number
 from systems.gurps import rules
 from systems.gurps.collision import inflict
 from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import FallDamage, Falling, Landed, StallRecovered
 from systems.gurps.movers import in_initiative_order, installed_rules, shock
+from systems.gurps.transitions import come_to_rest
 
 FALL_ACCELERATION_YPS2: Final = 10.7
 """How fast a fall gains speed at Earth gravity, in yards per second each second: half of the 21.4 in the
@@ -52,10 +53,7 @@ def land(world: World, entity: int) -> None:
     damage = rules.collision_dice(world.get(entity, Mover).hp, velocity, hard_obstacle=True)
     rolled, injury = inflict(world, entity, damage, "fall damage")
     world.get(entity, Position).altitude_yd = 0.0
-    world.get(entity, Velocity).yps = 0
-    control = world.get(entity, Control)
-    control.state = MoveState.NORMAL
-    control.loss_cause = None
+    come_to_rest(world, entity, "hit the ground")
     fallen = flight.fall_yd
     flight.stalled = flight.wiped_out = False
     flight.fall_seconds = 0
@@ -79,6 +77,18 @@ def drop(world: World, entity: int) -> None:
     world.emit(Falling(entity, yards, flight.fall_yd, position.altitude_yd))
 
 
+def _refuse_steering(world: World, entity: int) -> None:
+    intent = world.get(entity, Intent)
+    if intent.throttle or intent.turn or any(intent.veer):
+        field = "throttle" if intent.throttle else "turn" if intent.turn else "veer"
+        raise IntentError(
+            entity,
+            field,
+            getattr(intent, field),
+            "nothing: a stalled flier falls, and cannot speed up, slow down or turn until it recovers",
+        )
+
+
 class FallSystem(System):
     """STALL phase, after the stall check: stalled fliers fall, try to recover, or land.
 
@@ -96,6 +106,8 @@ class FallSystem(System):
       (:func:`systems.gurps.rules.fall_velocity` of the yards fallen), heading where it faces, but no faster
       than a dive allows (twice top airspeed; under the house rules the absolute dive maximum), and at high
       speed if that is over its air Move.
+    - A stalled flier's turn is over as far as its velocity goes (``Control.halted``); asking it to speed up,
+      slow down or turn is an :class:`~ecs.errors.IntentError`.
     - Fliers act in initiative order (highest Basic Speed first, then lowest id), so the dice are drawn in a
       fixed order.
     """
@@ -109,6 +121,10 @@ class FallSystem(System):
         stalled = [entity for entity, flight in esper.get_component(Flight) if flight.stalled]
         for entity in in_initiative_order(world, stalled):
             flight = world.get(entity, Flight)
+            control = world.get(entity, Control)
+            if flight.fall_seconds > 0:
+                _refuse_steering(world, entity)
+            control.halted = True
             if flight.fall_seconds > 0 and self._recovers(entity):
                 top = normal_top_speed(flight, world.get(entity, Mover), chosen)
                 cap = rules.house_dive_speed_cap(top) if chosen.flight == "house" else 2 * top
@@ -118,7 +134,6 @@ class FallSystem(System):
                 facing = world.try_get(entity, Facing)
                 if facing is not None:
                     velocity.heading = facing.direction
-                control = world.get(entity, Control)
                 control.state = MoveState.HIGH_SPEED if speed > flight.air_move else MoveState.NORMAL
                 control.loss_cause = None
                 flight.stalled = False

@@ -14,19 +14,22 @@ from systems.gurps import rules
 from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import Stalled
 from systems.gurps.movers import installed_rules
+from systems.gurps.transitions import come_to_rest
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """The maneuvers that keep a flier that cannot hover in the air (Basic Set: Flying Combat > Cannot Hover)."""
 
 
 def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: int) -> None:
-    """Make ``entity`` stall: it loses its airspeed (velocity 0) and starts to fall; emits :class:`Stalled`."""
+    """Make ``entity`` stall: it loses its airspeed and starts to fall; emits :class:`Stalled`, and it comes to
+    rest as far as its movement goes (:func:`systems.gurps.transitions.come_to_rest`: velocity 0, ordinary
+    movement, no more velocity change this turn)."""
     flight = world.get(entity, Flight)
     flight.stalled = True
     flight.fall_seconds = 0
     flight.fall_yd = 0.0
-    world.get(entity, Velocity).yps = 0
     world.emit(Stalled(entity, reason, covered_yd, needed_yd))
+    come_to_rest(world, entity, "stalled")
 
 
 def stall_speed(world: World, entity: int) -> int:
