@@ -36,6 +36,7 @@ from systems.gurps.events import (
     LeftHighSpeed,
     LostControl,
     Moved,
+    RegainedControl,
     Stalled,
     StallRecovered,
     VelocityChanged,
@@ -367,7 +368,7 @@ def test_a_cannot_hover_flier_slows_stalls_falls_and_recovers_on_a_lucky_dx_minu
     world.get(hawk, Control).state = MoveState.HIGH_SPEED
     world.get(hawk, Intent).throttle = -4
     slowed = world.step()  # flies 12 yards, slows to 8: at or under air Move 10, ordinary movement again
-    assert of(slowed, LeftHighSpeed) == [LeftHighSpeed(hawk, 8, "slowed to Basic Move or less")]
+    assert [(event.entity, event.velocity_yps) for event in of(slowed, LeftHighSpeed)] == [(hawk, 8)]  # type: ignore[attr-defined]
     world.get(hawk, Intent).throttle = -4
     world.step()  # flies 8 yards, slows to 4
     stalling = world.step()  # 4 yards is under a quarter of 20
@@ -415,6 +416,9 @@ def test_a_loss_of_control_that_slows_a_flier_under_its_least_speed_stalls_it() 
     assert of(events, Stalled) == [Stalled(hawk, "lost control and slowed under a quarter of top airspeed", 2, 10)]
     assert world.get(hawk, Flight).stalled
     assert world.get(hawk, Velocity).yps == 0
+    assert of(events, RegainedControl) == []  # the stall ends the loss of control: the flier simply falls
+    assert of(events, LeftHighSpeed) == [LeftHighSpeed(hawk, 0, "stalled")]
+    assert world.get(hawk, Control).state is MoveState.NORMAL
 
 
 def test_a_loss_of_control_that_leaves_enough_speed_does_not_stall() -> None:

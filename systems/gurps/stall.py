@@ -39,17 +39,19 @@ def stall_speed(world: World, entity: int) -> int:
     return rules.stall_speed(normal_top_speed(flight, world.get(entity, Mover), installed_rules(world)))
 
 
-def stall_after_deceleration(world: World, entity: int) -> None:
+def stall_after_deceleration(world: World, entity: int) -> bool:
     """A flier that cannot hover, slowed by the deceleration that follows a loss of control in the air to
     under a quarter of its top airspeed, stalls (Basic Set: Flying Combat > Cannot Hover). The CONTROL phase
-    calls this once the safe deceleration is made."""
+    calls this once the safe deceleration is made; it returns whether the flier stalled."""
     flight = world.get(entity, Flight)
     if flight.mode.can_hover or flight.stalled or flight.wiped_out:
-        return
+        return False
     needed = stall_speed(world, entity)
     speed = world.get(entity, Velocity).yps
-    if speed < needed:
-        stall(world, entity, "lost control and slowed under a quarter of top airspeed", speed, needed)
+    if speed >= needed:
+        return False
+    stall(world, entity, "lost control and slowed under a quarter of top airspeed", speed, needed)
+    return True
 
 
 class StallSystem(System):
