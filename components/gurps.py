@@ -56,6 +56,7 @@ class LossCause(str, Enum):
     FAILED_ROLL = "failed roll"
     CRITICAL_FAILURE = "critical failure"
     FOOTING = "footing"
+    TOP_SPEED = "top speed below velocity"
 
     @property
     def from_injury_or_critical(self) -> bool:
@@ -177,9 +178,10 @@ class Control:
     power (the GURPS movement systems leave it alone).
 
     This turn's record, cleared when the turn opens: ``turned_hexsides`` (facing changes made),
-    ``turn_yd`` (the yard of the path where the planned turn happens), ``lost_at_yd`` (the yard where
-    control was lost, 0 when it was lost before moving), ``struck`` (what the path ran into) and ``halted``
-    (the entity's turn is over: it moves no further and its velocity changes no more this turn).
+    ``turn_yd`` (the yard of the path where the planned turn happens), ``lost_at_yd`` (the yard of this turn's
+    path where control was lost this turn, 0 before moving; None when it was lost in an earlier turn or not
+    at all), ``struck`` (what the path ran into) and ``halted`` (the entity's turn is over: it moves no
+    further and its velocity changes no more this turn).
     """
 
     state: MoveState = MoveState.NORMAL

@@ -197,7 +197,7 @@ def test_decelerating_to_basic_move_leaves_high_speed() -> None:
     world = make_world()
     runner = mover(world, velocity=9, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-4))
     events = world.step()
-    assert of_type(events, LeftHighSpeed) == [LeftHighSpeed(runner, 5, "slowed to Basic Move or less")]
+    assert of_type(events, LeftHighSpeed) == [LeftHighSpeed(runner, 5, "slowed out of high speed")]
     assert world.get(runner, Control).state is MoveState.NORMAL
 
 
@@ -559,6 +559,108 @@ def test_house_rules_trip_falls_from_a_quarter_of_the_velocity() -> None:
     events = world.step()
     assert of_type(events, Skidded) == [Skidded(runner, ((1, 0), (2, 0), (3, 0)))]
     assert of_type(events, FallDamage) == [FallDamage(runner, 8, "2d", 4, 4)]
+
+
+def test_house_rules_high_speed_starts_above_encumbered_move() -> None:
+    house, basic = make_world(Rules(turning_radius="house", control="house")), make_world()
+    runners = [mover(world, velocity=4, encumbrance=1, intent=Intent(throttle=1)) for world in (house, basic)]
+    house_events, basic_events = house.step(), basic.step()
+    assert of_type(house_events, EnteredHighSpeed) == [EnteredHighSpeed(runners[0], 5)]
+    assert of_type(basic_events, EnteredHighSpeed) == []  # 5 is not above Basic Move 5
+    assert basic.get(runners[1], Velocity).yps == 5
+
+
+def test_house_rules_failed_early_turn_changes_facing_not_direction() -> None:
+    world = make_world(Rules(turning_radius="house", control="house"))
+    runner = mover(
+        world,
+        velocity=13,
+        top_speed=20,
+        enhanced=True,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(turn=1, turn_at_yd=1, push=True),
+    )
+    # DX+3 minus the house radius (13 / 5 rounded up: 3) = 10; 12 fails. A fall from 13 / 4 = 3.25 yd is at
+    # 8 yd/s (round(sqrt(21.4 x 3.25))): HP 10 doubled, 1.6 -> 2d.
+    world.dice.script(4, 4, 4, 3, 3)
+    events = world.step()
+    assert rolls(events)[0] == (runner, "early turn", 10)
+    assert of_type(events, Turned) == [Turned(runner, 0, 1, (1, 0), 1, True)]
+    assert of_type(events, Skidded) == [Skidded(runner, ((2, 0), (3, 0), (4, 0)))]
+    assert of_type(events, FallDamage) == [FallDamage(runner, 8, "2d", 6, 6)]
+    assert world.get(runner, Facing).direction == 1
+
+
+def test_house_rules_cycle_slows_by_basic_move_until_a_dx_roll_wins_control_back() -> None:
+    world = make_world(Rules(turning_radius="house", control="house"))
+    bird = mover(
+        world,
+        velocity=34,
+        basic_move=2,
+        altitude_yd=100.0,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(maneuver=Maneuver.ATTACK),
+        extra=(Flight(air_move=10, top_airspeed=40),),
+    )
+    events = world.step()  # loses control; straight on, then 34 - 10
+    assert of_type(events, LostControl) == [LostControl(bird, "maneuver", "drift", 0)]
+    assert world.get(bird, Velocity).yps == 24
+    assert rolls(events) == []
+    world.dice.script(6, 6, 1)  # DX 10: 13 fails, 24 - 10
+    events = world.step()
+    assert rolls(events) == [(bird, "regain control", 10)]
+    assert world.get(bird, Position).hex == (58, 0)
+    assert world.get(bird, Velocity).yps == 14
+    assert world.get(bird, Control).state is MoveState.OUT_OF_CONTROL
+    world.get(bird, Intent).throttle = -4
+    world.dice.script(1, 2, 3)  # made: control is back, and the throttle applies
+    events = world.step()
+    assert of_type(events, RegainedControl) == [RegainedControl(bird, 14)]
+    assert of_type(events, VelocityChanged) == [VelocityChanged(bird, 14, 10, -4, 0)]
+    assert world.get(bird, Control).state is MoveState.NORMAL
+
+
+def test_house_rules_control_returns_at_once_below_encumbered_move() -> None:
+    world = make_world(Rules(turning_radius="house", control="house"))
+    bird = mover(
+        world,
+        velocity=12,
+        altitude_yd=50.0,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(maneuver=Maneuver.READY),
+        extra=(Flight(air_move=8),),
+    )
+    events = world.step()
+    assert of_type(events, RegainedControl) == [RegainedControl(bird, 4)]
+
+
+@pytest.mark.parametrize(
+    ("velocity", "lost"),
+    [(7, False), (8, True)],
+    ids=["All-Out Defense at half top speed keeps control", "above half top speed loses it"],
+)
+def test_house_rules_allow_all_out_maneuvers_at_up_to_half_top_speed(velocity: int, lost: bool) -> None:
+    world = make_world(Rules(turning_radius="house", control="house"))
+    runner = mover(
+        world,
+        velocity=velocity,
+        basic_move=5,
+        top_speed=14,
+        enhanced=True,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(maneuver=Maneuver.ALL_OUT_DEFENSE),
+    )
+    world.dice.script(*[1] * 10)
+    events = world.step()
+    assert [event.entity for event in of_type(events, LostControl)] == ([runner] if lost else [])
+
+
+def test_house_rules_a_top_speed_below_the_velocity_loses_control() -> None:
+    world = make_world(Rules(turning_radius="house", control="house"))
+    runner = mover(world, velocity=8, state=MoveState.HIGH_SPEED)  # house top speed of Move 5: 6
+    world.dice.script(*[1] * 10)
+    events = world.step()
+    assert of_type(events, LostControl) == [LostControl(runner, "top speed below velocity", "trip", 0)]
 
 
 # --- the installed order -------------------------------------------------------------------------------

@@ -240,6 +240,27 @@ def test_out_of_control_nothing_can_be_steered() -> None:
     refused(world, "throttle", "out of control")
 
 
+def test_house_rules_out_of_control_takes_move_maneuvers() -> None:
+    world = make_world(Rules(control="house"))
+    mover(
+        world,
+        velocity=20,
+        wheels=4,
+        state=MoveState.OUT_OF_CONTROL,
+        cause=LossCause.FAILED_ROLL,
+        intent=Intent(maneuver=Maneuver.ATTACK),
+    )
+    refused(world, "maneuver", "Move: out of control, it takes Move maneuvers")
+
+
+def test_house_rules_out_of_control_cannot_turn() -> None:
+    world = make_world(Rules(control="house"))
+    mover(
+        world, velocity=20, wheels=4, state=MoveState.OUT_OF_CONTROL, cause=LossCause.FAILED_ROLL, intent=Intent(turn=1)
+    )
+    refused(world, "turn", "out of control, it moves straight ahead")
+
+
 def test_a_rider_cannot_steer() -> None:
     world = make_world()
     rider = mover(world, intent=Intent(turn=1))
@@ -256,7 +277,7 @@ def test_more_veer_than_yards_is_refused() -> None:
 def test_a_normal_velocity_above_basic_move_is_a_value_error() -> None:
     world = make_world()
     mover(world, velocity=9)
-    with pytest.raises(RuleValueError, match=r"Velocity\.yps = 9: expected at most Basic Move 5"):
+    with pytest.raises(RuleValueError, match=r"Velocity\.yps = 9: expected at most 5 while"):
         world.step()
 
 

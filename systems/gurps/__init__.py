@@ -12,7 +12,8 @@ at speed. Where each phase's systems live:
   the ``spatial.SpatialIndex`` shared with the CONTROL phase), ``altitude.AltitudeSystem`` (climbs, dives).
 - ``COLLISION``: ``collision.CollisionResolver`` (damage both ways, both stop).
 - ``STALL``: ``ceiling.CeilingSystem``, ``stall.StallSystem``, ``fall.FallSystem`` (Flying Combat).
-- ``CONTROL``: ``control.Tripping`` (trip, skid, fall damage), ``drift.Drifting`` (air, water, wheels).
+- ``CONTROL``: ``control.Tripping`` (trip, skid, fall damage), ``drift.Drifting`` (air, water, wheels), or
+  under the house rules ``recovery.HouseRecovery`` (slowing down and DX rolls to regain control).
 - ``ACCELERATION``: ``acceleration.VelocityChange`` (accelerate, decelerate, enter and leave high speed).
 - ``MOUNTED``: Mounted Combat.
 - ``CLEANUP``: ``cleanup.IntentReset``.
@@ -40,6 +41,7 @@ from systems.gurps.movement import PathWalker
 from systems.gurps.options import Rules
 from systems.gurps.posture import PostureSystem
 from systems.gurps.preview import Forecast, RollForecast, preview
+from systems.gurps.recovery import HouseRecovery
 from systems.gurps.spatial import SpatialIndex
 from systems.gurps.stall import StallSystem
 from systems.gurps.turning import TurnPlanner
@@ -62,7 +64,7 @@ def systems_for(rules: Rules) -> list[System]:
         StallSystem(),
         FallSystem(),
         Tripping(index),
-        Drifting(),
+        Drifting() if rules.control == "basic" else HouseRecovery(),
         VelocityChange(),
         IntentReset(),
     ]

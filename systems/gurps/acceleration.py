@@ -44,8 +44,9 @@ class VelocityChange(System):
       extra points paid this turn adding to the voluntary deceleration: within Basic Move it is safe, up to
       twice Basic Move it takes a Pushing the Envelope roll at the hasty-deceleration modifier, beyond that
       control is lost outright (Decelerating; Pushing the Envelope; Tactical Movement). At Basic Move or
-      less the mover leaves high speed. House rules: acceleration by Encumbered Move to the house maximum,
-      deceleration by at most Basic Move (House rules: High Speed Movement).
+      less the mover leaves high speed. House rules: high speed is anything over Encumbered Move; the first
+      turn at speed and every later one add up to Encumbered Move, to the house maximum; deceleration is by
+      at most Basic Move (House rules: High Speed Movement).
 
     Readings chosen: a turn that paid extra points for footing decelerates, so its positive throttle is not
     applied (one accelerates or decelerates at the end of a turn, not both). When control is lost here the
@@ -81,7 +82,7 @@ class VelocityChange(System):
         body.velocity.yps = target
         if throttle:
             world.emit(VelocityChanged(body.entity, before, target, throttle, 0))
-        if target > lim.basic_move:
+        if target > lim.high_speed_above:
             body.control.state = MoveState.HIGH_SPEED
             world.emit(EnteredHighSpeed(body.entity, target))
 
@@ -109,6 +110,6 @@ class VelocityChange(System):
             world.emit(VelocityChanged(entity, before, after, throttle, footing))
         if cause is not None:
             lose_control(world, body, cause, body.control.moved_yd, chosen)
-        elif after <= lim.basic_move:
+        elif after <= lim.high_speed_above:
             body.control.state = MoveState.NORMAL
-            world.emit(LeftHighSpeed(entity, after, "slowed to Basic Move or less"))
+            world.emit(LeftHighSpeed(entity, after, "slowed out of high speed"))

@@ -46,8 +46,8 @@ class Drifting(System):
             before = body.velocity.yps
             body.velocity.yps = max(0, before - lim.safe_decel)
             world.emit(VelocityChanged(body.entity, before, body.velocity.yps, 0, before - body.velocity.yps))
-            if lim.environment == "air":
-                stall_after_deceleration(world, body.entity)
+            if lim.environment == "air" and stall_after_deceleration(world, body.entity):
+                continue  # stalled: at rest, falling, its turn over
             control.halted = True
             if mode == "drift" or body.velocity.yps <= lim.basic_move:
-                regain_control(world, body, lim.basic_move)
+                regain_control(world, body, lim.high_speed_above)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from components.gurps import Intent, MoveState
+from components.gurps import Intent, Maneuver, MoveState
 from ecs import IntentError, Phase, RuleValueError, System, World
 from systems.gurps import rules
 from systems.gurps.movers import Body, Limits, bodies, carried, installed_rules, limits, standing
@@ -37,12 +37,12 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
     """Ordinary movement: any turn; a throttle that stays within Move, or switches to high speed."""
     intent = body.intent
     velocity = body.velocity.yps
-    if velocity > lim.basic_move:
+    if velocity > lim.high_speed_above:
         raise RuleValueError(
             "Velocity",
             "yps",
             velocity,
-            f"at most Basic Move {lim.basic_move} while Control.state is normal (above it is high speed)",
+            f"at most {lim.high_speed_above} while Control.state is normal (above it is high speed)",
         )
     if intent.turn_at_yd is not None and intent.turn_at_yd > velocity:
         raise IntentError(body.entity, "turn_at_yd", intent.turn_at_yd, f"at most {velocity}, the yards of this turn")
@@ -142,6 +142,29 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
             )
 
 
+def _check_out_of_control(body: Body, lim: Limits, chosen: Rules) -> None:
+    """Out of control: no turn, no veer. Under the Basic Set no throttle either. Under the house rules the mover
+    takes Move maneuvers, and its throttle (within the usual limits) applies if it wins control back this turn
+    (House rules: High Speed Movement)."""
+    intent = body.intent
+    if chosen.control != "house":
+        if intent.turn or intent.throttle or any(intent.veer):
+            raise IntentError(
+                body.entity,
+                "throttle" if intent.throttle else "turn",
+                intent.throttle or intent.turn or intent.veer,
+                "nothing: out of control, it cannot turn, veer, speed up or slow down until control returns",
+            )
+        return
+    if intent.turn or any(intent.veer):
+        raise IntentError(body.entity, "turn", intent.turn or intent.veer, "0: out of control, it moves straight ahead")
+    if intent.maneuver is not Maneuver.MOVE:
+        raise IntentError(
+            body.entity, "maneuver", intent.maneuver.value, "Move: out of control, it takes Move maneuvers"
+        )
+    _check_high_speed(body, lim, chosen)
+
+
 def early_turn_modifier(body: Body, lim: Limits, chosen: Rules) -> int:
     """The modifier of an early or tight turn: -1 per full Basic Move by which the velocity exceeds Basic Move;
     with the house turning radius, minus the radius (Basic Set: High-Speed Movement > Pushing the Envelope;
@@ -177,13 +200,7 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     lim = limits(world, body, chosen)
     _moves_under_own_power(body, lim)
     if body.control.state is MoveState.OUT_OF_CONTROL:
-        if moving:
-            raise IntentError(
-                body.entity,
-                "throttle" if intent.throttle else "turn",
-                intent.throttle or intent.turn or intent.veer,
-                "nothing: out of control, it cannot turn, veer, speed up or slow down until control returns",
-            )
+        _check_out_of_control(body, lim, chosen)
         return
     if len(intent.veer) > body.velocity.yps:
         raise IntentError(

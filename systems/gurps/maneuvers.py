@@ -17,7 +17,8 @@ def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
     when knocked out or stunned (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement;
     Losing Control). A rider (carried) is exempt; so is a mover of Basic Move 0, which is not moving under
     its own power but drifting. House rules: the All-Out maneuvers are allowed too, while the velocity is at
-    most half the top speed (House rules: High Speed Movement).
+    most half the top speed; and a top speed fallen below the velocity loses control as well (House rules:
+    High Speed Movement).
     """
     if body.control.state is not MoveState.HIGH_SPEED or carried(body) or basic_move(world, body) == 0:
         return None
@@ -29,6 +30,8 @@ def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
     maneuver: Maneuver = body.intent.maneuver
     if chosen.control == "house":
         top = limits(world, body, chosen).top_speed
+        if top < body.velocity.yps:
+            return LossCause.TOP_SPEED
         allowed = rules.house_high_speed_maneuver_allowed(maneuver, body.velocity.yps, top)
     else:
         allowed = rules.high_speed_maneuver_allowed(maneuver)
@@ -40,7 +43,7 @@ class ManeuverLimits(System):
 
     Reads ``Intent.maneuver``, ``Condition`` (``conscious``, ``stunned``), ``Control.state``; writes
     ``Control``: clears this turn's record (``path``, ``moved_yd``, ``extra_cost``, ``turned_hexsides``,
-    ``turn_yd``, ``struck``, ``halted``; ``lost_at_yd`` becomes 0 for a mover still out of control, else None),
+    ``turn_yd``, ``struck``, ``halted``, ``lost_at_yd``),
     and puts a mover out of control for a forbidden maneuver, stun or unconsciousness; emits ``LostControl``.
     The rule is :func:`maneuver_loss`.
     """
@@ -60,7 +63,7 @@ class ManeuverLimits(System):
             control.turn_yd = None
             control.struck = None
             control.halted = False
-            control.lost_at_yd = 0 if control.state is MoveState.OUT_OF_CONTROL else None
+            control.lost_at_yd = None
             cause = maneuver_loss(world, body, chosen)
             if cause is not None:
                 lose_control(world, body, cause, 0, chosen)

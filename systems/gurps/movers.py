@@ -20,6 +20,7 @@ from components.gurps import Condition, Control, Intent, LossCause, Mover, Postu
 from components.motion import Facing, Position, Velocity
 from ecs import World, WorldError
 from systems.gurps import rules
+from systems.gurps.dive import speed_limits
 from systems.gurps.options import Rules
 
 Environment = Literal["ground", "air", "water"]
@@ -121,6 +122,8 @@ class Limits:
     - ``radius``: the turning radius at the present velocity (``math.inf`` for a Move of 0) and
       ``free_turn_yd`` how many yards into this turn the radius is met, counting the yards already run
       straight (``Control.straight_yd``).
+    - ``high_speed_above``: a velocity above this is high speed: Basic Move, or Encumbered Move in the
+      house rules.
     """
 
     environment: Environment
@@ -133,6 +136,7 @@ class Limits:
     max_decel: int
     radius: int | float
     free_turn_yd: int | float
+    high_speed_above: int
 
 
 def basic_move(world: World, body: Body) -> int:
@@ -166,7 +170,11 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
         top = rated if rated is not None else rules.sprint_top_speed(move)
     enhanced = body.mover.enhanced or (rated is not None and rated > move)
     accel_step = move if house else base
-    entry = min(rules.entry_velocity_limit(move, base, enhanced), top)
+    if where == "air":
+        accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
+    # House rules: the first turn at speed adds up to Encumbered Move, as any other (House rules: High Speed Movement)
+    first_turn = 2 * move if house else rules.entry_velocity_limit(move, base, enhanced)
+    entry = min(first_turn, top)
     velocity = body.velocity.yps
     radius_move = move if chosen.turning_radius == "house" else base
     radius = rules.turning_radius(velocity, radius_move, cast("rules.RadiusVariant", chosen.turning_radius))
@@ -182,6 +190,7 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
         max_decel=base if house else 2 * base,
         radius=radius,
         free_turn_yd=free,
+        high_speed_above=move if house else base,
     )
 
 

@@ -40,13 +40,13 @@ def come_to_rest(world: World, entity: int, reason: str) -> None:
         world.emit(LeftHighSpeed(entity, 0, reason))
 
 
-def regain_control(world: World, body: Body, basic_move: int) -> None:
-    """Give ``body`` its control back at its present velocity: high speed above ``basic_move``, ordinary
-    movement at or below it."""
+def regain_control(world: World, body: Body, high_speed_above: int) -> None:
+    """Give ``body`` its control back at its present velocity: high speed above ``high_speed_above`` (Basic
+    Move; Encumbered Move in the house rules), ordinary movement at or below it."""
     control = body.control
     velocity = body.velocity.yps
     control.loss_cause = None
-    control.state = MoveState.HIGH_SPEED if velocity > basic_move else MoveState.NORMAL
+    control.state = MoveState.HIGH_SPEED if velocity > high_speed_above else MoveState.NORMAL
     world.emit(RegainedControl(body.entity, velocity))
     if control.state is MoveState.NORMAL:
-        world.emit(LeftHighSpeed(body.entity, velocity, "control regained at or below Basic Move"))
+        world.emit(LeftHighSpeed(body.entity, velocity, "control regained out of high speed"))

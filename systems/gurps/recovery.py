@@ -1,0 +1,56 @@
+"""CONTROL, house rules: the cycle of losing and regaining control (House rules: High Speed Movement)."""
+
+from __future__ import annotations
+
+from components.gurps import MoveState
+from ecs import Phase, RollMade, System
+from systems.gurps import rules
+from systems.gurps.events import VelocityChanged
+from systems.gurps.movers import bodies, carried, installed_rules, limits, loss_mode, shock
+from systems.gurps.stall import stall_after_deceleration
+from systems.gurps.transitions import regain_control
+
+
+class HouseRecovery(System):
+    """CONTROL phase under ``Rules.control == "house"`` (in place of ``Drifting``): movers out of control that
+    do not trip slow down and win their control back, in initiative order.
+
+    Reads ``Control`` (``state``, ``loss_cause``, ``lost_at_yd``), ``Velocity``, ``Mover.dx``, ``Condition.shock``,
+    Basic and Encumbered Move; writes ``Velocity.yps``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits
+    ``RollMade``, ``VelocityChanged``, ``RegainedControl`` and ``LeftHighSpeed``.
+
+    The house cycle: out of control, the mover keeps moving its velocity straight ahead (the MOVEMENT phase
+    has done that), and at the end of its turn slows by Basic Move; once that takes it below Encumbered Move,
+    control is back at once. From the turn after the loss on, a DX roll at the end of its movement wins control
+    back, and then it speeds up or slows down normally (its throttle applies); failing, it slows by Basic Move
+    again (House rules: High Speed Movement). Movers on the ground trip instead (``Tripping``).
+    """
+
+    phase = Phase.CONTROL
+
+    def run(self) -> None:
+        """Slow every mover out of control and give control back where the house rules allow."""
+        world = self.world
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            control = body.control
+            if carried(body) or control.halted or control.state is not MoveState.OUT_OF_CONTROL:
+                continue
+            assert control.loss_cause is not None  # Control keeps the two together
+            if loss_mode(world, body, control.loss_cause, chosen) == "trip":
+                continue
+            lim = limits(world, body, chosen)
+            if control.lost_at_yd is None:
+                result = world.dice.success(body.mover.dx + shock(world, body.entity), "DX")
+                world.emit(RollMade(body.entity, "regain control", result))
+                if result.success:
+                    regain_control(world, body, lim.high_speed_above)
+                    continue
+            before = body.velocity.yps
+            body.velocity.yps = rules.house_out_of_control_velocity(before, lim.basic_move)
+            world.emit(VelocityChanged(body.entity, before, body.velocity.yps, 0, before - body.velocity.yps))
+            if lim.environment == "air" and stall_after_deceleration(world, body.entity):
+                continue  # stalled: at rest, falling, its turn over
+            control.halted = True
+            if rules.house_regains_control_automatically(body.velocity.yps, lim.move):
+                regain_control(world, body, lim.high_speed_above)
