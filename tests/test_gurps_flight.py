@@ -21,7 +21,6 @@ from systems.gurps.aerial import (
     height_effect,
     house_ranged_distance,
     level_yards,
-    occupied_hexes,
     scene_atmosphere,
     step_yards,
     vertically_clear,
@@ -30,6 +29,7 @@ from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import (
     AltitudeChanged,
     BreathingChanged,
+    Collided,
     FallDamage,
     Falling,
     Landed,
@@ -42,6 +42,7 @@ from systems.gurps.events import (
     VelocityChanged,
 )
 from systems.gurps.fall import free_fall_yd
+from systems.gurps.figure import occupied_hexes, trailing_hex
 from systems.gurps.movers import body_of, installed_rules, limits
 
 
@@ -567,6 +568,43 @@ def test_a_human_flying_lying_flat_fills_two_hexes() -> None:
     assert occupied_hexes(world, superhero) == ((0, 0),)
     dragon = flier(world)
     assert occupied_hexes(world, dragon) == ((0, 0),)
+
+
+def test_a_runner_meets_the_back_of_a_human_flying_lying_flat() -> None:
+    world = gurps_world()
+    superhero = flier(world, altitude_yd=1, lying_flat=True)  # head on (0, 0), back on (-1, 0)
+    runner = world.spawn(
+        Position(-5, 0),
+        Facing(0),
+        Velocity(8, 0),
+        Mover(basic_move=5, basic_speed=4.0),
+        Control(MoveState.HIGH_SPEED),
+        Intent(),
+    )
+    world.dice.script(6, 6, 6)  # the flier fails to dodge
+    events = world.step()
+    [hit] = of(events, Collided)
+    assert (hit.entity, hit.struck, hit.at) == (runner, superhero, (-2, 0))  # type: ignore[attr-defined]
+
+
+def test_the_back_of_a_lying_flat_flier_follows_it_within_the_turn() -> None:
+    world = gurps_world()
+    superhero = flier(world, altitude_yd=1, velocity=4, lying_flat=True)
+    world.get(superhero, Mover).basic_speed = 7.0  # moves first: (0, 0) to (4, 0), its back on (3, 0)
+    runner = world.spawn(
+        Position(3, -3),
+        Facing(1),
+        Velocity(6, 1),
+        Mover(basic_move=5, basic_speed=4.0),
+        Control(MoveState.HIGH_SPEED),
+        Intent(),
+    )
+    world.dice.script(6, 6, 6)
+    events = world.step()
+    [hit] = of(events, Collided)
+    assert (hit.entity, hit.struck, hit.at) == (runner, superhero, (3, -1))  # type: ignore[attr-defined]
+    assert occupied_hexes(world, superhero) == ((4, 0), (3, 0))
+    assert trailing_hex((0, 0), (4, 0)) == (3, 0)
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,8 @@ from typing import Final
 
 from components.flight import AirSupply, Atmosphere, Flight
 from components.gurps import Mover, Obstacle, Skills
-from components.motion import Facing, Position, Velocity
+from components.motion import Position
 from ecs import World, WorldError
-from ecs.hexgrid import Hex, neighbour, turn
 from ecs.validate import check_bool, check_int
 from systems.gurps import rules, spatial
 from systems.gurps.movers import installed_rules
@@ -67,26 +66,6 @@ def level_yards(points: int, vertical_yd: int) -> int:
     if paired >= vertical_yd:
         return paired
     return 2 * (points - vertical_yd)  # fewer level yards than vertical: each level yard adds half a point
-
-
-def _facing(world: World, entity: int) -> int:
-    facing = world.try_get(entity, Facing)
-    if facing is not None:
-        return facing.direction
-    velocity = world.try_get(entity, Velocity)
-    if velocity is None:
-        raise WorldError(f"entity {entity} has neither Facing nor Velocity, so it has no front or back")
-    return velocity.heading
-
-
-def occupied_hexes(world: World, entity: int) -> tuple[Hex, ...]:
-    """The hexes ``entity`` fills: its own, and for a flier lying flat in the air (as humans fly) the hex
-    behind it too, a two-hex figure on the tactical map (Basic Set: Flying Combat > Aerial Movement)."""
-    here = world.get(entity, Position).hex
-    flight = world.try_get(entity, Flight)
-    if flight is None or not flight.lying_flat or not airborne(world, entity):
-        return (here,)
-    return here, neighbour(here, turn(_facing(world, entity), 3))
 
 
 def figure_height_yd(world: World, entity: int) -> float:

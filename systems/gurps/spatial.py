@@ -17,6 +17,7 @@ from components.motion import Position
 from ecs import World, WorldError
 from ecs.hexgrid import Hex
 from systems.gurps import rules
+from systems.gurps.figure import occupied_hexes, trailing_hex
 
 
 def figure_height_yd(mover: Mover) -> float:
@@ -41,12 +42,13 @@ class SpatialIndex:
     (1, 0)
     """
 
-    __slots__ = ("_bodies", "_footing", "_obstacles")
+    __slots__ = ("_bodies", "_footing", "_obstacles", "_tails")
 
     def __init__(self) -> None:
         self._bodies: dict[Hex, list[tuple[int, Position, Mover]]] = {}
         self._obstacles: dict[Hex, list[tuple[int, Position, Obstacle]]] = {}
         self._footing: dict[Hex, tuple[int, Footing]] = {}
+        self._tails: dict[int, Hex] = {}
 
     def rebuild(self, world: World) -> None:
         """Index every body, obstacle and footing tile of ``world`` where it stands now.
@@ -56,10 +58,14 @@ class SpatialIndex:
         self._bodies = {}
         self._obstacles = {}
         self._footing = {}
+        self._tails = {}
         for entity, (position, mover) in world.query(Position, Mover):
             control = world.try_get(entity, Control)
             if control is None or control.carried_by is None:
-                self._bodies.setdefault(position.hex, []).append((entity, position, mover))
+                for spot in occupied_hexes(world, entity):  # a flier lying flat fills two hexes
+                    self._bodies.setdefault(spot, []).append((entity, position, mover))
+                    if spot != position.hex:
+                        self._tails[entity] = spot
         for entity, (position, obstacle) in world.query(Position, Obstacle):
             if not world.has(entity, Mover):
                 self._obstacles.setdefault(position.hex, []).append((entity, position, obstacle))
@@ -112,5 +118,10 @@ class SpatialIndex:
             if row[0] == entity:
                 del here[index]
                 self._bodies.setdefault(end, []).append(row)
+                if entity in self._tails:  # the back of a two-hex flier trails along its path
+                    tail = self._bodies[self._tails[entity]]
+                    tail.remove(row)
+                    self._tails[entity] = trailing_hex(start, end)
+                    self._bodies.setdefault(self._tails[entity], []).append(row)
                 return
         raise WorldError(f"entity {entity} is not indexed on hex {start}")
