@@ -669,6 +669,7 @@ def test_house_rules_a_top_speed_below_the_velocity_loses_control() -> None:
 def test_the_resolved_processor_order_after_install() -> None:
     world = make_world()
     assert [type(p).__name__ for p in world.processors()] == [
+        "MountOrderSystem",
         "IntentCheck",
         "ManeuverLimits",
         "PostureSystem",
@@ -682,6 +683,12 @@ def test_the_resolved_processor_order_after_install() -> None:
         "Tripping",
         "Drifting",
         "VelocityChange",
+        "MountLinkSystem",
+        "SpookingSystem",
+        "MountingSystem",
+        "MountedResultsSystem",
+        "MountRecoverySystem",
+        "RidingSystem",
         "IntentReset",
     ]
 

@@ -37,12 +37,19 @@ from systems.gurps.drift import Drifting
 from systems.gurps.fall import FallSystem
 from systems.gurps.intent import IntentCheck
 from systems.gurps.maneuvers import ManeuverLimits
+from systems.gurps.mount_control import MountRecoverySystem
+from systems.gurps.mount_links import MountLinkSystem
+from systems.gurps.mount_orders import MountOrderSystem
+from systems.gurps.mounted_results import MountedResultsSystem
+from systems.gurps.mounting import MountingSystem
 from systems.gurps.movement import PathWalker
 from systems.gurps.options import Rules
 from systems.gurps.posture import PostureSystem
 from systems.gurps.preview import Forecast, RollForecast, preview
 from systems.gurps.recovery import HouseRecovery
+from systems.gurps.riding import RidingSystem
 from systems.gurps.spatial import SpatialIndex
+from systems.gurps.spooking import SpookingSystem
 from systems.gurps.stall import StallSystem
 from systems.gurps.turning import TurnPlanner
 
@@ -53,6 +60,7 @@ def systems_for(rules: Rules) -> list[System]:
     """Every GURPS system for ``rules``, in registration order (the phase decides when each runs)."""
     index = SpatialIndex()
     return [
+        MountOrderSystem(),
         IntentCheck(),
         ManeuverLimits(),
         PostureSystem(),
@@ -66,6 +74,12 @@ def systems_for(rules: Rules) -> list[System]:
         Tripping(index),
         Drifting() if rules.control == "basic" else HouseRecovery(),
         VelocityChange(),
+        MountLinkSystem(),
+        SpookingSystem(),
+        MountingSystem(),
+        MountedResultsSystem(),
+        MountRecoverySystem(),
+        RidingSystem(),
         IntentReset(),
     ]
 

@@ -6,6 +6,7 @@ from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System, World
 from systems.gurps import rules
 from systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LeftHighSpeed, VelocityChanged
+from systems.gurps.mounted import mount_rolled_dx
 from systems.gurps.movers import Body, Limits, bodies, carried, control_roll, installed_rules, limits, standing
 from systems.gurps.options import Rules
 from systems.gurps.transitions import lose_control
@@ -102,6 +103,7 @@ class VelocityChange(System):
             skill, label = control_roll(world, body)
             result = world.dice.success(skill + outcome.roll_modifier, f"{label}{outcome.roll_modifier:+d}")
             world.emit(RollMade(entity, "hasty deceleration", result))
+            mount_rolled_dx(world, entity, result.success)
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
         after = before - footing if cause is not None else outcome.new_velocity

@@ -6,6 +6,7 @@ from components.gurps import MoveState
 from ecs import Phase, RollMade, System
 from systems.gurps import rules
 from systems.gurps.events import VelocityChanged
+from systems.gurps.mounted import mount_rolled_dx
 from systems.gurps.movers import bodies, carried, installed_rules, limits, loss_mode, shock
 from systems.gurps.stall import stall_after_deceleration
 from systems.gurps.transitions import regain_control
@@ -43,6 +44,7 @@ class HouseRecovery(System):
             if control.lost_at_yd is None:
                 result = world.dice.success(body.mover.dx + shock(world, body.entity), "DX")
                 world.emit(RollMade(body.entity, "regain control", result))
+                mount_rolled_dx(world, body.entity, result.success)
                 if result.success:
                     regain_control(world, body, lim.high_speed_above)
                     continue

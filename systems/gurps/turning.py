@@ -5,6 +5,7 @@ from __future__ import annotations
 from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System
 from systems.gurps.intent import early_turn_modifier
+from systems.gurps.mounted import mount_rolled_dx
 from systems.gurps.movers import bodies, carried, control_roll, installed_rules, limits
 from systems.gurps.transitions import lose_control
 
@@ -48,6 +49,7 @@ class TurnPlanner(System):
                 what = "early turn" if at < lim.free_turn_yd else "tight turn"
                 result = world.dice.success(skill + modifier, f"{label}{modifier:+d}")
                 world.emit(RollMade(body.entity, what, result))
+                mount_rolled_dx(world, body.entity, result.success)
                 if not result.success:
                     cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
                     lose_control(world, body, cause, at, chosen)

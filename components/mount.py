@@ -1,0 +1,307 @@
+"""Components of Mounted Combat: riders, the mounts they ride, and the nerve of foes who face a charge.
+
+Riders and mounts are linked by entity id: ``Rider.mount`` names the mount, ``Mount.riders`` lists the riders
+in seat order, the first one controlling the mount (Basic Set: Mounted Combat > Multiple Riders). The
+systems check these links every turn: a mount that no longer exists unseats its riders through the rules
+(a fall), and a link that loops back (a rider riding itself, or a chain of riders back to itself) is a
+clear error.
+
+Reading chosen for structure (DESIGN.md section 10): an entity that may ride keeps its ``Rider`` component
+on foot and mounted alike, and an entity that may be ridden keeps its ``Mount``. Mounting, dismounting and
+falling off change fields (``Rider.mount``, ``Mount.riders``), never components, so no turn in which
+somebody mounts or falls drops esper's cached queries.
+
+Each component has two kinds of field: lasting state, and this turn's requests, which a game writes
+through the functions of ``systems.gurps.mounting``, ``systems.gurps.mounted_results`` and their
+neighbours; the MOUNTED phase resolves the requests and clears them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Final
+
+from ecs.errors import RuleValueError
+from ecs.registry import register
+from ecs.validate import check_bool, check_choice, check_int
+
+MOUNT_TRAININGS: Final = ("war-trained", "well-broken", "not fully broken")
+"""How well broken a mount is; the values of ``systems.gurps.rules.Training`` (Basic Set: Mounted Combat)."""
+
+RIDER_ACTIONS: Final = ("mount", "leap astride", "dismount", "jump off", "sheathe", "tighten saddle")
+"""What a rider may ask of the MOUNTED phase this turn (see ``systems.gurps.mounting``)."""
+
+MOUNTING_SKILLS: Final = ("Riding", "Acrobatics", "Jumping")
+"""Skills that can leap astride in one turn; jumping off takes Acrobatics or Jumping
+(Basic Set: Mounted Combat > Mounting Up; Movement and Maneuvers)."""
+
+RANGED_TRICKS: Final = ("turn_in_saddle", "far_side")
+"""The shooting tricks of Basic Set: Mounted Combat > Using Ranged Weapons While Mounted > Tricks (the
+kinds of ``systems.gurps.rules.RANGED_TRICK_TABLE``)."""
+
+RISKY_FEATS: Final = ("obstacle", "bad footing", "jump", "tight turn", "hasty deceleration")
+"""Things a mount without war training does only if its rider makes Riding+2 (Basic Set: Mounted Combat)."""
+
+MOUNT_ATTACKS: Final = ("bite", "kick", "trample")
+"""How a horse fights (Basic Set: Mounted Combat > Attacks by Mounts)."""
+
+CHARGES: Final = ("toward", "away")
+"""Which way a mount out of control charges: toward the foe or hazard (table row 5) or away (row 10)."""
+
+
+def _check_entity(owner: str, name: str, value: object) -> int:
+    return check_int(owner, name, value, low=0)
+
+
+@register("gurps.Rider")
+@dataclass(slots=True)
+class Rider:
+    """Someone who may ride, on foot or mounted.
+
+    Lasting state:
+
+    - ``mount``: the entity ridden, or None on foot. Set by the systems when the rider is seated, cleared
+      when it dismounts, jumps, falls or is thrown.
+    - ``hands_on_reins``: 0, 1 or 2; all Riding rolls are at -3 with none and -1 with one
+      (Basic Set: Mounted Combat).
+    - ``strapped_in``: strapped into the saddle (house rules only): cannot fall off; a failed roll to stay on
+      costs a Ready instead, and after knockback 1 point of injury a yard (House rules: Mounts).
+    - ``cavalry_training``: the Cavalry Training perk (house rules only): weapon skill is not limited by
+      Riding (House rules: Mounts).
+    - ``ready_turn``: the turn whose maneuver has to be a Ready (house rules: the turn after a failed roll
+      while strapped in, or after the mount lost control from being hit).
+    - ``climbing_onto``: the mount this rider climbed up on with a Move and will be seated on by a Change
+      Posture (the first of the two maneuvers of Mounting Up).
+
+    This turn's requests (cleared by the MOUNTED phase once resolved):
+
+    - ``action`` with ``action_target`` (a mount) and ``action_skill``: one of :data:`RIDER_ACTIONS`.
+    - ``stunned_now``: the rider was stunned this turn; ``knockback_yd``: yards of knockback it suffered.
+    - ``noisy_shots``: noisy ranged attacks fired from the saddle this turn, each a Riding roll.
+    - ``trick``: a shooting trick from :data:`RANGED_TRICKS` this turn, with its penalty to Riding rolls.
+
+    >>> Rider(hands_on_reins=3)
+    Traceback (most recent call last):
+    ...
+    ecs.errors.RuleValueError: Rider.hands_on_reins = 3: expected a whole number from 0 to 2
+    """
+
+    mount: int | None = None
+    hands_on_reins: int = 2
+    strapped_in: bool = False
+    cavalry_training: bool = False
+    ready_turn: int | None = None
+    climbing_onto: int | None = None
+    action: str | None = None
+    action_target: int | None = None
+    action_skill: str | None = None
+    stunned_now: bool = False
+    knockback_yd: int = 0
+    noisy_shots: int = 0
+    trick: str | None = None
+
+    def __post_init__(self) -> None:
+        owner = "Rider"
+        for name in ("mount", "climbing_onto", "action_target"):
+            value = getattr(self, name)
+            if value is not None:
+                _check_entity(owner, name, value)
+        check_int(owner, "hands_on_reins", self.hands_on_reins, low=0, high=2)
+        check_bool(owner, "strapped_in", self.strapped_in)
+        check_bool(owner, "cavalry_training", self.cavalry_training)
+        if self.ready_turn is not None:
+            check_int(owner, "ready_turn", self.ready_turn, low=0)
+        if self.action is not None:
+            check_choice(owner, "action", self.action, RIDER_ACTIONS)
+        if self.action_skill is not None:
+            check_choice(owner, "action_skill", self.action_skill, MOUNTING_SKILLS)
+        check_bool(owner, "stunned_now", self.stunned_now)
+        check_int(owner, "knockback_yd", self.knockback_yd, low=0)
+        check_int(owner, "noisy_shots", self.noisy_shots, low=0)
+        if self.trick is not None:
+            check_choice(owner, "trick", self.trick, RANGED_TRICKS)
+
+    def links(self) -> Iterator[int]:
+        """The entities this rider refers to (its mount, the mount it climbs onto, a request's target)."""
+        for value in (self.mount, self.climbing_onto, self.action_target):
+            if value is not None:
+                yield value
+
+
+@register("gurps.Mount")
+@dataclass(slots=True)
+class Mount:
+    """A creature (or open vehicle) that can be ridden, its tack, and its state in the fight.
+
+    Body and tack:
+
+    - ``riders``: seated riders in seat order; the first controls the mount, the others are passengers
+      (Basic Set: Mounted Combat > Multiple Riders). Written by the systems; at most ``seats`` of them.
+    - ``training``: one of :data:`MOUNT_TRAININGS`; combat Riding rolls are at 0, -3 or -6, and a mount
+      without war training needs Riding+2 for a risky feat or it spooks (Basic Set: Mounted Combat).
+    - ``hexes``: 3 for a horse-like mount (the rider sits in the centre hex), 2 for a gryphon-like one (the
+      rider sits in the front hex) (Basic Set: Mounted Combat > Mounting Up). The mount's ``Position`` is its
+      front hex; the rest of its body lies behind it, against its facing.
+    - ``saddle``, ``stirrups``: a couched lance needs both; knockback unseats a rider without both; without
+      a saddle a loose saddle reads as a lost grip. ``war_saddle`` (house rules) gives +3 to stay on.
+    - ``iron_horseshoes``: +1 damage to kicks and tramples (Basic Set: Mounted Combat > Attacks by Mounts).
+    - ``open_vehicle``: a motorcycle or similar; its riders use Driving in place of Riding for weapons
+      (Basic Set: Mounted Combat > Cavalry Weapons).
+    - ``seats``: how many riders fit (a horse carries a controller and one passenger).
+    - ``fall_yd``: yards a thrown rider falls (3 for a horse; adjust for an unusually tall or short mount);
+      a lost grip falls one yard less (Mount Loss of Control Table, rows 2 and 3).
+
+    Lasting state:
+
+    - ``spooked_from``: None while calm; once spooked, the first turn on which its rider can fight it back
+      under control; ``spook_successes`` / ``spook_failures``: the running count of consecutive Riding rolls
+      against it since (Basic Set: Mounted Combat > Spooked Mounts).
+    - ``threat``: the foe or hazard the mount reacts to (toward or away from which it charges).
+    - ``fractious``: the cumulative Riding penalty from table rows 8-9 (0 or less), for the engagement.
+    - ``saddle_loose`` and ``tightening_left`` (seconds of work still needed, once begun) (row 11).
+    - ``exhausted``: will not fight or move faster than Move 2 until rested (rows 6-7).
+    - ``charging``: ``"toward"`` or ``"away"`` this coming turn (rows 5 and 10).
+    - ``broken_leg``: broke a leg falling (row 12).
+    - ``loose`` with ``call_back_by`` and ``call_back_in``: ran off after its rider was thrown; that rider
+      may try to call it back again after ``call_back_in`` more seconds (rows 2 and 3).
+    - ``out_of_control``: house rules, lost control after being hit or failing a DX roll; the controller's
+      next Ready takes it back (House rules: Mounts).
+    - ``attacked_turn``: the turn on which the mount last attacked; its riders attack at -2 on the next.
+
+    This turn's requests (cleared by the MOUNTED phase once resolved):
+
+    - ``dx_rolls``: outcomes (True for a success) of the DX rolls the mount made this turn for a difficult
+      action (a jump, a tight turn, a hasty deceleration); each makes its riders roll Riding, and a failure
+      is table row 12 (Basic Set: Mounted Combat > Movement and Maneuvers > Falling Off).
+    - ``feat``: a risky feat from :data:`RISKY_FEATS` asked of the mount this turn.
+    - ``attack``: a mount attack from :data:`MOUNT_ATTACKS` made this turn.
+    - ``hits``: injury from each hit on the mount this turn; ``crippled``: crippled this turn and falls.
+    - ``charge_foe``: a foe the mount charges straight at this turn (a panic check for that foe).
+
+    >>> Mount(hexes=4)
+    Traceback (most recent call last):
+    ...
+    ecs.errors.RuleValueError: Mount.hexes = 4: expected a whole number from 2 to 3
+    """
+
+    riders: list[int] = field(default_factory=list)
+    training: str = "war-trained"
+    hexes: int = 3
+    saddle: bool = True
+    stirrups: bool = True
+    war_saddle: bool = False
+    iron_horseshoes: bool = False
+    open_vehicle: bool = False
+    seats: int = 2
+    fall_yd: int = 3
+    spooked_from: int | None = None
+    spook_successes: int = 0
+    spook_failures: int = 0
+    threat: int | None = None
+    fractious: int = 0
+    saddle_loose: bool = False
+    tightening_left: int = 0
+    exhausted: bool = False
+    charging: str | None = None
+    broken_leg: bool = False
+    loose: bool = False
+    call_back_by: int | None = None
+    call_back_in: int = 0
+    out_of_control: bool = False
+    attacked_turn: int | None = None
+    dx_rolls: list[bool] = field(default_factory=list)
+    feat: str | None = None
+    attack: str | None = None
+    hits: list[int] = field(default_factory=list)
+    crippled: bool = False
+    charge_foe: int | None = None
+
+    def __post_init__(self) -> None:
+        owner = "Mount"
+        check_int(owner, "seats", self.seats, low=1)
+        if not isinstance(self.riders, list):
+            raise RuleValueError(owner, "riders", self.riders, "a list of entity ids")
+        for index, rider in enumerate(self.riders):
+            _check_entity(owner, f"riders[{index}]", rider)
+        if len(set(self.riders)) != len(self.riders):
+            raise RuleValueError(owner, "riders", self.riders, "each rider at most once")
+        if len(self.riders) > self.seats:
+            raise RuleValueError(owner, "riders", self.riders, f"at most seats={self.seats} riders")
+        check_choice(owner, "training", self.training, MOUNT_TRAININGS)
+        check_int(owner, "hexes", self.hexes, low=2, high=3)
+        for name in ("saddle", "stirrups", "war_saddle", "iron_horseshoes", "open_vehicle"):
+            check_bool(owner, name, getattr(self, name))
+        check_int(owner, "fall_yd", self.fall_yd, low=1)
+        if self.spooked_from is not None:
+            check_int(owner, "spooked_from", self.spooked_from, low=0)
+        check_int(owner, "spook_successes", self.spook_successes, low=0, high=2)
+        check_int(owner, "spook_failures", self.spook_failures, low=0, high=2)
+        for name in ("threat", "call_back_by", "charge_foe"):
+            value = getattr(self, name)
+            if value is not None:
+                _check_entity(owner, name, value)
+        check_int(owner, "fractious", self.fractious, high=0)
+        check_bool(owner, "saddle_loose", self.saddle_loose)
+        check_int(owner, "tightening_left", self.tightening_left, low=0)
+        check_bool(owner, "exhausted", self.exhausted)
+        if self.charging is not None:
+            check_choice(owner, "charging", self.charging, CHARGES)
+        check_bool(owner, "broken_leg", self.broken_leg)
+        check_bool(owner, "loose", self.loose)
+        check_int(owner, "call_back_in", self.call_back_in, low=0)
+        check_bool(owner, "out_of_control", self.out_of_control)
+        if self.attacked_turn is not None:
+            check_int(owner, "attacked_turn", self.attacked_turn, low=0)
+        if not isinstance(self.dx_rolls, list):
+            raise RuleValueError(owner, "dx_rolls", self.dx_rolls, "a list of True (made) or False (failed)")
+        for index, made in enumerate(self.dx_rolls):
+            check_bool(owner, f"dx_rolls[{index}]", made)
+        if self.feat is not None:
+            check_choice(owner, "feat", self.feat, RISKY_FEATS)
+        if self.attack is not None:
+            check_choice(owner, "attack", self.attack, MOUNT_ATTACKS)
+        if not isinstance(self.hits, list):
+            raise RuleValueError(owner, "hits", self.hits, "a list of injuries, each 0 or more")
+        for index, injury in enumerate(self.hits):
+            check_int(owner, f"hits[{index}]", injury, low=0)
+        check_bool(owner, "crippled", self.crippled)
+
+    @property
+    def spooked(self) -> bool:
+        """Whether the mount is spooked: shying and bucking until calmed."""
+        return self.spooked_from is not None
+
+    @property
+    def controller(self) -> int | None:
+        """The rider controlling the mount: the first seated, or None when nobody rides it."""
+        return self.riders[0] if self.riders else None
+
+    def links(self) -> Iterator[int]:
+        """The entities this mount refers to: its riders, its threat, a foe it charges, who may call it."""
+        yield from self.riders
+        for value in (self.threat, self.call_back_by, self.charge_foe):
+            if value is not None:
+                yield value
+
+
+@register("gurps.Nerve")
+@dataclass(slots=True)
+class Nerve:
+    """What a foe stands a cavalry charge with: Will, Combat Reflexes, and whether it is used to cavalry.
+
+    A foe ``unused_to_cavalry`` (the GM's call) that is charged rolls Will, +6 with Combat Reflexes, to stand
+    and fight, unless its Size Modifier is at least the mount's (Basic Set: Mounted Combat > Attacks by
+    Mounts > Panic). ``panicked`` records a failed roll: the foe tries to run.
+    """
+
+    will: int = 10
+    combat_reflexes: bool = False
+    unused_to_cavalry: bool = True
+    panicked: bool = False
+
+    def __post_init__(self) -> None:
+        check_int("Nerve", "will", self.will, low=0)
+        check_bool("Nerve", "combat_reflexes", self.combat_reflexes)
+        check_bool("Nerve", "unused_to_cavalry", self.unused_to_cavalry)
+        check_bool("Nerve", "panicked", self.panicked)

@@ -1,0 +1,258 @@
+"""The Mount Loss of Control Table, row by row, and the slow recoveries that follow it.
+
+:func:`lose_control` rolls 2d on the table; :func:`apply_loss_row` applies a row without rolling, as the rules
+do whenever a rider is thrown or a mount falls (Basic Set: Mounted Combat > Mount Loss of Control Table).
+:class:`MountRecoverySystem` counts down the slow parts: calling a loose mount back every five minutes, and,
+under the house rules, the Ready that takes back a mount out of control.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import esper
+
+from components.gurps import Condition, Control, Mover, MoveState, Posture, PostureState
+from components.motion import Facing, Position, Velocity
+from components.mount import Mount, Rider
+from ecs import Phase, RollMade, System, World
+from ecs.hexgrid import direction_to, line, turn
+from systems.gurps import rules
+from systems.gurps.events import (
+    CrushedByMount,
+    ItemDropped,
+    MountCalledBack,
+    MountCharges,
+    MountControlRegained,
+    MountFell,
+    MountLossOfControl,
+)
+from systems.gurps.mounted import (
+    best_skill,
+    fall_off,
+    house,
+    initiative_order,
+    injure,
+    readies,
+    riding_roll,
+    success_roll,
+)
+
+_HORSE_FALL_YD: Final = 3
+"""The table's falls are for a horse; a mount's ``fall_yd`` shifts each of them by its difference from this."""
+
+
+def lose_control(world: World, mount: int) -> None:
+    """A total loss of control: roll 2d on the table and apply the row (Basic Set: Mounted Combat > Mount Loss
+    of Control Table). Emits :class:`~ecs.events.RollMade` and the row's events."""
+    roll = world.dice.roll("2d")
+    world.emit(RollMade(mount, "Mount Loss of Control Table", roll))
+    apply_loss_row(world, mount, roll.total, rolled=True)
+
+
+def apply_loss_row(world: World, mount: int, number: int, rolled: bool = False) -> None:
+    """Apply the table's row for ``number`` (2 to 12) to ``mount`` and its riders; ``rolled`` says whether the
+    number came from the dice (else the rules referred to the row directly). Emits
+    :class:`MountLossOfControl`, then the row's own events. Readings chosen:
+
+    - Rows 2 to 4 (thrown, lost grip, dropped item) befall the controlling rider, who lost control;
+      row 12 (the mount falls) befalls every rider. A row that needs a rider does nothing to a riderless mount.
+    - Rows 2 and 3: the falls are 3 and 2 yards for a horse, shifted by the mount's ``fall_yd``; the mount
+      runs loose, and the thrown rider, if conscious and trained in Animal Handling, rolls it at -3 at once to
+      call it back, then again every 300 seconds (:class:`MountRecoverySystem`). Row 3's fall does no damage
+      on a Jumping or Acrobatics roll (the better of the two the rider has).
+    - Rows 5 and 10: the mount turns toward (or away from) ``Mount.threat`` when it is not at high speed, and
+      spends the next turn charging (``Mount.charging``, carried out by :class:`MountOrderSystem`). With no
+      threat known it charges the way it faces.
+    - Row 11 without a saddle is row 3 (:func:`systems.gurps.rules.mount_loss_of_control`).
+    """
+    found = world.get(mount, Mount)
+    row = rules.mount_loss_of_control(number, saddled=found.saddle)
+    rider = found.controller
+    world.emit(MountLossOfControl(mount, rider, number if rolled else None, row.kind.value))
+    kind = row.kind
+    shift = found.fall_yd - _HORSE_FALL_YD
+    if kind in (rules.MountLossKind.THROWN, rules.MountLossKind.LOST_GRIP):
+        if rider is not None:
+            cause = kind.value.replace("_", " ")
+            fall_off(world, rider, mount, cause, max(0, row.fall_yd + shift), negated_by=row.fall_negated_by)
+            _run_loose(world, mount, rider, row)
+    elif kind is rules.MountLossKind.DROPPED_ITEM:
+        if rider is not None:
+            world.emit(ItemDropped(rider, "the mount is out of control"))
+        lose_control(world, mount)
+    elif kind in (rules.MountLossKind.CHARGES_TOWARD, rules.MountLossKind.CHARGES_AWAY):
+        _charge(world, mount, "toward" if kind is rules.MountLossKind.CHARGES_TOWARD else "away")
+    elif kind is rules.MountLossKind.EXHAUSTED:
+        found.exhausted = True
+    elif kind is rules.MountLossKind.FRACTIOUS:
+        found.fractious += row.riding_modifier
+    elif kind is rules.MountLossKind.SADDLE_LOOSE:
+        found.saddle_loose = True
+    else:
+        mount_falls(world, mount)
+
+
+def _run_loose(world: World, mount: int, rider: int, row: rules.MountLossRow) -> None:
+    found = world.get(mount, Mount)
+    found.loose = True
+    if best_skill(world, rider, ("Animal Handling",)) is None:
+        found.call_back_by = None
+        return
+    found.call_back_by = rider
+    condition = world.try_get(rider, Condition)
+    if condition is not None and not condition.conscious:
+        assert row.call_back_retry_seconds is not None
+        found.call_back_in = row.call_back_retry_seconds
+        return
+    call_back(world, mount, rider)
+
+
+def call_back(world: World, mount: int, rider: int) -> None:
+    """The thrown rider rolls Animal Handling-3 to call its loose mount back; on a failure it may try again in
+    300 seconds (Basic Set: Mounted Combat > Mount Loss of Control Table, row 2)."""
+    found = world.get(mount, Mount)
+    row = rules.mount_loss_of_control(2)
+    assert row.call_back_modifier is not None and row.call_back_retry_seconds is not None
+    skill = best_skill(world, rider, ("Animal Handling",))
+    assert skill is not None
+    modifier = row.call_back_modifier
+    result = success_roll(world, rider, skill[1] + modifier, f"Animal Handling{modifier:+d}", "call the mount back")
+    if result.success:
+        found.loose = False
+        found.call_back_by = None
+        found.call_back_in = 0
+    else:
+        found.call_back_in = row.call_back_retry_seconds
+    world.emit(MountCalledBack(mount, rider, result.success))
+
+
+def _facing_toward(world: World, mount: int, threat: int) -> int | None:
+    here = world.get(mount, Position).hex
+    there = world.try_get(threat, Position)
+    if there is None or there.hex == here:
+        return None
+    return direction_to(here, line(here, there.hex)[1])
+
+
+def _charge(world: World, mount: int, direction: str) -> None:
+    found = world.get(mount, Mount)
+    facing = world.try_get(mount, Facing)
+    control = world.try_get(mount, Control)
+    at_speed = control is not None and control.state is not MoveState.NORMAL
+    if facing is not None and found.threat is not None and not at_speed:
+        toward = _facing_toward(world, mount, found.threat)
+        if toward is not None:
+            facing.direction = toward if direction == "toward" else turn(toward, 3)
+            velocity = world.try_get(mount, Velocity)
+            if velocity is not None:
+                velocity.heading = facing.direction
+    found.charging = direction
+    world.emit(MountCharges(mount, direction, found.threat, facing.direction if facing is not None else 0))
+
+
+def mount_falls(world: World, mount: int) -> None:
+    """Table row 12, the mount falls: it rolls DX+1 or breaks a leg, and ends prone and stopped. Each rider,
+    passengers first (so that they still have a controller to hold on by), rolls Riding-2 to stay seated
+    (:func:`systems.gurps.mounted.riding_roll` with ``stay_on``): on a failure it is unseated and falls 3 yards;
+    on a success it rolls Riding again at minus its encumbrance level to leap clear, taking row 3's 2-yard fall
+    (Jumping or Acrobatics negates it), or else the mount lands on it: thrust crushing damage for the
+    mount's ST and a 2-yard fall (Basic Set: Mounted Combat > Mount Loss of Control Table, row 12; falls
+    shifted by the mount's ``fall_yd``). A mount without a ``Mover`` counts as DX 10, ST 10."""
+    found = world.get(mount, Mount)
+    row = rules.mount_loss_of_control(12)
+    assert row.mount_dx_modifier is not None and row.stay_seated_modifier is not None
+    mover = world.try_get(mount, Mover)
+    dx, st = (mover.dx, mover.st) if mover is not None else (10, 10)
+    modifier = row.mount_dx_modifier
+    if not success_roll(world, mount, dx + modifier, f"DX{modifier:+d}", "the falling mount keeps its legs").success:
+        found.broken_leg = True
+    _knock_down(world, mount)
+    world.emit(MountFell(mount, found.broken_leg))
+    shift = found.fall_yd - _HORSE_FALL_YD
+    lost_grip = rules.mount_loss_of_control(3)
+    for rider in reversed(list(found.riders)):
+        stay = riding_roll(
+            world, rider, mount, row.stay_seated_modifier, "stay seated on the falling mount", stay_on=True
+        )
+        if not stay.success:
+            fall_off(world, rider, mount, "unseated by the falling mount", max(0, row.fall_yd + shift))
+            continue
+        rider_mover = world.try_get(rider, Mover)
+        encumbrance = rider_mover.encumbrance if rider_mover is not None else 0
+        if riding_roll(world, rider, mount, -encumbrance, "leap clear of the falling mount").success:
+            yards = max(0, lost_grip.fall_yd + shift)
+            fall_off(
+                world, rider, mount, "leapt clear of the falling mount", yards, negated_by=lost_grip.fall_negated_by
+            )
+            continue
+        fall_off(world, rider, mount, "crushed under the falling mount", max(0, row.crushed_fall_yd + shift))
+        damage = rules.thrust_damage(st)
+        rolled = world.dice.roll(damage.expression).total
+        injury = max(0, rolled)
+        injure(world, rider, injury)
+        world.emit(CrushedByMount(rider, mount, str(damage), rolled, injury))
+
+
+def _knock_down(world: World, mount: int) -> None:
+    """The mount lies on the ground. Reading chosen: it stops where it is, unless it is out of control at speed
+    (a failed Pushing the Envelope roll), when the high-speed rules' trip and skid still play out."""
+    posture = world.try_get(mount, Posture)
+    if posture is not None:
+        posture.state = PostureState.PRONE
+        posture.target = None
+        posture.seconds_left = 0
+    control = world.try_get(mount, Control)
+    if control is not None and control.state is MoveState.OUT_OF_CONTROL:
+        return
+    velocity = world.try_get(mount, Velocity)
+    if velocity is not None:
+        velocity.yps = 0
+    if control is not None:
+        control.state = MoveState.NORMAL
+
+
+class MountRecoverySystem(System):
+    """MOUNTED phase, after the rules that can make a mount lose control: the slow recoveries.
+
+    Reads ``Mount``, ``Rider``, ``Intent``, ``Condition`` and ``Skills``; writes ``Mount.loose``,
+    ``Mount.call_back_in``, ``Mount.out_of_control`` and ``Rider.ready_turn``; emits :class:`MountCalledBack`,
+    :class:`MountControlRegained` and :class:`~ecs.events.RollMade`.
+
+    - A loose mount's thrown rider tries to call it back each time 300 seconds have passed, if it is
+      conscious and still on foot (Basic Set: Mounted Combat > Mount Loss of Control Table, row 2).
+    - House rules: the turn whose maneuver had to be a Ready is over; if the rider controls a mount that was
+      out of control, that Ready has taken it back (House rules: Mounts).
+    """
+
+    phase = Phase.MOUNTED
+
+    def run(self) -> None:
+        """Count down every recovery, in initiative order."""
+        world = self.world
+        for entity in initiative_order(world, [entity for entity, mount in esper.get_component(Mount) if mount.loose]):
+            mount = world.get(entity, Mount)
+            caller = mount.call_back_by
+            if caller is None or mount.call_back_in == 0:
+                continue
+            mount.call_back_in -= 1
+            if mount.call_back_in > 0:
+                continue
+            condition = world.try_get(caller, Condition)
+            rider = world.get(caller, Rider)
+            if (condition is not None and not condition.conscious) or rider.mount is not None:
+                mount.call_back_in = rules.mount_loss_of_control(2).call_back_retry_seconds or 0
+                continue
+            call_back(world, entity, caller)
+        if not house(world):
+            return
+        due = [entity for entity, rider in esper.get_component(Rider) if rider.ready_turn == world.turn]
+        for entity in initiative_order(world, due):
+            rider = world.get(entity, Rider)
+            rider.ready_turn = None
+            if rider.mount is None or not readies(world, entity):
+                continue
+            mount = world.get(rider.mount, Mount)
+            if mount.controller == entity and mount.out_of_control:
+                mount.out_of_control = False
+                world.emit(MountControlRegained(rider.mount, entity))

@@ -1,0 +1,366 @@
+"""What the Mounted Combat systems share: links between riders and mounts, seats on the map, Riding rolls and
+falls. No system lives here; the systems are in ``mount_links``, ``mount_orders``, ``mounting``, ``spooking``,
+``mounted_results``, ``mount_control`` and ``riding``, the queries in ``cavalry``.
+
+Sources: Basic Set: Mounted Combat, and the house rules' Mounts when ``Rules.mounts`` is ``"house"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from components.gurps import Condition, Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState, Skills
+from components.motion import Facing, Position, Velocity
+from components.mount import Mount, Rider
+from ecs import IntentError, RollMade, SuccessRoll, World, WorldError
+from ecs.hexgrid import Hex, neighbour, turn
+from systems.gurps import rules
+from systems.gurps.aerial import gurps_rules
+from systems.gurps.events import FallDamage, FellOff
+
+MOUNTED: Final = "Basic Set: Mounted Combat"
+HOUSE_MOUNTS: Final = "House rules: Mounts"
+
+
+def house(world: World) -> bool:
+    """Whether the world plays the house rules' Mounts (``Rules.mounts == "house"``)."""
+    return gurps_rules(world).mounts == "house"
+
+
+def maneuver(world: World, entity: int) -> Maneuver | None:
+    """The entity's maneuver this turn, or None when it has no ``Intent``."""
+    intent = world.try_get(entity, Intent)
+    return intent.maneuver if intent is not None else None
+
+
+def readies(world: World, entity: int) -> bool:
+    """Whether the entity spends this turn on a Ready. Reading chosen: an entity without an ``Intent`` (a game
+    that does not model its maneuvers) counts as readying whenever the rules ask for a Ready."""
+    chosen = maneuver(world, entity)
+    return chosen is None or chosen is Maneuver.READY
+
+
+def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
+    """``entities`` in the order they act: highest Basic Speed first, then lowest id (DESIGN.md section 2).
+
+    Under the house rules a mount acts on its controlling rider's initiative (House rules: Mounts), so a
+    ridden mount sorts by its controller's Basic Speed.
+    """
+    on_riders = house(world)
+
+    def speed(entity: int) -> float:
+        mover = world.try_get(entity, Mover)
+        return mover.basic_speed if mover is not None else 0.0
+
+    def key(entity: int) -> tuple[float, int]:
+        mount = world.try_get(entity, Mount) if on_riders else None
+        if mount is not None and mount.controller is not None and world.exists(mount.controller):
+            return (-speed(mount.controller), entity)
+        return (-speed(entity), entity)
+
+    return sorted(entities, key=key)
+
+
+# --- The map --------------------------------------------------------------------------------------
+
+
+def body_hexes(front: Hex, facing: int, hexes: int) -> tuple[Hex, ...]:
+    """The hexes a mount of ``hexes`` hexes fills: its front hex (its ``Position``), then the rest behind it."""
+    behind = turn(facing, 3)
+    body = [front]
+    for _ in range(hexes - 1):
+        body.append(neighbour(body[-1], behind))
+    return tuple(body)
+
+
+def seat_hex(front: Hex, facing: int, hexes: int) -> Hex:
+    """Where the rider sits: the centre hex of a 3-hex mount, the front hex of a 2-hex mount
+    (Basic Set: Mounted Combat > Mounting Up).
+
+    >>> seat_hex((0, 0), 0, 3), seat_hex((0, 0), 0, 2)
+    ((-1, 0), (0, 0))
+    """
+    return body_hexes(front, facing, hexes)[1 if hexes == 3 else 0]
+
+
+def beside_hex(seat: Hex, facing: int) -> Hex:
+    """Where someone getting off, or falling off, lands: the hex on the mount's left beside the seat, which no
+    part of the mount fills. Reading chosen: the texts name no side; the left is the traditional one."""
+    return neighbour(seat, turn(facing, 2))
+
+
+def mount_body(world: World, mount: int) -> tuple[Hex, ...]:
+    """The hexes ``mount`` fills now."""
+    position = world.get(mount, Position)
+    facing = world.try_get(mount, Facing)
+    return body_hexes(position.hex, facing.direction if facing is not None else 0, world.get(mount, Mount).hexes)
+
+
+def mount_seat(world: World, mount: int) -> Hex:
+    """The hex where the riders of ``mount`` sit now."""
+    body = mount_body(world, mount)
+    return body[1] if len(body) == 3 else body[0]
+
+
+def mount_beside(world: World, mount: int) -> Hex:
+    """The hex beside the seat of ``mount`` where a rider gets off or falls."""
+    facing = world.try_get(mount, Facing)
+    return beside_hex(mount_seat(world, mount), facing.direction if facing is not None else 0)
+
+
+# --- Links ----------------------------------------------------------------------------------------
+
+
+def check_can_ride(world: World, rider: int, mount: int) -> None:
+    """Refuse a rider riding itself, or a mount that is (or sits on, at any depth) the rider.
+
+    Raises :class:`~ecs.errors.WorldError` naming the chain, for instance ``3 -> 5 -> 3``.
+    """
+    chain = [rider, mount]
+    current = mount
+    while True:
+        if current == rider:
+            shown = " -> ".join(str(entity) for entity in chain)
+            raise WorldError(f"entity {rider} cannot ride entity {mount}: the riding chain {shown} loops back to it")
+        below = world.try_get(current, Rider)
+        if below is None or below.mount is None:
+            return
+        current = below.mount
+        chain.append(current)
+
+
+def seat(world: World, rider: int, mount: int) -> None:
+    """Link ``rider`` to ``mount`` as its last seated rider and sit it down.
+
+    The rider no longer moves under its own power: its ``Control.carried_by`` names the mount and its own
+    velocity is 0; it sits (``Posture``) at the mount's seat.
+    """
+    rider_component = world.get(rider, Rider)
+    rider_component.mount = mount
+    rider_component.climbing_onto = None
+    world.get(mount, Mount).riders.append(rider)
+    control = world.try_get(rider, Control)
+    if control is not None:
+        control.carried_by = mount
+        control.state = MoveState.NORMAL
+        control.loss_cause = None
+    velocity = world.try_get(rider, Velocity)
+    if velocity is not None:
+        velocity.yps = 0
+    posture = world.try_get(rider, Posture)
+    if posture is not None:
+        posture.state = PostureState.SITTING
+        posture.target = None
+        posture.seconds_left = 0
+    place_rider(world, rider, mount)
+
+
+def unlink(world: World, rider: int, at: Hex, posture: PostureState) -> None:
+    """Take ``rider`` off its mount (whether or not the mount still exists) and put it on the ground at ``at``
+    in ``posture``; it moves under its own power again."""
+    rider_component = world.get(rider, Rider)
+    mount = rider_component.mount
+    rider_component.mount = None
+    if mount is not None:
+        mount_component = world.try_get(mount, Mount)
+        if mount_component is not None and rider in mount_component.riders:
+            mount_component.riders.remove(rider)
+    control = world.try_get(rider, Control)
+    if control is not None:
+        control.carried_by = None
+    position = world.try_get(rider, Position)
+    if position is not None:
+        position.q, position.r = at
+        position.altitude_yd = 0.0
+    body = world.try_get(rider, Posture)
+    if body is not None:
+        body.state = posture
+        body.target = None
+        body.seconds_left = 0
+
+
+def place_rider(world: World, rider: int, mount: int) -> None:
+    """Put a seated rider where it sits on its mount: the seat hex, the mount's altitude and facing."""
+    mount_position = world.try_get(mount, Position)
+    position = world.try_get(rider, Position)
+    if mount_position is None or position is None:
+        return
+    position.q, position.r = mount_seat(world, mount)
+    position.altitude_yd = mount_position.altitude_yd
+    facing = world.try_get(rider, Facing)
+    mount_facing = world.try_get(mount, Facing)
+    if facing is not None and mount_facing is not None:
+        facing.direction = mount_facing.direction
+
+
+# --- Rolls ----------------------------------------------------------------------------------------
+
+
+def skill_level(world: World, entity: int, skill: str) -> int:
+    """The entity's level in ``skill``; a clear error when it has none (no defaults are assumed)."""
+    skills = world.try_get(entity, Skills)
+    level = skills.level(skill) if skills is not None else None
+    if level is None:
+        raise WorldError(f"entity {entity} has no {skill} skill: set Skills.levels[{skill!r}]")
+    return level
+
+
+def best_skill(world: World, entity: int, names: Iterable[str]) -> tuple[str, int] | None:
+    """The entity's best skill among ``names`` as ``(name, level)``, or None when it has none of them."""
+    skills = world.try_get(entity, Skills)
+    if skills is None:
+        return None
+    found = [(level, name) for name in names if (level := skills.level(name)) is not None]
+    if not found:
+        return None
+    level, name = max(found, key=lambda pair: (pair[0], pair[1]))
+    return name, level
+
+
+def success_roll(world: World, entity: int, target: int, label: str, purpose: str) -> SuccessRoll:
+    """Roll 3d6 against ``target`` for ``entity`` and report it with :class:`~ecs.events.RollMade`."""
+    result = world.dice.success(target, label)
+    world.emit(RollMade(entity, purpose, result))
+    return result
+
+
+def _label(skill: str, modifier: int) -> str:
+    return f"{skill}{modifier:+d}" if modifier else skill
+
+
+def riding_roll(
+    world: World, rider: int, mount: int, modifier: int, purpose: str, *, stay_on: bool = False
+) -> SuccessRoll:
+    """Roll the rider's Riding on ``mount`` with every modifier that applies, plus ``modifier``.
+
+    - The controlling rider (the first seated, or anyone riding alone): -3 with no hand on the reins, -1 with
+      one (Basic Set: Mounted Combat); 0, -3 or -6 for the mount's training (combat Riding rolls, ibid.); -1
+      more with a passenger behind (Multiple Riders).
+    - Every rider: the mount's cumulative fractious penalty and -3 for a loose saddle (Mount Loss of Control
+      Table, rows 8-9 and 11); the shooting trick taken this turn, -1 or -3 (Using Ranged Weapons While
+      Mounted > Tricks).
+    - ``stay_on`` marks a roll to avoid falling off: a passenger then rolls the lower of the controlling
+      rider's Riding and its own ST, at -3 (Multiple Riders), and under the house rules a war saddle gives
+      +3 and stirrups +1 (House rules: Mounts).
+
+    A rider on its own mount with nobody else seated is the controller. The label of the roll shows the base
+    and the total modifier, e.g. ``Riding-4``.
+    """
+    rider_component = world.get(rider, Rider)
+    mount_component = world.get(mount, Mount)
+    controller = mount_component.controller
+    passenger = controller is not None and controller != rider
+    total = modifier
+    if passenger and stay_on:
+        assert controller is not None
+        base = min(skill_level(world, controller, "Riding"), world.get(rider, Mover).st)
+        skill = "Riding or ST"
+        total -= 3
+    else:
+        base = skill_level(world, rider, "Riding")
+        skill = "Riding"
+    if not passenger:
+        total += rules.riding_control_penalty(rider_component.hands_on_reins)
+        total += rules.training_penalty(mount_component.training)
+        if len(mount_component.riders) > 1:
+            total -= 1
+    total += mount_component.fractious
+    if mount_component.saddle_loose:
+        total -= 3
+    if rider_component.trick is not None:
+        total += rules.ranged_trick(rider_component.trick).riding_modifier
+    if stay_on and house(world):
+        total += 3 if mount_component.war_saddle else 0
+        total += 1 if mount_component.stirrups else 0
+    return success_roll(world, rider, base + total, _label(skill, total), purpose)
+
+
+# --- Falls ----------------------------------------------------------------------------------------
+
+
+def injure(world: World, entity: int, injury: int) -> None:
+    """Add ``injury`` to the entity's ``Condition.injury`` when it has one."""
+    condition = world.try_get(entity, Condition)
+    if condition is not None:
+        condition.injury += injury
+
+
+def fall_damage(world: World, entity: int, yards: float) -> int:
+    """Roll and apply damage for a fall of ``yards``: a collision with the ground at the fall's velocity,
+    the faller's HP counting double; crushing, never below 0 (Basic Set: Falling; Damage from Collisions, as
+    in DESIGN.md section 5). Emits :class:`FallDamage`; returns the injury."""
+    mover = world.try_get(entity, Mover)
+    hp = mover.hp if mover is not None else 10
+    velocity = rules.fall_velocity(yards)
+    damage = rules.collision_dice(hp, velocity, hard_obstacle=True)
+    rolled = world.dice.roll(damage.expression).total if damage.dice else 0
+    injury = max(0, rolled)
+    injure(world, entity, injury)
+    world.emit(FallDamage(entity, velocity, str(damage), rolled, injury))
+    return injury
+
+
+def fall_off(
+    world: World, rider: int, mount: int, cause: str, fall_yd: float, *, negated_by: tuple[str, ...] = ()
+) -> None:
+    """The rider comes off ``mount`` (``cause`` says why): it lands prone beside the seat and takes damage for
+    a fall of ``fall_yd`` yards plus the mount's altitude, unless a roll of its best skill in ``negated_by``
+    succeeds (Mount Loss of Control Table, row 3). A rider whose mount no longer exists lands where it sat.
+    Emits :class:`FellOff`, then the roll and :class:`FallDamage`."""
+    at = world.get(rider, Position).hex if not world.has(mount, Mount) else mount_beside(world, mount)
+    position = world.try_get(rider, Position)
+    yards = fall_yd + (position.altitude_yd if position is not None else 0.0)
+    unlink(world, rider, at, PostureState.PRONE)
+    world.emit(FellOff(rider, mount, cause, yards, at))
+    chosen = best_skill(world, rider, negated_by)
+    if chosen is not None:
+        name, level = chosen
+        if success_roll(world, rider, level, name, f"land safely after falling off entity {mount}").success:
+            return
+    fall_damage(world, rider, yards)
+
+
+def require_mount(world: World, mount: int) -> Mount:
+    """The ``Mount`` of ``mount``; a clear error when the entity is missing or cannot be ridden."""
+    if not world.exists(mount):
+        raise WorldError(f"entity {mount} does not exist in this world")
+    found = world.try_get(mount, Mount)
+    if found is None:
+        raise WorldError(f"entity {mount} has no Mount: it cannot be ridden")
+    return found
+
+
+def require_rider(world: World, rider: int) -> Rider:
+    """The ``Rider`` of ``rider``; a clear error when the entity is missing or cannot ride."""
+    if not world.exists(rider):
+        raise WorldError(f"entity {rider} does not exist in this world")
+    found = world.try_get(rider, Rider)
+    if found is None:
+        raise WorldError(f"entity {rider} has no Rider: it cannot ride")
+    return found
+
+
+def require_seated(world: World, rider: int) -> tuple[Rider, int]:
+    """The ``Rider`` of a mounted ``rider`` and its mount; an :class:`~ecs.errors.IntentError` when on foot."""
+    found = require_rider(world, rider)
+    if found.mount is None:
+        raise IntentError(rider, "Rider.mount", None, "the rider is on foot; mount up first")
+    return found, found.mount
+
+
+def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
+    """Record that ``entity``, if it is a mount, rolled DX this turn for a difficult action (a jump, an early or
+    tight turn, a hasty deceleration): the MOUNTED phase then has its riders roll Riding, or applies table row
+    12 for a failure (Basic Set: Mounted Combat > Movement and Maneuvers > Falling Off). The high-speed systems
+    call this after each such roll; for any other mover it does nothing."""
+    found = world.try_get(entity, Mount)
+    if found is not None:
+        found.dx_rolls.append(made)
+
+
+def set_maneuver(world: World, entity: int, chosen: Maneuver) -> None:
+    """Write ``chosen`` as the entity's maneuver this turn, when it has an ``Intent``."""
+    intent = world.try_get(entity, Intent)
+    if intent is not None:
+        intent.maneuver = chosen

@@ -1,0 +1,41 @@
+"""Riders go where their mounts go."""
+
+from __future__ import annotations
+
+import esper
+
+from components.mount import Rider
+from ecs import Phase, System, World
+from systems.gurps.mounted import place_rider
+
+
+def _depth(world: World, entity: int) -> int:
+    """How many mounts stand under ``entity`` (a rider on a mount that is itself ridden... counts them all)."""
+    depth = 0
+    link = world.try_get(entity, Rider)
+    while link is not None and link.mount is not None:
+        depth += 1
+        link = world.try_get(link.mount, Rider)
+    return depth
+
+
+class RidingSystem(System):
+    """MOUNTED phase, last: every seated rider moves with its mount.
+
+    Reads ``Rider``, ``Mount`` and the mount's ``Position`` and ``Facing``; writes the rider's ``Position`` and
+    ``Facing``. A rider sits in the centre hex of a 3-hex mount and the front hex of a 2-hex mount, at the
+    mount's altitude, facing the way it faces (Basic Set: Mounted Combat > Mounting Up). Riders of riders are
+    placed after the riders they sit on, so a chain of any depth ends up together. The links were checked
+    earlier in the phase (:class:`~systems.gurps.mount_links.MountLinkSystem`).
+    """
+
+    phase = Phase.MOUNTED
+
+    def run(self) -> None:
+        """Place every seated rider, lowest in a chain first."""
+        world = self.world
+        seated = [entity for entity, rider in esper.get_component(Rider) if rider.mount is not None]
+        for entity in sorted(seated, key=lambda entity: (_depth(world, entity), entity)):
+            mount = world.get(entity, Rider).mount
+            assert mount is not None
+            place_rider(world, entity, mount)
