@@ -9,9 +9,26 @@ from systems.gurps.movers import Body, Limits, bodies, carried, installed_rules,
 from systems.gurps.options import Rules
 
 
+def _plainly_valid(intent: Intent) -> bool:
+    """A quick look at every field of ``intent`` (the common case); anything unusual gets the full check."""
+    at = intent.turn_at_yd
+    return (
+        type(intent.maneuver) is Maneuver
+        and type(intent.throttle) is int
+        and type(intent.turn) is int
+        and -2 <= intent.turn <= 2
+        and (at is None or (type(at) is int and at >= 0))
+        and type(intent.push) is bool
+        and type(intent.veer) is tuple
+        and all(side in (-1, 0, 1) and type(side) is int for side in intent.veer)
+    )
+
+
 def _recheck_fields(body: Body) -> None:
     """The Intent's own checks again, as an IntentError: a game may have changed a field after construction."""
     intent = body.intent
+    if _plainly_valid(intent):
+        return
     if intent.turn in (3, -3):
         raise IntentError(body.entity, "turn", intent.turn, "a 180-degree turn is not possible; at most 2 hexsides")
     try:
@@ -158,9 +175,9 @@ def _check_out_of_control(body: Body, lim: Limits, chosen: Rules) -> None:
         return
     if intent.turn or any(intent.veer):
         raise IntentError(body.entity, "turn", intent.turn or intent.veer, "0: out of control, it moves straight ahead")
-    if intent.maneuver is not Maneuver.MOVE:
+    if intent.maneuver != Maneuver.MOVE:
         raise IntentError(
-            body.entity, "maneuver", intent.maneuver.value, "Move: out of control, it takes Move maneuvers"
+            body.entity, "maneuver", Maneuver(intent.maneuver).value, "Move: out of control, it takes Move maneuvers"
         )
     _check_high_speed(body, lim, chosen)
 

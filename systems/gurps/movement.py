@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 
 from components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
 from ecs import Phase, RollMade, System, World
-from ecs.hexgrid import Hex, front_hexes, neighbour, turn
+from ecs.hexgrid import DIRECTIONS, Hex, neighbour, turn
 from systems.gurps import rules
 from systems.gurps.altitude import level_points
 from systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned
-from systems.gurps.mounted import mount_rolled_dx
 from systems.gurps.movers import (
     Body,
     bodies,
@@ -39,7 +38,7 @@ class WalkPlan:
     the front hex ``veer`` picks for that yard; from ``drift_from_yd`` on it goes straight along its heading.
     At yard ``turn_yd`` (counted before entering the next hex) its facing turns by ``turn_by`` hexsides, and
     its heading with it when ``heading_follows_turn``. The walk ends at yard ``stop_at_yd`` (a trip), when
-    the points run out, or at whatever it cannot pass. ``jump_skill`` is set when it may jump crossable
+    the points run out, or at whatever it cannot pass. With ``can_jump`` it may try to jump crossable
     obstacles.
     """
 
@@ -57,7 +56,7 @@ class WalkPlan:
     stop_at_yd: int | None = None
     drift_from_yd: int | None = None
     footing: bool = True
-    jump_skill: int | None = None
+    can_jump: bool = False
 
 
 @dataclass(slots=True)
@@ -105,12 +104,13 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
             ahead = neighbour(here, result.heading)
         else:
             side = plan.veer[yard] if yard < len(plan.veer) else 0
-            ahead = front_hexes(here, result.facing)[1 + side]
+            step = DIRECTIONS[(result.facing + side) % 6]  # one of the three front hexes
+            ahead = (here[0] + step[0], here[1] + step[1])
         cost = 1 + (index.footing_extra(ahead) if plan.footing else 0)
         if result.spent + cost > plan.points:
             break
         for obstacle, what in index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd):
-            if what.crossable and plan.jump_skill is not None and not drifting and jump(obstacle, ahead):
+            if what.crossable and plan.can_jump and not drifting and jump(obstacle, ahead):
                 continue
             result.struck = obstacle
             break
@@ -129,10 +129,8 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
     return result
 
 
-def jump_skill(world: World, body: Body) -> int | None:
-    """DX or Jumping, whichever is better, less shock, for a walker with legs on the ground; None otherwise."""
-    if not body.mover.legs or environment(world, body) != "ground":
-        return None
+def jump_skill(world: World, body: Body) -> int:
+    """DX or Jumping, whichever is better, less shock: the roll to jump an obstacle at a run."""
     skills = world.try_get(body.entity, Skills)
     jumping = skills.level("Jumping") if skills is not None else None
     return max(body.mover.dx, jumping or 0) + shock(world, body.entity)
@@ -196,7 +194,7 @@ def plan_walk(
         stop_at_yd=stop_at,
         drift_from_yd=drift_from,
         footing=environment(world, body) == "ground",
-        jump_skill=jump_skill(world, body),
+        can_jump=body.mover.legs and environment(world, body) == "ground",
     )
 
 
@@ -244,13 +242,10 @@ class PathWalker(System):
         if control.loss_cause is not None:
             loss = (control.lost_at_yd or 0, control.loss_cause)
         plan = plan_walk(world, body, chosen, control.turn_yd, loss)
-        skill = plan.jump_skill
 
         def jump(obstacle: int, at: Hex) -> bool:
-            assert skill is not None  # walk asks only a walker that may jump
-            result = world.dice.success(skill, "DX or Jumping")
+            result = world.dice.success(jump_skill(world, body), "DX or Jumping")
             world.emit(RollMade(entity, f"jump obstacle {obstacle}", result))
-            mount_rolled_dx(world, entity, result.success)
             if result.success:
                 world.emit(ObstacleCrossed(entity, obstacle, at))
             return result.success

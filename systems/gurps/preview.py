@@ -14,7 +14,7 @@ from ecs.hexgrid import Hex
 from systems.gurps import rules
 from systems.gurps.intent import check_intent, early_turn_modifier
 from systems.gurps.maneuvers import maneuver_loss
-from systems.gurps.movement import plan_walk, walk
+from systems.gurps.movement import jump_skill, plan_walk, walk
 from systems.gurps.movers import body_of, carried, control_roll, installed_rules, limits
 from systems.gurps.spatial import SpatialIndex
 
@@ -90,8 +90,7 @@ def preview(world: World, entity: int) -> Forecast:
     plan = plan_walk(world, body, chosen, turn_yd, None)
 
     def jump(obstacle: int, _at: Hex) -> bool:
-        assert plan.jump_skill is not None  # walk asks only a walker that may jump
-        rolls.append(RollForecast.of(f"jump obstacle {obstacle}", "DX or Jumping", plan.jump_skill))
+        rolls.append(RollForecast.of(f"jump obstacle {obstacle}", "DX or Jumping", jump_skill(world, body)))
         return True
 
     result = walk(plan, index, jump, lambda _other, _at: False)

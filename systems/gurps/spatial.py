@@ -59,9 +59,9 @@ class SpatialIndex:
         self._obstacles = {}
         self._footing = {}
         self._tails = {}
+        riders = {entity for entity, (control,) in world.query(Control) if control.carried_by is not None}
         for entity, (position, mover) in world.query(Position, Mover):
-            control = world.try_get(entity, Control)
-            if control is None or control.carried_by is None:
+            if entity not in riders:
                 for spot in occupied_hexes(world, entity):  # a flier lying flat fills two hexes
                     self._bodies.setdefault(spot, []).append((entity, position, mover))
                     if spot != position.hex:
@@ -84,8 +84,11 @@ class SpatialIndex:
 
     def obstacles_in_way(self, hex: Hex, altitude_yd: float, height_yd: float) -> list[tuple[int, Obstacle]]:
         """Obstacles on ``hex`` that a figure ``height_yd`` tall at ``altitude_yd`` meets, lowest id first."""
+        rows = self._obstacles.get(hex)
+        if not rows:
+            return []
         found = []
-        for entity, position, obstacle in self._obstacles.get(hex, ()):
+        for entity, position, obstacle in rows:
             if position.altitude_yd <= altitude_yd:
                 meets = _meet(position.altitude_yd, obstacle.height_yd, altitude_yd)
             else:
@@ -97,8 +100,11 @@ class SpatialIndex:
     def bodies_in_way(self, hex: Hex, entity: int, altitude_yd: float, height_yd: float) -> list[int]:
         """Bodies other than ``entity`` on ``hex`` that a figure ``height_yd`` tall at ``altitude_yd`` meets,
         lowest id first."""
+        rows = self._bodies.get(hex)
+        if not rows:
+            return []
         found = []
-        for other, position, mover in self._bodies.get(hex, ()):
+        for other, position, mover in rows:
             if other == entity:
                 continue
             if position.altitude_yd <= altitude_yd:
