@@ -15,6 +15,7 @@ from ecs.hexgrid import DIRECTIONS, Hex, neighbour, turn
 from systems.gurps import rules
 from systems.gurps.altitude import level_points
 from systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned
+from systems.gurps.mounted import mount_rolled_dx
 from systems.gurps.movers import (
     Body,
     bodies,
@@ -246,6 +247,7 @@ class PathWalker(System):
         def jump(obstacle: int, at: Hex) -> bool:
             result = world.dice.success(jump_skill(world, body), "DX or Jumping")
             world.emit(RollMade(entity, f"jump obstacle {obstacle}", result))
+            mount_rolled_dx(world, entity, result.success)
             if result.success:
                 world.emit(ObstacleCrossed(entity, obstacle, at))
             return result.success
