@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from components import (
     Condition,
@@ -29,7 +31,7 @@ from components import (
 )
 from components.flight import Flight
 from components.gurps import LossCause
-from ecs import Event, RollMade, SuccessRoll, World
+from ecs import Event, IntentError, RollMade, SuccessRoll, World
 from systems.gurps import Rules, install, systems_for
 from systems.gurps.events import (
     Collided,
@@ -258,19 +260,56 @@ def test_a_turn_when_the_radius_was_already_run_last_turn_comes_at_once() -> Non
     assert of_type(events, Turned) == [Turned(runner, 0, 5, (0, 0), 0, False)]
 
 
-def test_the_realistic_radius_is_velocity_squared_over_10() -> None:
-    world = make_world(Rules(turning_radius="realistic"))
-    runner = mover(world, velocity=8, state=MoveState.HIGH_SPEED, intent=Intent(turn=1))
+@pytest.mark.parametrize(
+    ("variant", "velocity", "basic_move", "encumbrance", "radius"),
+    [
+        ("basic", 13, 5, 0, 2),
+        ("basic", 10, 5, 0, 2),
+        ("basic", 9, 5, 0, 1),
+        ("realistic", 8, 5, 0, 6),
+        ("house", 13, 5, 1, 4),
+        ("house", 12, 4, 0, 3),
+    ],
+    ids=[
+        "velocity 13, Basic Move 5 -> radius 2",
+        "velocity 10, Basic Move 5 -> radius 2 (exact)",
+        "velocity 9, Basic Move 5 -> radius 1 (rounded down)",
+        "realistic: velocity 8 -> 64 / 10 -> radius 6",
+        "house: velocity 13, Encumbered Move 4 -> radius 4 (rounded up)",
+        "house: velocity 12, Encumbered Move 4 -> radius 3 (exact)",
+    ],
+)
+def test_a_turn_comes_once_the_turning_radius_is_run(
+    variant: str, velocity: int, basic_move: int, encumbrance: int, radius: int
+) -> None:
+    world = make_world(Rules(turning_radius=variant, control="house" if variant == "house" else "basic"))
+    runner = mover(
+        world,
+        velocity=velocity,
+        basic_move=basic_move,
+        encumbrance=encumbrance,
+        top_speed=30,
+        enhanced=True,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(turn=1),
+    )
     events = world.step()
-    assert [(turned.entity, turned.after_yd) for turned in of_type(events, Turned)] == [(runner, 6)]
+    assert [(turned.entity, turned.after_yd, turned.pushed) for turned in of_type(events, Turned)] == [
+        (runner, radius, False)
+    ]
+    assert rolls(events) == []
 
 
-def test_the_house_radius_rounds_up_and_uses_encumbered_move() -> None:
-    world = make_world(Rules(turning_radius="house"))
-    runner = mover(world, velocity=13, encumbrance=1, state=MoveState.HIGH_SPEED, intent=Intent(turn=1))
+def test_movers_act_in_initiative_order_fastest_first() -> None:
+    world = make_world()
+    slow = mover(world, velocity=4, basic_speed=5.0)
+    fast = mover(world, at=(8, 0), facing=3, velocity=4, basic_speed=6.0)
+    # fast (the higher id) moves first and takes (4, 0); slow then runs into it: fast's Dodge 9 fails on 15
+    world.dice.script(5, 5, 5, 1, 1)
     events = world.step()
-    # Encumbered Move 4: 13 / 4 -> 4
-    assert [(turned.entity, turned.after_yd) for turned in of_type(events, Turned)] == [(runner, 4)]
+    assert [event.entity for event in of_type(events, Moved)] == [fast, slow]
+    assert world.get(fast, Position).hex == (4, 0)
+    assert [(hit.entity, hit.struck, hit.at) for hit in of_type(events, Collided)] == [(slow, fast, (3, 0))]
 
 
 def test_a_tight_120_degree_turn_pushes_the_envelope() -> None:
@@ -714,3 +753,41 @@ def test_a_seeded_crowd_runs_the_same_twice(seed: int) -> None:
         return log
 
     assert run() == run()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    velocity=st.integers(1, 40),
+    basic_move=st.integers(1, 10),
+    headroom=st.integers(0, 20),
+    throttle=st.integers(-25, 15),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_velocity_never_leaves_what_the_rules_allow(
+    velocity: int, basic_move: int, headroom: int, throttle: int, seed: int
+) -> None:
+    """Accelerating, Decelerating, Pushing the Envelope: a turn adds at most Basic Move, never past top speed,
+    and takes off at most twice Basic Move; anything else is refused, never clamped."""
+    assume(velocity > basic_move)
+    world = World(seed=seed)
+    install(world)
+    top = velocity + headroom
+    runner = mover(
+        world,
+        velocity=velocity,
+        basic_move=basic_move,
+        top_speed=top,
+        enhanced=True,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(throttle=throttle, push=True),
+    )
+    allowed = -min(2 * basic_move, velocity) <= throttle <= min(basic_move, top - velocity)
+    try:
+        world.step()
+    except IntentError:
+        assert not allowed
+        return
+    assert allowed
+    after = world.get(runner, Velocity).yps
+    assert after in (velocity, velocity + throttle)  # made, or control lost and the cut not made
+    assert 0 <= after <= top

@@ -412,6 +412,22 @@ def test_speed_modifier_adds_relative_speed_to_range(
     assert speed_modifier(world, shooter, target, range_yd) == expected
 
 
+@pytest.mark.parametrize(
+    ("shooter_heading", "expected"),
+    [(1, -5), (0, -2), (3, -2)],
+    ids=[
+        "house: a target at 10 yd/s 4 yd away, off line -> 14 yd -> -5",
+        "moving the same way -> the range alone, 4 yd -> -2",
+        "moving exactly opposite -> the range alone -> -2",
+    ],
+)
+def test_house_rules_add_a_fast_targets_velocity_to_the_range(shooter_heading: int, expected: int) -> None:
+    world = make_world(Rules.house())
+    shooter = world.spawn(Position(0, 0), Velocity(3, shooter_heading))
+    target = mover(world, at=(4, 0), velocity=10, state=MoveState.HIGH_SPEED)
+    assert speed_modifier(world, shooter, target, 4.0) == expected
+
+
 def test_relative_speed_is_the_difference_of_the_velocities() -> None:
     world = make_world()
     a = world.spawn(Position(0, 0), Velocity(10, 0))

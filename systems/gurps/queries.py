@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from components.gurps import MoveState
+from components.gurps import Control, MoveState
 from components.motion import Velocity
 from ecs import World
 from ecs.hexgrid import DIRECTIONS, to_pixel
@@ -62,13 +62,30 @@ def relative_speed_yps(world: World, a: int, b: int) -> float:
     return math.hypot(bx - ax, by - ay)
 
 
+def _house_target_range(world: World, attacker: int, target: int, range_yd: float) -> float:
+    """House rules: a target at high speed adds its velocity to the range, unless shooter and target move
+    exactly together or exactly opposite (House rules: High Speed Movement)."""
+    control = world.try_get(target, Control)
+    velocity = world.try_get(target, Velocity)
+    if control is None or velocity is None or control.state is MoveState.NORMAL:
+        return range_yd
+    own = world.try_get(attacker, Velocity)
+    in_line = own is not None and own.yps > 0 and (velocity.heading - own.heading) % 3 == 0
+    return rules.house_high_speed_target_range(range_yd, velocity.yps, in_line)
+
+
 def speed_modifier(world: World, attacker: int, target: int, range_yd: float = 0.0) -> int:
     """The speed/range modifier to ``attacker``'s roll against ``target``: the Size and Speed/Range Table for
     the range plus their relative speed (Basic Set: High-Speed Movement > Attacking and Defending; Size and
-    Speed/Range Table). Reading chosen: speed and range never give a bonus, so anything up to 2 yards is 0.
+    Speed/Range Table). Under the house rules the range grows by the velocity of a target at high speed
+    instead, unless the two move exactly in line (House rules: High Speed Movement). Reading chosen: speed
+    and range never give a bonus, so anything up to 2 yards is 0.
     """
     range_yd = check_number("speed_modifier", "range_yd", range_yd, low=0)
-    total = range_yd + relative_speed_yps(world, attacker, target)
+    if installed_rules(world).control == "house":
+        total = _house_target_range(world, attacker, target, range_yd)
+    else:
+        total = range_yd + relative_speed_yps(world, attacker, target)
     if total <= 2:
         return 0
     return min(0, rules.speed_range_modifier(round(total, 6)))
