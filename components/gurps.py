@@ -47,7 +47,8 @@ class LossCause(str, Enum):
     """Why an entity lost control (Basic Set: High-Speed Movement > Losing Control).
 
     Three or more wheels keep a vehicle upright unless the loss came from a critical failure or an
-    injury (``CRITICAL_FAILURE``, ``STUNNED``, ``UNCONSCIOUS``).
+    injury (``CRITICAL_FAILURE``, ``STUNNED``, ``UNCONSCIOUS``). ``WIPE_OUT`` is a flier that lost all lift
+    (House rules: Flying Movement and Combat).
     """
 
     MANEUVER = "maneuver"
@@ -57,6 +58,7 @@ class LossCause(str, Enum):
     CRITICAL_FAILURE = "critical failure"
     FOOTING = "footing"
     TOP_SPEED = "top speed below velocity"
+    WIPE_OUT = "wipe out"
 
     @property
     def from_injury_or_critical(self) -> bool:

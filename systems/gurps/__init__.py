@@ -35,6 +35,10 @@ from systems.gurps.collision import CollisionResolver
 from systems.gurps.control import Tripping
 from systems.gurps.drift import Drifting
 from systems.gurps.fall import FallSystem
+from systems.gurps.house_climb_turns import HouseClimbTurns
+from systems.gurps.house_dive import HouseDiveSpeed
+from systems.gurps.house_dive_control import HouseDiveControl
+from systems.gurps.house_drop import HouseUncontrolledDrop
 from systems.gurps.intent import IntentCheck
 from systems.gurps.maneuvers import ManeuverLimits
 from systems.gurps.mount_control import MountRecoverySystem
@@ -52,6 +56,8 @@ from systems.gurps.spatial import SpatialIndex
 from systems.gurps.spooking import SpookingSystem
 from systems.gurps.stall import StallSystem
 from systems.gurps.turning import TurnPlanner
+from systems.gurps.wingspan import HouseWingspan
+from systems.gurps.wipe_out import HouseWipeOutRecovery
 
 __all__ = ["Forecast", "RollForecast", "Rules", "install", "preview", "systems_for"]
 
@@ -59,6 +65,7 @@ __all__ = ["Forecast", "RollForecast", "Rules", "install", "preview", "systems_f
 def systems_for(rules: Rules) -> list[System]:
     """Every GURPS system for ``rules``, in registration order (the phase decides when each runs)."""
     index = SpatialIndex()
+    house_flight = rules.flight == "house"
     return [
         MountOrderSystem(),
         IntentCheck(),
@@ -67,18 +74,22 @@ def systems_for(rules: Rules) -> list[System]:
         TurnPlanner(),
         PathWalker(index),
         AltitudeSystem(),
+        *([HouseClimbTurns(), HouseDiveSpeed()] if house_flight else []),
         CollisionResolver(),
         CeilingSystem(),
+        *([HouseWingspan(index), HouseUncontrolledDrop()] if house_flight else []),
         StallSystem(),
         FallSystem(),
         Tripping(index),
+        *([HouseWipeOutRecovery(index)] if house_flight else []),
         Drifting() if rules.control == "basic" else HouseRecovery(),
         VelocityChange(),
+        *([HouseDiveControl()] if house_flight else []),
         MountLinkSystem(),
+        MountRecoverySystem(),
         SpookingSystem(),
         MountingSystem(),
         MountedResultsSystem(),
-        MountRecoverySystem(),
         RidingSystem(),
         IntentReset(),
     ]

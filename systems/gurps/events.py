@@ -739,3 +739,70 @@ class MountControlRegained(Event):
     def describe(self) -> str:
         """One log line."""
         return f"entity {self.rider} has entity {self.mount} under control again"
+
+
+# --- Flying Combat, house rules ---------------------------------------------------------------------------------
+
+
+@register("gurps.ClimbDiveTurn")
+@dataclass(frozen=True, slots=True)
+class ClimbDiveTurn(Event):
+    """Starting or changing a climb or dive of ``climb_yd`` counted as a turn of ``degrees``; ``pushed`` when it
+    came before the turning radius (or was a 120-degree turn) and needed a roll (House rules: Flying Movement
+    and Combat)."""
+
+    entity: int
+    climb_yd: int
+    degrees: int
+    pushed: bool
+
+    def describe(self) -> str:
+        """One log line."""
+        way = "climb" if self.climb_yd > 0 else "dive"
+        how = " (pushing the envelope)" if self.pushed else ""
+        return f"entity {self.entity} starts a {abs(self.climb_yd)} yd {way}, a {self.degrees}-degree turn{how}"
+
+
+@register("gurps.WingspanObstructed")
+@dataclass(frozen=True, slots=True)
+class WingspanObstructed(Event):
+    """Something (``obstacles``: entity ids) came within the wingspan of a winged flier; ``whole_movement``
+    when it stayed there all the way, which wipes the flier out (House rules: Flying Movement and Combat)."""
+
+    entity: int
+    obstacles: tuple[int, ...]
+    whole_movement: bool
+
+    def describe(self) -> str:
+        """One log line."""
+        where = "all along its movement" if self.whole_movement else "on its way"
+        return f"entity {self.entity} has {', '.join(map(str, self.obstacles))} in its wingspan {where}"
+
+
+@register("gurps.WipedOut")
+@dataclass(frozen=True, slots=True)
+class WipedOut(Event):
+    """A flier wiped out: no lift at all, out of control and dropping faster each second (``reason`` says why)
+    (House rules: Flying Movement and Combat)."""
+
+    entity: int
+    reason: str
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} wipes out ({self.reason})"
+
+
+@register("gurps.LiftRegained")
+@dataclass(frozen=True, slots=True)
+class LiftRegained(Event):
+    """A wiped-out flier regained control, adding the speed of its dive (``dive_yps``) to its velocity, now
+    ``velocity_yps`` (House rules: Flying Movement and Combat)."""
+
+    entity: int
+    dive_yps: int
+    velocity_yps: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} pulls out of the wipe-out, +{self.dive_yps} yd/s: {self.velocity_yps} yd/s"

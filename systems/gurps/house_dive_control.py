@@ -1,0 +1,46 @@
+"""House rules: a dive past the normal top speed takes a DX+2 roll to stay in control."""
+
+from __future__ import annotations
+
+from components.flight import Flight
+from components.gurps import LossCause, MoveState
+from ecs import Phase, RollMade, System
+from systems.gurps import rules
+from systems.gurps.dive import normal_top_speed
+from systems.gurps.movers import bodies, carried, environment, installed_rules, shock
+from systems.gurps.transitions import lose_control
+
+
+class HouseDiveControl(System):
+    """ACCELERATION phase, after the velocity change (house rules only): fast dives.
+
+    Reads ``Flight`` (``climbed_yd``), ``Control.state``, ``Velocity``, DX and shock; writes ``Control`` on a
+    failure; emits ``RollMade`` and ``LostControl``.
+
+    A flier that dived this turn and ends it faster than its normal top speed (without the dive bonus,
+    :func:`systems.gurps.dive.normal_top_speed`) rolls DX+2 at the end of the turn
+    (:func:`systems.gurps.rules.house_dive_control_modifier`) or loses control (House rules: Flying Movement
+    and Combat).
+    """
+
+    phase = Phase.ACCELERATION
+
+    def run(self) -> None:
+        """Roll for every fast diver in control, in initiative order."""
+        world = self.world
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            flight = world.try_get(body.entity, Flight)
+            if flight is None or flight.climbed_yd >= 0 or carried(body):
+                continue
+            if body.control.state is not MoveState.HIGH_SPEED or environment(world, body) != "air":
+                continue
+            top = normal_top_speed(flight, body.mover, chosen)
+            modifier = rules.house_dive_control_modifier(body.velocity.yps, top)
+            if modifier is None:
+                continue
+            result = world.dice.success(body.mover.dx + modifier + shock(world, body.entity), f"DX{modifier:+d}")
+            world.emit(RollMade(body.entity, "dive past top speed", result))
+            if not result.success:
+                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+                lose_control(world, body, cause, body.control.moved_yd, chosen)
