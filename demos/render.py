@@ -19,6 +19,7 @@ import dataclasses
 import enum
 import itertools
 import math
+import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -47,9 +48,11 @@ GRID: Final[RGBA] = (78, 88, 104, 255)
 TEXT: Final[RGBA] = (226, 230, 236, 255)
 DIM: Final[RGBA] = (150, 158, 172, 255)
 SHADOW: Final[RGBA] = (10, 12, 16, 150)
+EVENT_MARK: Final[RGBA] = (255, 120, 90, 255)
 
 HEADER_H: Final = 34
-LOG_H: Final = 178
+LOG_H: Final = 214
+LOG_LINE: Final = 14
 SIDE_W: Final = 300
 MARGIN: Final = 10
 
@@ -216,6 +219,7 @@ class Stage:
         self.scene = scene
         self.log: list[str] = [f"{scene.spec.title}: {scene.spec.description}", f"cast: {scene.cast()}"]
         self.motions: dict[int, Motion] = {}
+        self.events: list[Any] = []
         actors = scene.actors
         self.selected: int | None = actors[0] if actors else None
 
@@ -230,6 +234,7 @@ class Stage:
         events = self.scene.step()
         lines = turn_log(self.world.turn, events, self.scene.names)
         self.log.extend(lines)
+        self.events = events
         self.motions = {}
         for entity, old in before.items():
             new = pose(self.world, entity)
@@ -316,6 +321,8 @@ class Renderer:
             self._static, self._terrain_key = self._build_static(), key
         self._static.draw()
         self.draw_map_labels()
+        if progress >= 1.0:
+            self.draw_event_marks()
         placed = self.draw_entities(progress)
         self.draw_header()
         self.draw_side(placed)
@@ -332,6 +339,27 @@ class Renderer:
             hexes.sort(key=lambda h: (column(h), h[1]))
             x, y = self.layout.centre(hexes[len(hexes) // 2])
             text(label, x, y - self.layout.size * 1.25, DIM, 9, anchor_x="center")
+
+    def draw_event_marks(self) -> None:
+        """Mark where the last turn's events happened, named in words: every event with an ``at`` hex, or with
+        an ``entity`` and ``after_yd`` (that many yards along the entity's path)."""
+        marks: dict[Hex, list[str]] = {}
+        for event in self.stage.events:
+            at = getattr(event, "at", None)
+            motion = self.stage.motions.get(getattr(event, "entity", -1))
+            after = getattr(event, "after_yd", None)
+            if at is None and motion is not None and isinstance(after, int) and 0 <= after < len(motion.hexes):
+                at = motion.hexes[after]  # so many yards along the path the entity took
+            if isinstance(at, tuple) and len(at) == 2:
+                words = _words(type(event).__name__)
+                if words not in marks.setdefault(at, []):
+                    marks[at].append(words)
+        size = self.layout.size
+        for hex, labels in marks.items():
+            x, y = self.layout.centre(hex)
+            arcade.draw_polygon_outline(self.layout.corners(hex, 0.92), EVENT_MARK, 2.5)
+            for i, label in enumerate(labels):
+                text(label, x - size * 0.9, y + size * 0.55 + 12 * i, EVENT_MARK, 9, anchor_x="right", bold=True)
 
     # -- entities -------------------------------------------------------------------------------------
 
@@ -379,7 +407,7 @@ class Renderer:
         for entity in order:
             x, y, altitude, heading = placed[entity]
             colour = self.stage.scene.colours.get(entity, (200, 200, 200))
-            radius = size * (0.42 if entity in mounts else 0.62)
+            radius = max(size * (0.42 if entity in mounts else 0.62), 5.0 if entity in mounts else 8.0)
             lift = self.layout.lift(altitude)
             if entity in mounts:
                 x, y = x - size * 0.28, y + size * 0.34
@@ -400,13 +428,36 @@ class Renderer:
                 ]
                 arcade.draw_polygon_filled(nose, _rgba(colour))
                 arcade.draw_polygon_outline(nose, (15, 15, 20, 255), 1.5)
-            arcade.draw_circle_filled(x, by, radius, _rgba(colour))
-            arcade.draw_circle_outline(x, by, radius, (15, 15, 20, 255), 1.5)
+            wheels = attribute(world, entity, "wheels")
+            if isinstance(wheels, int) and wheels >= 3:
+                self.draw_vehicle(x, by, radius, 0.0 if math.isnan(heading) else heading, colour)
+            else:
+                arcade.draw_circle_filled(x, by, radius, _rgba(colour))
+                arcade.draw_circle_outline(x, by, radius, (15, 15, 20, 255), 1.5)
             bodies[entity] = (x, by)
         for entity in order:
             x, by = bodies[entity]
             self.draw_labels(entity, x, by, placed[entity][2], entity in mounts)
         return bodies
+
+    def draw_vehicle(self, x: float, y: float, radius: float, heading: float, colour: RGB) -> None:
+        """A wheeled body: a box along its heading with four wheels."""
+
+        def box(length: float, width: float, dx: float = 0.0, dy: float = 0.0) -> list[tuple[float, float]]:
+            cos, sin = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+            cx, cy = x + dx * cos - dy * sin, y + dx * sin + dy * cos
+            corners = ((length, width), (-length, width), (-length, -width), (length, -width))
+            return [(cx + a * cos - b * sin, cy + a * sin + b * cos) for a, b in corners]
+
+        for dx in (-0.75, 0.75):
+            for dy in (-0.72, 0.72):
+                arcade.draw_polygon_filled(
+                    box(radius * 0.3, radius * 0.16, dx * radius, dy * radius), (15, 15, 20, 255)
+                )
+        body = box(radius * 1.25, radius * 0.68)
+        arcade.draw_polygon_filled(body, _rgba(colour))
+        arcade.draw_polygon_outline(body, (15, 15, 20, 255), 1.5)
+        arcade.draw_polygon_filled(box(radius * 0.28, radius * 0.5, radius * 0.55), (30, 40, 55, 220))
 
     def draw_velocity(self, entity: int, x: float, y: float, radius: float) -> None:
         """An arrow along the velocity's heading: one hex of length per 2 yd/s."""
@@ -502,6 +553,9 @@ class Renderer:
             where = pose(world, entity)
             if where is not None and where.altitude_yd > 0:
                 facts.append(f"alt {where.altitude_yd:g} yd")
+            injury = attribute(world, entity, "injury")
+            if isinstance(injury, int) and injury > 0:
+                facts.append(f"injury {injury}")
             ahead = self.stage.scene.yards_before_turn(entity)
             if ahead:
                 facts.append(f"turn in {ahead} yd")
@@ -529,6 +583,7 @@ class Renderer:
             ("arrow", "velocity (1 hex per 2 yd/s)"),
             ("ticks", "yards to run before the next turn"),
             ("trail", "the path of the last turn"),
+            ("mark", "where an event of the last turn happened"),
             ("shadow", "altitude: the body rises above it"),
         )
         for kind, words in legend:
@@ -546,6 +601,12 @@ class Renderer:
                 arcade.draw_line(x + dx, y - 6, x + dx, y + 6, (255, 214, 90, 230), 2)
         elif kind == "trail":
             arcade.draw_line(x - 9, y - 3, x + 9, y + 3, (200, 200, 200, 110), 4)
+        elif kind == "mark":
+            ring = [
+                (x + 8 * math.cos(math.radians(30 + 60 * i)), y + 8 * math.sin(math.radians(30 + 60 * i)))
+                for i in range(6)
+            ]
+            arcade.draw_polygon_outline(ring, EVENT_MARK, 2)
         else:
             arcade.draw_ellipse_filled(x, y - 4, 16, 7, SHADOW)
             arcade.draw_line(x, y - 4, x, y + 4, (200, 200, 210, 110), 1)
@@ -554,12 +615,14 @@ class Renderer:
     def draw_log(self) -> None:
         """The latest lines of the turn log along the bottom."""
         arcade.draw_lrbt_rectangle_filled(MARGIN, WIDTH - MARGIN, MARGIN, LOG_H, PANEL)
-        rows = wrap(self.stage.log, 178)[-10:]
-        y = LOG_H - 20
-        for line in rows:
+        per_column = int((LOG_H - MARGIN - 18) // LOG_LINE)
+        rows = wrap(self.stage.log, 104)[-2 * per_column :]
+        column_width = (WIDTH - 2 * MARGIN) / 2
+        for index, line in enumerate(rows):
+            x = MARGIN + 10 + column_width * (index // per_column)
+            y = LOG_H - 20 - LOG_LINE * (index % per_column)
             colour = TEXT if line.startswith(" ") else (255, 214, 90, 255) if line.startswith("turn") else DIM
-            text(line, MARGIN + 10, y, colour, 10)
-            y -= 15.5
+            text(line, x, y, colour, 9.5)
 
     def keys_help(self) -> str:
         """The key summary shown in the window."""
@@ -603,6 +666,11 @@ def text_width(value: str, size: float, *, bold: bool = False) -> float:
         label = arcade.Text(value, 0, 0, TEXT, size, font_name=FONT, bold=bold)
         _LABELS[key] = label
     return float(label.content_width)
+
+
+def _words(name: str) -> str:
+    """A class name as lower-case words: ``LostControl`` -> ``lost control``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
 
 
 def _polar(x: float, y: float, length: float, degrees: float) -> tuple[float, float]:

@@ -62,10 +62,10 @@ from pathlib import Path
 from typing import Any, Final
 
 import components  # noqa: F401  (registers the shared component names)
-from components import Control, Mover, MoveState, Position, Velocity
+from components import Control, MoveState, Position
 from ecs import Event, MotionError, Phase, System, World, hexgrid, name_of, type_named
 from ecs.hexgrid import Hex
-from systems.gurps import rules as gurps_rules
+from systems.gurps import queries as gurps_queries
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -120,24 +120,18 @@ class RuleSet:
 def gurps_yards_before_turn(world: World, entity: int) -> int | None:
     """Yards a GURPS mover at high speed must still run straight before it may turn without a roll.
 
-    The turning radius (in the variant the world's ``Rules`` name) less the yards already run straight;
-    None when the entity is not at high speed or cannot turn under its own power
+    The rule set's own figure (``systems.gurps.queries.movement_limits(...).free_turn_yd``); None when the
+    entity is not at high speed, is no GURPS mover, or cannot turn under its own power
     (Basic Set: High-Speed Movement > Direction and Turning Radius).
     """
     control = world.try_get(entity, Control)
-    mover = world.try_get(entity, Mover)
-    velocity = world.try_get(entity, Velocity)
-    options = world.rules.get("gurps")
-    if control is None or mover is None or velocity is None or options is None:
+    if control is None or control.state is not MoveState.HIGH_SPEED:
         return None
-    if control.state is not MoveState.HIGH_SPEED:
+    try:
+        free = gurps_queries.movement_limits(world, entity).free_turn_yd
+    except MotionError:
         return None
-    variant = options.turning_radius
-    move = gurps_rules.encumbered_move(mover.basic_move, mover.encumbrance) if variant == "house" else mover.basic_move
-    radius = gurps_rules.turning_radius(velocity.yps, move, variant)
-    if math.isinf(radius):
-        return None
-    return max(0, int(radius) - control.straight_yd)
+    return None if math.isinf(free) else int(free)
 
 
 RULE_SETS: Final[dict[str, RuleSet]] = {

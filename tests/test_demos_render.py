@@ -6,6 +6,8 @@ All tests draw into the one session window of ``conftest.py``.
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +61,8 @@ Position = { q = 3, r = -2 }
 "gurps.Mover" = { basic_move = 5 }
 "gurps.Intent" = {}
 """
+
+REPO = Path(__file__).resolve().parents[1]
 
 DASH = [(2, 0), (3, 0), (4, 0), (4, 1), (4, 2)]
 """The toy path: three hexes east, then two north-east (a turn on the way)."""
@@ -179,3 +183,22 @@ def test_a_headless_run_prints_the_log_and_writes_a_png_per_turn_and_a_gif(windo
     with Image.open(written[1]) as first_turn:
         layout = render.Renderer(played).layout
         assert pixel(first_turn.convert("RGB"), *layout.centre((4, 2))) == (0xF2, 0xC1, 0x4E)
+
+
+def test_the_command_runs_headless_and_repeats_byte_for_byte_with_a_seed(tmp_path: Path) -> None:
+    runs = []
+    for folder in ("a", "b"):
+        out = tmp_path / folder
+        done = subprocess.run(
+            [sys.executable, "-m", "demos", "sprint", "--headless", "--turns", "4", "--out", str(out), "--seed", "5"],
+            cwd=REPO,
+            capture_output=True,
+            check=True,
+        )
+        runs.append(done.stdout.replace(str(out).encode(), b"OUT"))
+        assert sorted(p.name for p in out.iterdir()) == ["sprint.gif", *(f"turn_{n:02d}.png" for n in range(5))]
+    assert runs[0] == runs[1]
+    lines = runs[0].decode().splitlines()
+    assert "turn 4" in lines
+    assert any("rolls for tight turn" in line for line in lines)
+    assert lines[-1] == "wrote 5 PNG frames and sprint.gif to OUT"

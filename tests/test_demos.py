@@ -1,0 +1,399 @@
+"""Demo scenes without a window: loading, checking, the script, determinism and the command line's errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import demos
+from components import Facing, Intent, Position
+from demos import cli
+from demos.scene import SceneError, build_scene, read_scene, turn_log
+from ecs import Event, Phase, Roll, RollMade, System
+
+REPO = Path(__file__).resolve().parents[1]
+
+SCENE = """\
+title = "Test lane"
+description = "A runner on a lane with mud and a wall."
+rules = "gurps"
+seed = 11
+turns = 3
+
+[options]
+preset = "basic"
+turning_radius = "realistic"
+
+[map]
+width = 20
+height = 5
+
+[[terrain]]
+label = "mud"
+line = [[5, 0], [7, 0]]
+components = { "gurps.Footing" = { extra_cost = 1, name = "mud" } }
+
+[[terrain]]
+label = "wall"
+disc = { centre = [15, 1], radius = 1 }
+components = { "gurps.Obstacle" = { hp = 100 } }
+
+[[entity]]
+name = "Runner"
+colour = "#f2c14e"
+[entity.components]
+Position = { q = 1, r = 0 }
+Facing = { direction = 0 }
+Velocity = { yps = 0 }
+"gurps.Mover" = { basic_move = 6, dx = 12 }
+
+[[entity]]
+name = "Walker"
+colour = "#4ea1f2"
+[entity.components]
+Position = { q = 1, r = 2 }
+"gurps.Mover" = { basic_move = 5 }
+"gurps.Intent" = {}
+
+[script.1]
+Runner = { throttle = 2, maneuver = "Move" }
+
+[script.2]
+dice = [6, 5, 4]
+Runner = { turn = 1, push = true }
+Walker = { maneuver = "Move and Attack" }
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "lane.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_bundled_scenes_are_listed_default_first_each_with_a_description() -> None:
+    names = demos.scene_names()
+    assert names[0] == "sprint"
+    for name in names:
+        spec = read_scene(name)
+        assert spec.name == name
+        assert spec.description.strip()
+
+
+def test_a_scene_file_becomes_a_world_with_its_entities_terrain_options_and_seed(tmp_path: Path) -> None:
+    scene = build_scene(read_scene(str(write(tmp_path, SCENE))))
+    world = scene.world
+    assert scene.names == {1: "Runner", 2: "Walker"}
+    assert world.get(1, Position).hex == (1, 0)
+    assert world.get(1, Facing).direction == 0
+    assert sorted(scene.zones.values()) == ["mud"] * 3 + ["wall"] * 7
+    assert world.rules["gurps"].turning_radius == "realistic"
+    assert scene.seed == 11
+    assert scene.colours[2] == (0x4E, 0xA1, 0xF2)
+    # the runner is scripted, so it was given the rule set's intent component
+    assert world.get(1, Intent) == Intent()
+
+
+def test_seed_replaces_the_files_seed(tmp_path: Path) -> None:
+    spec = read_scene(str(write(tmp_path, SCENE)))
+    assert build_scene(spec, seed=99).seed == 99
+    assert build_scene(spec, seed=99).world.dice.roll("3d6") == build_scene(spec, seed=99).world.dice.roll("3d6")
+
+
+class Probe(System):
+    """Records each turn's intents and pending scripted dice as the INTENT phase leaves them."""
+
+    phase = Phase.INTENT
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[Intent, Intent, int]] = []
+
+    def run(self) -> None:
+        world = self.world
+        self.seen.append(
+            (Intent(**_fields(world.get(1, Intent))), Intent(**_fields(world.get(2, Intent))), world.dice.scripted)
+        )
+
+
+def _fields(intent: Intent) -> dict[str, object]:
+    return {name: getattr(intent, name) for name in ("maneuver", "throttle", "turn", "turn_at_yd", "push")}
+
+
+def test_the_script_sets_intents_and_queues_dice_before_the_turn_it_names(tmp_path: Path) -> None:
+    scene = build_scene(read_scene(str(write(tmp_path, SCENE))))
+    probe = Probe()
+    scene.world.add_system(probe)
+    scene.world.step(2)
+    first, second = probe.seen
+    assert first[0].throttle == 2
+    assert first[1] == Intent()
+    assert first[2] == 0
+    assert second[0].turn == 1 and second[0].push
+    assert second[1].maneuver == "Move and Attack"
+    assert second[2] >= 0
+
+
+def test_manual_fields_apply_over_the_script_for_one_turn(tmp_path: Path) -> None:
+    scene = build_scene(read_scene(str(write(tmp_path, SCENE))))
+    probe = Probe()
+    scene.world.add_system(probe)
+    scene.driver.manual[2] = {"throttle": 3}
+    scene.world.step()
+    assert probe.seen[0][1].throttle == 3
+    assert scene.driver.manual == {}
+
+
+def play(name: str, seed: int | None = None) -> tuple[list[str], list[Event], dict[int, str]]:
+    """Run scene ``name`` for its own number of turns; return its log, its events and its names."""
+    scene = build_scene(read_scene(name), seed)
+    log: list[str] = []
+    events: list[Event] = []
+    for _ in range(scene.spec.turns):
+        emitted = scene.step()
+        events.extend(emitted)
+        log.extend(turn_log(scene.world.turn, emitted, scene.names))
+    return log, events, scene.names
+
+
+@pytest.mark.parametrize("name", demos.scene_names())
+def test_every_scene_builds_and_steps_headless_within_eight_turns(name: str) -> None:
+    spec = read_scene(name)
+    assert 1 <= spec.turns <= 8
+    world = demos.load_scene(name)
+    world.step(spec.turns)
+    assert world.turn == spec.turns
+
+
+@pytest.mark.parametrize("name", demos.scene_names())
+def test_the_same_seed_gives_the_same_log(name: str) -> None:
+    assert play(name, seed=1234)[0] == play(name, seed=1234)[0]
+    assert play(name)[0] == play(name, seed=read_scene(name).seed)[0]
+
+
+def _by(events: list[Event], names: dict[int, str], kind: str, who: str) -> list[Event]:
+    return [e for e in events if type(e).__name__ == kind and names.get(getattr(e, "entity", -1)) == who]
+
+
+def test_sprint_builds_speed_crosses_mud_pushes_the_envelope_and_trips() -> None:
+    _, events, names = play("sprint")
+    assert _by(events, names, "EnteredHighSpeed", "Sprinter")
+    assert any(e.forced_yps > 0 for e in _by(events, names, "VelocityChanged", "Sprinter"))
+    rolls = _by(events, names, "RollMade", "Sprinter")
+    assert any("turn" in e.purpose and not e.result.success for e in rolls)
+    assert _by(events, names, "LostControl", "Sprinter")
+    assert _by(events, names, "Tripped", "Sprinter")
+    assert _by(events, names, "FallDamage", "Sprinter")
+
+
+def test_car_loses_control_and_merely_decelerates_while_the_runner_trips() -> None:
+    _, events, names = play("car")
+    [lost] = _by(events, names, "LostControl", "Car")
+    assert lost.mode == "wheels"
+    assert not _by(events, names, "Tripped", "Car")
+    assert _by(events, names, "RegainedControl", "Car")
+    assert [e.mode for e in _by(events, names, "LostControl", "Runner")] == ["trip"]
+    assert _by(events, names, "Tripped", "Runner")
+
+
+def test_the_turn_log_is_a_heading_and_one_line_per_event_with_names_for_entity_ids() -> None:
+    scene = build_scene(read_scene("sprint"))
+    events = scene.step()
+    assert events
+    assert turn_log(1, events) == ["turn 1", *(f"  {event.describe()}" for event in events)]
+    named = turn_log(1, [RollMade(1, "a test", Roll("3d6", (1, 2, 3), 6, 0, 6))], {1: "Runner"})
+    assert named == ["turn 1", "  Runner rolls for a test: 3d6 (1, 2, 3) = 6"]
+
+
+def test_load_scene_and_scene_names_work_without_arcade() -> None:
+    code = (
+        "import sys; sys.modules['arcade'] = None\n"
+        "import demos\n"
+        "world = demos.load_scene('sprint', seed=3)\n"
+        "world.step()\n"
+        "print(demos.scene_names()[0], world.turn, 'arcade' in sys.modules and sys.modules['arcade'] is not None)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["sprint", "1", "False"]
+
+
+# --- bad scene files: the error names the file, the entity (or zone, or turn) and the field -------------------
+
+
+BAD = [
+    pytest.param(
+        ('"gurps.Mover" = { basic_move = 6, dx = 12 }', '"gurps.Mover" = { basic_move = 6, dx = 0 }'),
+        ("entity 'Runner'", "Mover.dx", "1 or more"),
+        id="component value out of range",
+    ),
+    pytest.param(
+        ('"gurps.Mover" = { basic_move = 6, dx = 12 }', '"gurps.Mover" = { basic_move = 6, agility = 12 }'),
+        ("entity 'Runner'", "gurps.Mover.agility", "no such field"),
+        id="unknown component field",
+    ),
+    pytest.param(
+        ('"gurps.Mover" = { basic_move = 6, dx = 12 }', '"gurps.Mover" = { basic_move = "fast" }'),
+        ("entity 'Runner'", "Mover.basic_move", "'fast'"),
+        id="wrong type",
+    ),
+    pytest.param(
+        ("Velocity = { yps = 0 }", "Speed = { yps = 0 }"),
+        ("entity 'Runner'", "Speed", "unknown component name"),
+        id="unknown component",
+    ),
+    pytest.param(
+        ('colour = "#f2c14e"', 'colour = "gold"'),
+        ("entity 'Runner'", "colour", "'gold'"),
+        id="bad colour",
+    ),
+    pytest.param(
+        ("Position = { q = 1, r = 0 }", "Position = { q = 40, r = 0 }"),
+        ("entity 'Runner'", "Position", "off the 20 x 5 map"),
+        id="off the map",
+    ),
+    pytest.param(
+        ("line = [[5, 0], [7, 0]]", "line = [[5, 0], [7, 9]]"),
+        ("terrain 'mud'", "line", "off the 20 x 5 map"),
+        id="terrain off the map",
+    ),
+    pytest.param(
+        ('{ "gurps.Footing" = { extra_cost = 1, name = "mud" } }', '{ "gurps.Footing" = { extra_cost = -1 } }'),
+        ("terrain 'mud'", "Footing.extra_cost", "0 or more"),
+        id="terrain component value",
+    ),
+    pytest.param(
+        ('Walker = { maneuver = "Move and Attack" }', 'Walker = { maneuver = "Sprint" }'),
+        ("script turn 2, entity 'Walker'", "gurps.Intent.maneuver", "'Sprint' is not one of"),
+        id="script enum value",
+    ),
+    pytest.param(
+        ("Runner = { turn = 1, push = true }", "Runner = { turn = 3, push = true }"),
+        ("script turn 2, entity 'Runner'", "Intent.turn", "from -2 to 2"),
+        id="script value out of range",
+    ),
+    pytest.param(
+        ("Runner = { turn = 1, push = true }", "Runer = { turn = 1 }"),
+        ("script turn 2", "Runer", "not an entity of this scene"),
+        id="script names an unknown entity",
+    ),
+    pytest.param(
+        ("Runner = { turn = 1, push = true }", "Runner = { steer = 1 }"),
+        ("script turn 2, entity 'Runner'", "gurps.Intent.steer", "no such field"),
+        id="script unknown intent field",
+    ),
+    pytest.param(
+        ("[script.2]", "[script.0]"),
+        ("script turn 0", "", "numbered from 1"),
+        id="script turn 0",
+    ),
+    pytest.param(
+        ("dice = [6, 5, 4]", "dice = [6, 0, 4]"),
+        ("script turn 2", "dice", "die faces"),
+        id="script dice",
+    ),
+    pytest.param(
+        ('turning_radius = "realistic"', 'turning_radius = "tight"'),
+        ("options", "turning_radius", "'tight'"),
+        id="bad option value",
+    ),
+    pytest.param(
+        ('turning_radius = "realistic"', "grip = 2"),
+        ("options", "grip", "not an option of Rules"),
+        id="unknown option",
+    ),
+    pytest.param(
+        ('rules = "gurps"', 'rules = "d20"'),
+        ("", "rules", "'d20' is not a rule set"),
+        id="unknown rule set",
+    ),
+    pytest.param(
+        ("seed = 11", 'seed = "eleven"'),
+        ("", "seed", "'eleven' is not a int"),
+        id="seed not a number",
+    ),
+    pytest.param(
+        ("width = 20", "width = 0"),
+        ("map", "width", "from 1 to 200"),
+        id="empty map",
+    ),
+    pytest.param(
+        ('name = "Walker"', 'name = "Runner"'),
+        ("entity 'Runner'", "name", "two entities share this name"),
+        id="duplicate name",
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "expected"), BAD)
+def test_a_bad_scene_file_is_refused_naming_file_entity_and_field(
+    tmp_path: Path, change: tuple[str, str], expected: tuple[str, str, str]
+) -> None:
+    old, new = change
+    assert old in SCENE
+    path = write(tmp_path, SCENE.replace(old, new, 1))
+    with pytest.raises(SceneError) as raised:
+        build_scene(read_scene(str(path)))
+    where, field, problem = expected
+    message = str(raised.value)
+    assert message.startswith(f"{path}: ")
+    assert raised.value.where == where
+    assert field in raised.value.field
+    assert problem in message
+
+
+def test_broken_toml_is_refused_naming_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, SCENE.replace("[map]", "[map"))
+    with pytest.raises(SceneError, match="not valid TOML") as raised:
+        read_scene(str(path))
+    assert raised.value.path == str(path)
+
+
+# --- the command line ----------------------------------------------------------------------------------
+
+
+def test_list_prints_every_scene_with_its_description(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == demos.scene_names()
+    assert all(read_scene(line.split()[0]).description in line for line in lines)
+
+
+def test_an_unknown_scene_exits_2_and_lists_the_known_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["no_such_scene", "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown scene 'no_such_scene'" in err
+    assert "sprint" in err
+
+
+def test_a_bad_scene_file_exits_2_naming_file_entity_and_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, SCENE.replace("dx = 12", "dx = 0"))
+    assert cli.main([str(path), "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {path}: entity 'Runner': gurps.Mover.dx: Mover.dx = 0: expected a whole number, 1 or more\n"
+
+
+def test_a_missing_scene_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([str(tmp_path / "gone.toml")]) == 2
+    assert "no such scene file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("turns", ["0", "-2", "many"])
+def test_turns_must_be_a_whole_number_from_1(turns: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        cli.main(["sprint", "--turns", turns])
+    assert raised.value.code == 2
+    assert "--turns" in capsys.readouterr().err
+
+
+def test_the_display_check_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert not cli.has_display()
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    assert cli.has_display()
