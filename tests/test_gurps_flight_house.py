@@ -1,0 +1,361 @@
+"""Flying Movement and Combat under the house rules (``Rules.flight == "house"``, seed 001).
+
+Scenario tests build a world with no window, step it with scripted dice, and assert on events and state.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from components.flight import Flight, FlightIntent, FlightMode
+from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, MoveState, Obstacle
+from components.motion import Facing, Position, Velocity
+from ecs import Event, IntentError, RollMade, World
+from systems.gurps import Rules, install
+from systems.gurps.aerial import aerial_retreat, height_effect, house_ranged_distance
+from systems.gurps.altitude import climb_cost
+from systems.gurps.events import (
+    AltitudeChanged,
+    ClimbDiveTurn,
+    FallDamage,
+    Falling,
+    Landed,
+    LiftRegained,
+    LostControl,
+    RegainedControl,
+    Stalled,
+    WingspanObstructed,
+    WipedOut,
+)
+from systems.gurps.movers import body_of, installed_rules, limits
+
+
+def house_world() -> World:
+    world = World(seed=3)
+    install(world, Rules.house())
+    return world
+
+
+def flier(
+    world: World,
+    altitude_yd: float = 30.0,
+    velocity: int = 12,
+    state: MoveState = MoveState.HIGH_SPEED,
+    straight_yd: int = 5,
+    **flight: object,
+) -> int:
+    """A flier with air Move 10 and top airspeed 20 (DX 12, HP 10), flying east at high speed by default."""
+    flight.setdefault("air_move", 10)
+    flight.setdefault("top_airspeed", 20)
+    flight.setdefault("mode", FlightMode.CANNOT_HOVER)
+    return world.spawn(
+        Position(0, 0, altitude_yd),
+        Facing(0),
+        Velocity(velocity, 0),
+        Mover(basic_move=5, dx=12, hp=10),
+        Condition(),
+        Control(state, straight_yd=straight_yd),
+        Intent(),
+        Flight(**flight),  # type: ignore[arg-type]
+        FlightIntent(),
+    )
+
+
+def of(events: list[Event], kind: type) -> list[Event]:
+    return [event for event in events if isinstance(event, kind)]
+
+
+def climb(world: World, entity: int, yards: int) -> None:
+    world.get(entity, FlightIntent).climb_yd = yards
+
+
+# --- Climbing and diving at speed -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("level", "climb_yd", "cost"),
+    [(8, 4, 12), (8, -10, 8), (8, -12, 10), (0, 3, 3)],
+    ids=[
+        "8 level + 4 up -> 12 (a yard of movement per yard climbed)",
+        "8 level + 10 down -> 8 (the first 10 yards of a dive are free)",
+        "8 level + 12 down -> 10 (each yard past 10 costs one)",
+        "straight up 3 -> 3",
+    ],
+)
+def test_house_climb_cost(level: int, climb_yd: int, cost: int) -> None:
+    assert climb_cost(level, climb_yd, house=True) == cost
+
+
+def test_a_climb_takes_its_own_yards_and_cuts_speed_yard_for_yard() -> None:
+    world = house_world()
+    hawk = flier(world)
+    climb(world, hawk, 4)
+    events = world.step()
+    assert of(events, AltitudeChanged) == [AltitudeChanged(hawk, 4, 34.0, 8, 12)]
+    assert of(events, ClimbDiveTurn) == [ClimbDiveTurn(hawk, 4, 60, False)]  # 5 yards run straight: radius 2
+    assert world.get(hawk, Velocity).yps == 8  # 12 less the 4 yards climbed
+
+
+def test_only_the_first_10_yards_of_a_climb_cut_speed() -> None:
+    world = house_world()
+    hawk = flier(world, velocity=16, air_move=12, top_airspeed=30)
+    world.dice.script(1, 1, 1)  # 12 yards is a 120-degree turn: the roll is made
+    climb(world, hawk, 12)
+    world.step()
+    assert world.get(hawk, Velocity).yps == 6
+
+
+def test_a_short_climb_is_no_turn_and_the_same_climb_again_is_none() -> None:
+    world = house_world()
+    hawk = flier(world, straight_yd=0)
+    climb(world, hawk, 2)
+    assert of(world.step(), ClimbDiveTurn) == []  # 1-2 yards: 0 degrees
+    hawk2 = flier(world, velocity=18, top_airspeed=30)
+    climb(world, hawk2, 4)
+    climb(world, hawk, 0)
+    assert of(world.step(), ClimbDiveTurn) == [ClimbDiveTurn(hawk2, 4, 60, False)]
+    climb(world, hawk2, 4)
+    assert of(world.step(), ClimbDiveTurn) == []  # the same climb as last turn: no new turn
+
+
+def test_a_climb_started_before_the_turning_radius_needs_the_early_turn_roll() -> None:
+    world = house_world()
+    hawk = flier(world, straight_yd=0)
+    climb(world, hawk, 4)
+    world.dice.script(5, 5, 4)  # 14 against DX+3-2 = 13
+    events = world.step()
+    [roll] = of(events, RollMade)
+    assert roll.result.target == 13  # type: ignore[attr-defined]
+    assert of(events, ClimbDiveTurn) == [ClimbDiveTurn(hawk, 4, 60, True)]
+    assert of(events, LostControl) == [LostControl(hawk, "failed roll", "drift", 8)]
+
+
+def test_a_120_degree_climb_always_needs_the_roll() -> None:
+    world = house_world()
+    hawk = flier(world, velocity=16, top_airspeed=30, straight_yd=20)
+    climb(world, hawk, 6)
+    world.dice.script(2, 2, 2)
+    events = world.step()
+    assert [event.result.target for event in of(events, RollMade)] == [15 - 2]  # type: ignore[attr-defined]
+    assert of(events, ClimbDiveTurn) == [ClimbDiveTurn(hawk, 6, 120, True)]
+    assert world.get(hawk, Control).state is not MoveState.OUT_OF_CONTROL
+
+
+def test_a_dive_adds_its_yards_to_speed_and_top_speed_and_the_bonus_lingers() -> None:
+    world = house_world()
+    hawk = flier(world)
+    climb(world, hawk, -5)
+    world.step()
+    flight = world.get(hawk, Flight)
+    assert world.get(hawk, Velocity).yps == 17
+    assert (flight.dive_bonus_yps, flight.dive_bonus_turns) == (5, 1)
+    assert limits(world, body_of(world, hawk), installed_rules(world)).top_speed == 25
+    climb(world, hawk, -5)
+    world.dice.script(3, 3, 3)  # 22 is past the normal top speed of 20: DX+2
+    events = world.step()
+    [roll] = of(events, RollMade)
+    assert (roll.purpose, roll.result.target, roll.result.success) == ("dive past top speed", 14, True)  # type: ignore[attr-defined]
+    assert world.get(hawk, Velocity).yps == 22
+    assert (flight.dive_bonus_yps, flight.dive_bonus_turns) == (10, 2)
+    world.get(hawk, Intent).throttle = -2
+    world.step()  # level again: the bonus lasts two more turns
+    assert (flight.dive_bonus_yps, flight.dive_bonus_turns) == (10, 1)
+    world.get(hawk, Intent).throttle = -2
+    world.step()
+    assert (flight.dive_bonus_yps, flight.dive_bonus_turns) == (0, 0)
+    assert world.get(hawk, Velocity).yps == 18
+
+
+def test_a_failed_fast_dive_roll_loses_control() -> None:
+    world = house_world()
+    hawk = flier(world, velocity=19)
+    climb(world, hawk, -2)
+    world.dice.script(6, 6, 4)  # 16 against 14
+    events = world.step()
+    assert world.get(hawk, Velocity).yps == 21
+    assert of(events, LostControl) == [LostControl(hawk, "failed roll", "drift", 19)]  # all 19 yards flown level
+
+
+def test_the_dive_bonus_stops_at_the_absolute_dive_maximum() -> None:
+    world = house_world()
+    hawk = flier(world, velocity=96, air_move=30, top_airspeed=90, altitude_yd=500)
+    world.get(hawk, Flight).dive_bonus_yps = 8
+    world.get(hawk, Flight).dive_bonus_turns = 3
+    climb(world, hawk, -2)
+    world.dice.script(1, 1, 1)
+    world.step()
+    assert world.get(hawk, Velocity).yps == 98
+    assert world.get(hawk, Flight).dive_bonus_yps == 10  # 90 + 10 = 100, the absolute maximum
+    climb(world, hawk, -5)
+    world.dice.script(1, 1, 1)
+    world.step()
+    assert world.get(hawk, Velocity).yps == 100
+    assert world.get(hawk, Flight).dive_bonus_yps == 10
+
+
+# --- Taking off -------------------------------------------------------------------------------------------------
+
+
+def test_a_flier_that_cannot_hover_takes_off_at_a_quarter_of_top_airspeed() -> None:
+    world = house_world()
+    slow = flier(world, altitude_yd=0, velocity=4, state=MoveState.NORMAL)
+    climb(world, slow, 3)
+    with pytest.raises(IntentError, match=r"0 until it has run 5 yards on the ground this turn.*\(it ran 4\)"):
+        world.step()
+    world.get(slow, Velocity).yps = 5
+    events = world.step()
+    assert of(events, AltitudeChanged) == [AltitudeChanged(slow, 3, 3.0, 5, 8)]
+    assert of(events, Stalled) == []  # 5 level yards and 3 up: 6 toward the least speed of 5
+
+
+def test_a_hovering_flier_takes_off_standing_and_climbs_a_step_on_an_attack() -> None:
+    world = house_world()
+    lark = flier(world, altitude_yd=0, velocity=0, state=MoveState.NORMAL, mode=FlightMode.HOVER, air_move=20)
+    climb(world, lark, 3)
+    assert of(world.step(), AltitudeChanged) == [AltitudeChanged(lark, 3, 3.0, 0, 3)]
+    world.get(lark, Intent).maneuver = Maneuver.ATTACK
+    climb(world, lark, -2)
+    assert of(world.step(), AltitudeChanged) == [AltitudeChanged(lark, -2, 1.0, 0, 0)]
+
+
+def test_two_yards_of_climb_count_as_one_toward_the_least_speed() -> None:
+    world = house_world()
+    hawk = flier(world, velocity=3, state=MoveState.NORMAL)
+    climb(world, hawk, 3)  # 3 level yards and 3 up: 3 + 1 = 4 of the 5 it needs
+    assert of(world.step(), Stalled) == [Stalled(hawk, "covered less than a quarter of top airspeed", 4, 5)]
+
+
+# --- Out of control and wiped out ---------------------------------------------------------------------------------
+
+
+def test_a_flier_out_of_control_drops_5_yards_a_turn_as_a_dive() -> None:
+    world = house_world()
+    hawk = flier(world, velocity=16, altitude_yd=30)
+    world.add(hawk, Control(MoveState.OUT_OF_CONTROL, loss_cause=LossCause.FAILED_ROLL))
+    world.dice.script(6, 6, 6)  # the DX roll to regain control fails
+    events = world.step()
+    assert of(events, Falling) == [Falling(hawk, 5, 5.0, 25.0)]
+    assert world.get(hawk, Position).hex == (16, 0)
+    assert world.get(hawk, Velocity).yps == 11  # 16 + 5 for the drop, less air Move 10
+    world.dice.script(1, 1, 1)
+    events = world.step()
+    assert of(events, Falling) == [Falling(hawk, 5, 10.0, 20.0)]
+    assert of(events, RegainedControl) == [RegainedControl(hawk, 16)]
+
+
+def test_a_crippled_wing_wipes_a_winged_flier_out_and_it_falls_faster_each_second() -> None:
+    world = house_world()
+    bat = flier(world, velocity=12, altitude_yd=40, wings=True, crippled_wing=True)
+    events = world.step()
+    assert of(events, WipedOut) == [WipedOut(bat, "a crippled wing")]
+    assert of(events, LostControl) == [LostControl(bat, "wipe out", "drift", 12)]
+    assert of(events, Falling) == [Falling(bat, 10, 10.0, 30.0)]
+    events = world.step()  # no roll: a crippled wing cannot win lift back
+    assert of(events, RollMade) == []
+    assert of(events, Falling) == [Falling(bat, 20, 30.0, 10.0)]
+    world.dice.script(2, 2, 2, 2, 2, 2)  # the damage dice
+    events = world.step()  # 30 more would pass the ground: it hits after 40 yards in all
+    assert of(events, Landed) == [Landed(bat, 40.0, 29)]
+    # a fall of 40 yards ends at 29 yd/s; the ground is hard: 2 x 10 HP x 29 / 100 = 5.8, so 6 dice
+    assert of(events, FallDamage) == [FallDamage(bat, 29, "6d", 12, 12)]
+    assert world.get(bat, Condition).injury == 12
+    flight = world.get(bat, Flight)
+    assert (flight.wiped_out, world.get(bat, Position).altitude_yd) == (False, 0)
+
+
+def test_a_wiped_out_flier_wins_lift_back_on_dx_minus_4_and_adds_its_dive_speed() -> None:
+    world = house_world()
+    bat = flier(world, velocity=12, altitude_yd=100, wings=True)
+    world.add(bat, Control(MoveState.OUT_OF_CONTROL, loss_cause=LossCause.WIPE_OUT))
+    flight = world.get(bat, Flight)
+    flight.wiped_out, flight.fall_seconds, flight.fall_yd = True, 1, 10.0
+    world.dice.script(2, 2, 3)  # 7 against DX-4 = 8
+    events = world.step()
+    assert of(events, Falling) == [Falling(bat, 20, 30.0, 80.0)]
+    [roll] = of(events, RollMade)
+    assert roll.result.target == 8  # type: ignore[attr-defined]
+    assert of(events, LiftRegained) == [LiftRegained(bat, 20, 32)]
+    assert world.get(bat, Control).state is MoveState.HIGH_SPEED
+    assert not world.get(bat, Flight).wiped_out
+
+
+def test_a_wiped_out_flier_that_fails_slows_by_basic_move_and_keeps_dropping() -> None:
+    world = house_world()
+    bat = flier(world, velocity=12, altitude_yd=100, wings=True)
+    world.add(bat, Control(MoveState.OUT_OF_CONTROL, loss_cause=LossCause.WIPE_OUT))
+    flight = world.get(bat, Flight)
+    flight.wiped_out, flight.fall_seconds = True, 1
+    world.dice.script(6, 6, 6)
+    events = world.step()
+    assert of(events, LiftRegained) == []
+    assert world.get(bat, Velocity).yps == 2  # slowed by air Move 10
+    assert world.get(bat, Control).state is MoveState.OUT_OF_CONTROL  # no lift: only the roll brings it back
+
+
+# --- Wingspan ---------------------------------------------------------------------------------------------------
+
+
+def pole(world: World, q: int, r: int) -> int:
+    return world.spawn(Position(q, r), Obstacle(hp=50, height_yd=20))
+
+
+def test_an_obstacle_in_the_wingspan_on_the_way_needs_a_dx_roll() -> None:
+    world = house_world()
+    eagle = flier(world, velocity=12, altitude_yd=10, wings=True, wingspan_yd=4)
+    tree = pole(world, 3, 2)  # 2 hexes from a few of the hexes it flies through: within half its wingspan
+    world.dice.script(6, 5, 4)  # 15: fails DX 12
+    events = world.step()
+    assert of(events, WingspanObstructed) == [WingspanObstructed(eagle, (tree,), False)]
+    assert of(events, LostControl) == [LostControl(eagle, "failed roll", "drift", 12)]
+
+
+def test_an_obstacle_beside_the_whole_movement_wipes_the_flier_out() -> None:
+    world = house_world()
+    eagle = flier(world, velocity=6, altitude_yd=10, wings=True, wingspan_yd=2, state=MoveState.NORMAL)
+    wall = [pole(world, q, 1) for q in range(0, 8)]
+    events = world.step()
+    [seen] = of(events, WingspanObstructed)
+    assert seen.whole_movement  # type: ignore[attr-defined]
+    assert set(seen.obstacles) <= set(wall)  # type: ignore[attr-defined]
+    assert of(events, WipedOut) == [WipedOut(eagle, "an obstacle in its wingspan all through its movement")]
+
+
+def test_a_narrow_wingspan_or_a_wingless_flier_ignores_what_is_beside_it() -> None:
+    world = house_world()
+    flier(world, velocity=6, altitude_yd=10, state=MoveState.NORMAL)
+    pole(world, 3, 1)
+    assert of(world.step(), WingspanObstructed) == []
+
+
+# --- Height in combat -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("height_yd", "mine", "theirs"),
+    [(1.0, 2, -2), (0.9, 0, 0), (-1.0, -2, 2)],
+    ids=["a yard above -> +2 / -2", "less than a yard -> nothing", "a yard below -> -2 / +2"],
+)
+def test_a_yard_of_height_gives_plus_2_and_minus_2_in_melee(height_yd: float, mine: int, theirs: int) -> None:
+    world = house_world()
+    low = flier(world, altitude_yd=10)
+    high = flier(world, altitude_yd=10 + height_yd)
+    effect = height_effect(world, high, low)
+    assert (effect.attacker_defense, effect.defender_defense) == (mine, theirs)
+
+
+def test_ranged_attacks_count_height_in_the_range() -> None:
+    world = house_world()
+    high = flier(world, altitude_yd=5)
+    footman = world.spawn(Position(20, 0), Mover(basic_move=5))
+    assert house_ranged_distance(world, high, footman, 20) == 18
+    assert house_ranged_distance(world, footman, high, 20) == 25
+    assert house_ranged_distance(world, footman, high, 20, spell=True) == 22
+
+
+def test_only_a_hovering_flier_retreats_by_changing_altitude_with_plus_1() -> None:
+    world = house_world()
+    lark = flier(world, mode=FlightMode.HOVER, air_move=20)
+    hawk = flier(world)
+    assert (aerial_retreat(world, lark).vertical, aerial_retreat(world, lark).bonus) == (True, 1)
+    assert (aerial_retreat(world, hawk).vertical, aerial_retreat(world, hawk).bonus) == (False, 0)
+    assert aerial_retreat(world, lark, room_vertical=False).bonus == 0
