@@ -723,10 +723,10 @@ def test_the_resolved_processor_order_after_install() -> None:
         "Drifting",
         "VelocityChange",
         "MountLinkSystem",
+        "MountRecoverySystem",
         "SpookingSystem",
         "MountingSystem",
         "MountedResultsSystem",
-        "MountRecoverySystem",
         "RidingSystem",
         "IntentReset",
     ]

@@ -5,7 +5,8 @@ campaign's house rules where they differ. ``preview(world, entity)`` tells a gam
 turn's intent would need, and :mod:`systems.gurps.queries` answers questions about attacking and defending
 at speed. Where each phase's systems live:
 
-- ``INTENT``: ``intent.IntentCheck`` (refuses bad intents before anything changes),
+- ``INTENT``: ``mount_orders.MountOrderSystem`` (what a mount agrees to do: risky feats, charges, exhaustion),
+  ``intent.IntentCheck`` (refuses bad intents before anything changes),
   ``maneuvers.ManeuverLimits`` (opens the turn; the maneuvers allowed at high speed), ``posture.PostureSystem``.
 - ``TURNING``: ``turning.TurnPlanner`` (turning radius, early and tight turns).
 - ``MOVEMENT``: ``movement.PathWalker`` (the path hex by hex: footing, jumping, running into things; it keeps
@@ -15,7 +16,10 @@ at speed. Where each phase's systems live:
 - ``CONTROL``: ``control.Tripping`` (trip, skid, fall damage), ``drift.Drifting`` (air, water, wheels), or
   under the house rules ``recovery.HouseRecovery`` (slowing down and DX rolls to regain control).
 - ``ACCELERATION``: ``acceleration.VelocityChange`` (accelerate, decelerate, enter and leave high speed).
-- ``MOUNTED``: Mounted Combat.
+- ``MOUNTED``: ``mount_links.MountLinkSystem`` (rider-mount links), ``mount_control.MountRecoverySystem``
+  (calling a loose mount back; house: the Ready that takes a mount back), ``spooking.SpookingSystem``,
+  ``mounting.MountingSystem`` (getting on and off), ``mounted_results.MountedResultsSystem`` (staying on,
+  hits, noisy shots, the Mount Loss of Control Table), ``riding.RidingSystem`` (riders go with their mounts).
 - ``CLEANUP``: ``cleanup.IntentReset``.
 
 Shared pieces: ``movers`` (initiative order, the Move in use on the ground, in the air and in water, top

@@ -152,13 +152,15 @@ def _charge(world: World, mount: int, direction: str) -> None:
 
 
 def mount_falls(world: World, mount: int) -> None:
-    """Table row 12, the mount falls: it rolls DX+1 or breaks a leg, and ends prone and stopped. Each rider,
-    passengers first (so that they still have a controller to hold on by), rolls Riding-2 to stay seated
+    """Table row 12, the mount falls: it rolls DX+1 or breaks a leg, and ends prone (stopped, unless the
+    high-speed rules' trip is still to play out). Each rider rolls Riding-2 to stay seated
     (:func:`systems.gurps.mounted.riding_roll` with ``stay_on``): on a failure it is unseated and falls 3 yards;
     on a success it rolls Riding again at minus its encumbrance level to leap clear, taking row 3's 2-yard fall
-    (Jumping or Acrobatics negates it), or else the mount lands on it: thrust crushing damage for the
-    mount's ST and a 2-yard fall (Basic Set: Mounted Combat > Mount Loss of Control Table, row 12; falls
-    shifted by the mount's ``fall_yd``). A mount without a ``Mover`` counts as DX 10, ST 10."""
+    (Jumping or Acrobatics negates it), or else the mount lands on it: thrust crushing damage for the mount's
+    ST and a 2-yard fall (Basic Set: Mounted Combat > Mount Loss of Control Table, row 12; falls shifted by
+    the mount's ``fall_yd``). Reading chosen: the riders roll in seat order while all are still seated (the
+    controller keeps its -1 for the passenger, the passenger holds on by the controller's Riding); the falls
+    follow. A mount without a ``Mover`` counts as DX 10, ST 10."""
     found = world.get(mount, Mount)
     row = rules.mount_loss_of_control(12)
     assert row.mount_dx_modifier is not None and row.stay_seated_modifier is not None
@@ -171,27 +173,32 @@ def mount_falls(world: World, mount: int) -> None:
     world.emit(MountFell(mount, found.broken_leg))
     shift = found.fall_yd - _HORSE_FALL_YD
     lost_grip = rules.mount_loss_of_control(3)
-    for rider in reversed(list(found.riders)):
-        stay = riding_roll(
+    outcomes: list[tuple[int, bool, bool]] = []
+    for rider in list(found.riders):
+        stayed = riding_roll(
             world, rider, mount, row.stay_seated_modifier, "stay seated on the falling mount", stay_on=True
-        )
-        if not stay.success:
+        ).success
+        cleared = False
+        if stayed:
+            rider_mover = world.try_get(rider, Mover)
+            encumbrance = rider_mover.encumbrance if rider_mover is not None else 0
+            cleared = riding_roll(world, rider, mount, -encumbrance, "leap clear of the falling mount").success
+        outcomes.append((rider, stayed, cleared))
+    for rider, stayed, cleared in outcomes:
+        if not stayed:
             fall_off(world, rider, mount, "unseated by the falling mount", max(0, row.fall_yd + shift))
-            continue
-        rider_mover = world.try_get(rider, Mover)
-        encumbrance = rider_mover.encumbrance if rider_mover is not None else 0
-        if riding_roll(world, rider, mount, -encumbrance, "leap clear of the falling mount").success:
+        elif cleared:
             yards = max(0, lost_grip.fall_yd + shift)
             fall_off(
                 world, rider, mount, "leapt clear of the falling mount", yards, negated_by=lost_grip.fall_negated_by
             )
-            continue
-        fall_off(world, rider, mount, "crushed under the falling mount", max(0, row.crushed_fall_yd + shift))
-        damage = rules.thrust_damage(st)
-        rolled = world.dice.roll(damage.expression).total
-        injury = max(0, rolled)
-        injure(world, rider, injury)
-        world.emit(CrushedByMount(rider, mount, str(damage), rolled, injury))
+        else:
+            fall_off(world, rider, mount, "crushed under the falling mount", max(0, row.crushed_fall_yd + shift))
+            damage = rules.thrust_damage(st)
+            rolled = world.dice.roll(damage.expression).total
+            injury = max(0, rolled)
+            injure(world, rider, injury)
+            world.emit(CrushedByMount(rider, mount, str(damage), rolled, injury))
 
 
 def _knock_down(world: World, mount: int) -> None:
@@ -213,7 +220,8 @@ def _knock_down(world: World, mount: int) -> None:
 
 
 class MountRecoverySystem(System):
-    """MOUNTED phase, after the rules that can make a mount lose control: the slow recoveries.
+    """MOUNTED phase, right after the link check and before the rules that can make a mount lose control (so
+    that a countdown begun this turn starts counting next turn): the slow recoveries.
 
     Reads ``Mount``, ``Rider``, ``Intent``, ``Condition`` and ``Skills``; writes ``Mount.loose``,
     ``Mount.call_back_in``, ``Mount.out_of_control`` and ``Rider.ready_turn``; emits :class:`MountCalledBack`,

@@ -16,8 +16,8 @@ from components.mount import Mount, Rider
 from ecs import IntentError, RollMade, SuccessRoll, World, WorldError
 from ecs.hexgrid import Hex, neighbour, turn
 from systems.gurps import rules
-from systems.gurps.aerial import gurps_rules
 from systems.gurps.events import FallDamage, FellOff
+from systems.gurps.options import Rules
 
 MOUNTED: Final = "Basic Set: Mounted Combat"
 HOUSE_MOUNTS: Final = "House rules: Mounts"
@@ -25,7 +25,10 @@ HOUSE_MOUNTS: Final = "House rules: Mounts"
 
 def house(world: World) -> bool:
     """Whether the world plays the house rules' Mounts (``Rules.mounts == "house"``)."""
-    return gurps_rules(world).mounts == "house"
+    chosen = world.rules.get("gurps")
+    if not isinstance(chosen, Rules):
+        raise WorldError("the GURPS rules are not installed in this world: call systems.gurps.install(world)")
+    return chosen.mounts == "house"
 
 
 def maneuver(world: World, entity: int) -> Maneuver | None:
@@ -41,23 +44,27 @@ def readies(world: World, entity: int) -> bool:
     return chosen is None or chosen is Maneuver.READY
 
 
+def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | None:
+    """The ``Mover`` whose Basic Speed ``entity`` acts on: its own (``mover``); under the house rules a ridden
+    mount acts on its controlling rider's initiative (House rules: Mounts). The high-speed systems order their
+    movers by it too."""
+    chosen = world.rules.get("gurps")
+    if not isinstance(chosen, Rules) or chosen.mounts != "house":
+        return mover
+    found = world.try_get(entity, Mount)
+    if found is None or found.controller is None:
+        return mover
+    controller = world.try_get(found.controller, Mover)
+    return controller if controller is not None else mover
+
+
 def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
-    """``entities`` in the order they act: highest Basic Speed first, then lowest id (DESIGN.md section 2).
-
-    Under the house rules a mount acts on its controlling rider's initiative (House rules: Mounts), so a
-    ridden mount sorts by its controller's Basic Speed.
-    """
-    on_riders = house(world)
-
-    def speed(entity: int) -> float:
-        mover = world.try_get(entity, Mover)
-        return mover.basic_speed if mover is not None else 0.0
+    """``entities`` in the order they act: highest Basic Speed first, then lowest id (DESIGN.md section 2),
+    a ridden mount on its rider's Basic Speed under the house rules (:func:`initiative_mover`)."""
 
     def key(entity: int) -> tuple[float, int]:
-        mount = world.try_get(entity, Mount) if on_riders else None
-        if mount is not None and mount.controller is not None and world.exists(mount.controller):
-            return (-speed(mount.controller), entity)
-        return (-speed(entity), entity)
+        mover = initiative_mover(world, entity, world.try_get(entity, Mover))
+        return (-(mover.basic_speed if mover is not None else 0.0), entity)
 
     return sorted(entities, key=key)
 

@@ -21,6 +21,7 @@ from components.motion import Facing, Position, Velocity
 from ecs import World, WorldError
 from systems.gurps import rules
 from systems.gurps.dive import speed_limits
+from systems.gurps.mounted import initiative_mover
 from systems.gurps.options import Rules
 
 Environment = Literal["ground", "air", "water"]
@@ -61,7 +62,7 @@ def bodies(world: World) -> list[Body]:
     """Every entity with all of :data:`BODY_TYPES`, in initiative order."""
     query = cast("Callable[..., list[tuple[int, tuple[Any, ...]]]]", world.query)
     found = [Body(entity, *components) for entity, components in query(*BODY_TYPES)]
-    found.sort(key=lambda body: initiative_key(body.entity, body.mover))
+    found.sort(key=lambda body: initiative_key(body.entity, initiative_mover(world, body.entity, body.mover)))
     return found
 
 
