@@ -38,6 +38,18 @@ from components import (
 )
 from components.flight import ATMOSPHERE_CATEGORIES, AirSupply, Atmosphere, Flight, FlightIntent, FlightMode
 from components.gurps import LossCause
+from components.mount import (
+    CHARGES,
+    MOUNT_ATTACKS,
+    MOUNT_TRAININGS,
+    MOUNTING_SKILLS,
+    RANGED_TRICKS,
+    RIDER_ACTIONS,
+    RISKY_FEATS,
+    Mount,
+    Nerve,
+    Rider,
+)
 from components.spelljammer import (
     Mobility,
     RangedWeapon,
@@ -302,9 +314,11 @@ def test_load_never_imports_the_module_a_save_names(tmp_path: Path) -> None:
 
 def test_the_gurps_rule_set_reinstalls_and_steps_the_same(tmp_path: Path) -> None:
     from systems import gurps
+    from systems.gurps.mounted import seat
 
     def gurps_world() -> World:
-        """A runner speeding up, a flier too slow to stay up (it stalls and falls), someone getting up."""
+        """A runner speeding up into an obstacle, a flier too slow to stay up (it stalls and falls), someone
+        getting up, and a rider on a galloping horse."""
         world = World(seed=5)
         gurps.install(world, gurps.Rules.house())
         world.spawn(
@@ -331,6 +345,30 @@ def test_the_gurps_rule_set_reinstalls_and_steps_the_same(tmp_path: Path) -> Non
         )
         world.spawn(Position(5, 1), Posture(PostureState.PRONE, target=PostureState.STANDING, seconds_left=2))
         world.spawn(Position(8, 0), Obstacle(hp=30, hard=False))
+        horse = world.spawn(
+            Position(0, 3),
+            Facing(0),
+            Velocity(4),
+            Mover(basic_move=8, st=25, hp=25, size_modifier=1, enhanced=True, top_speed=16),
+            Intent(throttle=2),
+            Control(),
+            Posture(),
+            Condition(),
+            Mount(),
+        )
+        rider = world.spawn(
+            Position(0, 4),
+            Facing(0),
+            Velocity(0),
+            Mover(basic_move=5, dx=12, st=11, hp=11, basic_speed=6.0),
+            Intent(),
+            Control(),
+            Posture(),
+            Condition(),
+            Skills({"Riding": 12}),
+            Rider(),
+        )
+        seat(world, rider, horse)
         return world
 
     never_saved = gurps_world()
@@ -354,6 +392,9 @@ def good_save(tmp_path: Path) -> dict[str, Any]:
     world = toy_world()
     world.spawn(Control(path=[(0, 0), (1, 0)]), Kit(Crate("rope", 1.0), (1,), {"north": [(0, 1)]}, Mood.CALM))
     world.spawn(Beacon(target=1))
+    horse = world.spawn(Mount())
+    rider = world.spawn(Rider(mount=horse))
+    world.get(horse, Mount).riders.append(rider)
     world.step(1)
     world.save(tmp_path / "good.json")
     data: dict[str, Any] = json.loads((tmp_path / "good.json").read_text(encoding="utf-8"))
@@ -450,6 +491,11 @@ BAD_DATA: list[tuple[str, Change, str]] = [
         "link to a missing entity",
         lambda d: components_of(d, "test.Beacon").update(target=99),
         r"test.Beacon: links to entity 99, which is not in the save",
+    ),
+    (
+        "rider pointing at a missing mount",
+        lambda d: components_of(d, "gurps.Rider").update(mount=99),
+        r"entity \d+: gurps.Rider: links to entity 99, which is not in the save",
     ),
     (
         "rule options refused",
@@ -765,6 +811,44 @@ def atmospheres(draw: st.DrawFn) -> Atmosphere:
 
 
 @st.composite
+def mounts(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Mount:
+    seats = draw(st.integers(1, 4))
+    return Mount(
+        riders=draw(st.lists(ids, unique=True, max_size=seats)),
+        training=draw(st.sampled_from(MOUNT_TRAININGS)),
+        hexes=draw(st.integers(2, 3)),
+        saddle=draw(st.booleans()),
+        stirrups=draw(st.booleans()),
+        war_saddle=draw(st.booleans()),
+        iron_horseshoes=draw(st.booleans()),
+        open_vehicle=draw(st.booleans()),
+        seats=seats,
+        fall_yd=draw(positive),
+        spooked_from=draw(maybe(natural)),
+        spook_successes=draw(st.integers(0, 2)),
+        spook_failures=draw(st.integers(0, 2)),
+        threat=draw(maybe(ids)),
+        fractious=draw(st.integers(max_value=0)),
+        saddle_loose=draw(st.booleans()),
+        tightening_left=draw(natural),
+        exhausted=draw(st.booleans()),
+        charging=draw(maybe(st.sampled_from(CHARGES))),
+        broken_leg=draw(st.booleans()),
+        loose=draw(st.booleans()),
+        call_back_by=draw(maybe(ids)),
+        call_back_in=draw(natural),
+        out_of_control=draw(st.booleans()),
+        attacked_turn=draw(maybe(natural)),
+        dx_rolls=draw(st.lists(st.booleans(), max_size=3)),
+        feat=draw(maybe(st.sampled_from(RISKY_FEATS))),
+        attack=draw(maybe(st.sampled_from(MOUNT_ATTACKS))),
+        hits=draw(st.lists(natural, max_size=3)),
+        crippled=draw(st.booleans()),
+        charge_foe=draw(maybe(ids)),
+    )
+
+
+@st.composite
 def round_intents(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> RoundIntent:
     kind = draw(st.sampled_from(("stays", "flees", "chases")))
     return RoundIntent(
@@ -823,6 +907,26 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
         FlightIntent: flight_intents(),
         AirSupply: st.builds(AirSupply, oxygen_mask=st.booleans(), doesnt_breathe=st.booleans()),
         Atmosphere: atmospheres(),
+        Rider: st.builds(
+            Rider,
+            mount=maybe(ids),
+            hands_on_reins=st.integers(0, 2),
+            strapped_in=st.booleans(),
+            cavalry_training=st.booleans(),
+            ready_turn=maybe(natural),
+            climbing_onto=maybe(ids),
+            action=maybe(st.sampled_from(RIDER_ACTIONS)),
+            action_target=maybe(ids),
+            action_skill=maybe(st.sampled_from(MOUNTING_SKILLS)),
+            stunned_now=st.booleans(),
+            knockback_yd=natural,
+            noisy_shots=natural,
+            trick=maybe(st.sampled_from(RANGED_TRICKS)),
+        ),
+        Mount: mounts(ids),
+        Nerve: st.builds(
+            Nerve, will=natural, combat_reflexes=st.booleans(), unused_to_cavalry=st.booleans(), panicked=st.booleans()
+        ),
         Mobility: st.builds(
             Mobility,
             tmr=natural,
@@ -871,6 +975,11 @@ def registered_component_classes() -> set[type[Any]]:
 @pytest.mark.parametrize("cls", sorted(registered_component_classes(), key=name_of), ids=name_of)
 def test_every_component_class_can_be_saved(cls: type[Any]) -> None:
     check_savable(cls)
+
+
+def test_the_property_test_draws_every_component_class() -> None:
+    missing = sorted(name_of(cls) for cls in registered_component_classes() - set(strategies(st.just(1))))
+    assert missing == [], f"add strategies for {missing} to strategies() in tests/test_persistence.py"
 
 
 def test_a_class_with_a_field_a_save_cannot_hold_is_named() -> None:
