@@ -5,6 +5,8 @@ Scenario tests build a world with no window, step it, and assert on events and s
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from components.flight import AirSupply, Atmosphere, Flight, FlightIntent, FlightMode
@@ -637,6 +639,8 @@ def test_an_obstacle_is_as_tall_as_it_says() -> None:
     hawk = flier(world, altitude_yd=3.5)
     assert figure_height_yd(world, wall) == 4
     assert not vertically_clear(world, hawk, wall)
+    marker = world.spawn(Position(0, 0))
+    assert figure_height_yd(world, marker) == 2  # neither Obstacle nor Mover: as tall as a human
 
 
 @pytest.mark.parametrize(
@@ -755,3 +759,17 @@ def test_house_range_needs_the_house_rules() -> None:
 def test_flight_components_refuse_bad_values(build: object, message: str) -> None:
     with pytest.raises(RuleValueError, match=message):
         build()  # type: ignore[operator]
+
+
+def test_a_save_mid_stall_loads_and_falls_the_same(tmp_path: Path) -> None:
+    world = gurps_world(seed=5)
+    world.spawn(Atmosphere("thin", 0.7, ground_ft=1_000))
+    glider = flier(world, altitude_yd=60, velocity=3, mode=FlightMode.CANNOT_HOVER, top_airspeed=20, wings=True)
+    world.add(glider, AirSupply(oxygen_mask=True))
+    world.step()
+    assert world.get(glider, Flight).stalled
+    world.save(tmp_path / "stall.json")
+    loaded = World.load(tmp_path / "stall.json")
+    assert loaded.get(glider, Flight) == world.get(glider, Flight)
+    assert [event.describe() for event in loaded.step(4)] == [event.describe() for event in world.step(4)]
+    assert of(world.events, Landed)

@@ -1,5 +1,5 @@
-"""Flying Combat as queries a game (and the other systems) can ask: air Move, climbs, the two-hex figure of a
-human flier, passing over, steps and retreats, Acrobatic Dodge, height against foes, breathing, the scene's air.
+"""Flying Combat as queries a game (and the other systems) can ask: level yards beside a climb, passing over,
+steps and retreats, Acrobatic Dodge, height against foes, breathing, winged flight and the scene's air.
 
 Nothing here changes the world. The rules come from Basic Set: Flying Combat (Aerial Movement, Flying Fast,
 Flight Ceiling, Aerial Attack and Defense) and the house rules' Flying Movement and Combat when
@@ -76,7 +76,9 @@ def figure_height_yd(world: World, entity: int) -> float:
     if obstacle is not None:
         return obstacle.height_yd
     mover = world.try_get(entity, Mover)
-    return spatial.figure_height_yd(mover if mover is not None else Mover(basic_move=0))
+    if mover is None:
+        return 2.0  # the 2-yard row of the Size and Speed/Range Table: a human, SM 0
+    return spatial.figure_height_yd(mover)
 
 
 def vertically_clear(world: World, a: int, b: int) -> bool:
