@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import copy
 import itertools
-from dataclasses import fields, is_dataclass
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 import esper

@@ -6,6 +6,7 @@ import itertools
 import os
 from collections.abc import Callable
 from functools import partial
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import esper
@@ -150,7 +151,7 @@ class World:
         if not component_types:
             raise WorldError("query needs at least one component type")
         with _context.active(self.context):
-            return list(esper.get_components(*component_types))
+            return sorted(esper.get_components(*component_types), key=itemgetter(0))
 
     # -- systems and rules -------------------------------------------------------------------
 

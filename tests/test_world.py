@@ -230,3 +230,15 @@ def test_components_fetched_before_a_failed_step_stay_the_worlds_own() -> None:
     assert position == Position(0, 0)
     position.q = 5  # a game steering through the reference it already held
     assert world.get(entity, Position) is position
+
+
+def test_query_is_in_entity_order_even_after_a_rebuilt_table() -> None:
+    world = World()
+    kept = [world.spawn(Position(i, 0)) for i in range(100)]
+    for entity in kept:
+        if entity not in (50, 97, 100):
+            world.despawn(entity)
+    world.add_system(Boom())
+    with pytest.raises(RuntimeError):
+        world.step()  # the rollback rebuilds esper's component sets
+    assert [e for e, _ in world.query(Position)] == [50, 97, 100]
