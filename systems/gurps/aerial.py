@@ -18,7 +18,6 @@ from ecs import World, WorldError
 from ecs.validate import check_bool, check_int
 from systems.gurps import rules, spatial
 from systems.gurps.movers import installed_rules
-from systems.gurps.options import Rules
 
 _AERIAL: Final = "Basic Set: Flying Combat > Aerial Movement"
 _ATTACK: Final = "Basic Set: Flying Combat > Aerial Attack and Defense"
@@ -26,11 +25,6 @@ _HOUSE: Final = "House rules: Flying Movement and Combat"
 
 YARD_FT: Final = 3
 """Feet in a yard: altitudes are kept in yards, the flight ceiling and Combat at Different Levels count feet."""
-
-
-def gurps_rules(world: World) -> Rules:
-    """The GURPS ``Rules`` installed in ``world`` (:func:`systems.gurps.movers.installed_rules`)."""
-    return installed_rules(world)
 
 
 def scene_atmosphere(world: World) -> Atmosphere:
