@@ -64,7 +64,8 @@ class Rider:
     - ``mount``: the entity ridden, or None on foot. Set by the systems when the rider is seated, cleared
       when it dismounts, jumps, falls or is thrown.
     - ``hands_on_reins``: 0, 1 or 2; all Riding rolls are at -3 with none and -1 with one
-      (Basic Set: Mounted Combat).
+      (Basic Set: Mounted Combat). A rider who needs both hands on the reins may have to drop what it holds:
+      the library keeps no inventory, so that is the game's to do when it sets 2.
     - ``strapped_in``: strapped into the saddle (house rules only): cannot fall off; a failed roll to stay on
       costs a Ready instead, and after knockback 1 point of injury a yard (House rules: Mounts).
     - ``cavalry_training``: the Cavalry Training perk (house rules only): weapon skill is not limited by

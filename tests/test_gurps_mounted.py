@@ -4,6 +4,7 @@ other ``test_gurps_mounted_*`` modules."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -12,7 +13,7 @@ from components import Condition, Control, Facing, Intent, Maneuver, Mover, Move
 from components.gurps import PostureState
 from components.motion import Velocity
 from components.mount import Mount, Nerve, Rider
-from ecs import Event, IntentError, RollMade, RuleValueError, World, WorldError
+from ecs import Event, IntentError, RollMade, RuleValueError, SaveError, World, WorldError
 from systems.gurps import Rules, install
 from systems.gurps.events import (
     ClimbedOn,
@@ -667,10 +668,12 @@ def test_a_war_trained_mount_kicks_with_iron_horseshoes() -> None:
     """Basic Set: Mounted Combat > Attacks by Mounts: +1 to kicks and tramples with iron horseshoes."""
     world = gurps_world()
     horse, _ = mounted_pair(world, iron_horseshoes=True)
+    set_maneuver(world, horse, Maneuver.ATTACK)
     mount_attack(world, horse, "kick")
     events = world.step()
     assert of_type(events, MountAttacked) == [MountAttacked(horse, "kick", 1)]
     assert world.get(horse, Mount).attacked_turn == 0
+    set_maneuver(world, horse, Maneuver.MOVE_AND_ATTACK)
     mount_attack(world, horse, "bite")
     assert of_type(world.step(), MountAttacked) == [MountAttacked(horse, "bite", 0)]
 
@@ -678,8 +681,16 @@ def test_a_war_trained_mount_kicks_with_iron_horseshoes() -> None:
 def test_only_a_war_trained_mount_attacks() -> None:
     world = gurps_world()
     horse, _ = mounted_pair(world, training="well-broken")
+    set_maneuver(world, horse, Maneuver.ALL_OUT_ATTACK)
     with pytest.raises(IntentError, match="only a war-trained mount attacks"):
         mount_attack(world, horse, "bite")
+
+
+def test_a_mount_attacks_only_on_a_maneuver_that_allows_it() -> None:
+    world = gurps_world()
+    horse, _ = mounted_pair(world)
+    with pytest.raises(IntentError, match=r"Intent\.maneuver = 'Move': Attack, All-Out Attack or Move and Attack"):
+        mount_attack(world, horse, "trample")
 
 
 @pytest.mark.parametrize(
@@ -876,3 +887,30 @@ def test_tightening_a_loose_saddle_takes_4d_seconds() -> None:
     assert not world.get(horse, Mount).saddle_loose
     with pytest.raises(IntentError, match="is not loose"):
         tighten_saddle(world, rider, horse)
+
+
+# --- Saving -------------------------------------------------------------------------------------------------
+
+
+def test_a_save_keeps_riders_on_their_mounts_and_changes_nothing_that_follows(tmp_path: Path) -> None:
+    """DESIGN.md section 7: loading and stepping gives the same events as never having saved."""
+    world = gurps_world()
+    horse, rider = mounted_pair(world, training="well-broken", velocity=3)
+    spook(world, horse)
+    world.get(horse, Mount).fractious = -1
+    world.save(tmp_path / "mounted.json")
+    loaded = World.load(tmp_path / "mounted.json")
+    assert loaded.get(rider, Rider) == world.get(rider, Rider)
+    assert loaded.get(horse, Mount) == world.get(horse, Mount)
+    for each in (world, loaded):
+        set_maneuver(each, rider, Maneuver.READY)
+        fire_noisy_shot(each, rider)
+    assert [event.describe() for event in world.step(3)] == [event.describe() for event in loaded.step(3)]
+
+
+def test_a_save_refuses_a_rider_whose_mount_was_despawned_between_steps(tmp_path: Path) -> None:
+    world = gurps_world()
+    horse, _ = mounted_pair(world)
+    world.despawn(horse)
+    with pytest.raises(SaveError, match="links to entity"):
+        world.save(tmp_path / "dangling.json")

@@ -34,7 +34,7 @@ from systems.gurps.events import (
     MountLossOfControl,
     VelocityChanged,
 )
-from systems.gurps.mount_control import apply_loss_row
+from systems.gurps.mount_control import apply_loss_row, end_engagement, rest
 from systems.gurps.mounted_results import fire_noisy_shot, mount_attack
 from systems.gurps.mounting import leap_astride, mount_up
 
@@ -186,6 +186,7 @@ def test_rows_6_and_7_the_mount_is_exhausted(table: int) -> None:
     horse, rider = mounted_pair(world)
     lose_control(world, rider, table)
     assert world.get(horse, Mount).exhausted
+    set_maneuver(world, horse, Maneuver.ATTACK)
     with pytest.raises(IntentError, match="will not fight until it has rested"):
         mount_attack(world, horse, "kick")
     set_maneuver(world, horse, Maneuver.ATTACK)
@@ -198,6 +199,8 @@ def test_rows_6_and_7_the_mount_is_exhausted(table: int) -> None:
     world.get(horse, Intent).throttle = 2
     world.step()
     assert world.get(horse, Velocity).yps == 2
+    rest(world, horse)
+    assert not world.get(horse, Mount).exhausted
 
 
 def test_an_exhausted_mount_at_high_speed_slows_itself_to_a_walk() -> None:
@@ -221,6 +224,8 @@ def test_rows_8_and_9_fractious_is_cumulative(table: int) -> None:
     fire_noisy_shot(world, rider)
     script(world, 3)
     assert targets(world.step(), "noisy shot") == [10]
+    end_engagement(world, horse)
+    assert world.get(horse, Mount).fractious == 0
 
 
 def test_row_11_the_saddle_comes_loose() -> None:
@@ -295,6 +300,7 @@ def test_a_rider_at_minus_2_on_the_turn_after_its_mount_attacked() -> None:
     """Basic Set: Mounted Combat > Attacks by Mounts."""
     world = gurps_world()
     horse, rider = mounted_pair(world)
+    set_maneuver(world, horse, Maneuver.MOVE_AND_ATTACK)
     mount_attack(world, horse, "trample")
     world.step()
     assert dict(mounted_attack(world, rider, 14).modifiers)["the mount attacked last turn"] == -2

@@ -34,6 +34,7 @@ from systems.gurps.mounted import (
     initiative_order,
     injure,
     readies,
+    require_mount,
     riding_roll,
     success_roll,
 )
@@ -217,6 +218,21 @@ def _knock_down(world: World, mount: int) -> None:
         velocity.yps = 0
     if control is not None:
         control.state = MoveState.NORMAL
+
+
+def rest(world: World, mount: int) -> None:
+    """The game says ``mount`` has had several hours of rest: it is no longer exhausted (rows 6-7), and the
+    engagement is long over, so no longer fractious either (rows 8-9). A broken leg stays broken
+    (Basic Set: Mounted Combat > Mount Loss of Control Table)."""
+    found = require_mount(world, mount)
+    found.exhausted = False
+    found.fractious = 0
+
+
+def end_engagement(world: World, mount: int) -> None:
+    """The game says the engagement is over: the fractious penalty of rows 8-9 lapses (Basic Set: Mounted
+    Combat > Mount Loss of Control Table)."""
+    require_mount(world, mount).fractious = 0
 
 
 class MountRecoverySystem(System):

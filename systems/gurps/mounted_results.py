@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import esper
 
-from components.gurps import Mover, Posture, PostureState
+from components.gurps import Maneuver, Mover, Posture, PostureState
 from components.mount import MOUNT_ATTACKS, RANGED_TRICKS, Mount, Nerve, Rider
 from ecs import IntentError, Phase, System, World
 from ecs.validate import check_bool, check_choice, check_int
@@ -21,12 +21,15 @@ from systems.gurps.mounted import (
     house,
     initiative_order,
     injure,
+    maneuver,
     require_mount,
     require_seated,
     riding_roll,
     success_roll,
 )
 from systems.gurps.spooking import start_spooking
+
+_ATTACKING = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 
 
 def note_mount_dx_roll(world: World, mount: int, made: bool) -> None:
@@ -81,10 +84,16 @@ def take_trick(world: World, rider: int, kind: str) -> None:
 
 def mount_attack(world: World, mount: int, attack: str) -> None:
     """Report that ``mount`` attacks this turn with a bite, kick or trample. Only a war-trained mount fights,
-    and an exhausted one will not; its riders attack at -2 next turn (Basic Set: Mounted Combat > Attacks by
-    Mounts)."""
+    on a maneuver that allows an attack (its ``Intent.maneuver``: Attack, All-Out Attack, or Move and Attack,
+    the one a mount at high speed may take), and an exhausted one will not; its riders attack at -2 next turn
+    (Basic Set: Mounted Combat > Attacks by Mounts)."""
     found = require_mount(world, mount)
     check_choice("mount_attack", "attack", attack, MOUNT_ATTACKS)
+    chosen = maneuver(world, mount)
+    if chosen is not None and chosen not in _ATTACKING:
+        raise IntentError(
+            mount, "maneuver", chosen.value, "Attack, All-Out Attack or Move and Attack for the mount to attack"
+        )
     if found.training != "war-trained":
         raise IntentError(mount, "attack", attack, f"only a war-trained mount attacks; this one is {found.training}")
     if found.exhausted:
