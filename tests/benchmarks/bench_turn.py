@@ -1,0 +1,287 @@
+"""How much a full GURPS turn costs against bare esper, per entity, measured in one process and one run.
+
+Run by hand (never a timed test)::
+
+    python tests/benchmarks/bench_turn.py                  # 1,000, 10,000 and 100,000 entities
+    python tests/benchmarks/bench_turn.py --entities 2000 --json
+
+The mixed world: runners at high speed and at walking pace, four-wheeled vehicles, riders on war horses,
+fliers that cannot hover, walls and mud, spread over a map whose area grows with the entity count (so the
+density, and with it the work per entity, stays the same). Every GURPS system is installed.
+
+Printed per size: the full turn in microseconds per entity-turn, the same entities under bare esper with one
+processor that adds velocity to position, their ratio, the scaling (per-entity cost at the largest size over
+the smallest), the churn ratio (a turn in which 1% of entities change state, against a quiet turn), and the
+memory of one full GURPS runner. Medians over several repetitions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+import esper
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from components import (
+    Condition,
+    Control,
+    Facing,
+    Footing,
+    Intent,
+    Maneuver,
+    Mover,
+    MoveState,
+    Obstacle,
+    Position,
+    Posture,
+    Skills,
+    Velocity,
+)
+from components.flight import Flight, FlightIntent, FlightMode
+from components.mount import Mount, Rider
+from ecs import World
+from systems.gurps import install
+from systems.gurps.mounted import seat
+
+SIZES = (1_000, 10_000, 100_000)
+YARDS_PER_ENTITY = 60  # map area per entity, in hexes
+
+
+def runner(position: Position, facing: int, velocity: int, state: MoveState) -> tuple[object, ...]:
+    """The components of one full GURPS runner (the unit the memory figure is quoted for)."""
+    return (
+        position,
+        Facing(facing),
+        Velocity(velocity, facing),
+        Mover(basic_move=6, dx=12, hp=12, basic_speed=6.0),
+        Control(state=state),
+        Intent(),
+        Posture(),
+        Condition(),
+    )
+
+
+def build(count: int, *, transactional: bool, seed: int = 1) -> World:
+    """A mixed world of ``count`` entities with every GURPS system installed."""
+    world = World(seed=seed, transactional=transactional)
+    install(world)
+    layout = random.Random(seed)
+    side = int((count * YARDS_PER_ENTITY) ** 0.5)
+
+    terrain: set[tuple[int, int]] = set()
+
+    def somewhere(altitude: float = 0.0) -> Position:
+        return Position(layout.randrange(side), layout.randrange(side), altitude_yd=altitude)
+
+    def free_tile() -> Position:
+        """A hex no other wall or mud tile holds (a hex has one of each at most)."""
+        while (tile := somewhere()).hex in terrain:
+            pass
+        terrain.add(tile.hex)
+        return tile
+
+    made = 0
+    while made < count:
+        kind = made % 20
+        facing = layout.randrange(6)
+        if kind < 10:  # runners: most at high speed, some walking
+            fast = kind < 7
+            world.spawn(
+                *runner(somewhere(), facing, 9 if fast else 4, MoveState.HIGH_SPEED if fast else MoveState.NORMAL)
+            )
+            made += 1
+        elif kind < 12:  # four-wheeled vehicles cruising
+            world.spawn(
+                somewhere(),
+                Facing(facing),
+                Velocity(20, facing),
+                Mover(
+                    basic_move=10,
+                    dx=10,
+                    hp=30,
+                    basic_speed=5.0,
+                    top_speed=40,
+                    enhanced=True,
+                    wheels=4,
+                    handling=1,
+                    operator_skill=12,
+                ),
+                Control(state=MoveState.HIGH_SPEED),
+                Intent(),
+                Posture(),
+                Condition(),
+            )
+            made += 1
+        elif kind < 14:  # a rider on a galloping war horse: two entities
+            horse = world.spawn(
+                somewhere(),
+                Facing(facing),
+                Velocity(12, facing),
+                Mover(basic_move=8, dx=9, st=25, hp=25, basic_speed=5.0, enhanced=True, top_speed=16),
+                Control(state=MoveState.HIGH_SPEED),
+                Intent(),
+                Posture(),
+                Condition(),
+                Mount(),
+            )
+            rider = world.spawn(
+                Position(0, 0),
+                Facing(facing),
+                Velocity(0, facing),
+                Mover(basic_move=5, dx=12, basic_speed=6.0),
+                Control(),
+                Intent(),
+                Posture(),
+                Condition(),
+                Skills({"Riding": 13}),
+                Rider(),
+            )
+            seat(world, rider, horse)
+            made += 2
+        elif kind < 16:  # fliers that cannot hover, cruising above the ground
+            world.spawn(
+                somewhere(20.0),
+                Facing(facing),
+                Velocity(16, facing),
+                Mover(basic_move=5, dx=12, hp=10),
+                Control(state=MoveState.HIGH_SPEED),
+                Intent(),
+                Posture(),
+                Condition(),
+                Flight(air_move=12, top_airspeed=24, mode=FlightMode.CANNOT_HOVER),
+                FlightIntent(),
+            )
+            made += 1
+        elif kind < 18:  # walls
+            world.spawn(free_tile(), Obstacle(hp=200, hard=True))
+            made += 1
+        else:  # mud
+            world.spawn(free_tile(), Footing(extra_cost=1))
+            made += 1
+    return world
+
+
+def bare(count: int) -> Callable[[], None]:
+    """The baseline: ``count`` entities in a fresh esper context, one processor adding velocity to position."""
+
+    class AddVelocity(esper.Processor):
+        def process(self) -> None:
+            for _, (position, velocity) in esper.get_components(Position, Velocity):
+                position.q += velocity.yps
+
+    name = f"bench-bare-{count}"
+    esper.switch_world(name)
+    for i in range(count):
+        esper.create_entity(Position(i, 0), Velocity(1, 0))
+    esper.add_processor(AddVelocity())
+    esper.switch_world("default")
+
+    def turn() -> None:
+        esper.switch_world(name)
+        esper.process()
+        esper.switch_world("default")
+
+    return turn
+
+
+def median_us_per_entity(turn: Callable[[], None], count: int, repeats: int, turns: int) -> float:
+    """Median over ``repeats`` runs of ``turns`` turns: microseconds per entity-turn."""
+    samples = []
+    for _ in range(repeats):
+        gc.collect()
+        start = time.perf_counter()
+        for _ in range(turns):
+            turn()
+        samples.append((time.perf_counter() - start) / turns / count * 1e6)
+    return statistics.median(samples)
+
+
+def churn(world: World, fraction: float, layout: random.Random) -> None:
+    """Change the state of ``fraction`` of the movers through their fields: a maneuver that loses control."""
+    movers = world.query(Intent)
+    for _, (intent,) in layout.sample(movers, max(1, int(len(movers) * fraction))):
+        intent.maneuver = Maneuver.DO_NOTHING
+
+
+def bytes_per_runner(count: int = 2_000) -> float:
+    """Memory of one full GURPS runner: traced allocations of ``count`` runners, divided by ``count``."""
+    world = World(seed=1, transactional=False)
+    install(world)
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for i in range(count):
+        world.spawn(*runner(Position(i, 0), 0, 9, MoveState.HIGH_SPEED))
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return (after - before) / count
+
+
+def measure(count: int, *, transactional: bool, repeats: int, turns: int) -> dict[str, float]:
+    """Every figure for one world size."""
+    world = build(count, transactional=transactional)
+    world.step()  # warm the query caches
+    full = median_us_per_entity(world.step, count, repeats, turns)
+    layout = random.Random(2)
+    churned = []
+    for _ in range(repeats):
+        churn(world, 0.01, layout)
+        churned.append(median_us_per_entity(world.step, count, 1, 1))
+    quiet = median_us_per_entity(world.step, count, repeats, 1)
+    bare_turn = bare(count)
+    bare_turn()  # warm its query cache too
+    baseline = median_us_per_entity(bare_turn, count, repeats, turns)
+    return {
+        "entities": count,
+        "turn_us_per_entity": full,
+        "baseline_us_per_entity": baseline,
+        "ratio": full / baseline,
+        "churn_ratio": statistics.median(churned) / quiet,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entities", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--transactional", action="store_true", help="keep the default undo copy of each step")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+
+    rows = [measure(n, transactional=args.transactional, repeats=args.repeats, turns=args.turns) for n in args.entities]
+    smallest, largest = rows[0], rows[-1]
+    result = {
+        "entities": [row["entities"] for row in rows],
+        "turn_us_per_entity": [round(row["turn_us_per_entity"], 3) for row in rows],
+        "baseline_us_per_entity": [round(row["baseline_us_per_entity"], 3) for row in rows],
+        "ratio": [round(row["ratio"], 2) for row in rows],
+        "scaling": round(largest["turn_us_per_entity"] / smallest["turn_us_per_entity"], 3),
+        "churn_ratio": [round(row["churn_ratio"], 3) for row in rows],
+        "bytes_per_entity": round(bytes_per_runner()),
+        "transactional": args.transactional,
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"{'entities':>9} {'turn us/ent':>12} {'bare us/ent':>12} {'ratio':>7} {'churn':>7}")
+    for row in rows:
+        print(
+            f"{row['entities']:>9} {row['turn_us_per_entity']:>12.2f} {row['baseline_us_per_entity']:>12.3f} "
+            f"{row['ratio']:>7.1f} {row['churn_ratio']:>7.2f}"
+        )
+    print(f"scaling {result['scaling']}  bytes per full GURPS runner {result['bytes_per_entity']}")
+
+
+if __name__ == "__main__":
+    main()
