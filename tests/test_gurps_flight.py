@@ -5,6 +5,7 @@ Scenario tests build a world with no window, step it, and assert on events and s
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from components.flight import AirSupply, Atmosphere, Flight, FlightIntent, Fligh
 from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, MoveState, Obstacle, Skills
 from components.motion import Facing, Position, Velocity
 from ecs import IntentError, RollMade, RuleValueError, World, WorldError
-from systems.gurps import Rules, install, rules
+from systems.gurps import Rules, install, preview, rules
 from systems.gurps.aerial import (
     acrobatic_dodge_skill,
     aerial_retreat,
@@ -434,6 +435,22 @@ def test_a_loss_of_control_that_leaves_enough_speed_does_not_stall() -> None:
     events = world.step()
     assert of(events, Stalled) == []
     assert world.get(hawk, Velocity).yps == 6
+
+
+def test_preview_of_a_stalled_flier_gives_its_recovery_roll_and_leaves_the_world_alone() -> None:
+    world = gurps_world()
+    glider = flier(world, altitude_yd=60, velocity=3, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
+    assert preview(world, glider).rolls == ()  # not stalled yet: no roll this turn
+    world.step()
+    before = world.get(glider, Flight).fall_yd, world.get(glider, Position).altitude_yd, world.dice.getstate()
+    [roll] = preview(world, glider).rolls
+    assert (roll.purpose, roll.label, roll.target, roll.chance) == (
+        "stall recovery",
+        "DX-4 to recover from a stall",
+        8,
+        Fraction(56, 216),
+    )
+    assert (world.get(glider, Flight).fall_yd, world.get(glider, Position).altitude_yd, world.dice.getstate()) == before
 
 
 def test_shock_hampers_the_recovery_roll() -> None:

@@ -77,6 +77,19 @@ def drop(world: World, entity: int) -> None:
     world.emit(Falling(entity, yards, flight.fall_yd, position.altitude_yd))
 
 
+RECOVERY_LABEL: Final = "DX-4 to recover from a stall"
+"""How the stall-recovery roll is named in its story (Basic Set: Flying Combat > Cannot Hover)."""
+
+
+def recovery_target(world: World, entity: int) -> int | None:
+    """The DX-4 (with shock) a flier stalled before this turn rolls this turn to pull out of its fall into a
+    dive, or None when ``entity`` has no such roll to make (Basic Set: Flying Combat > Cannot Hover)."""
+    flight = world.try_get(entity, Flight)
+    if flight is None or not flight.stalled or flight.fall_seconds == 0:
+        return None
+    return world.get(entity, Mover).dx + rules.STALL_RECOVERY_DX_MODIFIER + shock(world, entity)
+
+
 def _refuse_steering(world: World, entity: int) -> None:
     intent = world.get(entity, Intent)
     if intent.throttle or intent.turn or any(intent.veer):
@@ -145,7 +158,8 @@ class FallSystem(System):
 
     def _recovers(self, entity: int) -> bool:
         world = self.world
-        target = world.get(entity, Mover).dx + rules.STALL_RECOVERY_DX_MODIFIER + shock(world, entity)
-        result = world.dice.success(target, "DX-4 to recover from a stall")
+        target = recovery_target(world, entity)
+        assert target is not None  # only fliers stalled before this turn roll
+        result = world.dice.success(target, RECOVERY_LABEL)
         world.emit(RollMade(entity, "stall recovery", result))
         return result.success
