@@ -2,7 +2,8 @@
 
 Everything is drawn from components, by duck typing, so a new scene (or a new component) renders without edits:
 
-- ``Position`` places an entity; its ``altitude_yd`` lifts the body above a shadow and adds a label;
+- ``Position`` places an entity; its ``altitude_yd`` casts a shadow below and right of it, further the higher
+  it is, and adds a label;
 - ``Facing`` puts a nose on the body; ``Velocity`` draws an arrow along its heading, longer when faster;
 - any component with a ``path`` (a list of hexes) is the route the last turn took, and movement animates along it;
 - any component with a ``mount`` (an entity id) makes the entity a rider, drawn on that mount;
@@ -30,7 +31,7 @@ import arcade
 from PIL import Image
 
 from components import Facing, Position, Velocity
-from demos.scene import Scene, column, turn_log
+from demos.scene import Scene, turn_log
 from ecs import hexgrid, name_of
 from ecs.hexgrid import Hex
 
@@ -47,7 +48,7 @@ GROUND: Final[RGBA] = (47, 54, 66, 255)
 GRID: Final[RGBA] = (78, 88, 104, 255)
 TEXT: Final[RGBA] = (226, 230, 236, 255)
 DIM: Final[RGBA] = (150, 158, 172, 255)
-SHADOW: Final[RGBA] = (10, 12, 16, 150)
+SHADOW: Final[RGBA] = (8, 10, 14, 210)
 EVENT_MARK: Final[RGBA] = (255, 120, 90, 255)
 
 HEADER_H: Final = 34
@@ -163,7 +164,7 @@ class Layout:
         self.size = min(width / span_x, height / span_y, 40.0)
         self.x0 = left + (width - span_x * self.size) / 2 - (min(xs) - half) * self.size
         self.y0 = bottom + (height - span_y * self.size) / 2 - (min(ys) - 1) * self.size
-        self.top = bottom + height
+        self.bottom = bottom
 
     def centre(self, hex: Hex) -> tuple[float, float]:
         """The pixel centre of ``hex``."""
@@ -179,9 +180,15 @@ class Layout:
             for i in range(6)
         ]
 
-    def lift(self, altitude_yd: float) -> float:
-        """How many pixels an altitude raises a body above its shadow (square root, so high fliers fit)."""
-        return self.size * 1.6 * math.sqrt(max(altitude_yd, 0.0))
+    def shadow(self, y: float, altitude_yd: float) -> tuple[float, float]:
+        """Where the shadow of a body at height ``y`` falls at ``altitude_yd``, as an offset from the body.
+
+        Below and right of it, further the higher it flies (square root, at most 2.5 hexes); above and right
+        where the map ends below.
+        """
+        drop = min(self.size * 0.55 * math.sqrt(max(altitude_yd, 0.0)), self.size * 2.5)
+        down = y - drop >= self.bottom
+        return (drop * 0.45, -drop if down else drop)
 
 
 def along(points: Sequence[tuple[float, float]], t: float) -> tuple[float, float, float]:
@@ -329,16 +336,16 @@ class Renderer:
         self.draw_log()
 
     def draw_map_labels(self) -> None:
-        """Label each terrain zone once, at its middle hex."""
-        seen: dict[str, list[Hex]] = {}
+        """Label each terrain zone once, centred under its lowest hexes."""
+        seen: dict[str, list[tuple[float, float]]] = {}
         for entity, label in self.stage.scene.zones.items():
             where = pose(self.stage.world, entity)
             if where is not None:
-                seen.setdefault(label, []).append(where.hex)
-        for label, hexes in seen.items():
-            hexes.sort(key=lambda h: (column(h), h[1]))
-            x, y = self.layout.centre(hexes[len(hexes) // 2])
-            text(label, x, y - self.layout.size * 1.25, DIM, 9, anchor_x="center")
+                seen.setdefault(label, []).append(self.layout.centre(where.hex))
+        for label, points in seen.items():
+            low = min(y for _, y in points)
+            xs = [x for x, y in points if y == low]
+            text(label, sum(xs) / len(xs), low - self.layout.size * 1.55, DIM, 9, anchor_x="center")
 
     def draw_event_marks(self) -> None:
         """Mark where the last turn's events happened, named in words: every event with an ``at`` hex, or with
@@ -408,13 +415,14 @@ class Renderer:
             x, y, altitude, heading = placed[entity]
             colour = self.stage.scene.colours.get(entity, (200, 200, 200))
             radius = max(size * (0.42 if entity in mounts else 0.62), 5.0 if entity in mounts else 8.0)
-            lift = self.layout.lift(altitude)
             if entity in mounts:
                 x, y = x - size * 0.28, y + size * 0.34
-            if lift > 0:
-                arcade.draw_ellipse_filled(x, y, radius * 2.0, radius * 1.0, SHADOW)
-                arcade.draw_line(x, y, x, y + lift, (200, 200, 210, 110), 1)
-            by = y + lift
+            if altitude > 0:
+                dx, dy = self.layout.shadow(y, altitude)
+                arcade.draw_line(x, y, x + dx, y + dy, (200, 200, 210, 110), 1)
+                arcade.draw_ellipse_filled(x + dx, y + dy, radius * 2.0, radius * 1.0, SHADOW)
+                arcade.draw_ellipse_outline(x + dx, y + dy, radius * 2.0, radius * 1.0, (150, 156, 170, 200), 1)
+            by = y
             self.draw_velocity(entity, x, by, radius)
             self.draw_ticks(entity, x, y)
             if entity == self.stage.selected:
@@ -584,7 +592,7 @@ class Renderer:
             ("ticks", "yards to run before the next turn"),
             ("trail", "the path of the last turn"),
             ("mark", "where an event of the last turn happened"),
-            ("shadow", "altitude: the body rises above it"),
+            ("shadow", "altitude: the higher, the further the shadow"),
         )
         for kind, words in legend:
             self.legend_icon(kind, left + 17, y + 5)
@@ -608,9 +616,9 @@ class Renderer:
             ]
             arcade.draw_polygon_outline(ring, EVENT_MARK, 2)
         else:
-            arcade.draw_ellipse_filled(x, y - 4, 16, 7, SHADOW)
-            arcade.draw_line(x, y - 4, x, y + 4, (200, 200, 210, 110), 1)
-            arcade.draw_circle_filled(x, y + 5, 4, (220, 220, 220, 255))
+            arcade.draw_line(x - 3, y + 4, x + 3, y - 5, (200, 200, 210, 110), 1)
+            arcade.draw_ellipse_filled(x + 3, y - 5, 12, 6, (90, 96, 108, 255))
+            arcade.draw_circle_filled(x - 3, y + 4, 4, (220, 220, 220, 255))
 
     def draw_log(self) -> None:
         """The latest lines of the turn log along the bottom."""

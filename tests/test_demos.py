@@ -199,6 +199,19 @@ def test_car_loses_control_and_merely_decelerates_while_the_runner_trips() -> No
     assert _by(events, names, "Tripped", "Runner")
 
 
+def test_dive_and_stall_dives_past_top_airspeed_slows_stalls_falls_and_recovers() -> None:
+    _, events, names = play("dive_and_stall")
+    speeds = [e.to_yps for e in _by(events, names, "VelocityChanged", "Hawk")]
+    assert speeds[0] == 12  # past the normal top airspeed of 8, in a dive
+    assert speeds[1:3] == [4, 0]
+    assert _by(events, names, "Stalled", "Hawk")
+    assert _by(events, names, "Falling", "Hawk")
+    [recovered] = _by(events, names, "StallRecovered", "Hawk")
+    assert recovered.velocity_yps > 0
+    order = [type(e).__name__ for e in events]
+    assert order.index("Stalled") < order.index("Falling") < order.index("StallRecovered")
+
+
 def test_the_turn_log_is_a_heading_and_one_line_per_event_with_names_for_entity_ids() -> None:
     scene = build_scene(read_scene("sprint"))
     events = scene.step()

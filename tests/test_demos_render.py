@@ -17,7 +17,8 @@ arcade = pytest.importorskip("arcade")
 
 from PIL import Image  # noqa: E402 (after the skip: pillow comes with arcade)
 
-from components import Control, Intent, Position  # noqa: E402
+from components import Control, Intent, MoveState, Position, Posture, PostureState  # noqa: E402
+from components.flight import Flight  # noqa: E402
 from demos import render  # noqa: E402
 from demos.scene import build_scene, read_scene  # noqa: E402
 from demos.window import DemoView  # noqa: E402
@@ -60,6 +61,12 @@ colour = "#4ea1f2"
 Position = { q = 3, r = -2 }
 "gurps.Mover" = { basic_move = 5 }
 "gurps.Intent" = {}
+
+[[entity]]
+name = "Kite"
+colour = "#c98bf0"
+[entity.components]
+Position = { q = 12, r = -1, altitude_yd = 9.0 }
 """
 
 REPO = Path(__file__).resolve().parents[1]
@@ -117,6 +124,23 @@ def test_entities_terrain_and_grid_are_drawn_where_they_are(window: Any, tmp_pat
     edge = x + layout.size * math.sqrt(3) / 2  # the side this hex shares with its east neighbour
     assert render.GRID[:3] in [pixel(image, edge + dx, y) for dx in (-1.5, -1, -0.5, 0, 0.5, 1, 1.5)]
     assert pixel(image, 3, 400) == render.BACKGROUND[:3]
+    # a flier stands on its hex; its shadow falls below and to the right, darker than the ground
+    kx, ky = layout.centre((12, -1))
+    assert pixel(image, kx, ky) == (0xC9, 0x8B, 0xF0)
+    dx, dy = layout.shadow(ky, 9.0)
+    assert dx > 0 and dy < 0
+    assert sum(pixel(image, kx + dx, ky + dy)) < sum(render.GROUND[:3])
+    assert sum(pixel(image, kx + dx, ky + dy)) < sum(pixel(image, *layout.centre((12, -1))))
+
+
+def test_badges_come_from_state_enums_and_flags_of_any_component(window: Any, tmp_path: Path) -> None:
+    played, _ = stage(tmp_path)
+    world = played.world
+    assert render.badges(world, 1) == []
+    world.get(1, Control).state = MoveState.HIGH_SPEED
+    world.add(1, Posture(PostureState.PRONE))
+    world.add(1, Flight(air_move=4, stalled=True))
+    assert render.badges(world, 1) == ["high speed", "prone", "stalled"]
 
 
 def test_movement_animates_along_the_path_turn_included(window: Any, tmp_path: Path) -> None:
@@ -174,7 +198,7 @@ def test_a_headless_run_prints_the_log_and_writes_a_png_per_turn_and_a_gif(windo
     assert printed == played.log
     assert printed[:2] == [
         "Render test: A runner that dashes round a corner, a walker, mud and a wall.",
-        "cast: 1 Runner, 2 Walker",
+        "cast: 1 Runner, 2 Walker, 3 Kite",
     ]
     assert "turn 1" in printed and "turn 2" in printed
     with Image.open(written[-1]) as gif:
