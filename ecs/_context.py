@@ -12,9 +12,11 @@ import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import fields, is_dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import esper
+
+C = TypeVar("C")
 
 
 @contextmanager
@@ -49,6 +51,15 @@ def entity_table() -> dict[int, dict[type[Any], Any]]:
 
 
 Snapshot = tuple[int, dict[int, dict[type[Any], Any]], dict[int, dict[type[Any], Any]], set[int]]
+
+
+def component(entity: int, component_type: type[C]) -> C | None:
+    """The active context's component of ``component_type`` on ``entity``, or None (also for a dead entity)."""
+    table = esper._entities.get(entity)
+    if table is None or entity in esper._dead_entities:
+        return None
+    found: C | None = table.get(component_type)
+    return found
 
 
 def snapshot() -> Snapshot:

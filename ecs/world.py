@@ -103,18 +103,17 @@ class World:
 
     def get(self, entity: int, component_type: type[C]) -> C:
         """The entity's component of ``component_type``; a clear error if it has none."""
-        with _context.active(self.context):
-            found = esper.try_component(entity, component_type) if esper.entity_exists(entity) else None
+        found = self.try_get(entity, component_type)
         if found is None:
             raise WorldError(f"entity {entity} has no {component_type.__name__}")
         return found
 
     def try_get(self, entity: int, component_type: type[C]) -> C | None:
         """The entity's component of ``component_type``, or None (also for an entity that does not exist)."""
+        if esper.current_world == self.context:  # inside a step: no context switch to pay for
+            return _context.component(entity, component_type)
         with _context.active(self.context):
-            if not esper.entity_exists(entity):
-                return None
-            return esper.try_component(entity, component_type)
+            return _context.component(entity, component_type)
 
     def has(self, entity: int, component_type: type[Any]) -> bool:
         """Whether the entity exists and has a component of ``component_type``."""
@@ -122,6 +121,8 @@ class World:
 
     def exists(self, entity: int) -> bool:
         """Whether the entity is alive in this world."""
+        if esper.current_world == self.context:
+            return esper.entity_exists(entity)
         with _context.active(self.context):
             return esper.entity_exists(entity)
 
