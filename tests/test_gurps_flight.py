@@ -673,11 +673,18 @@ def test_a_flier_retreats_a_step_of_air_move_and_may_go_vertically() -> None:
     world = gurps_world()
     swift = flier(world, air_move=24)
     retreat = aerial_retreat(world, swift)
-    assert (retreat.step_yd, retreat.vertical, retreat.bonus) == (2, True, 0)
-    assert not aerial_retreat(world, swift, room_vertical=False).vertical
+    assert (retreat.step_yd, retreat.vertical, retreat.bonus) == (2, True, 1)  # hovers, room up or down: +1
+    cramped = aerial_retreat(world, swift, room_vertical=False)
+    assert (cramped.vertical, cramped.bonus) == (False, 0)
     world.get(swift, Position).altitude_yd = 0
     with pytest.raises(WorldError, match="is not flying"):
         aerial_retreat(world, swift)
+
+
+def test_a_flier_that_cannot_hover_gets_no_extra_retreat_bonus() -> None:
+    world = gurps_world()
+    glider = flier(world, velocity=10, mode=FlightMode.CANNOT_HOVER, top_airspeed=24)
+    assert aerial_retreat(world, glider).bonus == 0
 
 
 def test_acrobatic_dodge_in_the_air_uses_aerobatics() -> None:

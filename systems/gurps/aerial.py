@@ -109,8 +109,9 @@ def aerial_retreat(world: World, entity: int, room_vertical: bool = True) -> Aer
     down (the game knows its ceilings).
 
     Basic Set: Flying Combat > Aerial Movement > Steps and Retreats: the retreat is a step of basic air Move
-    and a flier may make it vertically; the Basic Set gives no extra bonus. Under the house rules only a
-    flier that can hover retreats by changing altitude, and then with +1 more
+    and a flier may make it vertically. Basic Set: Flying Combat > Aerial Attack and Defense > Defense: a
+    flier that can hover and has room for a step up or down gets +1 over the usual retreat bonus. Under the
+    house rules only a flier that can hover retreats by changing altitude, with the same +1
     (House rules: Flying Movement and Combat). Asking about an entity that is not flying is an error.
     """
     check_bool("aerial_retreat", "room_vertical", room_vertical)
@@ -118,11 +119,11 @@ def aerial_retreat(world: World, entity: int, room_vertical: bool = True) -> Aer
         raise WorldError(f"entity {entity} is not flying: aerial_retreat asks about fliers in the air")
     flight = world.get(entity, Flight)
     step = step_yards(flight.air_move)
+    can_hover = flight.mode.can_hover
+    bonus = rules.aerial_retreat_bonus(can_hover, room_vertical)
     if installed_rules(world).flight == "house":
-        can_hover = flight.mode.can_hover
-        bonus = rules.aerial_retreat_bonus(can_hover, room_vertical)
         return AerialRetreat(step, can_hover and room_vertical, bonus, _HOUSE)
-    return AerialRetreat(step, room_vertical, 0, f"{_AERIAL} > Steps and Retreats")
+    return AerialRetreat(step, room_vertical, bonus, f"{_AERIAL} > Steps and Retreats; Aerial Attack and Defense")
 
 
 def acrobatic_dodge_skill(world: World, entity: int) -> tuple[str, int | None]:
