@@ -474,6 +474,20 @@ def test_hands_on_the_reins_and_training_modify_riding_rolls(hands: int, trainin
     assert targets(world.step(), "noisy shot") == [target]
 
 
+def test_shock_counts_against_the_riders_own_rolls_but_not_a_passengers_hold() -> None:
+    """Shock (DESIGN.md section 5) lowers DX-based rolls: Riding, Jumping, DX."""
+    world = gurps_world()
+    horse, rider = mounted_pair(world)
+    world.get(rider, Condition).shock = -2
+    fire_noisy_shot(world, rider)
+    script(world, 3)
+    assert targets(world.step(), "noisy shot") == [10]
+    spook(world, horse)
+    sheathe(world, rider)
+    script(world, 3)
+    assert targets(world.step(), "sheathe") == [12 - 3 - 2]
+
+
 def test_a_mount_without_war_training_refuses_a_jump_when_riding_plus_2_fails() -> None:
     """Basic Set: Mounted Combat: Riding+2 (here at -3 for a well-broken mount), or it disobeys and spooks."""
     world = gurps_world()
@@ -867,6 +881,20 @@ def test_a_mount_has_only_so_many_seats() -> None:
     other = spawn_rider(world, at=(0, -1))
     with pytest.raises(IntentError, match="no free seat"):
         mount_up(world, other, horse)
+
+
+def test_two_riders_leaping_for_the_last_seat_the_faster_gets_it() -> None:
+    world = gurps_world()
+    horse = spawn_horse(world, seats=1)
+    slow, fast = spawn_rider(world, at=(0, 1), speed=5.5), spawn_rider(world, at=(0, -1), speed=6.5)
+    leap_astride(world, slow, horse)
+    leap_astride(world, fast, horse)
+    script(world, 3)
+    events = world.step()
+    assert of_type(events, Mounted) == [Mounted(fast, horse, "leapt astride")]
+    assert of_type(events, MountingAbandoned) == [MountingAbandoned(slow, horse)]
+    with pytest.raises(WorldError, match="already rides"):
+        seat(world, fast, horse)
 
 
 # --- Tightening the saddle --------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from components.gurps import LossCause
 from components.mount import Mount, Rider
 from ecs import IntentError
 from systems.gurps import Rules
-from systems.gurps.cavalry import counts_as_standing, mounted_attack, rider_dx_modifier
+from systems.gurps.cavalry import counts_as_standing, mounted_attack, mounted_defense, rider_dx_modifier
 from systems.gurps.events import (
     FellOff,
     MountControlRegained,
@@ -256,3 +256,10 @@ def test_house_a_ridden_mount_only_moves_or_attacks() -> None:
     set_maneuver(world, horse, Maneuver.ALL_OUT_DEFENSE)
     with pytest.raises(IntentError, match="a ridden mount takes Move, Move and Attack or Attack"):
         world.step()
+
+
+@pytest.mark.parametrize(("chosen", "modifier"), [(BASIC, -3), (HOUSE, 0)], ids=["Basic Set: -3", "house: normal"])
+def test_a_rider_with_riding_9_defends(chosen: Rules, modifier: int) -> None:
+    world = gurps_world(chosen)
+    _, rider = mounted_pair(world, riding=9)
+    assert mounted_defense(world, rider).modifier == modifier

@@ -167,12 +167,15 @@ def mounted_defense(world: World, entity: int) -> MountedDefense:
 
     A mount only dodges (its barding or natural DR is the game's). A rider dodges, blocks or parries, at
     Riding - 12 when its Riding is under 12. On a bucking (spooked) mount, mount and rider may only dodge.
+    House rules: a rider defends normally, the limit being on the skill its parry comes from (see
+    :func:`mounted_attack`), so no penalty here (House rules: Mounts).
     """
     found = world.try_get(entity, Mount)
     if found is not None:
         return MountedDefense(("dodge",), 0)
     _, mount = require_seated(world, entity)
-    penalty = rules.riding_defense_penalty(skill_level(world, entity, "Riding"))
+    riding = skill_level(world, entity, "Riding")
+    penalty = 0 if house(world) else rules.riding_defense_penalty(riding)
     if world.get(mount, Mount).spooked:
         return MountedDefense(("dodge",), penalty)
     return MountedDefense(("dodge", "block", "parry"), penalty)

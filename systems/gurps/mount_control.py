@@ -36,7 +36,7 @@ from systems.gurps.mounted import (
     readies,
     require_mount,
     riding_roll,
-    success_roll,
+    skill_roll,
 )
 
 _HORSE_FALL_YD: Final = 3
@@ -118,7 +118,7 @@ def call_back(world: World, mount: int, rider: int) -> None:
     skill = best_skill(world, rider, ("Animal Handling",))
     assert skill is not None
     modifier = row.call_back_modifier
-    result = success_roll(world, rider, skill[1] + modifier, f"Animal Handling{modifier:+d}", "call the mount back")
+    result = skill_roll(world, rider, "Animal Handling", modifier, "call the mount back")
     if result.success:
         found.loose = False
         found.call_back_by = None
@@ -166,9 +166,9 @@ def mount_falls(world: World, mount: int) -> None:
     row = rules.mount_loss_of_control(12)
     assert row.mount_dx_modifier is not None and row.stay_seated_modifier is not None
     mover = world.try_get(mount, Mover)
-    dx, st = (mover.dx, mover.st) if mover is not None else (10, 10)
+    st = mover.st if mover is not None else 10
     modifier = row.mount_dx_modifier
-    if not success_roll(world, mount, dx + modifier, f"DX{modifier:+d}", "the falling mount keeps its legs").success:
+    if not skill_roll(world, mount, "DX", modifier, "the falling mount keeps its legs").success:
         found.broken_leg = True
     _knock_down(world, mount)
     world.emit(MountFell(mount, found.broken_leg))

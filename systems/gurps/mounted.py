@@ -8,7 +8,6 @@ Sources: Basic Set: Mounted Combat, and the house rules' Mounts when ``Rules.mou
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
 
 from components.gurps import Condition, Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState, Skills
 from components.motion import Facing, Position, Velocity
@@ -18,9 +17,6 @@ from ecs.hexgrid import Hex, neighbour, turn
 from systems.gurps import rules
 from systems.gurps.events import FallDamage, FellOff
 from systems.gurps.options import Rules
-
-MOUNTED: Final = "Basic Set: Mounted Combat"
-HOUSE_MOUNTS: Final = "House rules: Mounts"
 
 
 def house(world: World) -> bool:
@@ -137,13 +133,26 @@ def check_can_ride(world: World, rider: int, mount: int) -> None:
         chain.append(current)
 
 
+def has_seat(world: World, mount: int) -> bool:
+    """Whether ``mount`` has room for one more rider (``Mount.seats``)."""
+    found = world.get(mount, Mount)
+    return len(found.riders) < found.seats
+
+
 def seat(world: World, rider: int, mount: int) -> None:
     """Link ``rider`` to ``mount`` as its last seated rider and sit it down.
 
     The rider no longer moves under its own power: its ``Control.carried_by`` names the mount and its own
-    velocity is 0; it sits (``Posture``) at the mount's seat.
+    velocity is 0; it sits (``Posture``) at the mount's seat. The systems call this once a mounting succeeds;
+    a game may call it to set up a rider already in the saddle. A rider already mounted, a mount with no free
+    seat, or a chain that loops back is a :class:`~ecs.errors.WorldError`.
     """
     rider_component = world.get(rider, Rider)
+    if rider_component.mount is not None:
+        raise WorldError(f"entity {rider} already rides entity {rider_component.mount}")
+    check_can_ride(world, rider, mount)
+    if not has_seat(world, mount):
+        raise WorldError(f"entity {mount} has no free seat for entity {rider}")
     rider_component.mount = mount
     rider_component.climbing_onto = None
     world.get(mount, Mount).riders.append(rider)
@@ -236,6 +245,25 @@ def _label(skill: str, modifier: int) -> str:
     return f"{skill}{modifier:+d}" if modifier else skill
 
 
+def shock(world: World, entity: int) -> int:
+    """This turn's shock penalty (``Condition.shock``, 0 without a ``Condition``): it counts against DX- and
+    IQ-based rolls such as Riding, Jumping, Acrobatics, Animal Handling and DX itself (DESIGN.md section 5)."""
+    condition = world.try_get(entity, Condition)
+    return condition.shock if condition is not None else 0
+
+
+def skill_roll(world: World, entity: int, skill: str, modifier: int, purpose: str) -> SuccessRoll:
+    """Roll ``entity``'s ``skill`` (``"DX"``: its ``Mover.dx``, 10 without a ``Mover``) plus ``modifier`` and its
+    shock; the label shows the total modifier, e.g. ``DX-3``. Reported with :class:`~ecs.events.RollMade`."""
+    if skill == "DX":
+        mover = world.try_get(entity, Mover)
+        level = mover.dx if mover is not None else 10
+    else:
+        level = skill_level(world, entity, skill)
+    total = modifier + shock(world, entity)
+    return success_roll(world, entity, level + total, _label(skill, total), purpose)
+
+
 def riding_roll(
     world: World, rider: int, mount: int, modifier: int, purpose: str, *, stay_on: bool = False
 ) -> SuccessRoll:
@@ -247,6 +275,7 @@ def riding_roll(
     - Every rider: the mount's cumulative fractious penalty and -3 for a loose saddle (Mount Loss of Control
       Table, rows 8-9 and 11); the shooting trick taken this turn, -1 or -3 (Using Ranged Weapons While
       Mounted > Tricks).
+    - A rider rolling its own Riding: its shock (:func:`shock`).
     - ``stay_on`` marks a roll to avoid falling off: a passenger then rolls the lower of the controlling
       rider's Riding and its own ST, at -3 (Multiple Riders), and under the house rules a war saddle gives
       +3 and stirrups +1 (House rules: Mounts).
@@ -267,6 +296,7 @@ def riding_roll(
     else:
         base = skill_level(world, rider, "Riding")
         skill = "Riding"
+        total += shock(world, rider)
     if not passenger:
         total += rules.riding_control_penalty(rider_component.hands_on_reins)
         total += rules.training_penalty(mount_component.training)
@@ -321,10 +351,8 @@ def fall_off(
     unlink(world, rider, at, PostureState.PRONE)
     world.emit(FellOff(rider, mount, cause, yards, at))
     chosen = best_skill(world, rider, negated_by)
-    if chosen is not None:
-        name, level = chosen
-        if success_roll(world, rider, level, name, f"land safely after falling off entity {mount}").success:
-            return
+    if chosen is not None and skill_roll(world, rider, chosen[0], 0, f"land safely after falling off {mount}").success:
+        return
     fall_damage(world, rider, yards)
 
 

@@ -95,9 +95,11 @@ def mount_attack(world: World, mount: int, attack: str) -> None:
             mount, "maneuver", chosen.value, "Attack, All-Out Attack or Move and Attack for the mount to attack"
         )
     if found.training != "war-trained":
-        raise IntentError(mount, "attack", attack, f"only a war-trained mount attacks; this one is {found.training}")
+        raise IntentError(
+            mount, "Mount.attack", attack, f"only a war-trained mount attacks; this one is {found.training}"
+        )
     if found.exhausted:
-        raise IntentError(mount, "attack", attack, "an exhausted mount will not fight until it has rested")
+        raise IntentError(mount, "Mount.attack", attack, "an exhausted mount will not fight until it has rested")
     found.attack = attack
 
 
@@ -106,7 +108,7 @@ def charge(world: World, mount: int, foe: int) -> None:
     Mounted Combat > Attacks by Mounts > Panic)."""
     found = require_mount(world, mount)
     if not world.exists(foe):
-        raise IntentError(mount, "charge_foe", foe, "an entity of this world")
+        raise IntentError(mount, "Mount.charge_foe", foe, "an entity of this world")
     found.charge_foe = foe
 
 

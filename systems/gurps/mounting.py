@@ -28,6 +28,7 @@ from systems.gurps.events import (
 from systems.gurps.mounted import (
     check_can_ride,
     fall_off,
+    has_seat,
     initiative_order,
     maneuver,
     mount_beside,
@@ -39,7 +40,7 @@ from systems.gurps.mounted import (
     seat,
     set_maneuver,
     skill_level,
-    success_roll,
+    skill_roll,
     unlink,
 )
 
@@ -50,14 +51,14 @@ def _check_beside(world: World, rider: int, mount: int) -> None:
     """A rider gets on only from the mount's own hexes or one next to them."""
     here = world.get(rider, Position).hex
     if min(distance(here, hex) for hex in mount_body(world, mount)) > 1:
-        raise IntentError(rider, "action_target", mount, f"the rider at {here} must stand next to the mount")
+        raise IntentError(rider, "Rider.action_target", mount, f"the rider at {here} must stand next to the mount")
 
 
 def _check_can_board(world: World, rider: int, mount: int) -> Mount:
     found = require_mount(world, mount)
     link = require_rider(world, rider)
     if link.mount is not None:
-        raise IntentError(rider, "action_target", mount, f"the rider already rides entity {link.mount}")
+        raise IntentError(rider, "Rider.action_target", mount, f"the rider already rides entity {link.mount}")
     check_can_ride(world, rider, mount)
     skill_level(world, rider, "Riding")
     if not world.has(rider, Position) or not world.has(mount, Position):
@@ -67,11 +68,13 @@ def _check_can_board(world: World, rider: int, mount: int) -> Mount:
             f"entity {rider} has a Mover but no Control: its Control.carried_by keeps it still in the saddle"
         )
     if len(found.riders) >= found.seats:
-        raise IntentError(rider, "action_target", mount, f"entity {mount} has no free seat ({found.seats} in all)")
+        raise IntentError(
+            rider, "Rider.action_target", mount, f"entity {mount} has no free seat ({found.seats} in all)"
+        )
     if found.riders:
         _check_passenger(world, rider, mount)
     if found.loose:
-        raise IntentError(rider, "action_target", mount, "the mount has run loose; call it back first")
+        raise IntentError(rider, "Rider.action_target", mount, "the mount has run loose; call it back first")
     posture = world.try_get(rider, Posture)
     if posture is not None and posture.state is not PostureState.STANDING:
         raise IntentError(rider, "Posture.state", posture.state.value, "a rider mounts up from standing")
@@ -90,7 +93,7 @@ def _check_passenger(world: World, rider: int, mount: int) -> None:
     if mount_sm < 1 or passenger.size_modifier > 0:
         raise IntentError(
             rider,
-            "action_target",
+            "Rider.action_target",
             mount,
             f"a passenger (SM {passenger.size_modifier}, at most 0) needs a horse-sized mount "
             f"(SM {mount_sm}, at least +1)",
@@ -122,7 +125,7 @@ def leap_astride(world: World, rider: int, mount: int, skill: str = "Riding") ->
     failure is a fall (Basic Set: Mounted Combat > Mounting Up). The rider takes a Move."""
     _check_can_board(world, rider, mount)
     if skill not in ("Riding", *_JUMP_OFF_SKILLS):
-        raise IntentError(rider, "action_skill", skill, "one of 'Riding', 'Acrobatics', 'Jumping'")
+        raise IntentError(rider, "Rider.action_skill", skill, "one of 'Riding', 'Acrobatics', 'Jumping'")
     skill_level(world, rider, skill)
     link = world.get(rider, Rider)
     set_maneuver(world, rider, Maneuver.MOVE)
@@ -136,7 +139,7 @@ def dismount(world: World, rider: int) -> None:
     link, mount = require_seated(world, rider)
     velocity = world.try_get(mount, Velocity)
     if velocity is not None and velocity.yps > 1:
-        raise IntentError(rider, "action", "dismount", f"the mount moves {velocity.yps} yd/s; jump off instead")
+        raise IntentError(rider, "Rider.action", "dismount", f"the mount moves {velocity.yps} yd/s; jump off instead")
     set_maneuver(world, rider, Maneuver.CHANGE_POSTURE)
     posture = world.try_get(rider, Posture)
     if posture is not None:
@@ -149,7 +152,7 @@ def jump_off(world: World, rider: int, skill: str = "Jumping", attack: bool = Fa
     Jumping roll; any failure is a fall (Basic Set: Mounted Combat > Movement and Maneuvers)."""
     link, mount = require_seated(world, rider)
     if skill not in _JUMP_OFF_SKILLS:
-        raise IntentError(rider, "action_skill", skill, "one of 'Acrobatics', 'Jumping'")
+        raise IntentError(rider, "Rider.action_skill", skill, "one of 'Acrobatics', 'Jumping'")
     skill_level(world, rider, skill)
     set_maneuver(world, rider, Maneuver.MOVE_AND_ATTACK if attack else Maneuver.MOVE)
     link.action, link.action_target, link.action_skill = "jump off", mount, skill
@@ -170,9 +173,9 @@ def tighten_saddle(world: World, rider: int, mount: int) -> None:
     link = require_rider(world, rider)
     found = require_mount(world, mount)
     if link.mount is not None:
-        raise IntentError(rider, "action", "tighten saddle", "the rider must dismount first")
+        raise IntentError(rider, "Rider.action", "tighten saddle", "the rider must dismount first")
     if not found.saddle_loose:
-        raise IntentError(rider, "action", "tighten saddle", f"the saddle of entity {mount} is not loose")
+        raise IntentError(rider, "Rider.action", "tighten saddle", f"the saddle of entity {mount} is not loose")
     _check_beside(world, rider, mount)
     set_maneuver(world, rider, Maneuver.READY)
     link.action, link.action_target, link.action_skill = "tighten saddle", mount, None
@@ -201,6 +204,8 @@ class MountingSystem(System):
       sitting, so Changing Posture in Armor slows it too.
     - A failed leap astride leaves the rider prone beside the mount with no damage: it falls from its own
       height. A failed jump off is a fall from the saddle: 3 yards (or the mount's ``fall_yd``).
+    - Two riders getting on the same turn take the seats in initiative order; one left without a seat stays
+      on the ground (:class:`MountingAbandoned`).
     - The mount "moved only a step" when it covered at most 1 yard this turn; a Change Posture dismount
       from a mount that moved further is an :class:`~ecs.errors.IntentError`.
     - Sheathing on a mount that is not bucking needs no roll. Under the house rules a rider whose mount is
@@ -249,7 +254,7 @@ class MountingSystem(System):
         posture = world.try_get(entity, Posture)
         if posture is not None and posture.state is not PostureState.SITTING:
             return  # Changing Posture in Armor: still settling in
-        if maneuver(world, entity) not in (None, Maneuver.CHANGE_POSTURE):
+        if maneuver(world, entity) not in (None, Maneuver.CHANGE_POSTURE) or not has_seat(world, mount):
             world.emit(MountingAbandoned(entity, mount))
             rider.climbing_onto = None
             return
@@ -258,10 +263,11 @@ class MountingSystem(System):
 
     def _leap(self, entity: int, mount: int, skill: str) -> None:
         world = self.world
+        if not has_seat(world, mount):
+            world.emit(MountingAbandoned(entity, mount))
+            return
         modifier = rules.mounting_penalty(world.get(mount, Mount).stirrups)
-        level = skill_level(world, entity, skill)
-        label = f"{skill}{modifier:+d}" if modifier else skill
-        if success_roll(world, entity, level + modifier, label, f"leap astride entity {mount}").success:
+        if skill_roll(world, entity, skill, modifier, f"leap astride entity {mount}").success:
             seat(world, entity, mount)
             world.emit(Mounted(entity, mount, "leapt astride"))
             return
@@ -274,7 +280,9 @@ class MountingSystem(System):
         world = self.world
         moved = _moving(world, mount)
         if moved > 1:
-            raise IntentError(entity, "action", "dismount", f"the mount moved {moved} yd this turn; jump off instead")
+            raise IntentError(
+                entity, "Rider.action", "dismount", f"the mount moved {moved} yd this turn; jump off instead"
+            )
         posture = world.try_get(entity, Posture)
         if posture is not None and posture.state is not PostureState.STANDING:
             return  # Changing Posture in Armor: still climbing down; the game asks again next turn
@@ -284,8 +292,7 @@ class MountingSystem(System):
 
     def _jump_off(self, entity: int, mount: int, skill: str) -> None:
         world = self.world
-        level = skill_level(world, entity, skill)
-        if success_roll(world, entity, level, skill, f"jump off entity {mount}").success:
+        if skill_roll(world, entity, skill, 0, f"jump off entity {mount}").success:
             at = mount_beside(world, mount)
             unlink(world, entity, at, PostureState.STANDING)
             world.emit(Dismounted(entity, mount, "jumped off", at))
@@ -298,8 +305,7 @@ class MountingSystem(System):
             world.emit(WeaponSheathed(entity, "sheathed"))
             return
         modifier = rules.BUCKING_SHEATHE_DX_MODIFIER + rider_dx_modifier(world, entity)
-        dx = world.get(entity, Mover).dx
-        result = success_roll(world, entity, dx + modifier, f"DX{modifier:+d}", "sheathe a weapon on a bucking mount")
+        result = skill_roll(world, entity, "DX", modifier, "sheathe a weapon on a bucking mount")
         if result.success:
             world.emit(WeaponSheathed(entity, "sheathed"))
         elif result.critical_failure:
