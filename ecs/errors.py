@@ -29,14 +29,24 @@ class RuleValueError(MotionError):
 
 
 class IntentError(MotionError):
-    """An intent the rules forbid in the entity's present state (for example a 180-degree turn at speed)."""
+    """An intent the rules forbid in the entity's present state (for example a 180-degree turn at speed).
+
+    ``field`` names a field of ``Intent`` (``"turn"``) or, with a dot, of another component that carries
+    the wish (``"FlightIntent.climb_yd"``, ``"Rider.action"``).
+
+    >>> str(IntentError(3, "turn", 3, "at most 2 hexsides"))
+    'entity 3: Intent.turn = 3: at most 2 hexsides'
+    >>> str(IntentError(3, "FlightIntent.climb_yd", -9, "at least -4"))
+    'entity 3: FlightIntent.climb_yd = -9: at least -4'
+    """
 
     def __init__(self, entity: int, field: str, value: Any, allowed: str) -> None:
         self.entity = entity
         self.field = field
         self.value = value
         self.allowed = allowed
-        super().__init__(f"entity {entity}: Intent.{field} = {value!r}: {allowed}")
+        where = field if "." in field else f"Intent.{field}"
+        super().__init__(f"entity {entity}: {where} = {value!r}: {allowed}")
 
 
 class WorldError(MotionError):

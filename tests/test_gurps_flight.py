@@ -177,7 +177,7 @@ def test_no_descent_below_the_ground() -> None:
     world = gurps_world()
     lark = flier(world, altitude_yd=3)
     world.get(lark, FlightIntent).climb_yd = -4
-    with pytest.raises(IntentError, match=r"Intent.climb_yd = -4: at least -3: the ground is that far below"):
+    with pytest.raises(IntentError, match=r"FlightIntent.climb_yd = -4: at least -3: the ground is that far below"):
         world.step()
 
 

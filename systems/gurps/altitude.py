@@ -128,12 +128,15 @@ class AltitudeSystem(System):
                 )
             if flight.stalled or flight.wiped_out:
                 raise IntentError(
-                    entity, "climb_yd", climb, "0: a flier without lift falls and cannot climb or descend"
+                    entity, "FlightIntent.climb_yd", climb, "0: a flier without lift falls and cannot climb or descend"
                 )
             position = world.get(entity, Position)
             if position.altitude_yd + climb < 0:
                 raise IntentError(
-                    entity, "climb_yd", climb, f"at least {-position.altitude_yd}: the ground is that far below"
+                    entity,
+                    "FlightIntent.climb_yd",
+                    climb,
+                    f"at least {-position.altitude_yd}: the ground is that far below",
                 )
             level = control.moved_yd
             if climb > 0:
@@ -143,7 +146,7 @@ class AltitudeSystem(System):
                     if not rules.house_can_take_off(level, top):
                         raise IntentError(
                             entity,
-                            "climb_yd",
+                            "FlightIntent.climb_yd",
                             climb,
                             f"0 until it has run {-(-top // 4)} yards on the ground this turn: a flier that cannot "
                             f"hover takes off at a quarter of its top airspeed {top} (it ran {level})",
@@ -154,7 +157,7 @@ class AltitudeSystem(System):
                 if cost > points:
                     raise IntentError(
                         entity,
-                        "climb_yd",
+                        "FlightIntent.climb_yd",
                         climb,
                         f"a climb and {level} level yards costing at most {points} movement points "
                         f"(this costs {cost:g})",
@@ -162,7 +165,7 @@ class AltitudeSystem(System):
             elif maneuver in STILL_MANEUVERS or abs(climb) > step_yards(flight.air_move):
                 raise IntentError(
                     entity,
-                    "climb_yd",
+                    "FlightIntent.climb_yd",
                     climb,
                     f"at most a step of {step_yards(flight.air_move)} yards up or down on {maneuver.value}, "
                     "none on Do Nothing or Change Posture",
