@@ -121,7 +121,8 @@ def test_a_couched_lance_from_a_standing_mount_is_the_lance_bonus_alone() -> Non
 def test_couching_a_lance_needs_saddle_and_stirrups(saddle: bool, stirrups: bool) -> None:
     world = gurps_world()
     _, rider = mounted_pair(world, saddle=saddle, stirrups=stirrups)
-    with pytest.raises(IntentError, match="needs a saddle and stirrups"):
+    missing = "saddle" if not saddle else "stirrups"
+    with pytest.raises(IntentError, match=rf"Mount\.{missing} = False: couching a lance needs a saddle and stirrups"):
         couched_lance(world, rider)
 
 

@@ -135,7 +135,8 @@ def couched_lance(world: World, rider: int, jousting: bool = False) -> LanceAtta
     check_bool("couched_lance", "jousting", jousting)
     found = world.get(mount, Mount)
     if not rules.can_couch_lance(found.saddle, found.stirrups):
-        raise IntentError(rider, "lance", "couched", "couching a lance needs a saddle and stirrups on the mount")
+        missing = "saddle" if not found.saddle else "stirrups"
+        raise IntentError(rider, f"Mount.{missing}", False, "couching a lance needs a saddle and stirrups on the mount")
     control = world.try_get(mount, Control)
     mover = world.try_get(mount, Mover)
     damage = rules.lance_damage(mover.st if mover is not None else 10, control.moved_yd if control is not None else 0)
