@@ -240,11 +240,21 @@ def test_a_link_one_side_does_not_share_is_a_clear_error() -> None:
 
 
 def test_a_mount_forgets_a_rider_that_was_despawned() -> None:
+    """Even a mount asked for a risky feat, whose rider would have had to roll, goes on without a crash."""
     world = gurps_world()
-    horse, rider = mounted_pair(world)
+    horse, rider = mounted_pair(world, training="well-broken")
+    attempt_feat(world, horse, "jump")
     world.despawn(rider)
-    world.step()
+    assert not rolls(world.step(), "")
     assert world.get(horse, Mount).riders == []
+
+
+def test_a_mount_despawned_under_its_rider_under_the_house_rules_too() -> None:
+    world = gurps_world(Rules.house())
+    horse, rider = mounted_pair(world)
+    world.despawn(horse)
+    world.dice.script(1, 1)
+    assert of_type(world.step(), FellOff)[0].rider == rider
 
 
 # --- Mounting up and getting off -------------------------------------------------------------------------

@@ -87,9 +87,10 @@ class MountOrderSystem(System):
         if feat is None and intent.push:
             feat = "tight turn" if intent.turn else "hasty deceleration"
         coax = rules.risky_feat_riding_modifier(mount.training)
-        if feat is None or coax is None or mount.controller is None:
-            return
-        if riding_roll(world, mount.controller, entity, coax, f"make the mount attempt a {feat}").success:
+        controller = mount.controller
+        if feat is None or coax is None or controller is None or not world.exists(controller):
+            return  # no rider (one despawned since the last turn is forgotten in the MOUNTED phase)
+        if riding_roll(world, controller, entity, coax, f"make the mount attempt a {feat}").success:
             return
         intent.turn, intent.turn_at_yd, intent.push, intent.throttle = 0, None, False, 0
         world.emit(FeatRefused(entity, feat))
@@ -127,8 +128,9 @@ class MountOrderSystem(System):
         for entity, rider in esper.get_component(Rider):
             if rider.ready_turn == world.turn:
                 set_maneuver(world, entity, Maneuver.READY)
-            if rider.mount is None or world.get(rider.mount, Mount).controller != entity:
-                continue
+            ridden = world.try_get(rider.mount, Mount) if rider.mount is not None else None
+            if rider.mount is None or ridden is None or ridden.controller != entity:
+                continue  # on foot, or on a mount despawned since the last turn (it falls in the MOUNTED phase)
             mount_maneuver = maneuver(world, rider.mount)
             if mount_maneuver is not None and mount_maneuver not in _HOUSE_MOUNT_MANEUVERS:
                 raise IntentError(
