@@ -18,6 +18,7 @@ from systems.gurps import Rules, install
 from systems.gurps.events import (
     ClimbedOn,
     Dismounted,
+    EnteredHighSpeed,
     FallDamage,
     FeatRefused,
     FellOff,
@@ -429,6 +430,29 @@ def test_the_rider_moves_with_its_mount() -> None:
     assert world.get(rider, Control).moved_yd == 0
 
 
+def test_a_mount_walks_on_its_basic_move_and_gallops_on_its_enhanced_move() -> None:
+    """Basic Set: Mounted Combat > Movement and Maneuvers: Basic Move for a walk or trot, Enhanced Move for a
+    gallop under the high-speed rules (entering at up to twice Basic Move), the rider carried along."""
+    world = gurps_world()
+    horse, rider = mounted_pair(world, velocity=8)
+    world.get(horse, Intent).throttle = 8
+    events = world.step()
+    assert of_type(events, EnteredHighSpeed) == [EnteredHighSpeed(horse, 16)]
+    world.step()
+    assert world.get(horse, Position).hex == (24, 0)
+    assert world.get(rider, Position).hex == (23, 0)
+
+
+def test_an_encumbered_mount_moves_slower() -> None:
+    """Encumbrance applies to a mount as to anyone: Medium encumbrance, Basic Move 8 -> Move 4."""
+    world = gurps_world()
+    horse, _ = mounted_pair(world)
+    world.get(horse, Mover).encumbrance = 2
+    world.get(horse, Intent).throttle = 5
+    with pytest.raises(IntentError, match=r"Move 4"):
+        world.step()
+
+
 def test_a_rider_at_high_speed_may_take_any_maneuver() -> None:
     """Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement binds the mount, not the rider."""
     world = gurps_world()
@@ -567,6 +591,21 @@ def test_a_mount_that_makes_its_dx_roll_for_a_tight_turn_makes_its_rider_roll_ri
     assert targets(events, "stay on through the mount's maneuver") == [12]
     [fell] = of_type(events, FellOff)
     assert (fell.rider, fell.cause) == (rider, "unseated by the mount's maneuver")
+    assert world.dice.scripted == 0
+
+
+def test_a_mount_that_fails_its_early_turn_roll_trips_and_falls_as_row_12() -> None:
+    world = gurps_world()
+    horse, rider = mounted_pair(world, velocity=12, state=MoveState.HIGH_SPEED)
+    intent = world.get(horse, Intent)
+    intent.turn, intent.turn_at_yd, intent.push = 1, 0, True
+    script(world, 14)  # DX+3 (13) failed: the horse loses control and trips
+    world.dice.script(*[1] * 6)  # its 6d for a fall at 12 yd/s
+    script(world, 11, 10, 10, 3)  # row 12: DX+1 made, Riding-2 made, leap clear made, Jumping lands it
+    events = world.step()
+    assert of_type(events, MountLossOfControl) == [MountLossOfControl(horse, rider, None, "mount_falls")]
+    assert of_type(events, FallDamage)[0].entity == horse
+    assert world.get(rider, Rider).mount is None
     assert world.dice.scripted == 0
 
 
