@@ -7,8 +7,8 @@ Everything is drawn from components, by duck typing, so a new scene (or a new co
 - ``Facing`` puts a nose on the body; ``Velocity`` draws an arrow along its heading, longer when faster;
 - any component with a ``path`` (a list of hexes) is the route the last turn took, and movement animates along it;
 - any component with a ``mount`` (an entity id) makes the entity a rider, drawn on that mount;
-- any enum field named ``state`` away from its resting value (normal, standing), and any true flag named in
-  :data:`FLAG_BADGES`, shows as a badge (high speed, out of control, stalled, spooked, prone, ...);
+- any enum field named ``state`` or ``mode`` away from its resting value (normal, standing, hover, walk), and any
+  true flag named in :data:`FLAG_BADGES`, shows as a badge (high speed, out of control, stalled, prone, ...);
 - terrain entities are styled by their components' names (footing, obstacle, vegetation).
 
 Importing this module imports arcade. Set ``ARCADE_HEADLESS=1`` first to render without a display.
@@ -36,7 +36,7 @@ from ecs import hexgrid, name_of
 from ecs.hexgrid import Hex
 
 WIDTH: Final = 1280
-HEIGHT: Final = 720
+HEIGHT: Final = 800
 FONT: Final = "Liberation Sans"
 
 RGB = tuple[int, int, int]
@@ -52,9 +52,10 @@ SHADOW: Final[RGBA] = (8, 10, 14, 210)
 EVENT_MARK: Final[RGBA] = (255, 120, 90, 255)
 
 HEADER_H: Final = 34
-LOG_H: Final = 214
+BOTTOM_H: Final = 262
+LOG_W: Final = 740
 LOG_LINE: Final = 14
-SIDE_W: Final = 300
+CARD_W: Final = 270
 MARGIN: Final = 10
 
 TERRAIN_STYLES: Final[tuple[tuple[str, RGBA, RGBA], ...]] = (
@@ -76,11 +77,16 @@ FLAG_BADGES: Final[tuple[str, ...]] = (
     "wiped_out",
     "loose",
     "exhausted",
+    "fallen",
 )
-"""Boolean component fields that show as a badge of the same name (underscores as spaces) when true."""
+"""Boolean component fields (or properties) that show as a badge of the same name, underscores as spaces, when
+true."""
 
-RESTING_STATES: Final[frozenset[str]] = frozenset({"normal", "standing", "none", "steady", "level", "walking"})
-"""Values of ``state`` enums that need no badge."""
+RESTING_STATES: Final[frozenset[str]] = frozenset({"normal", "standing", "hover", "walk"})
+"""Values of ``state`` and ``mode`` enums that need no badge (the ordinary way to stand, move or fly)."""
+
+TEXT_BADGES: Final[tuple[str, ...]] = ("charging",)
+"""Text fields that show as a badge, field name and value (``charging away``), when set."""
 
 BADGE_COLOURS: Final[dict[str, RGB]] = {
     "high speed": (230, 140, 30),
@@ -91,6 +97,8 @@ BADGE_COLOURS: Final[dict[str, RGB]] = {
     "prone": (90, 120, 160),
     "stunned": (214, 48, 49),
     "unconscious": (120, 30, 30),
+    "charging away": (214, 48, 49),
+    "charging toward": (214, 48, 49),
 }
 
 
@@ -102,21 +110,21 @@ def _rgba(colour: Sequence[int], alpha: int = 255) -> RGBA:
 
 
 def badges(world: Any, entity: int) -> list[str]:
-    """The state badges of ``entity``, read generically from its components."""
+    """The state badges of ``entity``, read generically from its components (intents are wishes, not state)."""
     found: list[str] = []
     for component in world.components(entity):
-        if not dataclasses.is_dataclass(component):
+        if not dataclasses.is_dataclass(component) or type(component).__name__.endswith("Intent"):
             continue
         for f in dataclasses.fields(component):
             value = getattr(component, f.name)
-            if f.name == "state" and isinstance(value, enum.Enum):
-                text = str(value.value).lower()
+            if f.name in ("state", "mode") and isinstance(value, enum.Enum):
+                text = str(value.value).replace("_", " ").lower()
                 if text not in RESTING_STATES:
                     found.append(text)
-            elif f.name in FLAG_BADGES and value is True:
-                found.append(f.name.replace("_", " "))
             elif f.name == "conscious" and value is False:
                 found.append("unconscious")
+        found.extend(flag.replace("_", " ") for flag in FLAG_BADGES if getattr(component, flag, None) is True)
+        found.extend(f"{key} {value}" for key in TEXT_BADGES if isinstance(value := getattr(component, key, None), str))
     return list(dict.fromkeys(found))
 
 
@@ -227,6 +235,7 @@ class Stage:
         self.log: list[str] = [f"{scene.spec.title}: {scene.spec.description}", f"cast: {scene.cast()}"]
         self.motions: dict[int, Motion] = {}
         self.events: list[Any] = []
+        self.readouts: dict[int, list[str]] = {e: scene.readouts(e) for e in scene.actors}
         actors = scene.actors
         self.selected: int | None = actors[0] if actors else None
 
@@ -240,6 +249,11 @@ class Stage:
         before = {e: pose(self.world, e) for e in self.scene.actors}
         events = self.scene.step()
         lines = turn_log(self.world.turn, events, self.scene.names)
+        for entity in self.scene.actors:
+            readouts = self.scene.readouts(entity)
+            if readouts != self.readouts.get(entity, []):
+                lines.extend(f"  {self.scene.names[entity]}: {line}" for line in readouts)
+            self.readouts[entity] = readouts
         self.log.extend(lines)
         self.events = events
         self.motions = {}
@@ -280,9 +294,9 @@ class Renderer:
         self.layout = Layout(
             spec.map_hexes(),
             MARGIN + 40,
-            LOG_H + MARGIN + 10,
-            WIDTH - SIDE_W - 3 * MARGIN - 80,
-            HEIGHT - HEADER_H - LOG_H - 2 * MARGIN - 40,
+            BOTTOM_H + MARGIN + 16,
+            WIDTH - 2 * MARGIN - 80,
+            HEIGHT - HEADER_H - BOTTOM_H - 2 * MARGIN - 40,
         )
         self._static: arcade.shape_list.ShapeElementList[Any] | None = None
         self._terrain_key: tuple[int, ...] = ()
@@ -399,9 +413,12 @@ class Renderer:
             if isinstance(mount, int) and not isinstance(mount, bool) and world.exists(mount) and mount != entity:
                 mounts[entity] = mount
         for entity, mount in mounts.items():
-            if mount in placed:
+            seat, front = pose(world, entity), pose(world, mount)
+            if mount in placed and seat is not None and front is not None:
+                # a rider keeps its place on the mount (its seat, as the rules put it) wherever the mount is drawn
                 mx, my, malt, mheading = placed[mount]
-                placed[entity] = (mx, my, malt, placed.get(entity, (0, 0, 0, mheading))[3])
+                (sx, sy), (fx, fy) = self.layout.centre(seat.hex), self.layout.centre(front.hex)
+                placed[entity] = (mx + sx - fx, my + sy - fy, malt, placed.get(entity, (0, 0, 0, mheading))[3])
         bodies: dict[int, tuple[float, float]] = {}
         # trails of the last turn, under everything
         for entity, motion in self.stage.motions.items():
@@ -415,8 +432,6 @@ class Renderer:
             x, y, altitude, heading = placed[entity]
             colour = self.stage.scene.colours.get(entity, (200, 200, 200))
             radius = max(size * (0.42 if entity in mounts else 0.62), 5.0 if entity in mounts else 8.0)
-            if entity in mounts:
-                x, y = x - size * 0.28, y + size * 0.34
             if altitude > 0:
                 dx, dy = self.layout.shadow(y, altitude)
                 arcade.draw_line(x, y, x + dx, y + dy, (200, 200, 210, 110), 1)
@@ -437,15 +452,29 @@ class Renderer:
                 arcade.draw_polygon_filled(nose, _rgba(colour))
                 arcade.draw_polygon_outline(nose, (15, 15, 20, 255), 1.5)
             wheels = attribute(world, entity, "wheels")
+            length = attribute(world, entity, "hexes")
+            if isinstance(length, int) and length >= 2 and entity not in mounts:
+                # a body of several hexes: its Position is the front hex, the rest trails behind it
+                back = _polar(
+                    x,
+                    by,
+                    self.layout.size * math.sqrt(3) * (length - 1),
+                    (0.0 if math.isnan(heading) else heading) + 180,
+                )
+                arcade.draw_line(x, by, *back, (15, 15, 20, 255), radius * 1.7 + 3)
+                arcade.draw_circle_filled(*back, radius * 0.85 + 1.5, (15, 15, 20, 255))
+                arcade.draw_line(x, by, *back, _rgba(colour), radius * 1.7)
+                arcade.draw_circle_filled(*back, radius * 0.85, _rgba(colour))
             if isinstance(wheels, int) and wheels >= 3:
                 self.draw_vehicle(x, by, radius, 0.0 if math.isnan(heading) else heading, colour)
             else:
                 arcade.draw_circle_filled(x, by, radius, _rgba(colour))
                 arcade.draw_circle_outline(x, by, radius, (15, 15, 20, 255), 1.5)
             bodies[entity] = (x, by)
+        taken = [(x - size * 0.7, y - size * 0.7, x + size * 0.7, y + size * 0.7) for x, y in bodies.values()]
         for entity in order:
             x, by = bodies[entity]
-            self.draw_labels(entity, x, by, placed[entity][2], entity in mounts)
+            self.draw_labels(entity, x, by, placed[entity][2], rider=entity in mounts, taken=taken)
         return bodies
 
     def draw_vehicle(self, x: float, y: float, radius: float, heading: float, colour: RGB) -> None:
@@ -502,28 +531,57 @@ class Renderer:
             b = _polar(cx, cy, self.layout.size * 0.45, angle - 90)
             arcade.draw_line(*a, *b, (255, 214, 90, 230), 2)
 
-    def draw_labels(self, entity: int, x: float, y: float, altitude: float, rider: bool) -> None:
-        """Name, speed, altitude and badges beside the body."""
+    def draw_labels(
+        self,
+        entity: int,
+        x: float,
+        y: float,
+        altitude: float,
+        *,
+        rider: bool,
+        taken: list[tuple[float, float, float, float]],
+    ) -> None:
+        """Name, speed, altitude and badges in one block beside the body, where it overlaps nothing drawn so far.
+
+        ``taken`` holds the boxes (left, bottom, right, top) of the bodies and of the labels already placed; the
+        block tries below, above, right, left and the corners in turn, and is added to ``taken``.
+        """
         world = self.stage.world
-        size = self.layout.size
         name = self.stage.scene.names.get(entity, str(entity))
         velocity = world.try_get(entity, Velocity)
         parts = [name]
         if velocity is not None and not rider:
             parts.append(f"{velocity.yps} yd/s")
-        if altitude > 0:
+        if altitude > 0 and not rider:
             parts.append(f"{altitude:g} yd up")
-        below = y - size * 0.62 - 13 if not rider else y + size * 0.5 + 3
-        text("  ".join(parts), x, below, TEXT, 10, anchor_x="center", bold=True)
-        shown = badges(world, entity)
-        bx = x
-        by = y + size * 0.9 + (12 if rider else 0)
+        caption = "  ".join(parts)
+        shown = [b for b in badges(world, entity) if not (rider and b == "sitting")]
         widths = [text_width(b.upper(), 8, bold=True) + 10 for b in shown]
-        bx -= (sum(widths) + 4 * (len(widths) - 1)) / 2
+        badge_row = sum(widths) + 4 * max(len(widths) - 1, 0)
+        width = max(text_width(caption, 10, bold=True), badge_row)
+        height = 14 + (18 if shown else 0)
+        gap = max(self.layout.size * 0.62, 8.0) + 5
+        spots = (
+            (-width / 2, -gap - height),
+            (-width / 2, gap),
+            (gap, -height / 2),
+            (-gap - width, -height / 2),
+            (gap * 0.7, -gap - height),
+            (gap * 0.7, gap),
+            (-gap * 0.7 - width, -gap - height),
+            (-gap * 0.7 - width, gap),
+        )
+        boxes = [(x + dx, y + dy, x + dx + width, y + dy + height) for dx, dy in spots]
+        box = next((b for b in boxes if not any(_overlap(b, other) for other in taken)), boxes[0])
+        taken.append(box)
+        left, bottom, right, _ = box
+        centre = (left + right) / 2
+        text(caption, centre, bottom + 2, TEXT, 10, anchor_x="center", bold=True)
+        bx = centre - badge_row / 2
         for badge, w in zip(shown, widths, strict=True):
             colour = BADGE_COLOURS.get(badge, (110, 118, 130))
-            arcade.draw_lrbt_rectangle_filled(bx, bx + w, by, by + 15, _rgba(colour))
-            text(badge.upper(), bx + w / 2, by + 3, (255, 255, 255, 255), 8, anchor_x="center", bold=True)
+            arcade.draw_lrbt_rectangle_filled(bx, bx + w, bottom + 16, bottom + 31, _rgba(colour))
+            text(badge.upper(), bx + w / 2, bottom + 19, (255, 255, 255, 255), 8, anchor_x="center", bold=True)
             bx += w + 4
 
     # -- panels ---------------------------------------------------------------------------------------
@@ -541,11 +599,10 @@ class Renderer:
             text(self.message, WIDTH / 2, top + 11, (255, 214, 90, 255), 11, anchor_x="center")
 
     def draw_side(self, bodies: dict[int, tuple[float, float]]) -> None:
-        """Entity cards and the legend on the right."""
-        left = WIDTH - SIDE_W - MARGIN
-        bottom = LOG_H + MARGIN
-        top = HEIGHT - HEADER_H - MARGIN
-        arcade.draw_lrbt_rectangle_filled(left, WIDTH - MARGIN, bottom, top, PANEL)
+        """Entity cards and the legend, bottom right."""
+        left = MARGIN * 2 + LOG_W
+        top = BOTTOM_H
+        arcade.draw_lrbt_rectangle_filled(left, WIDTH - MARGIN, MARGIN, top, PANEL)
         y = top - 22
         world = self.stage.world
         for entity in self.stage.scene.actors:
@@ -568,11 +625,18 @@ class Renderer:
             if ahead:
                 facts.append(f"turn in {ahead} yd")
             facts.extend(badges(world, entity))
-            text(", ".join(facts) or "at rest", left + 32, y - 15, DIM, 9)
-            y -= 40
-        y -= 4
-        text("LEGEND", left + 10, y, DIM, 9, bold=True)
-        y -= 20
+            lines = textwrap.wrap(", ".join(facts) or "at rest", 40)
+            lines += [row for line in self.stage.scene.readouts(entity) for row in textwrap.wrap(line, 40)]
+            for index, line in enumerate(lines):
+                colour_of_line = (
+                    DIM if index < len(lines) - len(self.stage.scene.readouts(entity)) else (255, 214, 90, 255)
+                )
+                text(line, left + 32, y - 14 - 13 * index, colour_of_line, 9)
+            y -= 24 + 13 * len(lines)
+        x = left + CARD_W
+        y = top - 22
+        text("LEGEND", x, y, DIM, 9, bold=True)
+        y -= 19
         seen: dict[str, int] = {}
         for entity, label in self.stage.scene.zones.items():
             if label not in seen and world.exists(entity):
@@ -580,24 +644,24 @@ class Renderer:
         for label, entity in seen.items():
             fill, outline = self.terrain_style(entity)
             hexagon = [
-                (left + 17 + 8 * math.cos(math.radians(30 + 60 * i)), y + 5 + 8 * math.sin(math.radians(30 + 60 * i)))
+                (x + 7 + 8 * math.cos(math.radians(30 + 60 * i)), y + 5 + 8 * math.sin(math.radians(30 + 60 * i)))
                 for i in range(6)
             ]
             arcade.draw_polygon_filled(hexagon, fill)
             arcade.draw_polygon_outline(hexagon, outline, 1)
-            text(label, left + 32, y, TEXT, 10)
-            y -= 18
+            text(label, x + 22, y, TEXT, 9.5)
+            y -= 17
         legend = (
-            ("arrow", "velocity (1 hex per 2 yd/s)"),
-            ("ticks", "yards to run before the next turn"),
+            ("arrow", "velocity: 1 hex per 2 yd/s"),
+            ("ticks", "yards to run before a turn"),
             ("trail", "the path of the last turn"),
-            ("mark", "where an event of the last turn happened"),
-            ("shadow", "altitude: the higher, the further the shadow"),
+            ("mark", "where an event happened"),
+            ("shadow", "altitude: the higher, the further"),
         )
         for kind, words in legend:
-            self.legend_icon(kind, left + 17, y + 5)
-            text(words, left + 32, y, TEXT, 10)
-            y -= 18
+            self.legend_icon(kind, x + 7, y + 5)
+            text(words, x + 22, y, TEXT, 9.5)
+            y -= 17
 
     def legend_icon(self, kind: str, x: float, y: float) -> None:
         """A small sample of one map mark for the legend."""
@@ -621,16 +685,12 @@ class Renderer:
             arcade.draw_circle_filled(x - 3, y + 4, 4, (220, 220, 220, 255))
 
     def draw_log(self) -> None:
-        """The latest lines of the turn log along the bottom."""
-        arcade.draw_lrbt_rectangle_filled(MARGIN, WIDTH - MARGIN, MARGIN, LOG_H, PANEL)
-        per_column = int((LOG_H - MARGIN - 18) // LOG_LINE)
-        rows = wrap(self.stage.log, 104)[-2 * per_column :]
-        column_width = (WIDTH - 2 * MARGIN) / 2
-        for index, line in enumerate(rows):
-            x = MARGIN + 10 + column_width * (index // per_column)
-            y = LOG_H - 20 - LOG_LINE * (index % per_column)
+        """The latest lines of the turn log, bottom left."""
+        arcade.draw_lrbt_rectangle_filled(MARGIN, MARGIN + LOG_W, MARGIN, BOTTOM_H, PANEL)
+        shown = int((BOTTOM_H - MARGIN - 18) // LOG_LINE)
+        for index, line in enumerate(wrap(self.stage.log, 122)[-shown:]):
             colour = TEXT if line.startswith(" ") else (255, 214, 90, 255) if line.startswith("turn") else DIM
-            text(line, x, y, colour, 9.5)
+            text(line, MARGIN + 10, BOTTOM_H - 20 - LOG_LINE * index, colour, 9.5)
 
     def keys_help(self) -> str:
         """The key summary shown in the window."""
@@ -674,6 +734,11 @@ def text_width(value: str, size: float, *, bold: bool = False) -> float:
         label = arcade.Text(value, 0, 0, TEXT, size, font_name=FONT, bold=bold)
         _LABELS[key] = label
     return float(label.content_width)
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two boxes (left, bottom, right, top) overlap."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _words(name: str) -> str:

@@ -26,6 +26,7 @@ renderer draws from the components, so a new scene needs no code. The format::
     [[entity]]                             # an actor: a name, a colour, components by registered name
     name = "Runner"
     colour = "#f2c14e"
+    readouts = []                          # rule-set queries to show for it, e.g. ["couched lance"]
     [entity.components]
     Position = { q = 0, r = 0 }
     "gurps.Mover" = { basic_move = 6, dx = 12 }
@@ -62,9 +63,11 @@ from pathlib import Path
 from typing import Any, Final
 
 import components  # noqa: F401  (registers the shared component names)
-from components import Control, MoveState, Position
-from ecs import Event, MotionError, Phase, System, World, hexgrid, name_of, type_named
+from components import Control, Mover, MoveState, Position
+from components.mount import Rider
+from ecs import Event, MotionError, Phase, System, World, hexgrid, name_of, rule_set_named, type_named
 from ecs.hexgrid import Hex
+from systems.gurps import cavalry as gurps_cavalry
 from systems.gurps import queries as gurps_queries
 
 if sys.version_info >= (3, 11):
@@ -101,13 +104,16 @@ class SceneError(MotionError):
 
 
 @dataclass(frozen=True, slots=True)
-class RuleSet:
-    """What the demos need to know about one rule set.
+class DemoRuleSet:
+    """What the demos need to know about one rule set, beyond what it registered with ``ecs.register_rule_set``.
 
-    ``module`` has ``install(world, ...)``; if it also has ``Rules``, a scene's ``[options]`` become a ``Rules``
-    (``preset`` picks a class method such as ``basic`` or ``house``, the other keys replace fields). ``intent``
-    is the registered name of the component a script writes; ``steer`` and ``throttle`` name its fields the
-    window's arrow keys and +/- change (``None`` when the rule set has no such field).
+    ``module`` is imported so the rule set registers itself (its install function and options type); a scene's
+    ``[options]`` become that options type (``preset`` picks a class method such as ``basic`` or ``house``,
+    the other keys replace fields). ``intent`` is the registered name of the component a script writes;
+    ``steer`` and ``throttle`` name its fields the window's arrow keys and +/- change (``None`` when it has no
+    such field). ``yards_before_turn`` gives the turning-radius ticks. ``readouts`` are queries a scene may
+    show for an entity (``readouts = ["couched lance"]``): each returns one line, or raises a ``MotionError``
+    when it does not apply.
     """
 
     module: str
@@ -115,6 +121,7 @@ class RuleSet:
     steer: str | None = None
     throttle: str | None = None
     yards_before_turn: Callable[[World, int], int | None] | None = None
+    readouts: Mapping[str, Callable[[World, int], str]] = field(default_factory=dict)
 
 
 def gurps_yards_before_turn(world: World, entity: int) -> int | None:
@@ -134,11 +141,28 @@ def gurps_yards_before_turn(world: World, entity: int) -> int | None:
     return None if math.isinf(free) else int(free)
 
 
-RULE_SETS: Final[dict[str, RuleSet]] = {
-    "gurps": RuleSet(
-        "systems.gurps", "gurps.Intent", steer="turn", throttle="throttle", yards_before_turn=gurps_yards_before_turn
+def gurps_couched_lance(world: World, rider: int) -> str:
+    """The damage of a lance couched by a mounted rider, and where it comes from: the mount's ST times the
+    yards it moved last turn, over 100, in dice, +3 (``systems.gurps.cavalry.couched_lance``; Basic Set:
+    Mounted Combat > Cavalry Weapons > Lances)."""
+    attack = gurps_cavalry.couched_lance(world, rider)
+    mount = world.get(rider, Rider).mount
+    assert mount is not None  # couched_lance refuses a rider on foot
+    st = world.get(mount, Mover).st
+    moved = world.get(mount, Control).moved_yd
+    return f"{attack.damage} {attack.damage_type} (mount ST {st} x {moved} yd / 100)"
+
+
+RULE_SETS: Final[dict[str, DemoRuleSet]] = {
+    "gurps": DemoRuleSet(
+        "systems.gurps",
+        "gurps.Intent",
+        steer="turn",
+        throttle="throttle",
+        yards_before_turn=gurps_yards_before_turn,
+        readouts={"couched lance": gurps_couched_lance},
     ),
-    "spelljammer": RuleSet("systems.spelljammer", "spelljammer.RoundIntent"),
+    "spelljammer": DemoRuleSet("systems.spelljammer", "spelljammer.RoundIntent"),
 }
 """The rule sets a scene may name in ``rules``."""
 
@@ -159,6 +183,7 @@ class Actor:
     name: str
     colour: tuple[int, int, int]
     components: tuple[tuple[type[Any], dict[str, Any]], ...]
+    readouts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +206,7 @@ class SceneSpec:
     dice: dict[int, tuple[int, ...]]
 
     @property
-    def rule_set(self) -> RuleSet:
+    def rule_set(self) -> DemoRuleSet:
         """The rule set this scene plays."""
         return RULE_SETS[self.rules]
 
@@ -264,6 +289,7 @@ class Scene:
     names: dict[int, str] = field(default_factory=dict)
     colours: dict[int, tuple[int, int, int]] = field(default_factory=dict)
     zones: dict[int, str] = field(default_factory=dict)
+    readout_names: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def actors(self) -> list[int]:
@@ -278,6 +304,16 @@ class Scene:
         """Yards ``entity`` must still run straight before it may turn, if its rule set tracks that."""
         count = self.spec.rule_set.yards_before_turn
         return None if count is None else count(self.world, entity)
+
+    def readouts(self, entity: int) -> list[str]:
+        """The readouts the scene asks for on ``entity``, as ``label: value`` lines (those that apply now)."""
+        lines = []
+        for label in self.readout_names.get(entity, ()):
+            try:
+                lines.append(f"{label}: {self.spec.rule_set.readouts[label](self.world, entity)}")
+            except MotionError:
+                continue
+        return lines
 
     def cast(self) -> str:
         """Who is who: ``1 Runner, 2 Car``."""
@@ -346,12 +382,10 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
             zones[world.spawn(Position(*hex), *built)] = zone.label
     driver = ScriptSystem(spec, world, ids)
     world.add_system(driver)
-    module = importlib.import_module(spec.rule_set.module)
-    if spec.options is None:
-        module.install(world)
-    else:
-        module.install(world, spec.options)
-    return Scene(spec, chosen, world, driver, names, {ids[a.name]: a.colour for a in spec.actors}, zones)
+    rule_set_named(spec.rules).install(world, spec.options)
+    colours = {ids[a.name]: a.colour for a in spec.actors}
+    readouts = {ids[a.name]: a.readouts for a in spec.actors if a.readouts}
+    return Scene(spec, chosen, world, driver, names, colours, zones, readouts)
 
 
 def turn_log(turn: int, events: Iterable[Event], names: Mapping[int, str] | None = None) -> list[str]:
@@ -486,8 +520,8 @@ class _Reader:
         rules = self.take(data, "", "rules", str)
         if rules not in RULE_SETS:
             raise self.fail("", "rules", f"{rules!r} is not a rule set; expected one of {', '.join(RULE_SETS)}")
-        module = self.rule_module(rules)
-        options = self.options(module, self.take(data, "", "options", dict, {}))
+        self.rule_module(rules)
+        options = self.options(rules, self.take(data, "", "options", dict, {}))
         seed = self.take(data, "", "seed", int)
         turns = self.take(data, "", "turns", int, 8)
         if turns < 1:
@@ -530,21 +564,18 @@ class _Reader:
         except ImportError as error:
             raise self.fail("", "rules", f"rule set {rules!r} cannot be imported: {error}") from None
 
-    def options(self, module: types.ModuleType, table: dict[str, Any]) -> Any:
-        rules_type = getattr(module, "Rules", None)
-        if rules_type is None:
-            if table:
-                raise self.fail("options", next(iter(table)), f"{module.__name__} takes no options")
-            return None
-        preset = self.take(table, "options", "preset", str, "basic")
-        make: Callable[[], Any] | None = getattr(rules_type, preset, None)
-        if make is None or not callable(make):
-            raise self.fail("options", "preset", f"{preset!r} is not a preset of {rules_type.__name__}")
+    def options(self, rules: str, table: dict[str, Any]) -> Any:
+        options_type = rule_set_named(rules).options_type
+        kind = options_type.__name__
+        preset = self.take(table, "options", "preset", str, None)
+        make: Any = options_type if preset is None else getattr(options_type, preset, None)
+        if not callable(make):
+            raise self.fail("options", "preset", f"{preset!r} is not a preset of {kind}")
         chosen = {k: v for k, v in table.items() if k != "preset"}
-        known = [f.name for f in dataclasses.fields(rules_type)]
+        known = [f.name for f in dataclasses.fields(options_type)]
         for key in chosen:
             if key not in known:
-                raise self.fail("options", key, f"not an option of {rules_type.__name__}; options: {', '.join(known)}")
+                raise self.fail("options", key, f"not an option of {kind}; options: {', '.join(known)}")
         try:
             return dataclasses.replace(make(), **chosen)
         except MotionError as error:
@@ -570,7 +601,7 @@ class _Reader:
             raise self.fail(where, "", "not a table")
         name = self.take(table, where, "name", str)
         where = f"entity {name!r}"
-        self.only(table, where, ("name", "colour", "components"))
+        self.only(table, where, ("name", "colour", "components", "readouts"))
         if name in _RESERVED_SCRIPT_KEYS:
             raise self.fail(where, "name", f"{name!r} is reserved in scripts; choose another name")
         colour = self.take(table, where, "colour", str)
@@ -584,7 +615,12 @@ class _Reader:
         if all(isinstance(v, int) for v in hex) and not spec.on_map(typing.cast(Hex, hex)):
             raise self.fail(where, "Position", f"{hex} is off the {spec.width} x {spec.height} map")
         rgb = (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
-        return Actor(name, rgb, parts)
+        readouts = self.take(table, where, "readouts", list, [])
+        for readout in readouts:
+            if readout not in spec.rule_set.readouts:
+                known = ", ".join(spec.rule_set.readouts) or "none"
+                raise self.fail(where, "readouts", f"{readout!r} is not a readout of {spec.rules}; readouts: {known}")
+        return Actor(name, rgb, parts, tuple(readouts))
 
     def zone(self, spec: SceneSpec, index: int, table: Any) -> Zone:
         where = f"terrain #{index + 1}"

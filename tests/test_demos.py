@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -174,8 +176,9 @@ def test_the_same_seed_gives_the_same_log(name: str) -> None:
     assert play(name)[0] == play(name, seed=read_scene(name).seed)[0]
 
 
-def _by(events: list[Event], names: dict[int, str], kind: str, who: str) -> list[Event]:
-    return [e for e in events if type(e).__name__ == kind and names.get(getattr(e, "entity", -1)) == who]
+def _by(events: list[Event], names: dict[int, str], kind: str, who: str) -> list[Any]:
+    """The events of class ``kind`` that happened to ``who`` (their first field names the entity)."""
+    return [e for e in events if type(e).__name__ == kind and names.get(getattr(e, fields(e)[0].name)) == who]
 
 
 def test_sprint_builds_speed_crosses_mud_pushes_the_envelope_and_trips() -> None:
@@ -210,6 +213,29 @@ def test_dive_and_stall_dives_past_top_airspeed_slows_stalls_falls_and_recovers(
     assert recovered.velocity_yps > 0
     order = [type(e).__name__ for e in events]
     assert order.index("Stalled") < order.index("Falling") < order.index("StallRecovered")
+
+
+def test_cavalry_charge_panics_the_footman_and_the_lance_hits_by_the_horses_st_and_distance() -> None:
+    scene = build_scene(read_scene("cavalry_charge"))
+    ids = {name: entity for entity, name in scene.names.items()}
+    first = scene.step()
+    assert _by(first, scene.names, "EnteredHighSpeed", "Destrier")
+    assert scene.readouts(ids["Knight"]) == ["couched lance: 2d+3 impaling (mount ST 25 x 8 yd / 100)"]
+    second = scene.step()
+    [panic] = _by(second, scene.names, "PanicChecked", "Footman")
+    assert (panic.rolled, panic.panicked) == (True, True)
+    assert scene.readouts(ids["Knight"]) == ["couched lance: 3d+3 impaling (mount ST 25 x 12 yd / 100)"]
+
+
+def test_spooked_mount_spooks_at_a_shot_fails_three_riding_rolls_and_rolls_on_the_table() -> None:
+    _, events, names = play("spooked_mount")
+    assert _by(events, names, "MountSpooked", "Mare")
+    fights = [e for e in _by(events, names, "RollMade", "Gunslinger") if "spooked" in e.purpose]
+    assert [e.result.success for e in fights] == [False, False, False]
+    [table] = _by(events, names, "MountLossOfControl", "Mare")
+    assert (table.roll, table.kind) == (10, "charges_away")
+    [bolt] = _by(events, names, "MountCharges", "Mare")
+    assert names[bolt.threat] == "Bandit"
 
 
 def test_the_turn_log_is_a_heading_and_one_line_per_event_with_names_for_entity_ids() -> None:
