@@ -98,6 +98,8 @@ BADGE_COLOURS: Final[dict[str, RGB]] = {
     "stunned": (214, 48, 49),
     "unconscious": (120, 30, 30),
     "charging away": (214, 48, 49),
+    "sprint": (230, 140, 30),
+    "fast sprint": (214, 48, 49),
     "charging toward": (214, 48, 49),
 }
 
@@ -301,6 +303,7 @@ class Renderer:
         self._static: arcade.shape_list.ShapeElementList[Any] | None = None
         self._terrain_key: tuple[int, ...] = ()
         self.message = ""
+        self.seen_altitude = False
 
     # -- static layer: the grid and the terrain -------------------------------------------------------
 
@@ -651,14 +654,20 @@ class Renderer:
             arcade.draw_polygon_outline(hexagon, outline, 1)
             text(label, x + 22, y, TEXT, 9.5)
             y -= 17
-        legend = (
-            ("arrow", "velocity: 1 hex per 2 yd/s"),
-            ("ticks", "yards to run before a turn"),
-            ("trail", "the path of the last turn"),
-            ("mark", "where an event happened"),
-            ("shadow", "altitude: the higher, the further"),
+        actors = self.stage.scene.actors
+        self.seen_altitude = self.seen_altitude or any(
+            (where := pose(world, e)) is not None and where.altitude_yd > 0 for e in actors
         )
-        for kind, words in legend:
+        legend = (
+            ("arrow", "velocity: 1 hex per 2 yd/s", any(world.has(e, Velocity) for e in actors)),
+            ("ticks", "yards to run before a turn", self.stage.scene.spec.rule_set.yards_before_turn is not None),
+            ("trail", "the path of the last turn", True),
+            ("mark", "where an event happened", True),
+            ("shadow", "altitude: the higher, the further", self.seen_altitude),
+        )
+        for kind, words, shown in legend:
+            if not shown:
+                continue
             self.legend_icon(kind, x + 7, y + 5)
             text(words, x + 22, y, TEXT, 9.5)
             y -= 17

@@ -12,6 +12,7 @@ import pytest
 
 import demos
 from components import Facing, Intent, Position
+from components.spelljammer import Vegetation
 from demos import cli
 from demos.scene import SceneError, build_scene, read_scene, turn_log
 from ecs import Event, Phase, Roll, RollMade, System
@@ -236,6 +237,21 @@ def test_spooked_mount_spooks_at_a_shot_fails_three_riding_rolls_and_rolls_on_th
     assert (table.roll, table.kind) == (10, "charges_away")
     [bolt] = _by(events, names, "MountCharges", "Mare")
     assert names[bolt.threat] == "Bandit"
+
+
+def test_chase_flees_through_the_thicket_the_pursuer_sprints_and_both_take_pursuit_actions() -> None:
+    _, events, names = play("chase")
+    assert _by(events, names, "Fled", "Thief")
+    modes = [(names[e.entity], e.mode.value, e.vegetation) for e in events if type(e).__name__ == "SpeedModeChosen"]
+    assert ("Guard", "sprint", None) in modes
+    assert ("Thief", "run", Vegetation.DENSE) in modes
+    [barrow] = _by(events, names, "PursuitActionResolved", "Thief")
+    [leap] = _by(events, names, "PursuitActionResolved", "Guard")
+    assert (barrow.label, barrow.level.value) == ("knock over a barrow", "success")
+    assert (leap.label, leap.against, leap.level.value) == ("leap the barrow", "Acrobatics", "failure")
+    assert _by(events, names, "FellDown", "Guard")
+    rounds = [e for e in events if type(e).__name__ == "ChaseRound"]
+    assert [e.in_reach for e in rounds] == [True, True, False, False]
 
 
 def test_the_turn_log_is_a_heading_and_one_line_per_event_with_names_for_entity_ids() -> None:
