@@ -21,21 +21,26 @@ def _range_text(kind: str, low: float | None, high: float | None) -> str:
 
 def check_int(owner: str, field: str, value: Any, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` if it is an ``int`` (not a bool) within ``[low, high]``; raise otherwise."""
-    allowed = _range_text("a whole number", low, high)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleValueError(owner, field, value, allowed)
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise RuleValueError(owner, field, value, allowed)
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or (low is not None and value < low)
+        or (high is not None and value > high)
+    ):
+        raise RuleValueError(owner, field, value, _range_text("a whole number", low, high))
     return value
 
 
 def check_number(owner: str, field: str, value: Any, low: float | None = None, high: float | None = None) -> float:
     """Return ``value`` if it is a finite real number within ``[low, high]``; NaN and infinities are refused."""
-    allowed = _range_text("a finite number", low, high)
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        raise RuleValueError(owner, field, value, allowed)
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise RuleValueError(owner, field, value, allowed)
+    if (
+        not isinstance(value, (int, float))
+        or isinstance(value, bool)
+        or not math.isfinite(value)
+        or (low is not None and value < low)
+        or (high is not None and value > high)
+    ):
+        raise RuleValueError(owner, field, value, _range_text("a finite number", low, high))
     return value
 
 

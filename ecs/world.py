@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ecs.system import System
 
 C = TypeVar("C")
+T = TypeVar("T")
 C2 = TypeVar("C2")
 C3 = TypeVar("C3")
 C4 = TypeVar("C4")
@@ -63,6 +64,7 @@ class World:
         self._queue: list[Callable[[], None]] = []
         self._stepping = False
         self._emitted: list[Event] = []
+        self._this_turn: dict[Hashable, Any] = {}
         with _context.active(self.context):
             pass  # switching creates the context if it is new
 
@@ -176,6 +178,21 @@ class World:
         with _context.active(self.context):
             return list(esper._processors)
 
+    def per_turn(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """During a step, what ``compute()`` gave the first time ``key`` was asked this turn; outside a step,
+        ``compute()`` every time (between steps a game may change anything).
+
+        For a value several systems need that holds still through a turn, such as the initiative order: the
+        systems share one computation instead of each making its own.
+        """
+        if not self._stepping:
+            return compute()
+        if key in self._this_turn:
+            found: T = self._this_turn[key]
+            return found
+        value = self._this_turn[key] = compute()
+        return value
+
     # -- saving and loading ------------------------------------------------------------------
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -243,6 +260,7 @@ class World:
             saved = (_context.snapshot(), self.dice.getstate(), self.turn) if self.transactional else None
             self._stepping = True
             self._emitted = []
+            self._this_turn = {}
             try:
                 esper.process()
                 self._stepping = False

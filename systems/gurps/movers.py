@@ -58,12 +58,26 @@ def in_initiative_order(world: World, entities: Iterable[int]) -> list[int]:
     return sorted(entities, key=lambda entity: initiative_key(entity, world.try_get(entity, Mover)))
 
 
-def bodies(world: World) -> list[Body]:
-    """Every entity with all of :data:`BODY_TYPES`, in initiative order."""
+def bodies(world: World) -> tuple[Body, ...]:
+    """Every entity with all of :data:`BODY_TYPES`, in initiative order.
+
+    During a step the order is settled once, when the first system of the turn asks, and every system of the
+    turn walks the same tuple (:meth:`ecs.World.per_turn`). Nothing the systems before the MOUNTED phase do
+    changes a Basic Speed or who controls a mount, and structural changes wait for the end of the turn, so
+    this is the order each system would have found for itself.
+    """
+    return world.per_turn(bodies, lambda: _in_order(world))
+
+
+def _in_order(world: World) -> tuple[Body, ...]:
     query = cast("Callable[..., list[tuple[int, tuple[Any, ...]]]]", world.query)
     found = [Body(entity, *components) for entity, components in query(*BODY_TYPES)]
-    found.sort(key=lambda body: initiative_key(body.entity, initiative_mover(world, body.entity, body.mover)))
-    return found
+    chosen = world.rules.get("gurps")
+    if isinstance(chosen, Rules) and chosen.mounts == "house":  # a ridden mount acts on its rider's Basic Speed
+        found.sort(key=lambda body: initiative_key(body.entity, initiative_mover(world, body.entity, body.mover)))
+    else:
+        found.sort(key=lambda body: initiative_key(body.entity, body.mover))
+    return tuple(found)
 
 
 def body_of(world: World, entity: int) -> Body:
