@@ -48,7 +48,7 @@ def parser() -> argparse.ArgumentParser:
     made.add_argument("--list", action="store_true", help="list the scenes and exit")
     made.add_argument("--headless", action="store_true", help="run without a window: print the log, write images")
     made.add_argument("--turns", type=_turns, help="turns to run headless (default: the scene's own)")
-    made.add_argument("--out", type=Path, help="folder for the PNG frames and the GIF (default: demo-out/SCENE)")
+    made.add_argument("--out", type=Path, help="folder for the PNG frames and the GIF (default: out/SCENE)")
     made.add_argument("--seed", type=int, help="dice seed in place of the scene's")
     return made
 
@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             play(stage)
             return 0
         render.current_window()
-        out = args.out if args.out is not None else Path("demo-out") / scene.spec.name
+        out = args.out if args.out is not None else Path("out") / scene.spec.name
         written = render.run_headless(stage, args.turns or scene.spec.turns, out)
     except MotionError as error:
         print(f"error: turn {scene.world.turn + 1}: {error}", file=sys.stderr)

@@ -423,6 +423,7 @@ class Renderer:
                 (sx, sy), (fx, fy) = self.layout.centre(seat.hex), self.layout.centre(front.hex)
                 placed[entity] = (mx + sx - fx, my + sy - fy, malt, placed.get(entity, (0, 0, 0, mheading))[3])
         bodies: dict[int, tuple[float, float]] = {}
+        shadows: list[tuple[float, float, float, float]] = []
         # trails of the last turn, under everything
         for entity, motion in self.stage.motions.items():
             if entity in mounts or len(motion.hexes) < 2 or entity not in placed:
@@ -440,6 +441,7 @@ class Renderer:
                 arcade.draw_line(x, y, x + dx, y + dy, (200, 200, 210, 110), 1)
                 arcade.draw_ellipse_filled(x + dx, y + dy, radius * 2.0, radius * 1.0, SHADOW)
                 arcade.draw_ellipse_outline(x + dx, y + dy, radius * 2.0, radius * 1.0, (150, 156, 170, 200), 1)
+                shadows.append((x + dx - radius, y + dy - radius / 2, x + dx + radius, y + dy + radius / 2))
             by = y
             self.draw_velocity(entity, x, by, radius)
             self.draw_ticks(entity, x, y)
@@ -475,6 +477,7 @@ class Renderer:
                 arcade.draw_circle_outline(x, by, radius, (15, 15, 20, 255), 1.5)
             bodies[entity] = (x, by)
         taken = [(x - size * 0.7, y - size * 0.7, x + size * 0.7, y + size * 0.7) for x, y in bodies.values()]
+        taken.extend(shadows)
         for entity in order:
             x, by = bodies[entity]
             self.draw_labels(entity, x, by, placed[entity][2], rider=entity in mounts, taken=taken)

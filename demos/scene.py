@@ -74,7 +74,7 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     try:
-        import tomli as tomllib
+        import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
     except ImportError as missing:
         raise ImportError(
             "reading scene files on Python 3.10 needs tomli: pip install 'esper-motion[demos]'"
@@ -111,14 +111,16 @@ class DemoRuleSet:
     ``[options]`` become that options type (``preset`` picks a class method such as ``basic`` or ``house``,
     the other keys replace fields). ``intent`` is the registered name of the component a script writes;
     ``steer`` and ``throttle`` name its fields the window's arrow keys and +/- change (``None`` when it has no
-    such field). ``yards_before_turn`` gives the turning-radius ticks. ``readouts`` are queries a scene may
-    show for an entity (``readouts = ["couched lance"]``): each returns one line, or raises a ``MotionError``
-    when it does not apply.
+    such field); ``steer_wraps`` is set when the steering field is an absolute direction that wraps round
+    (six hexsides) rather than a change counted from 0 each turn. ``yards_before_turn`` gives the
+    turning-radius ticks. ``readouts`` are queries a scene may show for an entity
+    (``readouts = ["couched lance"]``): each returns one line, or raises a ``MotionError`` when it does not apply.
     """
 
     module: str
     intent: str
     steer: str | None = None
+    steer_wraps: int | None = None
     throttle: str | None = None
     yards_before_turn: Callable[[World, int], int | None] | None = None
     readouts: Mapping[str, Callable[[World, int], str]] = field(default_factory=dict)
@@ -162,7 +164,7 @@ RULE_SETS: Final[dict[str, DemoRuleSet]] = {
         yards_before_turn=gurps_yards_before_turn,
         readouts={"couched lance": gurps_couched_lance},
     ),
-    "spelljammer": DemoRuleSet("systems.spelljammer", "spelljammer.RoundIntent"),
+    "spelljammer": DemoRuleSet("systems.spelljammer", "spelljammer.RoundIntent", steer="heading", steer_wraps=6),
 }
 """The rule sets a scene may name in ``rules``."""
 

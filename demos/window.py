@@ -7,6 +7,7 @@ Escape quits. Each turn's movement animates along the paths the entities actuall
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Final
 
 import arcade
@@ -82,24 +83,34 @@ class DemoView(arcade.View):
         elif symbol == arcade.key.TAB:
             self.stage.select_next()
         elif symbol in _STEER_KEYS:
-            self.nudge(self.stage.scene.spec.rule_set.steer, _STEER_KEYS[symbol])
+            rule_set = self.stage.scene.spec.rule_set
+            self.nudge(rule_set.steer, _STEER_KEYS[symbol], wrap=rule_set.steer_wraps)
         elif symbol in _THROTTLE_KEYS:
             self.nudge(self.stage.scene.spec.rule_set.throttle, _THROTTLE_KEYS[symbol])
         elif symbol == arcade.key.ESCAPE:
             self.window.close()
 
-    def nudge(self, field: str | None, by: int) -> None:
-        """Change one field of the selected entity's intent for the next turn by ``by``, if the intent allows it."""
+    def nudge(self, field: str | None, by: int, *, wrap: int | None = None) -> None:
+        """Change one field of the selected entity's intent for the next turn by ``by``, if the intent allows it.
+
+        A field that counts from 0 each turn (a turn, a throttle) starts from 0; one that wraps round (an
+        absolute heading, ``wrap`` = 6) starts from its present value.
+        """
         entity = self.stage.selected
         if entity is None or field is None:
-            self.renderer.message = "nothing to steer in this scene"
+            self.renderer.message = "this rule set has no such intent"
             return
         driver = self.stage.scene.driver
         name = self.stage.scene.names[entity]
+        current = self.stage.world.try_get(entity, driver.intent_type)
+        if current is None:
+            self.renderer.message = f"{name} has no {driver.intent_type.__name__} to steer"
+            return
         wanted: dict[str, Any] = dict(driver.manual.get(entity, {}))
-        wanted[field] = wanted.get(field, 0) + by
+        start = wanted.get(field, (getattr(current, field) or 0) if wrap else 0)
+        wanted[field] = (start + by) % wrap if wrap else start + by
         try:
-            driver.intent_type(**wanted)
+            dataclasses.replace(current, **wanted)
         except MotionError as error:
             self.renderer.message = f"{name}: {error}"
             return

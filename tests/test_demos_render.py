@@ -226,3 +226,48 @@ def test_the_command_runs_headless_and_repeats_byte_for_byte_with_a_seed(tmp_pat
     assert "turn 4" in lines
     assert any("rolls for tight turn" in line for line in lines)
     assert lines[-1] == "wrote 5 PNG frames and sprint.gif to OUT"
+
+
+def test_arrow_keys_turn_an_absolute_heading_round_and_refuse_what_the_intent_forbids(window: Any) -> None:
+    played = render.Stage(build_scene(read_scene("chase")))
+    view = DemoView(played)
+    window.show_view(view)
+    assert played.scene.names[played.selected] == "Thief"  # fleeing with heading 0
+    view.on_key_press(arcade.key.RIGHT, 0)
+    assert played.scene.driver.manual == {1: {"heading": 5}}  # one hexside right of 0 wraps round to 5
+    view.on_key_press(arcade.key.LEFT, 0)
+    view.on_key_press(arcade.key.LEFT, 0)
+    assert played.scene.driver.manual == {1: {"heading": 1}}
+    view.on_key_press(arcade.key.PLUS, 0)
+    assert view.renderer.message == "this rule set has no such intent"
+    view.on_key_press(arcade.key.TAB, 0)
+    view.on_key_press(arcade.key.LEFT, 0)  # the guard chases: a pursuer follows its runner and has no heading
+    assert view.renderer.message.startswith("Guard: RoundIntent.heading = 1: expected None while chasing")
+    assert 2 not in played.scene.driver.manual
+    view.on_key_press(arcade.key.SPACE, 0)
+    assert played.world.turn == 1
+    assert played.motions[1].hexes[-1] == played.world.get(1, Position).hex
+
+
+def test_the_window_plays_turns_and_escape_closes_it() -> None:
+    # arcade's headless loop calls on_update and on_draw until the window closes; run it in its own process
+    code = (
+        "import arcade\n"
+        "from demos import render, window\n"
+        "from demos.scene import build_scene, read_scene\n"
+        "stage = render.Stage(build_scene(read_scene('sprint')))\n"
+        "update = window.DemoView.on_update\n"
+        "def on_update(self, dt):\n"
+        "    if stage.world.turn == 0 and not self.playing:\n"
+        "        self.on_key_press(arcade.key.P, 0)\n"
+        "    update(self, dt)\n"
+        "    if stage.world.turn == 2 and self.progress >= 1.0:\n"
+        "        self.on_key_press(arcade.key.ESCAPE, 0)\n"
+        "window.DemoView.on_update = on_update\n"
+        "window.play(stage)\n"
+        "print(stage.world.turn, stage.log[-1].strip())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.splitlines()[-1].startswith("2 ")
