@@ -86,9 +86,10 @@ class Moved(Event):
 
     def describe(self) -> str:
         """One log line."""
-        end = self.path[-1] if self.path else "nowhere"
+        if not self.path:
+            return f"entity {self.entity} stays where it is"
         extra = f", {self.extra_points} extra points for footing" if self.extra_points else ""
-        return f"entity {self.entity} moves {len(self.path)} yd to {end}{extra}"
+        return f"entity {self.entity} moves {len(self.path)} yd to {self.path[-1]}{extra}"
 
 
 @register("gurps.ObstacleCrossed")
