@@ -217,6 +217,23 @@ def along(points: Sequence[tuple[float, float]], t: float) -> tuple[float, float
     return (points[-1][0], points[-1][1], math.nan)  # pragma: no cover - the loop always returns
 
 
+def so_far(points: Sequence[tuple[float, float]], t: float) -> list[tuple[float, float]]:
+    """The part of a polyline from its start to the point a fraction ``t`` along it."""
+    if t >= 1.0 or len(points) < 2:
+        return list(points)
+    x, y, _ = along(points, t)
+    goal = min(max(t, 0.0), 1.0) * sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+    kept = [points[0]]
+    for a, b in itertools.pairwise(points):
+        step = math.dist(a, b)
+        if goal <= step:
+            break
+        goal -= step
+        kept.append(b)
+    kept.append((x, y))
+    return kept
+
+
 # --- the stage: a scene, its log and the last turn's movement ---------------------------------------------
 
 
@@ -424,13 +441,14 @@ class Renderer:
                 placed[entity] = (mx + sx - fx, my + sy - fy, malt, placed.get(entity, (0, 0, 0, mheading))[3])
         bodies: dict[int, tuple[float, float]] = {}
         shadows: list[tuple[float, float, float, float]] = []
-        # trails of the last turn, under everything
+        # trails of the last turn, under everything, as far as the animation has gone
         for entity, motion in self.stage.motions.items():
             if entity in mounts or len(motion.hexes) < 2 or entity not in placed:
                 continue
             colour = self.stage.scene.colours.get(entity, (200, 200, 200))
-            points = [self.layout.centre(h) for h in motion.hexes]
-            arcade.draw_line_strip(points, _rgba(colour, 90), max(2.0, size * 0.22))
+            points = so_far([self.layout.centre(h) for h in motion.hexes], progress)
+            if len(points) > 1:
+                arcade.draw_line_strip(points, _rgba(colour, 90), max(2.0, size * 0.22))
         order = sorted(placed, key=lambda e: (e in mounts, placed[e][2]))
         for entity in order:
             x, y, altitude, heading = placed[entity]
@@ -443,8 +461,9 @@ class Renderer:
                 arcade.draw_ellipse_outline(x + dx, y + dy, radius * 2.0, radius * 1.0, (150, 156, 170, 200), 1)
                 shadows.append((x + dx - radius, y + dy - radius / 2, x + dx + radius, y + dy + radius / 2))
             by = y
-            self.draw_velocity(entity, x, by, radius)
-            self.draw_ticks(entity, x, y)
+            if progress >= 1.0:  # velocity and turning radius are end-of-turn figures: shown once it is over
+                self.draw_velocity(entity, x, by, radius)
+                self.draw_ticks(entity, x, y)
             if entity == self.stage.selected:
                 arcade.draw_circle_filled(x, by, radius + 4, (255, 255, 255, 70))
                 arcade.draw_circle_outline(x, by, radius + 4, (255, 255, 255, 255), 2)

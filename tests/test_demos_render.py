@@ -271,3 +271,22 @@ def test_the_window_plays_turns_and_escape_closes_it() -> None:
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True, timeout=120
     )
     assert done.stdout.splitlines()[-1].startswith("2 ")
+
+
+@pytest.mark.parametrize(
+    ("t", "point", "kept"),
+    [
+        (0.0, (0.0, 0.0), [(0.0, 0.0), (0.0, 0.0)]),
+        (0.25, (5.0, 0.0), [(0.0, 0.0), (5.0, 0.0)]),
+        (0.75, (10.0, 5.0), [(0.0, 0.0), (10.0, 0.0), (10.0, 5.0)]),
+        (1.0, (10.0, 10.0), [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)]),
+    ],
+    ids=["start", "a quarter: along the first leg", "three quarters: round the corner", "the end"],
+)
+def test_a_turns_animation_follows_the_path_round_its_corners(
+    t: float, point: tuple[float, float], kept: list[tuple[float, float]]
+) -> None:
+    corner = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)]
+    x, y, _ = render.along(corner, t)
+    assert (x, y) == pytest.approx(point)
+    assert render.so_far(corner, t) == kept
