@@ -19,7 +19,7 @@ from PIL import Image  # noqa: E402 (after the skip: pillow comes with arcade)
 
 from components import Control, Intent, MoveState, Position, Posture, PostureState  # noqa: E402
 from components.flight import Flight  # noqa: E402
-from demos import render  # noqa: E402
+from demos import cli, render  # noqa: E402
 from demos.scene import build_scene, read_scene  # noqa: E402
 from demos.window import DemoView  # noqa: E402
 from ecs import Phase, System  # noqa: E402
@@ -290,3 +290,18 @@ def test_a_turns_animation_follows_the_path_round_its_corners(
     x, y, _ = render.along(corner, t)
     assert (x, y) == pytest.approx(point)
     assert render.so_far(corner, t) == kept
+
+
+def test_a_turn_the_rules_refuse_exits_1_naming_the_turn_and_the_intent(
+    window: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "refused.toml"
+    path.write_text(
+        SCENE.replace('"gurps.Control" = {}\n', '"gurps.Control" = {}\n"gurps.Posture" = {}\n', 1)
+        + '\n[script.2]\nRunner = { maneuver = "Change Posture" }\n',
+        encoding="utf-8",
+    )
+    assert cli.main([str(path), "--turns", "3", "--out", str(tmp_path / "out")]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.startswith("error: turn 2: entity 1: Intent.maneuver = 'Change Posture'")
+    assert "turn 1" in captured.out.splitlines()
