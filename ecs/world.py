@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -155,6 +155,26 @@ class World:
             raise WorldError("query needs at least one component type")
         with _context.active(self.context):
             return sorted(esper.get_components(*component_types), key=itemgetter(0))
+
+    @overload
+    def scan(self, c1: type[C], /) -> Sequence[tuple[int, tuple[C]]]: ...
+    @overload
+    def scan(self, c1: type[C], c2: type[C2], /) -> Sequence[tuple[int, tuple[C, C2]]]: ...
+    @overload
+    def scan(self, c1: type[C], c2: type[C2], c3: type[C3], /) -> Sequence[tuple[int, tuple[C, C2, C3]]]: ...
+    @overload
+    def scan(
+        self, c1: type[C], c2: type[C2], c3: type[C3], c4: type[C4], /
+    ) -> Sequence[tuple[int, tuple[C, C2, C3, C4]]]: ...
+    def scan(self, *component_types: type[Any]) -> Sequence[tuple[int, tuple[Any, ...]]]:
+        """What :meth:`query` finds, in no promised order and without sorting it: for work whose outcome does
+        not depend on the order. It is esper's own cached list, so read it and never change it."""
+        if not component_types:
+            raise WorldError("scan needs at least one component type")
+        if esper.current_world == self.context:
+            return esper.get_components(*component_types)
+        with _context.active(self.context):
+            return esper.get_components(*component_types)
 
     # -- systems and rules -------------------------------------------------------------------
 

@@ -62,8 +62,10 @@ def level_points(world: World, entity: int, velocity: int) -> int:
     or descend keeps back what the vertical yards cost (:func:`climb_cost`, :func:`systems.gurps.aerial.level_yards`);
     anyone else, and a flier out of control, without lift, or climbing only a step, walks its whole velocity."""
     wish = world.try_get(entity, FlightIntent)
+    if wish is None or wish.climb_yd == 0:
+        return velocity
     flight = world.try_get(entity, Flight)
-    if wish is None or flight is None or wish.climb_yd == 0 or flight.stalled or flight.wiped_out:
+    if flight is None or flight.stalled or flight.wiped_out:
         return velocity
     if world.get(entity, Control).state is MoveState.OUT_OF_CONTROL:
         return velocity

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
 from ecs import Phase, RollMade, System, World
@@ -30,9 +31,9 @@ from systems.gurps.options import Rules
 from systems.gurps.spatial import SpatialIndex, figure_height_yd
 
 
-@dataclass(frozen=True, slots=True)
-class WalkPlan:
-    """Everything one walk needs to know before it starts.
+class WalkPlan(NamedTuple):
+    """Everything one walk needs to know before it starts (a named tuple: one is made for every mover every turn,
+    and a tuple is quick to make).
 
     The walker faces ``facing`` and travels along ``heading``. It has ``points`` movement points, each yard
     costing 1 plus the footing's extra points when ``footing`` is paid. Up to ``drift_from_yd`` it enters
@@ -90,44 +91,58 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
     otherwise collides with what it cannot pass or what does not dodge out of the way.
     """
     here = plan.start
-    result = WalkResult(plan.facing, plan.heading)
+    facing, heading = plan.facing, plan.heading
+    path: list[Hex] = []
+    spent = extra = 0
+    turned: tuple[int, Hex] | None = None
+    struck: int | None = None
+    turn_yd, stop_at_yd, drift_from_yd = plan.turn_yd, plan.stop_at_yd, plan.drift_from_yd
+    points, footing, veer = plan.points, plan.footing, plan.veer
+    occupied = index.occupied
     yard = 0
     while True:
-        if plan.turn_yd == yard and result.turned is None:
-            result.facing = turn(result.facing, plan.turn_by)
+        if yard == turn_yd and turned is None:
+            facing = turn(facing, plan.turn_by)
             if plan.heading_follows_turn:
-                result.heading = result.facing
-            result.turned = (yard, here)
-        if plan.stop_at_yd is not None and yard >= plan.stop_at_yd:
+                heading = facing
+            turned = (yard, here)
+        if stop_at_yd is not None and yard >= stop_at_yd:
             break
-        drifting = plan.drift_from_yd is not None and yard >= plan.drift_from_yd
+        drifting = drift_from_yd is not None and yard >= drift_from_yd
         if drifting:
-            ahead = neighbour(here, result.heading)
+            ahead = neighbour(here, heading)
         else:
-            side = plan.veer[yard] if yard < len(plan.veer) else 0
-            step = DIRECTIONS[(result.facing + side) % 6]  # one of the three front hexes
+            side = veer[yard] if yard < len(veer) else 0
+            step = DIRECTIONS[(facing + side) % 6]  # one of the three front hexes
             ahead = (here[0] + step[0], here[1] + step[1])
-        cost = 1 + (index.footing_extra(ahead) if plan.footing else 0)
-        if result.spent + cost > plan.points:
+        empty = ahead not in occupied  # nothing there: no footing to pay, nothing to jump or run into
+        cost = 1 if empty or not footing else 1 + index.footing_extra(ahead)
+        if spent + cost > points:
             break
-        for obstacle, what in index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd):
-            if what.crossable and plan.can_jump and not drifting and jump(obstacle, ahead):
-                continue
-            result.struck = obstacle
-            break
-        if result.struck is None:
-            for other in index.bodies_in_way(ahead, plan.entity, plan.altitude_yd, plan.height_yd):
-                if not dodge(other, ahead):
-                    result.struck = other
-                    break
-        if result.struck is not None:
-            break
-        result.path.append(ahead)
+        if not empty:
+            struck = _in_the_way(plan, index, ahead, jump, dodge, drifting=drifting)
+            if struck is not None:
+                break
+        path.append(ahead)
         here = ahead
-        result.spent += cost
-        result.extra += cost - 1
+        spent += cost
+        extra += cost - 1
         yard += 1
-    return result
+    return WalkResult(facing, heading, path, spent, extra, turned, struck)
+
+
+def _in_the_way(
+    plan: WalkPlan, index: SpatialIndex, ahead: Hex, jump: JumpRoll, dodge: DodgeRoll, *, drifting: bool
+) -> int | None:
+    """What stops the walker entering ``ahead``: an obstacle it does not jump, then a body that does not dodge."""
+    for obstacle, what in index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd):
+        if what.crossable and plan.can_jump and not drifting and jump(obstacle, ahead):
+            continue
+        return obstacle
+    for other in index.bodies_in_way(ahead, plan.entity, plan.altitude_yd, plan.height_yd):
+        if not dodge(other, ahead):
+            return other
+    return None
 
 
 def jump_skill(world: World, body: Body) -> int:
@@ -180,6 +195,7 @@ def plan_walk(
         else:
             drift_from = loss[0]
     heading = body.velocity.heading if loss is not None and loss[0] == 0 else body.facing.direction
+    on_ground = environment(world, body) == "ground"
     return WalkPlan(
         entity=body.entity,
         start=body.position.hex,
@@ -194,8 +210,8 @@ def plan_walk(
         heading_follows_turn=loss is None,
         stop_at_yd=stop_at,
         drift_from_yd=drift_from,
-        footing=environment(world, body) == "ground",
-        can_jump=body.mover.legs and environment(world, body) == "ground",
+        footing=on_ground,
+        can_jump=body.mover.legs and on_ground,
     )
 
 
@@ -271,7 +287,7 @@ class PathWalker(System):
             self.index.move(entity, start, end)
         body.facing.direction = result.facing
         body.velocity.heading = result.heading
-        control.path = list(result.path)
+        control.path = result.path  # this walk's own list
         control.moved_yd = len(result.path)
         control.extra_cost = result.extra
         control.struck = result.struck

@@ -12,6 +12,9 @@ passes over what it clears (Basic Set: Flying Combat > Aerial Movement).
 
 from __future__ import annotations
 
+from collections.abc import Container
+
+from components.flight import Flight
 from components.gurps import Control, Footing, Mover, Obstacle
 from components.motion import Position
 from ecs import World, WorldError
@@ -42,12 +45,13 @@ class SpatialIndex:
     (1, 0)
     """
 
-    __slots__ = ("_bodies", "_footing", "_obstacles", "_tails")
+    __slots__ = ("_bodies", "_footing", "_obstacles", "_occupied", "_tails")
 
     def __init__(self) -> None:
         self._bodies: dict[Hex, list[tuple[int, Position, Mover]]] = {}
         self._obstacles: dict[Hex, list[tuple[int, Position, Obstacle]]] = {}
         self._footing: dict[Hex, tuple[int, Footing]] = {}
+        self._occupied: dict[Hex, int] = {}  # how many bodies, obstacles and footing tiles each hex holds
         self._tails: dict[int, Hex] = {}
 
     def rebuild(self, world: World) -> None:
@@ -58,17 +62,24 @@ class SpatialIndex:
         self._bodies = {}
         self._obstacles = {}
         self._footing = {}
+        self._occupied = {}
         self._tails = {}
-        riders = {entity for entity, (control,) in world.query(Control) if control.carried_by is not None}
-        for entity, (position, mover) in world.query(Position, Mover):
-            if entity not in riders:
-                for spot in occupied_hexes(world, entity):  # a flier lying flat fills two hexes
-                    self._bodies.setdefault(spot, []).append((entity, position, mover))
-                    if spot != position.hex:
-                        self._tails[entity] = spot
-        for entity, (position, obstacle) in world.query(Position, Obstacle):
+        riders = {entity for entity, (control,) in world.scan(Control) if control.carried_by is not None}
+        lying_flat = {entity for entity, (flight,) in world.scan(Flight) if flight.lying_flat}
+        for entity, (position, mover) in world.scan(Position, Mover):
+            if entity in riders:
+                continue
+            if entity not in lying_flat:  # only a flier lying flat can fill two hexes (figure.two_hex)
+                self._put(position.hex, (entity, position, mover))
+                continue
+            for spot in occupied_hexes(world, entity):
+                self._put(spot, (entity, position, mover))
+                if spot != position.hex:
+                    self._tails[entity] = spot
+        for entity, (position, obstacle) in world.scan(Position, Obstacle):
             if not world.has(entity, Mover):
                 self._obstacles.setdefault(position.hex, []).append((entity, position, obstacle))
+                self._occupied[position.hex] = self._occupied.get(position.hex, 0) + 1
         for entity, (position, footing) in world.query(Position, Footing):
             other = self._footing.get(position.hex)
             if other is not None:
@@ -76,6 +87,13 @@ class SpatialIndex:
                     f"hex {position.hex} has two Footing tiles (entities {other[0]} and {entity}); a hex has one"
                 )
             self._footing[position.hex] = (entity, footing)
+            self._occupied[position.hex] = self._occupied.get(position.hex, 0) + 1
+
+    @property
+    def occupied(self) -> Container[Hex]:
+        """The hexes holding anything indexed (a body, an obstacle, a footing tile); nothing is on any other hex,
+        so a path asks about a hex in detail only when it is in here. Read it, never change it."""
+        return self._occupied
 
     def footing_extra(self, hex: Hex) -> int:
         """Extra movement points to enter ``hex`` on the ground (0 where there is no footing tile)."""
@@ -122,12 +140,24 @@ class SpatialIndex:
         here = self._bodies.get(start, [])
         for index, row in enumerate(here):
             if row[0] == entity:
-                del here[index]
-                self._bodies.setdefault(end, []).append(row)
+                self._take(start, index)
+                self._put(end, row)
                 if entity in self._tails:  # the back of a two-hex flier trails along its path
-                    tail = self._bodies[self._tails[entity]]
-                    tail.remove(row)
+                    tail = self._tails[entity]
+                    self._take(tail, self._bodies[tail].index(row))
                     self._tails[entity] = trailing_hex(start, end)
-                    self._bodies.setdefault(self._tails[entity], []).append(row)
+                    self._put(self._tails[entity], row)
                 return
         raise WorldError(f"entity {entity} is not indexed on hex {start}")
+
+    def _put(self, hex: Hex, row: tuple[int, Position, Mover]) -> None:
+        self._bodies.setdefault(hex, []).append(row)
+        self._occupied[hex] = self._occupied.get(hex, 0) + 1
+
+    def _take(self, hex: Hex, index: int) -> None:
+        del self._bodies[hex][index]
+        left = self._occupied[hex] - 1
+        if left:
+            self._occupied[hex] = left
+        else:
+            del self._occupied[hex]
