@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from test_gurps_mounted import (
+    faces,
     gurps_world,
     mounted_pair,
     of_type,
@@ -14,6 +15,7 @@ from test_gurps_mounted import (
     spawn_rider,
     targets,
 )
+from test_gurps_mounted_table import lose_control
 
 from components import Condition, Control, Maneuver, Mover, MoveState
 from components.gurps import LossCause
@@ -22,6 +24,8 @@ from ecs import IntentError
 from systems.gurps import Rules
 from systems.gurps.cavalry import counts_as_standing, mounted_attack, mounted_defense, rider_dx_modifier
 from systems.gurps.events import (
+    CrushedByMount,
+    FallDamage,
     FellOff,
     MountControlRegained,
     MountLossOfControl,
@@ -218,6 +222,70 @@ def test_strapping_in_is_no_help_under_the_basic_set() -> None:
     script(world, 18)
     world.dice.script(1, 1)
     assert of_type(world.step(), FellOff)
+
+
+@pytest.mark.parametrize(
+    ("table", "cause"),
+    [(2, "thrown, but strapped in"), (3, "lost grip, but strapped in")],
+    ids=["row 2 thrown -> stays seated, Ready", "row 3 lost grip -> stays seated, Ready"],
+)
+def test_house_rules_mounts_strapped_in_a_rider_is_not_thrown_by_the_table(table: int, cause: str) -> None:
+    """House rules: Mounts, strapped into the saddle: rows 2 and 3 of the Mount Loss of Control Table cannot
+    throw the rider; it stays on and takes a Ready next turn, and its mount does not run loose."""
+    world = gurps_world(HOUSE)
+    horse, rider = mounted_pair(world)
+    world.get(rider, Rider).strapped_in = True
+    events = lose_control(world, rider, table)
+    assert of_type(events, MountLossOfControl)[0].roll == table
+    assert not of_type(events, FellOff)
+    assert not of_type(events, FallDamage)
+    assert of_type(events, ReadyForced) == [ReadyForced(rider, cause)]
+    assert world.get(rider, Rider).mount == horse
+    assert world.get(horse, Mount).riders == [rider]
+    assert world.get(rider, Rider).ready_turn == 1
+    assert not world.get(horse, Mount).loose
+    assert world.dice.scripted == 0
+
+
+@pytest.mark.parametrize(
+    ("stay_seated", "forced"),
+    [(11, []), (12, ["strapped to the falling mount"])],
+    ids=["row 12, Riding-2+1 stirrups made -> crushed, seated", "row 12, Riding-2 failed -> crushed, seated, Ready"],
+)
+def test_house_rules_mounts_strapped_in_a_rider_goes_down_with_the_falling_mount(
+    stay_seated: int, forced: list[str]
+) -> None:
+    """House rules: Mounts, strapped into the saddle, against table row 12: the rider still rolls Riding-2
+    (+1 for stirrups) to stay on, a failure costing a Ready; it cannot leap clear, so the mount falls on it:
+    a 2-yard fall (2d at HP 11) and thrust crushing for ST 25 (2d+2), and it stays seated."""
+    world = gurps_world(HOUSE)
+    horse, rider = mounted_pair(world)
+    world.get(rider, Rider).strapped_in = True
+    events = lose_control(world, rider, 12, *faces(11), *faces(stay_seated), 1, 2, 3, 4)
+    assert targets(events, "stay seated") == [11]
+    assert targets(events, "leap clear") == []
+    assert not of_type(events, FellOff)
+    assert [(damage.damage, damage.rolled) for damage in of_type(events, FallDamage)] == [("2d", 3)]
+    assert of_type(events, CrushedByMount) == [CrushedByMount(rider, horse, "2d+2", 9, 9)]
+    assert world.get(rider, Condition).injury == 12
+    assert [event.cause for event in of_type(events, ReadyForced)] == forced
+    assert world.get(rider, Rider).mount == horse
+    assert world.dice.scripted == 0
+
+
+@pytest.mark.parametrize("table", [2, 3, 12], ids=["row 2", "row 3", "row 12"])
+def test_strapping_in_does_not_keep_a_rider_on_under_the_basic_set(table: int) -> None:
+    """Basic Set: Mounted Combat > Mount Loss of Control Table knows no straps: rows 2 and 3 throw the rider,
+    and row 12 unseats one that fails Riding-2."""
+    world = gurps_world(BASIC)
+    horse, rider = mounted_pair(world)
+    world.get(rider, Rider).strapped_in = True
+    then = (*faces(11), *faces(11)) if table == 12 else ()
+    events = lose_control(world, rider, table, *then)
+    assert [event.rider for event in of_type(events, FellOff)] == [rider]
+    assert world.get(rider, Rider).mount is None
+    assert not of_type(events, ReadyForced)
+    assert world.get(horse, Mount).riders == []
 
 
 def test_house_a_hit_mount_out_of_control_until_the_riders_next_ready() -> None:

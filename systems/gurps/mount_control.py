@@ -29,7 +29,9 @@ from systems.gurps.events import (
 )
 from systems.gurps.mounted import (
     best_skill,
+    fall_damage,
     fall_off,
+    force_ready,
     house,
     initiative_order,
     injure,
@@ -37,6 +39,7 @@ from systems.gurps.mounted import (
     require_mount,
     riding_roll,
     skill_roll,
+    strapped,
 )
 
 _HORSE_FALL_YD: Final = 3
@@ -66,6 +69,10 @@ def apply_loss_row(world: World, mount: int, number: int, rolled: bool = False) 
       spends the next turn charging (``Mount.charging``, carried out by :class:`MountOrderSystem`). With no
       threat known it charges the way it faces.
     - Row 11 without a saddle is row 3 (:func:`systems.gurps.rules.mount_loss_of_control`).
+    - House rules: a controller strapped into the saddle (:func:`systems.gurps.mounted.strapped`) cannot be
+      thrown or lose its grip (rows 2 and 3). It stays seated and spends its next turn on a Ready to reorient
+      itself, as after any failed roll to stay on while strapped in; the mount, still ridden, does not run
+      loose (House rules: Mounts).
     """
     found = world.get(mount, Mount)
     row = rules.mount_loss_of_control(number, saddled=found.saddle)
@@ -74,8 +81,10 @@ def apply_loss_row(world: World, mount: int, number: int, rolled: bool = False) 
     kind = row.kind
     shift = found.fall_yd - _HORSE_FALL_YD
     if kind in (rules.MountLossKind.THROWN, rules.MountLossKind.LOST_GRIP):
-        if rider is not None:
-            cause = kind.value.replace("_", " ")
+        cause = kind.value.replace("_", " ")
+        if rider is not None and strapped(world, rider):
+            force_ready(world, rider, f"{cause}, but strapped in")
+        elif rider is not None:
             fall_off(world, rider, mount, cause, max(0, row.fall_yd + shift), negated_by=row.fall_negated_by)
             _run_loose(world, mount, rider, row)
     elif kind is rules.MountLossKind.DROPPED_ITEM:
@@ -161,7 +170,12 @@ def mount_falls(world: World, mount: int) -> None:
     ST and a 2-yard fall (Basic Set: Mounted Combat > Mount Loss of Control Table, row 12; falls shifted by
     the mount's ``fall_yd``). Reading chosen: the riders roll in seat order while all are still seated (the
     controller keeps its -1 for the passenger, the passenger holds on by the controller's Riding); the falls
-    follow. A mount without a ``Mover`` counts as DX 10, ST 10."""
+    follow. A mount without a ``Mover`` counts as DX 10, ST 10.
+
+    House rules, a rider strapped into the saddle (:func:`systems.gurps.mounted.strapped`), reading chosen: it
+    still rolls Riding-2, and a failure costs it a Ready next turn instead of unseating it (House rules: Mounts).
+    Strapped in, it can neither be unseated nor leap clear, so it goes down with the mount, which lands on it:
+    the thrust damage and the 2-yard fall (shifted by ``fall_yd``), and it stays seated."""
     found = world.get(mount, Mount)
     row = rules.mount_loss_of_control(12)
     assert row.mount_dx_modifier is not None and row.stay_seated_modifier is not None
@@ -174,19 +188,25 @@ def mount_falls(world: World, mount: int) -> None:
     world.emit(MountFell(mount, found.broken_leg))
     shift = found.fall_yd - _HORSE_FALL_YD
     lost_grip = rules.mount_loss_of_control(3)
-    outcomes: list[tuple[int, bool, bool]] = []
+    outcomes: list[tuple[int, bool, bool, bool]] = []
     for rider in list(found.riders):
+        held = strapped(world, rider)
         stayed = riding_roll(
             world, rider, mount, row.stay_seated_modifier, "stay seated on the falling mount", stay_on=True
         ).success
         cleared = False
-        if stayed:
+        if stayed and not held:
             rider_mover = world.try_get(rider, Mover)
             encumbrance = rider_mover.encumbrance if rider_mover is not None else 0
             cleared = riding_roll(world, rider, mount, -encumbrance, "leap clear of the falling mount").success
-        outcomes.append((rider, stayed, cleared))
-    for rider, stayed, cleared in outcomes:
-        if not stayed:
+        outcomes.append((rider, held, stayed, cleared))
+    for rider, held, stayed, cleared in outcomes:
+        crushed_yd = max(0, row.crushed_fall_yd + shift)
+        if held:
+            if not stayed:
+                force_ready(world, rider, "strapped to the falling mount")
+            _crushed(world, rider, mount, st, crushed_yd, strapped_in=True)
+        elif not stayed:
             fall_off(world, rider, mount, "unseated by the falling mount", max(0, row.fall_yd + shift))
         elif cleared:
             yards = max(0, lost_grip.fall_yd + shift)
@@ -194,12 +214,22 @@ def mount_falls(world: World, mount: int) -> None:
                 world, rider, mount, "leapt clear of the falling mount", yards, negated_by=lost_grip.fall_negated_by
             )
         else:
-            fall_off(world, rider, mount, "crushed under the falling mount", max(0, row.crushed_fall_yd + shift))
-            damage = rules.thrust_damage(st)
-            rolled = world.dice.roll(damage.expression).total
-            injury = max(0, rolled)
-            injure(world, rider, injury)
-            world.emit(CrushedByMount(rider, mount, str(damage), rolled, injury))
+            _crushed(world, rider, mount, st, crushed_yd, strapped_in=False)
+
+
+def _crushed(world: World, rider: int, mount: int, st: int, fall_yd: int, *, strapped_in: bool) -> None:
+    """The falling mount lands on ``rider``: a fall of ``fall_yd`` yards (off the mount, or with it while strapped
+    in), then thrust crushing damage for the mount's ST (Mount Loss of Control Table, row 12)."""
+    if strapped_in:
+        position = world.try_get(rider, Position)
+        fall_damage(world, rider, fall_yd + (position.altitude_yd if position is not None else 0.0))
+    else:
+        fall_off(world, rider, mount, "crushed under the falling mount", fall_yd)
+    damage = rules.thrust_damage(st)
+    rolled = world.dice.roll(damage.expression).total
+    injury = max(0, rolled)
+    injure(world, rider, injury)
+    world.emit(CrushedByMount(rider, mount, str(damage), rolled, injury))
 
 
 def _knock_down(world: World, mount: int) -> None:

@@ -15,7 +15,7 @@ from components.mount import Mount, Rider
 from ecs import IntentError, RollMade, SuccessRoll, World, WorldError
 from ecs.hexgrid import Hex, neighbour, turn
 from systems.gurps import rules
-from systems.gurps.events import FallDamage, FellOff
+from systems.gurps.events import FallDamage, FellOff, ReadyForced
 from systems.gurps.options import Rules
 
 
@@ -25,6 +25,22 @@ def house(world: World) -> bool:
     if not isinstance(chosen, Rules):
         raise WorldError("the GURPS rules are not installed in this world: call systems.gurps.install(world)")
     return chosen.mounts == "house"
+
+
+def strapped(world: World, rider: int) -> bool:
+    """Whether ``rider`` is strapped into its saddle under the house rules (``Rider.strapped_in`` while
+    ``Rules.mounts`` is ``"house"``): then it cannot fall or be thrown off its mount, and a failed roll to stay on
+    costs it a Ready instead (House rules: Mounts). Under the Basic Set strapping in changes nothing."""
+    found = world.try_get(rider, Rider)
+    return found is not None and found.strapped_in and house(world)
+
+
+def force_ready(world: World, rider: int, cause: str) -> None:
+    """House rules: ``rider`` must spend its next turn on a Ready (``Rider.ready_turn``), for instance to
+    reorient itself after a failed roll to stay on while strapped in (House rules: Mounts). Called from the
+    MOUNTED phase, so the next turn is ``world.turn + 1``. Emits :class:`ReadyForced`."""
+    world.get(rider, Rider).ready_turn = world.turn + 1
+    world.emit(ReadyForced(rider, cause))
 
 
 def maneuver(world: World, entity: int) -> Maneuver | None:

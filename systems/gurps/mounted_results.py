@@ -14,10 +14,11 @@ from components.mount import MOUNT_ATTACKS, RANGED_TRICKS, Mount, Nerve, Rider
 from ecs import IntentError, Phase, System, World
 from ecs.validate import check_bool, check_choice, check_int
 from systems.gurps import rules
-from systems.gurps.events import MountAttacked, MountOutOfControl, PanicChecked, ReadyForced, StrappedTrauma
+from systems.gurps.events import MountAttacked, MountOutOfControl, PanicChecked, StrappedTrauma
 from systems.gurps.mount_control import apply_loss_row, lose_control
 from systems.gurps.mounted import (
     fall_off,
+    force_ready,
     house,
     initiative_order,
     injure,
@@ -25,6 +26,7 @@ from systems.gurps.mounted import (
     require_mount,
     require_seated,
     riding_roll,
+    strapped,
     success_roll,
 )
 from systems.gurps.spooking import start_spooking
@@ -204,9 +206,8 @@ class MountedResultsSystem(System):
 
     def _unseat(self, rider: int, mount: int, cause: str, knockback_yd: int = 0) -> None:
         world = self.world
-        if house(world) and world.get(rider, Rider).strapped_in:
-            world.get(rider, Rider).ready_turn = world.turn + 1
-            world.emit(ReadyForced(rider, cause))
+        if strapped(world, rider):
+            force_ready(world, rider, cause)
             if knockback_yd:
                 injury = rules.house_strapped_trauma(knockback_yd)
                 injure(world, rider, injury)
@@ -258,9 +259,8 @@ class MountedResultsSystem(System):
             lose_control(world, entity)
         elif not result.success:
             mount.out_of_control = True
-            world.get(rider, Rider).ready_turn = world.turn + 1
             world.emit(MountOutOfControl(entity, "hit"))
-            world.emit(ReadyForced(rider, "to take back the hit mount"))
+            force_ready(world, rider, "to take back the hit mount")
 
     def _panic(self, foe: int, mount: int) -> None:
         world = self.world
