@@ -10,9 +10,9 @@ renderer draws from the components, so a new scene needs no code. The format::
     seed = 7                               # the world's dice seed (--seed overrides it)
     turns = 8                              # how many turns a headless run shows by default
 
-    [options]                              # the rule set's options: for gurps, fields of systems.gurps.Rules,
-    preset = "basic"                       # starting from Rules.basic() or Rules.house()
-    turning_radius = "basic"
+    [options]                              # fields of the rule set's options (systems.gurps.Rules,
+    preset = "basic"                       # systems.spelljammer.Options); preset starts from a class method
+    turning_radius = "basic"               # such as Rules.basic() or Rules.house()
 
     [map]                                  # width columns by height rows of hexes; row r = 0 runs through
     width = 40                             # the middle, and hex (q, 0) sits in column q
