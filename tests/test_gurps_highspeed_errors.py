@@ -26,6 +26,7 @@ from components import (
     Posture,
     Velocity,
 )
+from components.flight import Flight
 from components.gurps import LossCause
 from ecs import IntentError, RuleValueError, World, WorldError, success_probability
 from systems.gurps import Forecast, RollForecast, Rules, install, preview
@@ -426,6 +427,63 @@ def test_house_rules_add_a_fast_targets_velocity_to_the_range(shooter_heading: i
     shooter = world.spawn(Position(0, 0), Velocity(3, shooter_heading))
     target = mover(world, at=(4, 0), velocity=10, state=MoveState.HIGH_SPEED)
     assert speed_modifier(world, shooter, target, 4.0) == expected
+
+
+@pytest.mark.parametrize(
+    ("shooter_yps", "shooter_heading", "shooter_climb", "target_climb", "expected"),
+    [
+        (10, 0, 0, -5, -5),
+        (10, 0, -5, -5, -2),
+        (5, 0, -2, -4, -2),
+        (10, 3, 5, -5, -2),
+        (10, 3, -5, -5, -5),
+        (10, 0, 3, 0, -5),
+    ],
+    ids=[
+        "same heading, target dived 5, shooter level -> 14 yd -> -5",
+        "same heading, both dived 5 -> 4 yd -> -2",
+        "same heading, 5 yd/s down 2 and 10 yd/s down 4 -> the same slope -> -2",
+        "opposite heading, shooter climbed 5 as the target dived 5 -> exactly opposite -> -2",
+        "opposite heading, both dived 5 -> not opposite -> -5",
+        "same heading, shooter climbed 3, target level -> -5",
+    ],
+)
+def test_house_rules_high_speed_movement_altitude_changes_count_for_moving_in_line(
+    shooter_yps: int, shooter_heading: int, shooter_climb: int, target_climb: int, expected: int
+) -> None:
+    """House rules: High Speed Movement: the velocity of a target at high speed is added to the range unless
+    the two move exactly the same or exactly the opposite way, altitude changes included. A target at 10 yd/s
+    4 yards away: 14 yards (-5) off line, 4 yards (-2) in line."""
+    world = make_world(Rules.house())
+    shooter = world.spawn(
+        Position(0, 0, 20.0), Velocity(shooter_yps, shooter_heading), Flight(air_move=10, climbed_yd=shooter_climb)
+    )
+    target = mover(world, at=(4, 0), velocity=10, state=MoveState.HIGH_SPEED)
+    world.add(target, Flight(air_move=10, climbed_yd=target_climb))
+    world.get(target, Position).altitude_yd = 20.0
+    assert speed_modifier(world, shooter, target, 4.0) == expected
+
+
+@pytest.mark.parametrize(
+    ("chosen", "retreat"),
+    [(Rules.basic(), True), (Rules.house(), False)],
+    ids=[
+        "Basic Set: velocity 5, Basic Move 5 -> not high speed, may retreat",
+        "house: velocity 5 above Encumbered Move 4 -> high speed, no retreat",
+    ],
+)
+def test_house_rules_high_speed_movement_defenses_count_from_encumbered_move(chosen: Rules, retreat: bool) -> None:
+    """Basic Set: High-Speed Movement > Attacking and Defending, with the threshold of high speed each rule set
+    uses: Basic Move, or Encumbered Move (House rules: High Speed Movement). Basic Move 5 at Light encumbrance
+    (Move 4), at velocity 5."""
+    world = make_world(chosen)
+    runner = mover(world, velocity=5, encumbrance=1, state=MoveState.HIGH_SPEED)
+    assert movement_limits(world, runner).move == 4
+    assert (may_dodge(world, runner), may_retreat(world, runner), may_dive_for_cover(world, runner)) == (
+        True,
+        retreat,
+        retreat,
+    )
 
 
 def test_relative_speed_is_the_difference_of_the_velocities() -> None:

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import math
 
+from components.flight import Flight
 from components.gurps import Control, MoveState
 from components.motion import Velocity
 from ecs import World
 from ecs.hexgrid import DIRECTIONS, to_pixel
 from ecs.validate import check_number
 from systems.gurps import rules
-from systems.gurps.movers import Limits, basic_move, body_of, installed_rules, limits
+from systems.gurps.movers import Limits, body_of, installed_rules, limits
 
 
 def movement_limits(world: World, entity: int) -> Limits:
@@ -27,9 +28,12 @@ def at_high_speed(world: World, entity: int) -> bool:
 
 
 def defenses(world: World, entity: int) -> rules.HighSpeedDefense:
-    """Which active defenses ``entity`` has: at high speed it may dodge but neither retreat nor dive for cover."""
+    """Which active defenses ``entity`` has: at high speed it may dodge but neither retreat nor dive for cover
+    (Basic Set: High-Speed Movement > Attacking and Defending). High speed is a velocity above Basic Move in the
+    Basic Set, above Encumbered Move under the house rules (House rules: High Speed Movement), as
+    ``Limits.high_speed_above`` says."""
     body = body_of(world, entity)
-    return rules.high_speed_defense(body.velocity.yps, basic_move(world, body))
+    return rules.high_speed_defense(body.velocity.yps, limits(world, body, installed_rules(world)).high_speed_above)
 
 
 def may_dodge(world: World, entity: int) -> bool:
@@ -62,15 +66,31 @@ def relative_speed_yps(world: World, a: int, b: int) -> float:
     return math.hypot(bx - ax, by - ay)
 
 
+def _climbed_yd(world: World, entity: int) -> int:
+    flight = world.try_get(entity, Flight)
+    return flight.climbed_yd if flight is not None else 0
+
+
 def _house_target_range(world: World, attacker: int, target: int, range_yd: float) -> float:
     """House rules: a target at high speed adds its velocity to the range, unless shooter and target move
-    exactly together or exactly opposite (House rules: High Speed Movement)."""
+    exactly together or exactly opposite, altitude changes included (House rules: High Speed Movement).
+
+    Reading chosen: each one's direction is its heading with the slope of its path, the yards it climbed this
+    turn (``Flight.climbed_yd``, 0 without a ``Flight``; negative for a dive) per yard of its velocity. The two
+    move in line when the headings are the same and the slopes equal, or the headings opposite and the slopes
+    opposite: a shooter at 10 yd/s climbing 2 and a target at 20 yd/s climbing 4 fly the same way. A shooter
+    standing still is never in line.
+    """
     control = world.try_get(target, Control)
     velocity = world.try_get(target, Velocity)
     if control is None or velocity is None or control.state is MoveState.NORMAL:
         return range_yd
     own = world.try_get(attacker, Velocity)
-    in_line = own is not None and own.yps > 0 and (velocity.heading - own.heading) % 3 == 0
+    in_line = False
+    if own is not None and own.yps > 0 and (velocity.heading - own.heading) % 3 == 0:
+        sign = 1 if velocity.heading == own.heading else -1
+        # equal slopes (climb per yard of velocity), compared without division
+        in_line = _climbed_yd(world, target) * own.yps == sign * _climbed_yd(world, attacker) * velocity.yps
     return rules.house_high_speed_target_range(range_yd, velocity.yps, in_line)
 
 
