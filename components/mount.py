@@ -46,6 +46,9 @@ RISKY_FEATS: Final = ("obstacle", "bad footing", "jump", "tight turn", "hasty de
 MOUNT_ATTACKS: Final = ("bite", "kick", "trample")
 """How a horse fights (Basic Set: Mounted Combat > Attacks by Mounts)."""
 
+MOUNT_DEFENSES: Final = ("dodge", "block", "parry")
+"""The active defenses a mount may have by its own abilities under the house rules (House rules: Mounts)."""
+
 CHARGES: Final = ("toward", "away")
 """Which way a mount out of control charges: toward the foe or hazard (table row 5) or away (row 10)."""
 
@@ -152,6 +155,9 @@ class Mount:
     - ``seats``: how many riders fit (a horse carries a controller and one passenger).
     - ``fall_yd``: yards a thrown rider falls (3 for a horse; adjust for an unusually tall or short mount);
       a lost grip falls one yard less (Mount Loss of Control Table, rows 2 and 3).
+    - ``defenses``: the active defenses the mount has by its own abilities, from :data:`MOUNT_DEFENSES`; most
+      mounts only dodge. Read under the house rules only: the Basic Set gives every mount Dodge alone (House
+      rules: Mounts; Basic Set: Mounted Combat > Mounted Defense).
 
     Lasting state:
 
@@ -196,6 +202,7 @@ class Mount:
     open_vehicle: bool = False
     seats: int = 2
     fall_yd: int = 3
+    defenses: tuple[str, ...] = ("dodge",)
     spooked_from: int | None = None
     spook_successes: int = 0
     spook_failures: int = 0
@@ -234,6 +241,10 @@ class Mount:
         for name in ("saddle", "stirrups", "war_saddle", "iron_horseshoes", "open_vehicle"):
             check_bool(owner, name, getattr(self, name))
         check_int(owner, "fall_yd", self.fall_yd, low=1)
+        if not isinstance(self.defenses, tuple) or not self.defenses:
+            raise RuleValueError(owner, "defenses", self.defenses, f"a non-empty tuple of {', '.join(MOUNT_DEFENSES)}")
+        for index, defense in enumerate(self.defenses):
+            check_choice(owner, f"defenses[{index}]", defense, MOUNT_DEFENSES)
         if self.spooked_from is not None:
             check_int(owner, "spooked_from", self.spooked_from, low=0)
         check_int(owner, "spook_successes", self.spook_successes, low=0, high=2)

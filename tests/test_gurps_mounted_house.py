@@ -17,14 +17,15 @@ from test_gurps_mounted import (
 )
 from test_gurps_mounted_table import lose_control
 
-from components import Condition, Control, Maneuver, Mover, MoveState
+from components import Condition, Control, Intent, Maneuver, Mover, MoveState
 from components.gurps import LossCause
 from components.mount import Mount, Rider
-from ecs import IntentError
+from ecs import IntentError, RuleValueError
 from systems.gurps import Rules
 from systems.gurps.cavalry import counts_as_standing, mounted_attack, mounted_defense, rider_dx_modifier
 from systems.gurps.events import (
     CrushedByMount,
+    Dismounted,
     FallDamage,
     FellOff,
     MountControlRegained,
@@ -33,9 +34,9 @@ from systems.gurps.events import (
     ReadyForced,
     StrappedTrauma,
 )
-from systems.gurps.mounted import initiative_order
+from systems.gurps.mounted import initiative_order, seat
 from systems.gurps.mounted_results import mount_hit, note_mount_dx_roll, rider_knocked_back, rider_stunned
-from systems.gurps.mounting import sheathe
+from systems.gurps.mounting import jump_off, sheathe
 from systems.gurps.movers import bodies
 from systems.gurps.spooking import spook
 
@@ -331,3 +332,107 @@ def test_a_rider_with_riding_9_defends(chosen: Rules, modifier: int) -> None:
     world = gurps_world(chosen)
     _, rider = mounted_pair(world, riding=9)
     assert mounted_defense(world, rider).modifier == modifier
+
+
+@pytest.mark.parametrize(
+    ("chosen", "chosen_maneuver", "refused"),
+    [
+        (HOUSE, Maneuver.MOVE, True),
+        (HOUSE, Maneuver.MOVE_AND_ATTACK, True),
+        (HOUSE, Maneuver.ATTACK, False),
+        (HOUSE, Maneuver.DO_NOTHING, False),
+        (BASIC, Maneuver.MOVE, False),
+        (BASIC, Maneuver.MOVE_AND_ATTACK, False),
+    ],
+    ids=[
+        "house: Move refused",
+        "house: Move and Attack refused",
+        "house: Attack stands",
+        "house: Do Nothing stands",
+        "Basic Set: any maneuver, Move",
+        "Basic Set: any maneuver, Move and Attack",
+    ],
+)
+def test_house_rules_mounts_a_seated_rider_takes_no_maneuver_that_moves_it(
+    chosen: Rules, chosen_maneuver: Maneuver, refused: bool
+) -> None:
+    """House rules: Mounts: the rider is stationary on its mount, so it takes only maneuvers that do not move it
+    (the mount moves on the rider's initiative); the Basic Set lets the rider take any maneuver."""
+    world = gurps_world(chosen)
+    _, rider = mounted_pair(world, velocity=5)
+    set_maneuver(world, rider, chosen_maneuver)
+    if refused:
+        with pytest.raises(IntentError, match=r"does not move the rider.*only to jump off \(House rules: Mounts\)"):
+            world.step()
+        assert world.turn == 0
+    else:
+        world.step()
+        assert world.turn == 1
+
+
+@pytest.mark.parametrize("attack", [False, True], ids=["on a Move", "on a Move and Attack"])
+def test_house_rules_mounts_a_seated_rider_may_still_jump_off(attack: bool) -> None:
+    """House rules: Mounts leave jumping off as the Basic Set has it: a Move or Move and Attack and a Jumping roll
+    (Basic Set: Mounted Combat > Movement and Maneuvers)."""
+    world = gurps_world(HOUSE)
+    horse, rider = mounted_pair(world, velocity=5)
+    jump_off(world, rider, "Jumping", attack=attack)
+    script(world, 11)
+    events = world.step()
+    assert [(event.rider, event.mount, event.how) for event in of_type(events, Dismounted)] == [
+        (rider, horse, "jumped off")
+    ]
+
+
+def test_a_seated_rider_does_nothing_unless_the_game_chooses_a_maneuver() -> None:
+    """A rider carried by its mount defaults to Do Nothing, in the saddle and turn after turn, so the house
+    limit on its maneuvers binds only what the game asks (House rules: Mounts)."""
+    world = gurps_world(HOUSE)
+    horse, rider = spawn_horse(world, velocity=5), spawn_rider(world)
+    assert world.get(rider, Intent).maneuver is Maneuver.MOVE
+    seat(world, rider, horse)
+    assert world.get(rider, Intent).maneuver is Maneuver.DO_NOTHING
+    set_maneuver(world, rider, Maneuver.ATTACK)
+    world.step()
+    assert world.get(rider, Intent).maneuver is Maneuver.DO_NOTHING
+    world.step()
+    assert world.turn == 2
+
+
+@pytest.mark.parametrize(
+    ("chosen", "spooked", "expected"),
+    [
+        (HOUSE, False, ("dodge", "parry")),
+        (HOUSE, True, ("dodge",)),
+        (BASIC, False, ("dodge",)),
+    ],
+    ids=[
+        "house: by its own abilities, dodge and parry",
+        "house: bucking, dodge only",
+        "Basic Set: a mount only dodges",
+    ],
+)
+def test_house_rules_mounts_a_mount_defends_by_its_own_abilities(
+    chosen: Rules, spooked: bool, expected: tuple[str, ...]
+) -> None:
+    """House rules: Mounts: a mount defends as its abilities allow, most only by dodging; Basic Set: Mounted
+    Combat > Mounted Defense gives every mount Dodge alone, and a bucking mount only dodges (Spooked Mounts)."""
+    world = gurps_world(chosen)
+    horse, _ = mounted_pair(world, defenses=("dodge", "parry"))
+    if spooked:
+        spook(world, horse)
+    assert mounted_defense(world, horse).options == expected
+
+
+@pytest.mark.parametrize(
+    ("defenses", "message"),
+    [
+        ((), r"Mount\.defenses = \(\): expected a non-empty tuple of dodge, block, parry"),
+        (["dodge"], r"Mount\.defenses = \['dodge'\]: expected a non-empty tuple"),
+        (("dodge", "bite"), r"Mount\.defenses\[1\] = 'bite'"),
+    ],
+    ids=["none at all", "a list", "not a defense"],
+)
+def test_a_mounts_defenses_are_checked(defenses: object, message: str) -> None:
+    with pytest.raises(RuleValueError, match=message):
+        Mount(defenses=defenses)  # type: ignore[arg-type]

@@ -168,11 +168,18 @@ def mounted_defense(world: World, entity: int) -> MountedDefense:
 
     A mount only dodges (its barding or natural DR is the game's). A rider dodges, blocks or parries, at
     Riding - 12 when its Riding is under 12. On a bucking (spooked) mount, mount and rider may only dodge.
-    House rules: a rider defends normally, the limit being on the skill its parry comes from (see
-    :func:`mounted_attack`), so no penalty here (House rules: Mounts).
+    House rules: a mount defends by its own abilities (``Mount.defenses``), dodging alone while it bucks; a
+    rider defends normally, the limit being on the skill its parry comes from (see :func:`mounted_attack`), so
+    no penalty here (House rules: Mounts).
+
+    Left to the game: the house rules let a rider with Shield Wall Training or Sacrificial Parry use them
+    normally to protect its mount. The library models neither ability nor defending someone else, so a game
+    that has them applies them to the mount as to any ally (House rules: Mounts).
     """
     found = world.try_get(entity, Mount)
     if found is not None:
+        if house(world) and not found.spooked:
+            return MountedDefense(found.defenses, 0)
         return MountedDefense(("dodge",), 0)
     _, mount = require_seated(world, entity)
     riding = skill_level(world, entity, "Riding")

@@ -6,6 +6,7 @@ import esper
 
 from components.flight import FlightIntent
 from components.gurps import Intent, Maneuver
+from components.mount import Rider
 from ecs import Phase, System
 
 
@@ -13,8 +14,13 @@ class IntentReset(System):
     """CLEANUP phase: puts every ``Intent`` back to its defaults (a Move maneuver, no throttle, no turn, no veer,
     no push), in place: the component stays on the entity (DESIGN.md section 10).
 
-    Reads and writes ``Intent`` and ``FlightIntent`` (no climb, no dive); emits nothing. ``Control.path`` and the
-    rest of the turn's record stay until the next turn opens, for the renderer and replays.
+    A rider seated on a mount defaults to Do Nothing instead: it does not move under its own power, and under
+    the house rules it may not take a maneuver that moves it (House rules: Mounts), so a Move is asked for only
+    to jump off (``systems.gurps.mounting.jump_off``).
+
+    Reads ``Rider``; reads and writes ``Intent`` and ``FlightIntent`` (no climb, no dive); emits nothing.
+    ``Control.path`` and the rest of the turn's record stay until the next turn opens, for the renderer and
+    replays.
     """
 
     phase = Phase.CLEANUP
@@ -28,6 +34,9 @@ class IntentReset(System):
             intent.turn_at_yd = None
             intent.push = False
             intent.veer = ()
+        for entity, rider in esper.get_component(Rider):
+            if rider.mount is not None and (seated := esper.try_component(entity, Intent)) is not None:
+                seated.maneuver = Maneuver.DO_NOTHING
         for _, wish in esper.get_component(FlightIntent):
             wish.climb_yd = 0
             wish.dive = False

@@ -24,6 +24,7 @@ Table, rows 6-7)."""
 
 _ATTACKS: Final = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 _HOUSE_MOUNT_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK, Maneuver.ATTACK})
+_MOVING: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 
 
 def attempt_feat(world: World, mount: int, feat: str) -> None:
@@ -55,6 +56,12 @@ class MountOrderSystem(System):
     - House rules: a ridden mount only takes Move, Move and Attack, or Attack (the step and attack); anything
       else is an :class:`~ecs.errors.IntentError`. A rider whose turn must be a Ready (``Rider.ready_turn``)
       is made to take one: the rule forces the maneuver (House rules: Mounts).
+    - House rules: a seated rider, still on its mount, takes only maneuvers that do not move it, since it is
+      stationary on its mount; a Move or a Move and Attack is an :class:`~ecs.errors.IntentError` unless it is
+      jumping off (``Rider.action == "jump off"``, :func:`systems.gurps.mounting.jump_off`), which the Basic Set
+      does on either (House rules: Mounts; Basic Set: Mounted Combat > Movement and Maneuvers). Reading chosen:
+      the rider attacks with an Attack while its mount moves, so Move and Attack is refused like Move; the other
+      maneuvers stand, without their step.
     """
 
     phase = Phase.INTENT
@@ -129,8 +136,19 @@ class MountOrderSystem(System):
             if rider.ready_turn == world.turn:
                 set_maneuver(world, entity, Maneuver.READY)
             ridden = world.try_get(rider.mount, Mount) if rider.mount is not None else None
-            if rider.mount is None or ridden is None or ridden.controller != entity:
+            if rider.mount is None or ridden is None:
                 continue  # on foot, or on a mount despawned since the last turn (it falls in the MOUNTED phase)
+            own = maneuver(world, entity)
+            if own in _MOVING and rider.action != "jump off":
+                raise IntentError(
+                    entity,
+                    "maneuver",
+                    own.value,
+                    "a maneuver that does not move the rider, who is stationary on its mount; a Move or Move and "
+                    "Attack only to jump off (House rules: Mounts)",
+                )
+            if ridden.controller != entity:
+                continue
             mount_maneuver = maneuver(world, rider.mount)
             if mount_maneuver is not None and mount_maneuver not in _HOUSE_MOUNT_MANEUVERS:
                 raise IntentError(

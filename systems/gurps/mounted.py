@@ -159,7 +159,9 @@ def seat(world: World, rider: int, mount: int) -> None:
     """Link ``rider`` to ``mount`` as its last seated rider and sit it down.
 
     The rider no longer moves under its own power: its ``Control.carried_by`` names the mount and its own
-    velocity is 0; it sits (``Posture``) at the mount's seat. The systems call this once a mounting succeeds;
+    velocity is 0; it sits (``Posture``) at the mount's seat, and its maneuver is Do Nothing until the game
+    chooses another (a seated rider's default, see ``systems.gurps.cleanup.IntentReset``). The systems call
+    this once a mounting succeeds;
     a game may call it to set up a rider already in the saddle. A rider already mounted, a mount with no free
     seat, or a chain that loops back is a :class:`~ecs.errors.WorldError`.
     """
@@ -185,6 +187,7 @@ def seat(world: World, rider: int, mount: int) -> None:
         posture.state = PostureState.SITTING
         posture.target = None
         posture.seconds_left = 0
+    set_maneuver(world, rider, Maneuver.DO_NOTHING)
     place_rider(world, rider, mount)
 
 
