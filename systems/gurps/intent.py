@@ -159,10 +159,10 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
             )
 
 
-def _check_out_of_control(body: Body, lim: Limits, chosen: Rules) -> None:
+def _check_out_of_control(body: Body, lim: Limits | None, chosen: Rules) -> None:
     """Out of control: no turn, no veer. Under the Basic Set no throttle either. Under the house rules the mover
     takes Move maneuvers, and its throttle (within the usual limits) applies if it wins control back this turn
-    (House rules: High Speed Movement)."""
+    (House rules: High Speed Movement). ``lim`` is None when the intent turns, veers and throttles nothing."""
     intent = body.intent
     if chosen.control != "house":
         if intent.turn or intent.throttle or any(intent.veer):
@@ -179,7 +179,8 @@ def _check_out_of_control(body: Body, lim: Limits, chosen: Rules) -> None:
         raise IntentError(
             body.entity, "maneuver", Maneuver(intent.maneuver).value, "Move: out of control, it takes Move maneuvers"
         )
-    _check_high_speed(body, lim, chosen)
+    if lim is not None:
+        _check_high_speed(body, lim, chosen)
 
 
 def early_turn_modifier(body: Body, lim: Limits, chosen: Rules) -> int:
@@ -214,9 +215,12 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
                 "0: a rider does not move under its own power",
             )
         return
-    lim = limits(world, body, chosen)
-    _moves_under_own_power(body, lim)
-    if body.control.state is MoveState.OUT_OF_CONTROL:
+    state = body.control.state
+    # Kept at speed with no turn, veer or change of speed, nothing left to check needs the limits.
+    lim = limits(world, body, chosen) if moving or state is MoveState.NORMAL else None
+    if lim is not None:
+        _moves_under_own_power(body, lim)
+    if state is MoveState.OUT_OF_CONTROL:
         _check_out_of_control(body, lim, chosen)
         return
     if len(intent.veer) > body.velocity.yps:
@@ -225,7 +229,9 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
         )
     if intent.turn_at_yd is not None and intent.turn == 0:
         raise IntentError(body.entity, "turn_at_yd", intent.turn_at_yd, "None when turn is 0")
-    if body.control.state is MoveState.NORMAL:
+    if lim is None:
+        return
+    if state is MoveState.NORMAL:
         _check_normal(body, lim, world)
     else:
         _check_high_speed(body, lim, chosen)

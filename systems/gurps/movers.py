@@ -12,7 +12,6 @@ Where the Move comes from (Basic Set: High-Speed Movement > High-Speed Flying an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple, cast
 
 from components.flight import Flight
@@ -123,9 +122,9 @@ def shock(world: World, entity: int) -> int:
     return condition.shock if condition is not None else 0
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """What the rules allow one mover this turn (Basic Set: High-Speed Movement, or the house rules).
+class Limits(NamedTuple):
+    """What the rules allow one mover this turn (Basic Set: High-Speed Movement, or the house rules). A named
+    tuple, quick to make: the systems work one out for most movers every turn.
 
     - ``basic_move``: Basic Move in its environment (air or water Move in place of it); the safe
       deceleration, and the acceleration step of the Basic Set.
@@ -154,30 +153,32 @@ class Limits:
     high_speed_above: int
 
 
-def basic_move(world: World, body: Body) -> int:
-    """Basic Move in the entity's environment: ground Basic Move, basic air Move, or basic water Move."""
+def _move_in_use(world: World, body: Body) -> tuple[Environment, int, int | None]:
+    """The entity's environment, its Basic Move there and its rated top speed there (None if it has none)."""
     where = environment(world, body)
     if where == "air":
-        return world.get(body.entity, Flight).air_move
+        flight = world.get(body.entity, Flight)
+        return where, flight.air_move, flight.top_airspeed
     if where == "water":
         assert body.mover.water_move is not None  # Mover refuses swimming without water_move
-        return body.mover.water_move
-    return body.mover.basic_move
+        return where, body.mover.water_move, body.mover.top_speed
+    return where, body.mover.basic_move, body.mover.top_speed
+
+
+def basic_move(world: World, body: Body) -> int:
+    """Basic Move in the entity's environment: ground Basic Move, basic air Move, or basic water Move."""
+    return _move_in_use(world, body)[1]
 
 
 def rated_top_speed(world: World, body: Body) -> int | None:
     """The rated top speed in the entity's environment (Enhanced Move, a vehicle's figure), or None."""
-    if environment(world, body) == "air":
-        return world.get(body.entity, Flight).top_airspeed
-    return body.mover.top_speed
+    return _move_in_use(world, body)[2]
 
 
 def limits(world: World, body: Body, chosen: Rules) -> Limits:
     """The :class:`Limits` of ``body`` this turn under ``chosen`` rules."""
-    where = environment(world, body)
-    base = basic_move(world, body)
+    where, base, rated = _move_in_use(world, body)
     move = rules.encumbered_move(base, body.mover.encumbrance)
-    rated = rated_top_speed(world, body)
     house = chosen.control == "house"
     if house:
         top = rules.house_top_speed(move, rated or 0)

@@ -64,11 +64,11 @@ def _enum(owner: str, field: str, value: object, kind: type[_E]) -> _E:
     The enums here have string values, so the plain string and a member of another string enum with the
     same value (such as the ``Maneuver`` of ``components.gurps``) are accepted too.
     """
-    for member in kind:
-        if value is member or value == member.value:
-            return member
-    shown = ", ".join(repr(member.value) for member in kind)
-    raise RuleValueError(owner, field, value, f"a {kind.__name__}: one of {shown}")
+    try:
+        return kind(value)  # the member itself, or the member whose value ``value`` equals
+    except ValueError:
+        shown = ", ".join(repr(member.value) for member in kind)
+        raise RuleValueError(owner, field, value, f"a {kind.__name__}: one of {shown}") from None
 
 
 def _exact(value: float) -> Fraction:
