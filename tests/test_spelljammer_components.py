@@ -203,8 +203,16 @@ def test_parse_time_dice(text: str, parts: tuple[int, int, int]) -> None:
         ({"hex_ft": 0}, "Options.hex_ft = 0: expected a whole number, 1 or more"),
         ({"chase_on_map": "yes"}, "Options.chase_on_map = 'yes'"),
         ({"larger_dice": None}, "Options.larger_dice = None"),
+        ({"max_die_steps": -1}, "Options.max_die_steps = -1: expected a whole number, 0 or more"),
+        ({"half_move_fire": "run"}, "Options.half_move_fire = 'run': expected one of 'normal', 'walk'"),
     ],
-    ids=["hex of 0 feet", "chase_on_map not bool", "larger_dice not bool"],
+    ids=[
+        "hex of 0 feet",
+        "chase_on_map not bool",
+        "larger_dice not bool",
+        "max_die_steps negative",
+        "half_move_fire not a reading",
+    ],
 )
 def test_options_refuse_bad_values(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(RuleValueError) as caught:

@@ -17,6 +17,7 @@ from systems.spelljammer.rules import (
     DEFENSES,
     DIE_LADDER,
     ENCUMBRANCE,
+    HALF_MOVE_FIRE,
     MOVING_FIRE,
     PURSUIT_OUTCOMES,
     SPEEDS,
@@ -39,6 +40,7 @@ from systems.spelljammer.rules import (
     grade_name,
     movement_rate,
     moving_fire,
+    moving_fire_row,
     nonlethal_damage,
     pursuit_action,
     pursuit_fall_seconds,
@@ -63,8 +65,9 @@ V = Vegetation
         (CHASE_TABLE, "Chasing and Fleeing"),
         (PURSUIT_OUTCOMES, "Chasing and Fleeing (Pursuit Actions)"),
         (MOVING_FIRE, "Moving and Shooting"),
+        (HALF_MOVE_FIRE, "Moving and Shooting"),
     ],
-    ids=["speeds", "defenses", "encumbrance", "vegetation", "chase", "pursuit", "moving fire"],
+    ids=["speeds", "defenses", "encumbrance", "vegetation", "chase", "pursuit", "moving fire", "half-move fire"],
 )
 def test_every_table_row_cites_its_section(table: tuple[object, ...], section: str) -> None:
     assert table
@@ -682,20 +685,42 @@ def test_pursuit_bad_grade(grade: object) -> None:
         pursuit_fall_seconds(grade)  # type: ignore[arg-type]
 
 
+CHAIR_FORMS = [
+    (0, None, "1d2"),
+    (33, None, "1d3"),
+    (33, 0, "1d2+1"),
+    (66, None, "1d4"),
+    (66, 1, "1d3+1"),
+    (66, 0, "1d2+2"),
+    (100, None, "1d6"),
+    (100, 2, "1d4+1"),
+    (100, 1, "1d3+2"),
+    (100, 0, "1d2+3"),
+]
+
+
 @pytest.mark.parametrize(
-    ("extra", "larger", "adds"),
-    [(0, "1d2", "1d2"), (33, "1d3", "1d2+1"), (66, "1d4", "1d2+2"), (100, "1d6", "1d2+3")],
+    ("extra", "max_die_steps", "expected"),
+    CHAIR_FORMS,
     ids=[
-        "chair example: base 1d2",
-        "chair example: base +33% -> 1d3 or 1d2+1",
-        "chair example: base +66% -> 1d4 or 1d2+2",
-        "chair example: base +100% -> 1d6 or 1d2+3",
+        f"chair example: base{f' +{extra}%' if extra else ''} -> {expected}"
+        + ("" if steps is None else f" (at most {steps} die step{'s' * (steps != 1)})")
+        for extra, steps, expected in CHAIR_FORMS
     ],
 )
-def test_pursuit_example_knocking_over_a_chair(extra: int, larger: str, adds: str) -> None:
-    """Chasing and Fleeing (Pursuit Actions): a 1 to 2 second chair; larger dice preferred, adds allowed."""
-    assert scaled_time_dice("1d2", extra) == larger
-    assert scaled_time_dice("1d2", extra, larger_dice=False) == adds
+def test_pursuit_example_knocking_over_a_chair(extra: int, max_die_steps: int | None, expected: str) -> None:
+    """Chasing and Fleeing (Pursuit Actions): a 1 to 2 second chair, 1d2; every form the example offers for
+    +33%, +66% and +100%, larger dice first (the text's preference), then mixed, then adds alone."""
+    assert scaled_time_dice("1d2", extra, max_die_steps=max_die_steps) == expected
+
+
+@pytest.mark.parametrize("extra", [0, 33, 66, 100], ids=["base", "+33%", "+66%", "+100%"])
+def test_scaled_time_dice_adds_alone_are_no_die_steps(extra: int) -> None:
+    """``larger_dice=False``, the GM's other choice, is the same as allowing no die step."""
+    assert scaled_time_dice("1d2", extra, larger_dice=False) == scaled_time_dice("1d2", extra, max_die_steps=0)
+    assert scaled_time_dice("1d2", extra, larger_dice=False, max_die_steps=3) == scaled_time_dice(
+        "1d2", extra, max_die_steps=0
+    )
 
 
 @pytest.mark.parametrize(
@@ -756,6 +781,12 @@ def test_scaled_time_dice_larger_dice_must_be_bool() -> None:
         scaled_time_dice("1d2", 33, larger_dice=1)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("steps", [-1, 1.0, True], ids=["negative", "float", "bool"])
+def test_scaled_time_dice_max_die_steps_is_a_count(steps: object) -> None:
+    with pytest.raises(RuleValueError, match=r"^scaled_time_dice\.max_die_steps = .*whole number, 0 or more"):
+        scaled_time_dice("1d2", 33, max_die_steps=steps)  # type: ignore[arg-type]
+
+
 # --- Moving and Shooting --------------------------------------------------------------------------
 
 MOVING_FIRE_ROWS = [
@@ -769,6 +800,9 @@ MOVING_FIRE_ROWS = [
     (M.SPRINT, 4, (1, -50, 2)),
     (M.FAST_SPRINT, 1, (1, -70, 1)),
     (M.FAST_SPRINT, 4, (1, -70, 1)),
+    (M.DODGE, 1, (1, 0, None)),
+    (M.DODGE, 4, (2, 0, None)),
+    (M.STEALTHY, 3, (2, 0, None)),
 ]
 
 
@@ -777,18 +811,64 @@ MOVING_FIRE_ROWS = [
     MOVING_FIRE_ROWS,
     ids=[f"{m.value}, {a} attacks -> {e}" for m, a, e in MOVING_FIRE_ROWS],
 )
-def test_moving_and_shooting_table(mode: SpeedMode, attacks: int, expected: tuple[int, int, int]) -> None:
+def test_moving_and_shooting_table(mode: SpeedMode, attacks: int, expected: tuple[int, int, int | None]) -> None:
     assert moving_fire(mode, attacks) == expected
 
 
 @pytest.mark.parametrize(
-    ("args", "field"),
-    [((M.DODGE, 2), "mode"), ((M.STEALTHY, 2), "mode"), (("walk", 2), "mode"), ((M.WALK, 0), "attacks")],
-    ids=["dodge has no row", "stealthy has no row", "mode as text", "no attacks"],
+    ("mode", "attacks", "reading", "expected"),
+    [
+        (M.DODGE, 4, "normal", (2, 0, None)),
+        (M.DODGE, 1, "normal", (1, 0, None)),
+        (M.STEALTHY, 4, "normal", (2, 0, None)),
+        (M.DODGE, 4, "walk", (2, -15, 4)),
+        (M.STEALTHY, 3, "walk", (2, -15, 4)),
+        (M.WALK, 4, "walk", (2, -15, 4)),
+        (M.RUN, 4, "normal", (2, -30, 3)),
+    ],
+    ids=[
+        "dodge, 4 attacks -> 2 at 0, no drop threat",
+        "dodge, 1 attack -> 1 at 0 (half rounded up, as at Walk)",
+        "stealthy, 4 attacks -> 2 at 0",
+        "walk reading: dodge, 4 attacks -> the Walk row, 2 at -15, 4x DEX",
+        "walk reading: stealthy, 3 attacks -> 2 at -15",
+        "either reading leaves Walk as it is",
+        "either reading leaves Run as it is",
+    ],
 )
-def test_moving_fire_bad_input(args: tuple[object, ...], field: str) -> None:
+def test_moving_and_shooting_at_half_tmr(
+    mode: SpeedMode, attacks: int, reading: str, expected: tuple[int, int, int | None]
+) -> None:
+    """Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting: the normal rule lets a
+    character moving half its TMR make half its attacks; the table replaces it from Walk up ("normal"), or
+    for every shot on the move, half TMR then falling in the Walk row ("walk")."""
+    assert moving_fire(mode, attacks, half_move_fire=reading) == expected
+    assert moving_fire_row(mode, reading).source == f"{RULE} > Moving and Shooting"
+
+
+def test_moving_and_shooting_at_half_tmr_draws_without_risk() -> None:
+    """With no drop threat at half TMR (the normal rule), a bowman's second, drawn arrow risks no drop."""
+    result = fire_on_the_move(M.DODGE, 4, RangedWeapon.SHORT_BOW)
+    assert (result.attacks, result.modifier, result.drop_multiple, result.drop_checks) == (2, 0, None, 0)
+    walked = fire_on_the_move(M.DODGE, 4, RangedWeapon.SHORT_BOW, half_move_fire="walk")
+    assert (walked.attacks, walked.modifier, walked.drop_multiple, walked.drop_checks) == (2, -15, 4, 1)
+    assert drop_check(61, 15, M.DODGE, half_move_fire="walk") is DropResult.ARROW_DROPPED
+    with pytest.raises(RuleValueError, match=r"^drop_check\.mode = .*a speed with a drop threat"):
+        drop_check(61, 15, M.DODGE)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "field"),
+    [
+        (("walk", 2), {}, "mode"),
+        ((M.WALK, 0), {}, "attacks"),
+        ((M.DODGE, 2), {"half_move_fire": "run"}, "half_move_fire"),
+    ],
+    ids=["mode as text", "no attacks", "no such reading of half TMR"],
+)
+def test_moving_fire_bad_input(args: tuple[object, ...], kwargs: dict[str, object], field: str) -> None:
     with pytest.raises(RuleValueError, match=rf"^moving_fire\.{field} = "):
-        moving_fire(*args)  # type: ignore[arg-type]
+        moving_fire(*args, **kwargs)  # type: ignore[arg-type]
 
 
 def test_moving_fire_example_bowman_two_shots_on_the_run_draws_once() -> None:

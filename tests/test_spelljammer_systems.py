@@ -611,6 +611,16 @@ def test_pursuit_actions_adds_instead_of_larger_dice_is_an_option() -> None:
     assert [(t.expression, t.total) for t in rolls(events, "time for")] == [("1d2+3", 5)]
 
 
+def test_pursuit_actions_mixed_dice_and_adds_is_an_option() -> None:
+    """Chasing and Fleeing (Pursuit Actions), the chair example's mixed forms: at most two die steps, so a
+    failed 1d2 action takes 1d4+1 seconds."""
+    world = new_world(Options(hex_ft=5, max_die_steps=2))
+    character(world, dex=20, heading=0, pursuit_dice="1d2")
+    world.dice.script(90, 3, 1)
+    events = world.step()
+    assert [(t.expression, t.total) for t in rolls(events, "time for")] == [("1d4+1", 4)]
+
+
 @pytest.mark.parametrize(
     ("acrobatics", "against", "grade"),
     [(20, "Acrobatics", 2.0), (8, "DEX", 4.0)],
@@ -751,12 +761,32 @@ def test_moving_and_shooting_a_long_bow_is_refused_on_the_move_for_all_but_large
         world.step()
 
 
-@pytest.mark.parametrize("mode", [M.DODGE, M.STEALTHY], ids=["dodge", "stealthy"])
-def test_moving_and_shooting_has_no_row_for_dodge_or_stealthy(mode: SpeedMode) -> None:
-    world = new_world()
-    entity = character(world, mode=mode, heading=0, shots=1)
-    with pytest.raises(IntentError, match=f"entity {entity}: Intent.mode = .*one of walk, run, sprint, fast_sprint"):
-        world.step()
+@pytest.mark.parametrize(
+    ("mode", "options", "expected", "threat_rolls"),
+    [
+        (M.DODGE, SQUARE_HEXES, (2, 0, (), 2), ()),
+        (M.STEALTHY, SQUARE_HEXES, (2, 0, (), 2), ()),
+        (M.DODGE, Options(hex_ft=5, half_move_fire="walk"), (2, -15, (DropResult.ARROW_DROPPED,), 1), (61,)),
+    ],
+    ids=[
+        "dodge, 4 attacks -> 2 at 0, no drop check",
+        "stealthy, 4 attacks -> 2 at 0, no drop check",
+        "walk reading: dodge, 4 attacks -> 2 at -15, threat 61 drops the arrow",
+    ],
+)
+def test_moving_and_shooting_at_half_tmr_keeps_half_the_attacks(
+    mode: SpeedMode, options: Options, expected: tuple[object, ...], threat_rolls: tuple[int, ...]
+) -> None:
+    """Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting: moving half its TMR, a
+    character shoots half its attacks under the normal rule, or by the Walk row under the other reading."""
+    world = new_world(options)
+    entity = character(world, mode=mode, heading=0, shots=4, weapon=RangedWeapon.SHORT_BOW)
+    world.dice.script(*threat_rolls)
+    events = world.step()
+    shot = only(events, ShotsOnTheMove)
+    assert shot.entity == entity
+    assert (shot.allowed, shot.modifier, shot.drops, shot.fired) == expected
+    assert [r.total for r in rolls(events, "drop threat")] == list(threat_rolls)
 
 
 # --- Intents the rules refuse ------------------------------------------------------------------------

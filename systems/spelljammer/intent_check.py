@@ -7,9 +7,7 @@ import esper
 from components.spelljammer import RangedWeapon, SpeedMode
 from ecs import IntentError, Phase, RuleValueError, System
 from systems.spelljammer._shared import VegetationMap, characters, is_character
-from systems.spelljammer.rules import CHASE_MODES, MOVING_FIRE, allowed_modes
-
-_SHOOTING_MODES = tuple(row.mode for row in MOVING_FIRE)
+from systems.spelljammer.rules import CHASE_MODES, allowed_modes
 
 
 def _names(modes: tuple[SpeedMode, ...]) -> str:
@@ -32,8 +30,8 @@ class IntentCheck(System):
     - A character does not flee from itself.
     - A ``pursuit_skill`` must be one of the character's ``Mobility.skills`` (... > Chasing and Fleeing,
       Pursuit Actions: a skill such as Acrobatics may stand in for DEX).
-    - Shots on the move need Walk, Run, Sprint or Fast Sprint, and a long bow needs a large creature
-      (... > Moving and Shooting).
+    - A long bow shot on the move needs a large creature (... > Moving and Shooting). Shots are allowed at
+      every speed: at half TMR (Dodge, Stealthy) as the ``half_move_fire`` option reads it (``MovingFire``).
     """
 
     phase = Phase.INTENT
@@ -60,16 +58,10 @@ class IntentCheck(System):
                 raise IntentError(
                     entity, "pursuit_skill", intent.pursuit_skill, f"a skill in Mobility.skills (it has {known})"
                 )
-            if intent.shots:
-                if mode is not None and mode not in _SHOOTING_MODES:
-                    raise IntentError(entity, "mode", mode, f"one of {_names(_SHOOTING_MODES)} to shoot on the move")
-                if intent.weapon is RangedWeapon.LONG_BOW and not (mobility.large or mobility.centaur):
-                    raise IntentError(
-                        entity,
-                        "weapon",
-                        intent.weapon,
-                        "a weapon other than a long bow: only a large creature fires one",
-                    )
+            if intent.shots and intent.weapon is RangedWeapon.LONG_BOW and not (mobility.large or mobility.centaur):
+                raise IntentError(
+                    entity, "weapon", intent.weapon, "a weapon other than a long bow: only a large creature fires one"
+                )
 
     @staticmethod
     def _check_chase(entity: int, runner: int, mode: SpeedMode | None) -> None:

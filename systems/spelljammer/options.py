@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecs.validate import check_bool, check_int
-from systems.spelljammer.rules import SQUARE_FT
+from ecs.validate import check_bool, check_choice, check_int
+from systems.spelljammer.rules import HALF_MOVE_FIRE_READINGS, SQUARE_FT
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +19,12 @@ class Options:
       abstract chase, where the table alone decides.
     - ``larger_dice``: a longer pursuit action steps its dice up (1d2, 1d3, 1d4, 1d6) as the text prefers;
       False adds to the roll instead (1d2+1, 1d2+2, 1d2+3), the GM's other choice.
+    - ``max_die_steps``: the mixed forms the text also offers: at most this many of a longer pursuit action's
+      steps move the die, the rest add (1: 1d3, 1d3+1, 1d3+2; 2: 1d3, 1d4, 1d4+1). None, every step may
+      (``rules.scaled_time_dice``).
+    - ``half_move_fire``: shooting at half TMR (Dodge, Stealthy): ``"normal"`` keeps the normal rule of half
+      the attacks with no penalty or drop threat, ``"walk"`` uses the moving-fire table's Walk row
+      (``rules.moving_fire_row``).
 
     >>> Options().contact_hex, Options(hex_ft=5).contact_hex
     (2, 1)
@@ -27,11 +33,16 @@ class Options:
     hex_ft: int = 3
     chase_on_map: bool = True
     larger_dice: bool = True
+    max_die_steps: int | None = None
+    half_move_fire: str = "normal"
 
     def __post_init__(self) -> None:
         check_int("Options", "hex_ft", self.hex_ft, low=1)
         check_bool("Options", "chase_on_map", self.chase_on_map)
         check_bool("Options", "larger_dice", self.larger_dice)
+        if self.max_die_steps is not None:
+            check_int("Options", "max_die_steps", self.max_die_steps, low=0)
+        check_choice("Options", "half_move_fire", self.half_move_fire, HALF_MOVE_FIRE_READINGS)
 
     @property
     def contact_hex(self) -> int:

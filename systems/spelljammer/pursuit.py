@@ -18,9 +18,9 @@ class PursuitActions(System):
     """MOVEMENT phase, before ``Move``: resolves the pursuit action a character attempts this round.
 
     Reads ``RoundIntent`` (``pursuit_dice``, ``pursuit_label``, ``pursuit_skill``) and ``Mobility`` (``dex``,
-    ``skills``) and the ``larger_dice`` option; writes ``RoundState.seconds_owed`` (the time the action takes,
-    served from this round's movement) and ``RoundState.fallen``; emits :class:`~ecs.RollMade` for each roll,
-    :class:`PursuitActionResolved` and :class:`FellDown`.
+    ``skills``) and the ``larger_dice`` and ``max_die_steps`` options; writes ``RoundState.seconds_owed`` (the
+    time the action takes, served from this round's movement) and ``RoundState.fallen``; emits
+    :class:`~ecs.RollMade` for each roll, :class:`PursuitActionResolved` and :class:`FellDown`.
 
     Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing (Pursuit Actions): a d100 roll
     graded by multiples of DEX (``rules.dex_grade``) sets the outcome and the time (``rules.pursuit_action``):
@@ -35,7 +35,7 @@ class PursuitActions(System):
 
     def run(self) -> None:
         """Resolve every pursuit action, in initiative order."""
-        larger_dice = options_of(self.world).larger_dice
+        options = options_of(self.world)
         dice = self.world.dice
         for entity, (mobility, intent, state, _) in characters():
             base = intent.pursuit_dice
@@ -54,7 +54,14 @@ class PursuitActions(System):
                 seconds = outcome.seconds
             else:
                 assert outcome.extra_percent is not None  # exactly one of the two is set
-                time = dice.roll(scaled_time_dice(base, outcome.extra_percent, larger_dice=larger_dice))
+                time = dice.roll(
+                    scaled_time_dice(
+                        base,
+                        outcome.extra_percent,
+                        larger_dice=options.larger_dice,
+                        max_die_steps=options.max_die_steps,
+                    )
+                )
                 self.world.emit(RollMade(entity, f"time for {what}, in seconds", time))
                 seconds = time.total
             self.world.emit(

@@ -35,6 +35,8 @@ __all__ = [
     "DEX_MULTIPLES",
     "DIE_LADDER",
     "ENCUMBRANCE",
+    "HALF_MOVE_FIRE",
+    "HALF_MOVE_FIRE_READINGS",
     "LARGE_LONG_BOW_MODIFIER",
     "MOVING_FIRE",
     "PURSUIT_FALL_SECONDS",
@@ -71,6 +73,7 @@ __all__ = [
     "grade_name",
     "movement_rate",
     "moving_fire",
+    "moving_fire_row",
     "nonlethal_damage",
     "pursuit_action",
     "pursuit_fall_seconds",
@@ -539,7 +542,9 @@ DIE_LADDER: Final[tuple[int, ...]] = (2, 3, 4, 6, 8, 10, 12)
 _EXTRA_STEPS: Final = {0: 0, 33: 1, 66: 2, 100: 3}
 
 
-def scaled_time_dice(base_dice: str, extra_percent: int, *, larger_dice: bool = True) -> str:
+def scaled_time_dice(
+    base_dice: str, extra_percent: int, *, larger_dice: bool = True, max_die_steps: int | None = None
+) -> str:
     """The dice for a pursuit action's base time increased by ``extra_percent`` (0, 33, 66 or 100).
 
     Reading of the text's example (... > Chasing and Fleeing (Pursuit Actions)), where a base of 1d2
@@ -548,15 +553,23 @@ def scaled_time_dice(base_dice: str, extra_percent: int, *, larger_dice: bool = 
     larger dice. Where the ladder ends, or the die is not on it, or ``larger_dice`` is False (the
     GM's other choice), the step adds a third of the base's average roll, rounded up, instead.
     The base's own add is kept. For example 2d6 +100% is 2d12; 1d12 +33% is 1d12+3.
+
+    The example also offers mixed forms, a larger die with adds: 1d3+1 for +66%, 1d4+1 and 1d3+2 for
+    +100%. ``max_die_steps`` gives them: at most that many steps move the die, the rest add (1 gives
+    1d3, 1d3+1, 1d3+2; 2 gives 1d3, 1d4, 1d4+1). None lets every step move the die; ``larger_dice``
+    False is the same as 0.
     """
     owner = "scaled_time_dice"
     count, size, adds = parse_time_dice(owner, "base_dice", base_dice)
     check_int(owner, "extra_percent", extra_percent)
     steps = _EXTRA_STEPS[check_choice(owner, "extra_percent", extra_percent, tuple(_EXTRA_STEPS))]
     check_bool(owner, "larger_dice", larger_dice)
+    die_steps = steps if max_die_steps is None else check_int(owner, "max_die_steps", max_die_steps, low=0)
+    if not larger_dice:
+        die_steps = 0
     step_adds = -(-count * (size + 1) // 6)  # a third of the average roll count * (size + 1) / 2
-    for _ in range(steps):
-        if larger_dice and size in DIE_LADDER[:-1]:
+    for step in range(steps):
+        if step < die_steps and size in DIE_LADDER[:-1]:
             size = DIE_LADDER[DIE_LADDER.index(size) + 1]
         else:
             adds += step_adds
@@ -576,12 +589,13 @@ class AttackCount(Enum):
 
 @dataclass(frozen=True, slots=True)
 class MovingFireRow:
-    """One row of the moving-and-shooting table: attacks, strike modifier and drop threat (x DEX)."""
+    """One row of the moving-and-shooting table: attacks, strike modifier and drop threat (x DEX; None for
+    no drop threat)."""
 
     mode: SpeedMode
     attacks: AttackCount
     modifier: int
-    drop_multiple: int
+    drop_multiple: int | None
     source: str
 
 
@@ -595,20 +609,54 @@ MOVING_FIRE: Final[tuple[MovingFireRow, ...]] = (
 
 _MOVING_FIRE_BY_MODE: Final = {row.mode: row for row in MOVING_FIRE}
 
+HALF_MOVE_FIRE: Final[tuple[MovingFireRow, ...]] = (
+    MovingFireRow(SpeedMode.DODGE, AttackCount.HALF_ROUND_UP, 0, None, _SHOOTING),
+    MovingFireRow(SpeedMode.STEALTHY, AttackCount.HALF_ROUND_UP, 0, None, _SHOOTING),
+)
+"""Ranged attacks at half TMR (Dodge, Stealthy) under the normal combat rules, which the moving-fire table
+replaces only from Walk up: half the attacks, no modifier, no drop threat (see :func:`moving_fire_row`)."""
 
-def _moving_fire_row(owner: str, mode: object) -> MovingFireRow:
-    return _MOVING_FIRE_BY_MODE[_check_in(owner, "mode", mode, tuple(_MOVING_FIRE_BY_MODE))]
+_HALF_MOVE_FIRE_BY_MODE: Final = {row.mode: row for row in HALF_MOVE_FIRE}
+
+HALF_MOVE_FIRE_READINGS: Final = ("normal", "walk")
+"""How a table reads shooting at half TMR: ``normal`` (:data:`HALF_MOVE_FIRE`) or ``walk`` (the Walk row)."""
 
 
-def moving_fire(mode: SpeedMode, attacks: int) -> tuple[int, int, int]:
-    """(attacks allowed, strike chance modifier, drop threat multiple of DEX) shooting while moving.
+def moving_fire_row(mode: SpeedMode, half_move_fire: str = "normal") -> MovingFireRow:
+    """The row of the moving-and-shooting rules for a character moving at ``mode`` this round.
+
+    Walk, Run, Sprint and Fast Sprint have their rows of :data:`MOVING_FIRE` (... > Moving and Shooting).
+    The text replaces the normal rule, which lets a character moving up to half its TMR make half its attacks,
+    with that table for ranged attacks on the move, and the table starts at Walk; so at half TMR (Dodge,
+    Stealthy) ``half_move_fire`` picks the reading:
+
+    - ``"normal"`` (the default): the normal rule still holds below Walk, as the table only covers greater
+      speeds: half the attacks, with no modifier and no drop threat (:data:`HALF_MOVE_FIRE`). Reading chosen:
+      half is rounded up, as at Walk, so that going slower never leaves fewer shots than walking.
+    - ``"walk"``: the table replaces the normal rule for every ranged attack on the move, and half TMR falls
+      in its slowest row, Walk.
+    """
+    return _moving_fire_row("moving_fire_row", mode, half_move_fire)
+
+
+def _moving_fire_row(owner: str, mode: object, half_move_fire: object) -> MovingFireRow:
+    chosen = _check_enum(owner, "mode", mode, SpeedMode)
+    reading = check_choice(owner, "half_move_fire", half_move_fire, HALF_MOVE_FIRE_READINGS)
+    if chosen in _HALF_MOVE_FIRE_BY_MODE:
+        return _MOVING_FIRE_BY_MODE[SpeedMode.WALK] if reading == "walk" else _HALF_MOVE_FIRE_BY_MODE[chosen]
+    return _MOVING_FIRE_BY_MODE[chosen]
+
+
+def moving_fire(mode: SpeedMode, attacks: int, *, half_move_fire: str = "normal") -> tuple[int, int, int | None]:
+    """(attacks allowed, strike chance modifier, drop threat multiple of DEX or None) shooting while moving.
 
     Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting. ``attacks`` is the
     character's normal number of ranged attacks a round. Walk: half, rounded up, at -15, drop threat
     4x DEX; Run: half, rounded down, at -30, 3x; Sprint: 1 at -50, 2x; Fast Sprint: 1 at -70, 1x.
-    Dodge and Stealthy have no row and are refused. See :func:`fire_on_the_move` for the weapon rules.
+    Dodge and Stealthy (half TMR) as ``half_move_fire`` reads them (:func:`moving_fire_row`): by default
+    half, rounded up, at 0 and no drop threat. See :func:`fire_on_the_move` for the weapon rules.
     """
-    row = _moving_fire_row("moving_fire", mode)
+    row = _moving_fire_row("moving_fire", mode, half_move_fire)
     check_int("moving_fire", "attacks", attacks, low=1)
     if row.attacks is AttackCount.HALF_ROUND_UP:
         allowed = (attacks + 1) // 2
@@ -626,11 +674,12 @@ LARGE_LONG_BOW_MODIFIER: Final = -20
 @dataclass(frozen=True, slots=True)
 class MovingFire:
     """Ranged attacks on the move after the weapon rules: ``attacks`` at ``modifier``, and how many of
-    them (``drop_checks``) risk a drop against ``drop_multiple`` x DEX (see :func:`drop_check`)."""
+    them (``drop_checks``) risk a drop against ``drop_multiple`` x DEX (see :func:`drop_check`); at half
+    TMR under the normal rule there is no drop threat (``drop_multiple`` None, no drop checks)."""
 
     attacks: int
     modifier: int
-    drop_multiple: int
+    drop_multiple: int | None
     drop_checks: int
 
 
@@ -643,6 +692,7 @@ def fire_on_the_move(
     large: bool = False,
     centaur: bool = False,
     penalty_reduction: int = 0,
+    half_move_fire: str = "normal",
 ) -> MovingFire:
     """:func:`moving_fire` with the weapon modifiers and footnotes (... > Moving and Shooting).
 
@@ -658,9 +708,11 @@ def fire_on_the_move(
     - ``penalty_reduction`` is what the game's Master skill (Master Bowman for the long bow's -20)
       takes off the penalty. Reading: it comes after the centaur halving, applies to the whole
       moving-fire penalty, and can remove the penalty but never turn it into a bonus.
+    - ``half_move_fire`` reads shooting at half TMR (:func:`moving_fire_row`); with no drop threat there,
+      no attack risks a drop.
     """
     owner = "fire_on_the_move"
-    allowed, modifier, drop_multiple = moving_fire(mode, attacks)
+    allowed, modifier, drop_multiple = moving_fire(mode, attacks, half_move_fire=half_move_fire)
     _check_enum(owner, "weapon", weapon, RangedWeapon)
     check_bool(owner, "reloads_itself", reloads_itself)
     check_bool(owner, "large", large)
@@ -675,7 +727,7 @@ def fire_on_the_move(
     if weapon is RangedWeapon.CROSSBOW and not reloads_itself:
         allowed = min(allowed, 1)
     modifier = min(0, modifier + penalty_reduction)
-    drop_checks = 0 if reloads_itself else max(0, allowed - 1)
+    drop_checks = 0 if reloads_itself or drop_multiple is None else max(0, allowed - 1)
     return MovingFire(allowed, modifier, drop_multiple, drop_checks)
 
 
@@ -693,18 +745,21 @@ WEAPON_DROP_ROLL: Final = 96
 """A failed drop check with a threat roll this high or higher drops the weapon, not the arrow."""
 
 
-def drop_check(threat_roll: int, dex: int, mode: SpeedMode) -> DropResult:
+def drop_check(threat_roll: int, dex: int, mode: SpeedMode, *, half_move_fire: str = "normal") -> DropResult:
     """Whether an attack on the move that needed a draw drops the arrow or the weapon.
 
     The attack's threat roll (d100) is graded against DEX (:func:`dex_grade`) and fails when the
     grade is worse than the speed's drop threat multiple (4x walking, 3x running, 2x sprinting, 1x at
     a fast sprint). A failed roll of 96 or more drops the weapon instead of the arrow. Use it for each
-    attack counted in :attr:`MovingFire.drop_checks`.
+    attack counted in :attr:`MovingFire.drop_checks`. A speed without a drop threat (half TMR under the
+    ``"normal"`` reading of ``half_move_fire``) is refused: nothing there risks a drop.
     """
     owner = "drop_check"
     check_int(owner, "threat_roll", threat_roll, 1, 100)
     check_int(owner, "dex", dex, low=1)
-    row = _moving_fire_row(owner, mode)
+    row = _moving_fire_row(owner, mode, half_move_fire)
+    if row.drop_multiple is None:
+        raise RuleValueError(owner, "mode", mode, "a speed with a drop threat: walk, run, sprint or fast_sprint")
     if dex_grade(threat_roll, dex) <= row.drop_multiple:
         return DropResult.NOTHING_DROPPED
     if threat_roll >= WEAPON_DROP_ROLL:

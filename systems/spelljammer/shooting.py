@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ecs import Phase, RollMade, System
-from systems.spelljammer._shared import characters
+from systems.spelljammer._shared import characters, options_of
 from systems.spelljammer.events import ShotsOnTheMove
 from systems.spelljammer.rules import DropResult, drop_check, fire_on_the_move
 
@@ -12,13 +12,15 @@ class MovingFire(System):
     """CONTROL phase, after ``ChaseTable``: the ranged attacks a character makes on the move this round.
 
     Reads ``RoundIntent`` (``shots``, ``weapon``, ``reloads_itself``), ``Mobility`` (``dex``, ``large``,
-    ``centaur``, ``master_reduction``) and ``RoundState.mode``; writes nothing; emits :class:`~ecs.RollMade`
-    for each drop check and :class:`ShotsOnTheMove`.
+    ``centaur``, ``master_reduction``), ``RoundState.mode`` and the ``half_move_fire`` option; writes nothing;
+    emits :class:`~ecs.RollMade` for each drop check and :class:`ShotsOnTheMove`.
 
     Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting, in place of the normal
-    half-move rule: ``rules.fire_on_the_move`` gives the attacks allowed and the strike modifier for the
-    round's speed, the weapon (crossbows fire once, long bows only for large creatures at a further -20,
-    centaurs halve the penalty with short bows) and Master skill. Each shot after the first, unless the
+    half-move rule from Walk up: ``rules.fire_on_the_move`` gives the attacks allowed and the strike modifier
+    for the round's speed, the weapon (crossbows fire once, long bows only for large creatures at a further
+    -20, centaurs halve the penalty with short bows) and Master skill. At half TMR (Dodge, Stealthy) the
+    ``half_move_fire`` option reads it (``rules.moving_fire_row``): by default the normal rule, half the
+    attacks (rounded up) with no penalty and no drop threat. Each shot after the first, unless the
     weapon reloads itself, rolls a d100 threat roll against the speed's multiple of DEX (``rules.drop_check``):
     a failure drops the arrow and loses that shot, or on 96 or more drops the weapon. Readings chosen: the
     threat roll is rolled here, one per drawn shot, and a game may use it as that attack's threat roll; a
@@ -30,6 +32,7 @@ class MovingFire(System):
 
     def run(self) -> None:
         """Resolve the shots on the move of every shooter, in initiative order."""
+        half_move_fire = options_of(self.world).half_move_fire
         for entity, (mobility, intent, state, _) in characters():
             if not intent.shots:
                 continue
@@ -43,13 +46,14 @@ class MovingFire(System):
                 large=mobility.large,
                 centaur=mobility.centaur,
                 penalty_reduction=mobility.master_reduction,
+                half_move_fire=half_move_fire,
             )
             drops: list[DropResult] = []
             for shot in range(2, 2 + fire.drop_checks):
                 roll = self.world.dice.roll("d100")
                 purpose = f"drop threat of shot {shot}, {fire.drop_multiple}x DEX {mobility.dex}"
                 self.world.emit(RollMade(entity, purpose, roll))
-                drops.append(drop_check(roll.total, mobility.dex, mode))
+                drops.append(drop_check(roll.total, mobility.dex, mode, half_move_fire=half_move_fire))
                 if drops[-1] is DropResult.WEAPON_DROPPED:
                     break
             lost = drops.count(DropResult.ARROW_DROPPED)
