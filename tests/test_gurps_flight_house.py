@@ -10,9 +10,9 @@ import pytest
 from components.flight import Flight, FlightIntent, FlightMode
 from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, MoveState, Obstacle
 from components.motion import Facing, Position, Velocity
-from ecs import Event, IntentError, RollMade, World
+from ecs import Event, IntentError, RollMade, RuleValueError, World, WorldError
 from systems.gurps import Rules, install
-from systems.gurps.aerial import aerial_retreat, height_effect, house_ranged_distance
+from systems.gurps.aerial import aerial_retreat, height_effect, house_ranged_distance, move_and_attack
 from systems.gurps.altitude import climb_cost
 from systems.gurps.events import (
     AltitudeChanged,
@@ -359,3 +359,93 @@ def test_only_a_hovering_flier_retreats_by_changing_altitude_with_plus_1() -> No
     assert (aerial_retreat(world, lark).vertical, aerial_retreat(world, lark).bonus) == (True, 1)
     assert (aerial_retreat(world, hawk).vertical, aerial_retreat(world, hawk).bonus) == (False, 0)
     assert aerial_retreat(world, lark, room_vertical=False).bonus == 0
+
+
+# --- The "Dragon" rule ----------------------------------------------------------------------------------------
+
+
+def _attacker(world: World, kind: str) -> int:
+    """A flier at 30 yards (air Move 10) or a runner on the ground, each at 10 yd/s east, DX 12."""
+    if kind == "flier":
+        return flier(world, velocity=10)
+    return world.spawn(
+        Position(0, 0),
+        Facing(0),
+        Velocity(10, 0),
+        Mover(basic_move=8, dx=12, hp=10, top_speed=12, enhanced=True),
+        Condition(),
+        Control(MoveState.HIGH_SPEED),
+        Intent(maneuver=Maneuver.MOVE_AND_ATTACK),
+    )
+
+
+@pytest.mark.parametrize(
+    ("chosen", "kind", "skill", "dragon", "dx"),
+    [
+        (Rules.house(), "flier", 16, True, -2),
+        (Rules.house(), "runner", 9, False, -2),
+        (Rules.basic(), "flier", 9, False, 0),
+    ],
+    ids=[
+        "house flier: skill 16 stays 16",
+        "house runner: 16 - 4, capped at 9",
+        "Basic Set flier: 16 - 4, capped at 9",
+    ],
+)
+def test_house_rules_dragon_rule_a_flier_melees_on_a_move_and_attack_at_full_skill(
+    chosen: Rules, kind: str, skill: int, dragon: bool, dx: int
+) -> None:
+    """House rules: "Dragon" Rule: flying, a Move and Attack melee is neither at -4 nor capped at 9; the -2 to DX
+    rolls stays (for every mover under the house rules)."""
+    world = World(seed=3)
+    install(world, chosen)
+    attacker = _attacker(world, kind)
+    attack = move_and_attack(world, attacker, 16)
+    assert (attack.effective_skill, attack.dragon, attack.dx_modifier) == (skill, dragon, dx)
+
+
+@pytest.mark.parametrize(
+    ("chosen", "kind", "modifier"),
+    [(Rules.house(), "flier", 0), (Rules.house(), "runner", -4), (Rules.basic(), "flier", -4)],
+    ids=["house flier: no Bulk", "house runner: Bulk -4", "Basic Set flier: Bulk -4"],
+)
+def test_house_rules_dragon_rule_a_flier_shoots_on_a_move_and_attack_without_bulk(
+    chosen: Rules, kind: str, modifier: int
+) -> None:
+    """House rules: "Dragon" Rule: flying, a Move and Attack shot takes neither the weapon's Bulk nor the -2."""
+    world = World(seed=3)
+    install(world, chosen)
+    attack = move_and_attack(world, _attacker(world, kind), 14, ranged=True, bulk=-4)
+    assert attack.effective_skill == 14 + modifier
+
+
+@pytest.mark.parametrize(
+    ("moved", "target_yps", "target_heading", "expected"),
+    [(10, 0, 0, (-2, 2)), (10, 10, 0, (0, 0)), (7, 0, 0, (0, 0)), (8, 5, 3, (-3, 3))],
+    ids=[
+        "moved 10 at a target standing still -> relative 10 -> -2/+2",
+        "moved 10 after a target fleeing at 10 -> relative 0 -> none",
+        "moved 7 -> no more than 7 yards -> none",
+        "moved 8, head-on against 5 -> relative 15 -> -3/+3",
+    ],
+)
+def test_house_rules_dragon_rule_a_fast_flier_melees_at_its_speed_relative_to_the_target(
+    moved: int, target_yps: int, target_heading: int, expected: tuple[int, int]
+) -> None:
+    """House rules: "Dragon" Rule: more than 7 yards into a Move and Attack, the speed relative to the target
+    gives the Size value minus 2 as a penalty to hit and a bonus to damage."""
+    world = house_world()
+    hawk = flier(world, velocity=10)
+    world.get(hawk, Control).moved_yd = moved
+    target = world.spawn(Position(3, 0), Velocity(target_yps, target_heading))
+    attack = move_and_attack(world, hawk, 15, target=target)
+    assert (attack.effective_skill - 15, attack.damage_bonus) == expected
+
+
+def test_move_and_attack_refuses_bad_input() -> None:
+    world = house_world()
+    hawk = flier(world)
+    with pytest.raises(RuleValueError, match=r"^move_and_attack\.bulk = 2"):
+        move_and_attack(world, hawk, 12, ranged=True, bulk=2)
+    with pytest.raises(WorldError, match="move_and_attack: entity 99 does not exist"):
+        move_and_attack(world, hawk, 12, target=99)

@@ -556,6 +556,24 @@ def test_a_runner_with_legs_jumps_a_fence_on_a_dx_roll() -> None:
     assert world.get(runner, Position).hex == (6, 0)
 
 
+@pytest.mark.parametrize(
+    ("chosen", "target"),
+    [(Rules.basic(), 10), (Rules.house(), 8)],
+    ids=["Basic Set: DX 10 on a Move and Attack", "house: DX 10 - 2 on a Move and Attack"],
+)
+def test_house_rules_dragon_rule_a_move_and_attack_takes_2_off_the_jump(chosen: Rules, target: int) -> None:
+    """House rules: "Dragon" Rule: every DX roll made during a Move and Attack is at -2, here the runner's roll
+    to jump a fence (Basic Set: High-Speed Movement > Direction and Turning Radius). The Basic Set seeds give no
+    such penalty."""
+    world = make_world(chosen)
+    runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.MOVE_AND_ATTACK))
+    fence = world.spawn(Position(2, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    world.dice.script(3, 3, 2)  # 8: made either way
+    events = world.step()
+    assert rolls(events) == [(runner, f"jump obstacle {fence}", target)]
+    assert of_type(events, ObstacleCrossed) == [ObstacleCrossed(runner, fence, (2, 0))]
+
+
 def test_a_failed_jump_runs_into_the_fence() -> None:
     world = make_world()
     runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED)

@@ -932,9 +932,22 @@ def test_house_dive_control_modifier(velocity: int, top: int, expected: int | No
 
 
 @pytest.mark.parametrize(
-    ("yards", "expected"), [(0, 0), (1, 0), (2, 0), (3, 60), (5, 60), (6, 120), (7, 120), (40, 120)]
+    ("yards", "expected"),
+    [(0, 0), (1, 0), (2, 0), (3, 60), (5, 60), (6, 120), (7, 120), (40, 120)],
+    ids=[
+        "level flight -> 0 degrees",
+        "1 yd -> 0 degrees",
+        "2 yd -> 0 degrees",
+        "3 yd -> 60",
+        "5 yd -> 60",
+        "6 yd -> 120 (the gap the text leaves, read as 120)",
+        "7 yd, more than 6 -> 120",
+        "40 yd -> 120",
+    ],
 )
 def test_house_climb_dive_turn_degrees(yards: int, expected: int) -> None:
+    """House rules: Flying Movement and Combat: starting a climb or dive counts as a turn of 0, 60 or 120
+    degrees by its yards."""
     assert house_climb_dive_turn_degrees(yards) == expected
 
 
@@ -1019,10 +1032,32 @@ def test_house_height_range_from_above_stays_between_its_floors_and_the_distance
 
 
 @pytest.mark.parametrize(
-    ("yards", "expected"), [(0, (0, 0)), (7, (0, 0)), (7.5, (-1, 1)), (8, (-1, 1)), (10, (-2, 2)), (50, (-6, 6))]
+    ("yards", "relative", "expected"),
+    [
+        (8, 7, (-1, 1)),
+        (50, 50, (-6, 6)),
+        (7, 20, (0, 0)),
+        (10, 0, (0, 0)),
+        (0, 0, (0, 0)),
+        (7.5, 7, (-1, 1)),
+        (8, 5, (0, 0)),
+        (12, 10, (-2, 2)),
+    ],
+    ids=[
+        "moved 8, relative 7 -> -1/+1",
+        "moved 50, relative 50 -> -6/+6",
+        "moved 7, relative 20 -> none",
+        "moved 10 toward a target fleeing at 10 -> relative 0 -> none",
+        "standing still -> none",
+        "moved 7.5, just past 7 yards, relative 7 -> -1/+1",
+        "moved 8, relative 5 (Size value 2) -> none",
+        "moved 12, relative 10 -> -2/+2",
+    ],
 )
-def test_dragon_melee_speed_modifier(yards: float, expected: tuple[int, int]) -> None:
-    assert dragon_melee_speed_modifier(yards) == expected
+def test_dragon_melee_speed_modifier(yards: float, relative: float, expected: tuple[int, int]) -> None:
+    """House rules: "Dragon" Rule: past 7 yards of a Move and Attack, the relative speed through the Size and
+    Speed/Range Table, Size value minus 2 (the text's examples: 7 yd/s -1/+1, 50 yd/s -6/+6)."""
+    assert dragon_melee_speed_modifier(yards, relative) == expected
 
 
 # --- Mounted combat --------------------------------------------------------------------------------------
@@ -1468,7 +1503,8 @@ _BAD: list[tuple[Callable[[], object], str]] = [
     (lambda: house_height_defense_modifiers(_NAN), "house_height_defense_modifiers.height_yd"),
     (lambda: house_height_range(-1, 3), "house_height_range.horizontal_yd"),
     (lambda: house_height_range(10, _INF), "house_height_range.height_yd"),
-    (lambda: dragon_melee_speed_modifier(-1), "dragon_melee_speed_modifier.yards_moved"),
+    (lambda: dragon_melee_speed_modifier(-1, 0), "dragon_melee_speed_modifier.yards_moved"),
+    (lambda: dragon_melee_speed_modifier(8, -1), "dragon_melee_speed_modifier.relative_velocity"),
     (lambda: riding_control_penalty(3), "riding_control_penalty.hands_on_reins"),
     (lambda: training_penalty("feral"), "training_penalty.training"),
     (lambda: risky_feat_riding_modifier(0), "risky_feat_riding_modifier.training"),  # type: ignore[arg-type]

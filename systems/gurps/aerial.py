@@ -1,9 +1,10 @@
 """Flying Combat as queries a game (and the other systems) can ask: level yards beside a climb, passing over,
-steps and retreats, Acrobatic Dodge, height against foes, breathing, winged flight and the scene's air.
+steps and retreats, Acrobatic Dodge, height against foes, a flier's Move and Attack, breathing, winged flight
+and the scene's air.
 
 Nothing here changes the world. The rules come from Basic Set: Flying Combat (Aerial Movement, Flying Fast,
-Flight Ceiling, Aerial Attack and Defense) and the house rules' Flying Movement and Combat when
-``Rules.flight`` is ``"house"``.
+Flight Ceiling, Aerial Attack and Defense) and the house rules' Flying Movement and Combat and "Dragon" Rule
+when ``Rules.flight`` is ``"house"``.
 """
 
 from __future__ import annotations
@@ -12,16 +13,18 @@ from dataclasses import dataclass
 from typing import Final
 
 from components.flight import AirSupply, Atmosphere, Flight
-from components.gurps import Mover, Obstacle, Skills
+from components.gurps import Control, Mover, Obstacle, Skills
 from components.motion import Position
 from ecs import World, WorldError
 from ecs.validate import check_bool, check_int
 from systems.gurps import rules, spatial
+from systems.gurps.cavalry import relative_velocity
 from systems.gurps.movers import installed_rules
 
 _AERIAL: Final = "Basic Set: Flying Combat > Aerial Movement"
 _ATTACK: Final = "Basic Set: Flying Combat > Aerial Attack and Defense"
 _HOUSE: Final = "House rules: Flying Movement and Combat"
+_DRAGON: Final = 'House rules: "Dragon" Rule'
 
 YARD_FT: Final = 3
 """Feet in a yard: altitudes are kept in yards, the flight ceiling and Combat at Different Levels count feet."""
@@ -183,6 +186,70 @@ def house_ranged_distance(world: World, attacker: int, target: int, horizontal_y
         raise WorldError("house_ranged_distance applies the house flight rules; this world plays Rules.flight 'basic'")
     height_yd = world.get(attacker, Position).altitude_yd - world.get(target, Position).altitude_yd
     return rules.house_height_range(horizontal_yd, height_yd, spell)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAndAttack:
+    """An attack made on a Move and Attack: ``skill`` after the maneuver's limit, ``modifiers`` each further
+    modifier with its reason, ``damage_bonus`` what speed adds to damage, ``dx_modifier`` what the maneuver
+    takes off the attacker's DX rolls this turn, and ``dragon`` whether the house "Dragon" rule applied."""
+
+    skill: int
+    modifiers: tuple[tuple[str, int], ...]
+    damage_bonus: int
+    dx_modifier: int
+    dragon: bool
+    citation: str
+
+    @property
+    def effective_skill(self) -> int:
+        """The skill to roll against: ``skill`` plus every modifier."""
+        return self.skill + sum(value for _, value in self.modifiers)
+
+
+def move_and_attack(
+    world: World, attacker: int, skill: int, *, ranged: bool = False, bulk: int = 0, target: int | None = None
+) -> MoveAndAttack:
+    """The numbers of ``attacker``'s attack at ``skill`` on a Move and Attack.
+
+    - Melee at -4, and never above 9; ranged at -2 or the weapon's ``bulk``, whichever is worse (DESIGN.md
+      section 5, :func:`systems.gurps.rules.move_and_attack_melee_skill` and ``move_and_attack_ranged_modifier``).
+    - House "Dragon" rule, when ``Rules.flight`` is ``"house"`` and the attacker is airborne: neither the -4 nor
+      the cap, nor Bulk or the -2; and in melee on ``target`` after more than 7 yards of movement, the speed
+      relative to the target as the house mounted rule reads it, a penalty to hit and a bonus to damage
+      (:func:`systems.gurps.rules.dragon_melee_speed_modifier`; House rules: "Dragon" Rule).
+    - Under the house rules the Move and Attack still takes 2 off every DX roll the attacker makes this turn
+      (``dx_modifier``, :data:`systems.gurps.rules.MOVE_AND_ATTACK_DX_MODIFIER`), flier or not; the systems
+      apply it themselves (:func:`systems.gurps.movers.dx_modifier`). Under the Basic Set it is 0.
+
+    Readings chosen: the yards moved are the attacker's ``Control.moved_yd``, the turn just resolved (as a
+    couched lance reads its mount's); the relative speed is
+    :func:`systems.gurps.cavalry.relative_velocity` (a rider moves as its mount). Flying is the attacker's
+    own: a rider on a flying mount has no ``Flight`` and fights under the mounted rules
+    (:func:`systems.gurps.cavalry.mounted_attack`).
+    """
+    owner = "move_and_attack"
+    check_int(owner, "skill", skill)
+    check_bool(owner, "ranged", ranged)
+    check_int(owner, "bulk", bulk, high=0)
+    if target is not None and not world.exists(target):
+        raise WorldError(f"{owner}: entity {target} does not exist in this world")
+    house = installed_rules(world).flight == "house"
+    dragon = house and airborne(world, attacker)
+    dx = rules.MOVE_AND_ATTACK_DX_MODIFIER if house else 0
+    citation = f"{_DRAGON}; DESIGN.md section 5" if dragon else "DESIGN.md section 5"
+    if ranged:
+        modifier = rules.move_and_attack_ranged_modifier(bulk, dragon)
+        modifiers = (("Move and Attack", modifier),) if modifier else ()
+        return MoveAndAttack(skill, modifiers, 0, dx, dragon, citation)
+    limited = rules.move_and_attack_melee_skill(skill, dragon)
+    if not dragon or target is None:
+        return MoveAndAttack(limited, (), 0, dx, dragon, citation)
+    control = world.try_get(attacker, Control)
+    moved = control.moved_yd if control is not None else 0
+    to_hit, damage_bonus = rules.dragon_melee_speed_modifier(moved, relative_velocity(world, attacker, target))
+    modifiers = (("relative speed", to_hit),) if to_hit else ()
+    return MoveAndAttack(limited, modifiers, damage_bonus, dx, dragon, citation)
 
 
 def altitude_ft(world: World, entity: int) -> float:

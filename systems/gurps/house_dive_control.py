@@ -7,15 +7,16 @@ from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System
 from systems.gurps import rules
 from systems.gurps.dive import normal_top_speed
-from systems.gurps.movers import bodies, carried, environment, installed_rules, shock
+from systems.gurps.movers import bodies, carried, dx_modifier, environment, installed_rules
 from systems.gurps.transitions import lose_control
 
 
 class HouseDiveControl(System):
     """ACCELERATION phase, after the velocity change (house rules only): fast dives.
 
-    Reads ``Flight`` (``climbed_yd``), ``Control.state``, ``Velocity``, DX and shock; writes ``Control`` on a
-    failure; emits ``RollMade`` and ``LostControl``.
+    Reads ``Flight`` (``climbed_yd``), ``Control.state``, ``Velocity``, DX with
+    :func:`systems.gurps.movers.dx_modifier`; writes ``Control`` on a failure; emits ``RollMade`` and
+    ``LostControl``.
 
     A flier that dived this turn and ends it faster than its normal top speed (without the dive bonus,
     :func:`systems.gurps.dive.normal_top_speed`) rolls DX+2 at the end of the turn
@@ -39,7 +40,7 @@ class HouseDiveControl(System):
             modifier = rules.house_dive_control_modifier(body.velocity.yps, top)
             if modifier is None:
                 continue
-            result = world.dice.success(body.mover.dx + modifier + shock(world, body.entity), f"DX{modifier:+d}")
+            result = world.dice.success(body.mover.dx + modifier + dx_modifier(world, body), f"DX{modifier:+d}")
             world.emit(RollMade(body.entity, "dive past top speed", result))
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL

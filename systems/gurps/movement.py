@@ -21,11 +21,11 @@ from systems.gurps.movers import (
     Body,
     bodies,
     carried,
+    dx_modifier,
     environment,
     installed_rules,
     limits,
     loss_mode,
-    shock,
 )
 from systems.gurps.options import Rules
 from systems.gurps.spatial import SpatialIndex, figure_height_yd
@@ -146,10 +146,12 @@ def _in_the_way(
 
 
 def jump_skill(world: World, body: Body) -> int:
-    """DX or Jumping, whichever is better, less shock: the roll to jump an obstacle at a run."""
+    """DX or Jumping, whichever is better, less shock: the roll to jump an obstacle at a run. Under the house
+    rules a Move and Attack takes 2 more off (:func:`systems.gurps.movers.dx_modifier`; House rules: "Dragon"
+    Rule)."""
     skills = world.try_get(body.entity, Skills)
     jumping = skills.level("Jumping") if skills is not None else None
-    return max(body.mover.dx, jumping or 0) + shock(world, body.entity)
+    return max(body.mover.dx, jumping or 0) + dx_modifier(world, body)
 
 
 def dodge_skill(world: World, entity: int) -> int | None:

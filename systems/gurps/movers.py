@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final, Literal, NamedTuple, cast
 
 from components.flight import Flight
-from components.gurps import Condition, Control, Intent, LossCause, Mover, Posture, PostureState
+from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, Posture, PostureState
 from components.motion import Facing, Position, Velocity
 from ecs import World, WorldError
 from systems.gurps import rules
@@ -122,6 +122,19 @@ def shock(world: World, entity: int) -> int:
     return condition.shock if condition is not None else 0
 
 
+def dx_modifier(world: World, body: Body) -> int:
+    """What counts against a DX roll ``body`` makes this turn: its shock (:func:`shock`), and under the house
+    rules -2 while it takes a Move and Attack (:data:`systems.gurps.rules.MOVE_AND_ATTACK_DX_MODIFIER`; House
+    rules: "Dragon" Rule). Reading chosen: the house text states the -2 of Move and Attack in general (the
+    Dragon rule leaves it on fliers too), so it binds every mover, flier or not, when ``Rules.flight`` is
+    ``"house"``, the option that carries the Dragon rule. The Basic Set seeds do not give it, so under
+    ``Rules.basic()`` only shock counts."""
+    modifier = shock(world, body.entity)
+    if body.intent.maneuver is Maneuver.MOVE_AND_ATTACK and installed_rules(world).flight == "house":
+        modifier += rules.MOVE_AND_ATTACK_DX_MODIFIER
+    return modifier
+
+
 class Limits(NamedTuple):
     """What the rules allow one mover this turn (Basic Set: High-Speed Movement, or the house rules). A named
     tuple, quick to make: the systems work one out for most movers every turn.
@@ -213,13 +226,13 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
 def control_roll(world: World, body: Body) -> tuple[int, str]:
     """The roll that keeps control when pushing the envelope, before its modifier: DX+3, or for a driven
     vehicle (``Mover.operator_skill`` set) vehicle skill plus Handling; shock counts against either
-    (Basic Set: High-Speed Movement > Pushing the Envelope)."""
+    (Basic Set: High-Speed Movement > Pushing the Envelope), and the house rules' -2 of a Move and Attack
+    against the DX roll alone (:func:`dx_modifier`)."""
     mover = body.mover
     if mover.operator_skill is not None:
-        skill, label = mover.operator_skill + (mover.handling or 0), "vehicle skill+Handling"
-    else:
-        skill, label = mover.dx + rules.PUSHING_THE_ENVELOPE_DX_BONUS, "DX+3"
-    return skill + shock(world, body.entity), label
+        skill = mover.operator_skill + (mover.handling or 0) + shock(world, body.entity)
+        return skill, "vehicle skill+Handling"
+    return mover.dx + rules.PUSHING_THE_ENVELOPE_DX_BONUS + dx_modifier(world, body), "DX+3"
 
 
 def loss_mode(world: World, body: Body, cause: LossCause, chosen: Rules) -> LossMode:

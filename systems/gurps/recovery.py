@@ -7,7 +7,7 @@ from ecs import Phase, RollMade, System
 from systems.gurps import rules
 from systems.gurps.events import VelocityChanged
 from systems.gurps.mounted import mount_rolled_dx
-from systems.gurps.movers import bodies, carried, installed_rules, limits, loss_mode, shock
+from systems.gurps.movers import bodies, carried, dx_modifier, installed_rules, limits, loss_mode
 from systems.gurps.stall import stall_after_deceleration
 from systems.gurps.transitions import regain_control
 
@@ -16,7 +16,8 @@ class HouseRecovery(System):
     """CONTROL phase under ``Rules.control == "house"`` (in place of ``Drifting``): movers out of control that
     do not trip slow down and win their control back, in initiative order.
 
-    Reads ``Control`` (``state``, ``loss_cause``, ``lost_at_yd``), ``Velocity``, ``Mover.dx``, ``Condition.shock``,
+    Reads ``Control`` (``state``, ``loss_cause``, ``lost_at_yd``), ``Velocity``, ``Mover.dx`` with
+    :func:`systems.gurps.movers.dx_modifier`,
     Basic and Encumbered Move; writes ``Velocity.yps``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits
     ``RollMade``, ``VelocityChanged``, ``RegainedControl`` and ``LeftHighSpeed``.
 
@@ -42,7 +43,7 @@ class HouseRecovery(System):
                 continue
             lim = limits(world, body, chosen)
             if control.lost_at_yd is None:
-                result = world.dice.success(body.mover.dx + shock(world, body.entity), "DX")
+                result = world.dice.success(body.mover.dx + dx_modifier(world, body), "DX")
                 world.emit(RollMade(body.entity, "regain control", result))
                 mount_rolled_dx(world, body.entity, result.success)
                 if result.success:

@@ -193,6 +193,16 @@ def move_and_attack_melee_skill(skill: int, dragon: bool = False) -> int:
     return min(skill - 4, 9)
 
 
+MOVE_AND_ATTACK_DX_MODIFIER: Final = -2
+"""Modifier to every DX roll made during a Move and Attack, which the house "Dragon" rule leaves in place for
+fliers (House rules: "Dragon" Rule). Neither the Basic Set seeds nor DESIGN.md section 5 give it, so the
+systems apply it under the house rules only (``systems.gurps.movers.dx_modifier``)."""
+
+DRAGON_MOVE_YD: Final = 7
+"""A flier's Move and Attack melee counts its speed only after more than this many yards of movement
+(House rules: "Dragon" Rule)."""
+
+
 def move_and_attack_ranged_modifier(bulk: int = 0, dragon: bool = False) -> int:
     """Ranged modifier on a Move and Attack: -2 or the weapon's Bulk (a negative number), whichever is
     worse. ``dragon=True``: a flier takes neither (House rules: "Dragon" Rule)."""
@@ -1314,14 +1324,18 @@ def mounted_melee_speed_modifier(relative_velocity: float, variant: Variant = "b
     return -bonus, bonus
 
 
-def dragon_melee_speed_modifier(yards_moved: float) -> tuple[int, int]:
+def dragon_melee_speed_modifier(yards_moved: float, relative_velocity: float) -> tuple[int, int]:
     """(to-hit modifier, damage bonus) for a flier's melee attack during a Move and Attack under the
-    house "Dragon" rule: only after moving more than 7 yards, then as the house mounted rule for that
-    speed (:func:`mounted_melee_speed_modifier` with ``variant="house"``) (House rules: "Dragon" Rule)."""
-    yards_moved = check_number("dragon_melee_speed_modifier", "yards_moved", yards_moved, low=0)
-    if yards_moved <= 7:
+    house "Dragon" rule: only after moving more than 7 yards in the turn, then for the speed relative to
+    the target, as the house mounted rule reads it (:func:`mounted_melee_speed_modifier` with
+    ``variant="house"``): 7 yd/s relative gives -1/+1, 50 yd/s -6/+6 (House rules: "Dragon" Rule). The yards
+    moved only open the rule; a target fleeing as fast as the flier closes gives nothing."""
+    owner = "dragon_melee_speed_modifier"
+    yards_moved = check_number(owner, "yards_moved", yards_moved, low=0)
+    relative_velocity = check_number(owner, "relative_velocity", relative_velocity, low=0)
+    if yards_moved <= DRAGON_MOVE_YD:
         return 0, 0
-    return mounted_melee_speed_modifier(yards_moved, "house")
+    return mounted_melee_speed_modifier(relative_velocity, "house")
 
 
 def mounted_aim_limit(mount_moved_yd: int, step_yd: int) -> int | None:

@@ -6,7 +6,7 @@ from components.flight import Flight
 from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System
 from systems.gurps.events import WingspanObstructed
-from systems.gurps.movers import bodies, carried, environment, installed_rules, shock
+from systems.gurps.movers import bodies, carried, dx_modifier, environment, installed_rules
 from systems.gurps.spatial import SpatialIndex
 from systems.gurps.transitions import lose_control
 from systems.gurps.wipe_out import wingspan_obstacles, wipe_out
@@ -15,9 +15,10 @@ from systems.gurps.wipe_out import wingspan_obstacles, wipe_out
 class HouseWingspan(System):
     """STALL phase, first (house rules only): obstacles in the wingspan and crippled wings.
 
-    Reads ``Flight`` (``wings``, ``wingspan_yd``, ``crippled_wing``), ``Control`` (``path``, ``state``), DX and
-    shock, and the :class:`~systems.gurps.spatial.SpatialIndex` the MOVEMENT phase keeps; writes ``Flight`` and
-    ``Control``; emits :class:`WingspanObstructed`, ``RollMade``, ``LostControl`` and :class:`WipedOut`.
+    Reads ``Flight`` (``wings``, ``wingspan_yd``, ``crippled_wing``), ``Control`` (``path``, ``state``), DX with
+    :func:`systems.gurps.movers.dx_modifier`, and the :class:`~systems.gurps.spatial.SpatialIndex` the MOVEMENT
+    phase keeps; writes ``Flight`` and ``Control``; emits :class:`WingspanObstructed`, ``RollMade``,
+    ``LostControl`` and :class:`WipedOut`.
 
     A winged flier with an obstacle (another flier included) in its wingspan at any point of its movement
     rolls DX at once or loses control; with one there all through its movement it wipes out at the end of
@@ -61,7 +62,7 @@ class HouseWingspan(System):
                 continue
             if body.control.state is MoveState.OUT_OF_CONTROL:
                 continue
-            result = world.dice.success(body.mover.dx + shock(world, body.entity), "DX")
+            result = world.dice.success(body.mover.dx + dx_modifier(world, body), "DX")
             world.emit(RollMade(body.entity, "obstacle in the wingspan", result))
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL

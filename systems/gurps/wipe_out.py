@@ -9,7 +9,7 @@ from ecs import Phase, RollMade, System, World
 from ecs.hexgrid import Hex
 from systems.gurps import rules
 from systems.gurps.events import LiftRegained, VelocityChanged, WipedOut
-from systems.gurps.movers import Body, bodies, carried, installed_rules, limits, shock
+from systems.gurps.movers import Body, bodies, carried, dx_modifier, installed_rules, limits
 from systems.gurps.options import Rules
 from systems.gurps.spatial import SpatialIndex, figure_height_yd
 from systems.gurps.transitions import lose_control, regain_control
@@ -52,9 +52,10 @@ def wipe_out(world: World, body: Body, reason: str, chosen: Rules) -> None:
 class HouseWipeOutRecovery(System):
     """CONTROL phase, before the house recovery (house rules only): wiped-out fliers try to win back control.
 
-    Reads ``Flight`` (``wiped_out``, ``fall_seconds``, ``crippled_wing``), ``Control``, ``Velocity``, DX, shock
-    and what lies in the wingspan; writes ``Velocity.yps``, ``Flight``, ``Control`` (``state``, ``loss_cause``,
-    ``halted``); emits ``RollMade``, :class:`LiftRegained`, ``RegainedControl`` and ``LeftHighSpeed``.
+    Reads ``Flight`` (``wiped_out``, ``fall_seconds``, ``crippled_wing``), ``Control``, ``Velocity``, DX with
+    :func:`systems.gurps.movers.dx_modifier` and what lies in the wingspan; writes ``Velocity.yps``, ``Flight``,
+    ``Control`` (``state``, ``loss_cause``, ``halted``); emits ``RollMade``, :class:`LiftRegained`,
+    ``RegainedControl`` and ``LeftHighSpeed``.
 
     Like any loss of control under the house rules, from the turn after the wipe-out the flier rolls at the end
     of its movement to win control back, here DX-4; it cannot while the obstacle that wiped it out is still in
@@ -90,7 +91,7 @@ class HouseWipeOutRecovery(System):
                 and not flight.crippled_wing
                 and not wingspan_obstacles(world, self.index, body.entity, here)
             ):
-                skill = body.mover.dx + rules.HOUSE_WIPE_OUT_REGAIN_DX_MODIFIER + shock(world, body.entity)
+                skill = body.mover.dx + rules.HOUSE_WIPE_OUT_REGAIN_DX_MODIFIER + dx_modifier(world, body)
                 result = world.dice.success(skill, "DX-4")
                 world.emit(RollMade(body.entity, "regain control after a wipe-out", result))
                 if result.success:
