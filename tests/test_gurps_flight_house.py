@@ -17,9 +17,11 @@ from systems.gurps.altitude import climb_cost
 from systems.gurps.events import (
     AltitudeChanged,
     ClimbDiveTurn,
+    EnteredHighSpeed,
     FallDamage,
     Falling,
     Landed,
+    LeftHighSpeed,
     LiftRegained,
     LostControl,
     RegainedControl,
@@ -28,6 +30,7 @@ from systems.gurps.events import (
     WipedOut,
 )
 from systems.gurps.movers import body_of, installed_rules, limits
+from systems.gurps.queries import movement_limits
 
 
 def house_world() -> World:
@@ -208,6 +211,88 @@ def test_a_flier_that_cannot_hover_takes_off_at_a_quarter_of_top_airspeed() -> N
     assert of(events, Stalled) == []  # 5 level yards and 3 up: 6 toward the least speed of 5
 
 
+@pytest.mark.parametrize(
+    ("chosen", "state", "entered", "velocities"),
+    [(Rules.house(), MoveState.HIGH_SPEED, True, (4, 3)), (Rules.basic(), MoveState.NORMAL, False, (5, 4))],
+    ids=[
+        "house: in the air it is at high speed, the climb costing a yard/s",
+        "Basic Set: 5 yd/s is ordinary movement under air Move 6",
+    ],
+)
+def test_house_rules_flying_a_flier_that_cannot_hover_takes_off_into_high_speed(
+    chosen: Rules, state: MoveState, entered: bool, velocities: tuple[int, int]
+) -> None:
+    """House rules: Flying Movement and Combat: a flier that cannot hover must use High Speed Movement, so it
+    leaves the ground at high speed (here at 5 yd/s, a quarter of top airspeed 8 being 2) and stays there while
+    it flies, however slow, under air Move 6. At high speed its 1-yard climb takes a yard/s off its speed."""
+    world = World(seed=3)
+    install(world, chosen)
+    slow = flier(world, altitude_yd=0, velocity=5, state=MoveState.NORMAL, air_move=6, top_airspeed=8)
+    climb(world, slow, 1)
+    events = world.step()
+    assert world.get(slow, Position).altitude_yd == 1.0
+    assert world.get(slow, Control).state is state
+    assert of(events, EnteredHighSpeed) == ([EnteredHighSpeed(slow, 5)] if entered else [])
+    assert world.get(slow, Velocity).yps == velocities[0]
+    world.get(slow, Intent).throttle = -1
+    events = world.step()
+    assert world.get(slow, Velocity).yps == velocities[1]
+    assert world.get(slow, Control).state is state
+    assert of(events, LeftHighSpeed) == []
+    assert of(events, Stalled) == []
+
+
+@pytest.mark.parametrize(
+    ("chosen", "refused"),
+    [(Rules.house(), True), (Rules.basic(), False)],
+    ids=["house: at high speed whenever it flies", "Basic Set: ordinary movement, it turns where it likes"],
+)
+def test_house_rules_flying_a_flier_that_cannot_hover_is_not_in_ordinary_movement_in_the_air(
+    chosen: Rules, refused: bool
+) -> None:
+    """House rules: Flying Movement and Combat: a Cannot Hover flier at 6 yd/s in the air cannot be in ordinary
+    movement (where it could turn anywhere); the Basic Set leaves it there, turning at once."""
+    world = World(seed=3)
+    install(world, chosen)
+    hawk = flier(world, velocity=6, state=MoveState.NORMAL, straight_yd=0)
+    world.get(hawk, Intent).turn = 1
+    world.get(hawk, Intent).turn_at_yd = 0
+    if refused:
+        with pytest.raises(RuleValueError, match=r"Velocity\.yps = 6: .*a flier that cannot hover is at high speed"):
+            world.step()
+    else:
+        world.step()
+        assert world.get(hawk, Facing).direction == 1
+
+
+@pytest.mark.parametrize(
+    ("mode", "high_speed_above"),
+    [(FlightMode.HOVER, 8), (FlightMode.CANNOT_HOVER, 0)],
+    ids=["hovering: high speed above Encumbered Move 8", "cannot hover: always at high speed"],
+)
+def test_house_rules_high_speed_movement_encumbered_move_in_the_air_includes_flights_doubling(
+    mode: FlightMode, high_speed_above: int
+) -> None:
+    """House rules: High Speed Movement: in the air, Encumbered Move is the air Move with Flight's x2 in it,
+    ``Flight.air_move``, cut for encumbrance: air Move 10 at Light encumbrance is 8."""
+    world = house_world()
+    hawk = flier(world, mode=mode)
+    world.get(hawk, Mover).encumbrance = 1
+    found = movement_limits(world, hawk)
+    assert (found.environment, found.basic_move, found.move, found.high_speed_above) == ("air", 10, 8, high_speed_above)
+
+
+def test_house_rules_flying_without_hover_an_early_turn_needs_the_push() -> None:
+    """House rules: Flying Movement and Combat with High Speed Movement: at 6 yd/s under air Move 10 the turning
+    radius is 1 yard, so a turn before it is an early turn that needs ``push`` (and its roll)."""
+    world = house_world()
+    hawk = flier(world, velocity=6, straight_yd=0)
+    world.get(hawk, Intent).turn = 1
+    world.get(hawk, Intent).turn_at_yd = 0
+    with pytest.raises(IntentError, match=r"Intent\.turn_at_yd = 0: push=True for an early turn"):
+        world.step()
+
+
 def test_a_hovering_flier_takes_off_standing_and_climbs_a_step_on_an_attack() -> None:
     world = house_world()
     lark = flier(world, altitude_yd=0, velocity=0, state=MoveState.NORMAL, mode=FlightMode.HOVER, air_move=20)
@@ -220,7 +305,7 @@ def test_a_hovering_flier_takes_off_standing_and_climbs_a_step_on_an_attack() ->
 
 def test_two_yards_of_climb_count_as_one_toward_the_least_speed() -> None:
     world = house_world()
-    hawk = flier(world, velocity=3, state=MoveState.NORMAL)
+    hawk = flier(world, velocity=3)
     climb(world, hawk, 3)  # 3 level yards and 3 up: 3 + 1 = 4 of the 5 it needs
     assert of(world.step(), Stalled) == [Stalled(hawk, "covered less than a quarter of top airspeed", 4, 5)]
 
@@ -311,7 +396,7 @@ def test_an_obstacle_in_the_wingspan_on_the_way_needs_a_dx_roll() -> None:
 
 def test_an_obstacle_beside_the_whole_movement_wipes_the_flier_out() -> None:
     world = house_world()
-    eagle = flier(world, velocity=6, altitude_yd=10, wings=True, wingspan_yd=2, state=MoveState.NORMAL)
+    eagle = flier(world, velocity=6, altitude_yd=10, wings=True, wingspan_yd=2)
     wall = [pole(world, q, 1) for q in range(0, 8)]
     events = world.step()
     [seen] = of(events, WingspanObstructed)
@@ -322,7 +407,7 @@ def test_an_obstacle_beside_the_whole_movement_wipes_the_flier_out() -> None:
 
 def test_a_narrow_wingspan_or_a_wingless_flier_ignores_what_is_beside_it() -> None:
     world = house_world()
-    flier(world, velocity=6, altitude_yd=10, state=MoveState.NORMAL)
+    flier(world, velocity=6, altitude_yd=10)
     pole(world, 3, 1)
     assert of(world.step(), WingspanObstructed) == []
 

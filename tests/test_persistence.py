@@ -337,7 +337,7 @@ def test_the_gurps_rule_set_reinstalls_and_steps_the_same(tmp_path: Path) -> Non
             Velocity(2),
             Mover(basic_move=5),
             Intent(),
-            Control(),
+            Control(MoveState.HIGH_SPEED),  # house rules: a flier that cannot hover is at high speed in the air
             Posture(),
             Condition(),
             Flight(air_move=12, mode=FlightMode.CANNOT_HOVER, wings=True),

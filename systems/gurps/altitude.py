@@ -14,7 +14,7 @@ from ecs.validate import check_int
 from systems.gurps import rules
 from systems.gurps.aerial import check_winged_flight, level_yards, step_yards
 from systems.gurps.dive import normal_top_speed
-from systems.gurps.events import AltitudeChanged
+from systems.gurps.events import AltitudeChanged, EnteredHighSpeed
 from systems.gurps.movers import in_initiative_order, installed_rules
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
@@ -83,8 +83,9 @@ class AltitudeSystem(System):
     """MOVEMENT phase, after the level movement: climbs and descents.
 
     Reads ``FlightIntent`` (``climb_yd``, ``dive``), ``Flight``, ``Intent.maneuver``, ``Velocity``, ``Control``
-    (``state``, and ``moved_yd``, the level yards flown this turn); writes ``Position.altitude_yd`` and
-    ``Flight.climbed_yd`` (last turn's moves to ``previous_climb_yd``); emits :class:`AltitudeChanged`.
+    (``state``, and ``moved_yd``, the level yards flown this turn); writes ``Position.altitude_yd``,
+    ``Flight.climbed_yd`` (last turn's moves to ``previous_climb_yd``) and, for a house take-off without hover,
+    ``Control.state``; emits :class:`AltitudeChanged` and :class:`EnteredHighSpeed`.
 
     Climbing or descending costs movement points like level movement, a 45-degree diagonal yard 1.5
     (:func:`systems.gurps.rules.vertical_move_cost`); the level movement of the turn has already left room
@@ -98,8 +99,9 @@ class AltitudeSystem(System):
     - A dive has to be a Move maneuver and go down (Basic Set: Flying Combat > Flying Fast).
     - House rules (``Rules.flight == "house"``): climbing and diving cost as :func:`climb_cost` says, and a
       flier that cannot hover leaves the ground only once it has run a quarter of its top airspeed on the
-      ground this turn (:func:`systems.gurps.rules.house_can_take_off`) (House rules: Flying Movement and
-      Combat).
+      ground this turn (:func:`systems.gurps.rules.house_can_take_off`); in the air it must use High Speed
+      Movement, so taking off puts it at high speed (:class:`EnteredHighSpeed`), velocity unchanged
+      (House rules: Flying Movement and Combat; see :func:`systems.gurps.movers.limits`).
     - Asking more than the turn allows, a descent below the ground, a climb while stalled or wiped out (the
       flier falls instead) and a climb on wings in a trace atmosphere or vacuum are
       :class:`~ecs.errors.IntentError` or :class:`~ecs.errors.WorldError`, never clamped.
@@ -172,6 +174,10 @@ class AltitudeSystem(System):
                     f"at most a step of {step_yards(flight.air_move)} yards up or down on {maneuver.value}, "
                     "none on Do Nothing or Change Posture",
                 )
+            took_off = position.altitude_yd == 0 and climb > 0
             position.altitude_yd += climb
             flight.climbed_yd = climb
             world.emit(AltitudeChanged(entity, climb, position.altitude_yd, level, cost))
+            if house and took_off and not flight.mode.can_hover and control.state is MoveState.NORMAL:
+                control.state = MoveState.HIGH_SPEED
+                world.emit(EnteredHighSpeed(entity, world.get(entity, Velocity).yps))

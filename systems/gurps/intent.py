@@ -55,11 +55,11 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
     intent = body.intent
     velocity = body.velocity.yps
     if velocity > lim.high_speed_above:
+        why = "above it is high speed"
+        if lim.environment == "air" and lim.high_speed_above == 0 < lim.move:  # see movers.limits
+            why = "under the house rules a flier that cannot hover is at high speed whenever it flies"
         raise RuleValueError(
-            "Velocity",
-            "yps",
-            velocity,
-            f"at most {lim.high_speed_above} while Control.state is normal (above it is high speed)",
+            "Velocity", "yps", velocity, f"at most {lim.high_speed_above} while Control.state is normal ({why})"
         )
     if intent.turn_at_yd is not None and intent.turn_at_yd > velocity:
         raise IntentError(body.entity, "turn_at_yd", intent.turn_at_yd, f"at most {velocity}, the yards of this turn")

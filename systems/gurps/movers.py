@@ -150,7 +150,8 @@ class Limits(NamedTuple):
       ``free_turn_yd`` how many yards into this turn the radius is met, counting the yards already run
       straight (``Control.straight_yd``).
     - ``high_speed_above``: a velocity above this is high speed: Basic Move, or Encumbered Move in the
-      house rules.
+      house rules. House rules only: 0 for a flier in the air that cannot hover, which always moves at high
+      speed while it flies (House rules: Flying Movement and Combat).
     """
 
     environment: Environment
@@ -189,7 +190,19 @@ def rated_top_speed(world: World, body: Body) -> int | None:
 
 
 def limits(world: World, body: Body, chosen: Rules) -> Limits:
-    """The :class:`Limits` of ``body`` this turn under ``chosen`` rules."""
+    """The :class:`Limits` of ``body`` this turn under ``chosen`` rules.
+
+    In the air the Move is ``Flight.air_move``, which is the flier's air Move with the doubling of Flight
+    already in it; Encumbered Move reduces that figure, so the house rules' Encumbered Move includes Flight's
+    x2 by construction (House rules: High Speed Movement).
+
+    House rules, reading chosen (``Rules.flight == "house"``): a flier in the air that cannot hover must use
+    High Speed Movement (House rules: Flying Movement and Combat), so any velocity is high speed for it
+    (``high_speed_above`` 0): it never slows back into ordinary movement while it flies, and a velocity above
+    0 at ordinary movement in the air is refused as for any mover. It takes off into high speed
+    (``AltitudeSystem``) and lands back into ordinary movement. Under the Basic Set it follows the ordinary
+    thresholds, with only the stall of Cannot Hover to keep it moving.
+    """
     where, base, rated = _move_in_use(world, body)
     move = rules.encumbered_move(base, body.mover.encumbrance)
     house = chosen.control == "house"
@@ -208,6 +221,9 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     radius_move = move if chosen.turning_radius == "house" else base
     radius = rules.turning_radius(velocity, radius_move, cast("rules.RadiusVariant", chosen.turning_radius))
     free = max(0, radius - body.control.straight_yd)
+    high_speed_above = move if house else base
+    if where == "air" and chosen.flight == "house" and not world.get(body.entity, Flight).mode.can_hover:
+        high_speed_above = 0  # House rules: Flying Movement and Combat: without hover, always at high speed
     return Limits(
         environment=where,
         basic_move=base,
@@ -219,7 +235,7 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
         max_decel=base if house else 2 * base,
         radius=radius,
         free_turn_yd=free,
-        high_speed_above=move if house else base,
+        high_speed_above=high_speed_above,
     )
 
 
