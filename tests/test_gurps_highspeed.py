@@ -118,6 +118,18 @@ def test_velocity_13_basic_move_5_turns_after_2_yards() -> None:
     assert world.get(runner, Control).straight_yd == 11
 
 
+def test_velocity_17_moves_17_yards() -> None:
+    """Velocity: at velocity 17 a mover must move 17 yards that turn (Basic Move 5, Enhanced Move to a top speed
+    of 20, at high speed, nothing in the way)."""
+    world = make_world()
+    runner = mover(world, velocity=17, top_speed=20, enhanced=True, state=MoveState.HIGH_SPEED)
+    events = world.step()
+    path = world.get(runner, Control).path
+    assert len(path) == 17
+    assert of_type(events, Moved) == [Moved(runner, tuple((q, 0) for q in range(1, 18)), 0)]
+    assert world.get(runner, Position).hex == (17, 0)
+
+
 def test_decelerate_9_with_basic_move_5_rolls_at_minus_2() -> None:
     """Pushing the Envelope: cutting 9 yd/s with Basic Move 5 is a DX+3 roll at -2 (DX 10: 11)."""
     world = make_world()
@@ -554,6 +566,21 @@ def test_a_runner_with_legs_jumps_a_fence_on_a_dx_roll() -> None:
     assert rolls(events) == [(runner, f"jump obstacle {fence}", 10)]
     assert of_type(events, ObstacleCrossed) == [ObstacleCrossed(runner, fence, (2, 0))]
     assert world.get(runner, Position).hex == (6, 0)
+
+
+@pytest.mark.parametrize(
+    ("wheels", "mode"),
+    [(0, "trip"), (4, "trip")],
+    ids=["a runner trips", "four wheels still trip: being knocked out is an injury"],
+)
+def test_a_knocked_out_runner_trips(wheels: int, mode: str) -> None:
+    """Basic Set: High-Speed Movement > Losing Control: a mover knocked out at high speed loses control before
+    it moves, and the stability of three or more wheels does not help after an injury."""
+    world = make_world()
+    runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED, wheels=wheels)
+    world.get(runner, Condition).conscious = False
+    events = world.step()
+    assert of_type(events, LostControl)[0] == LostControl(runner, "unconscious", mode, 0)
 
 
 @pytest.mark.parametrize(

@@ -7,12 +7,13 @@ from __future__ import annotations
 import pytest
 from test_gurps_mounted import gurps_world, mounted_pair, spawn_horse, spawn_rider
 
-from components import Posture, Skills
+from components import Mover, Posture, Skills
 from components.gurps import PostureState
 from components.motion import Velocity
 from components.mount import Rider
 from ecs import IntentError, World, WorldError
 from ecs.damage import Damage
+from systems.gurps import Rules
 from systems.gurps.cavalry import (
     FAR_SIDE_TARGETS,
     LanceAttack,
@@ -153,6 +154,25 @@ def test_aiming_from_a_mount_that_moved_more_than_a_step(moved: int, aim: int | 
     world.step()
     assert mounted_attack(world, rider, 13, ranged=True).max_aim_turns == aim
     assert mounted_attack(world, rider, 13).max_aim_turns is None
+
+
+@pytest.mark.parametrize(
+    ("chosen", "moved", "aim"),
+    [(Rules.basic(), 2, 1), (Rules.house(), 2, None), (Rules.house(), 3, 1)],
+    ids=[
+        "Basic Set: 2 yd beyond the horse's step of 1 -> one Aim",
+        "house: 2 yd within the rider's step of 2 (Basic Move 20) -> any Aim",
+        "house: 3 yd beyond the rider's step -> one Aim",
+    ],
+)
+def test_house_rules_mounts_the_aim_limit_counts_the_riders_step(chosen: Rules, moved: int, aim: int | None) -> None:
+    """House rules: Mounts: more than one Aim helps only while the mount moves no faster than the rider's own
+    Step; the Basic Set counts the mount's step (Mounted Combat > Using Ranged Weapons While Mounted > Aim)."""
+    world = gurps_world(chosen)
+    _, rider = mounted_pair(world, velocity=moved)
+    world.get(rider, Mover).basic_move = 20
+    world.step()
+    assert mounted_attack(world, rider, 13, ranged=True).max_aim_turns == aim
 
 
 @pytest.mark.parametrize(
