@@ -73,6 +73,9 @@ class StallSystem(System):
     - Top airspeed is the one the high-speed rules use (:func:`systems.gurps.dive.normal_top_speed`).
     - A loss of control whose deceleration leaves the flier under the least speed stalls it too, once the
       deceleration is made (:func:`stall_after_deceleration`, called in the CONTROL phase).
+    - Under the house rules the Basic Set's demand for Move or Move and Attack stands: the house text adds to
+      the Cannot Hover rule (the take-off run, the credit for climbs and dives) without lifting it, so an
+      All-Out maneuver the house high-speed rules allow keeps control but still stalls such a flier.
     """
 
     phase = Phase.STALL
