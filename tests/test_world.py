@@ -242,3 +242,52 @@ def test_query_is_in_entity_order_even_after_a_rebuilt_table() -> None:
     with pytest.raises(RuntimeError):
         world.step()  # the rollback rebuilds esper's component sets
     assert [e for e, _ in world.query(Position)] == [50, 97, 100]
+
+
+@dataclass(slots=True)
+class Ledger:
+    """A toy component with containers: of immutable values, and of values that change in place themselves."""
+
+    marks: list[int]
+    names: dict[str, int]
+    nested: list[list[int]]
+
+
+class Notes:
+    """A toy component that is not a dataclass."""
+
+    def __init__(self) -> None:
+        self.lines = ["first"]
+
+
+class Scribbler(System):
+    """Changes every kind of value in place, adds a component behind the world's back, then fails."""
+
+    phase = Phase.MOVEMENT
+
+    def __init__(self, entity: int) -> None:
+        super().__init__()
+        self.entity = entity
+
+    def run(self) -> None:
+        ledger = self.world.get(self.entity, Ledger)
+        ledger.marks.append(3)
+        ledger.names["b"] = 2
+        ledger.nested[0].append(9)
+        self.world.get(self.entity, Notes).lines.append("second")
+        esper.add_component(self.entity, Facing(2))
+        raise RuntimeError("scribbled")
+
+
+def test_a_failed_step_puts_back_changed_containers_in_the_same_objects() -> None:
+    world = World()
+    ledger, notes = Ledger([1, 2], {"a": 1}, [[7]]), Notes()
+    entity = world.spawn(Position(0, 0), ledger, notes)
+    world.add_system(Scribbler(entity))
+    with pytest.raises(RuntimeError, match="scribbled"):
+        world.step()
+    assert world.get(entity, Ledger) is ledger
+    assert ledger == Ledger([1, 2], {"a": 1}, [[7]])
+    assert world.get(entity, Notes) is notes
+    assert notes.lines == ["first"]
+    assert not world.has(entity, Facing)
