@@ -65,6 +65,7 @@ class World:
         self._stepping = False
         self._emitted: list[Event] = []
         self._this_turn: dict[Hashable, Any] = {}
+        self._shaped: dict[Hashable, tuple[object, Any]] = {}
         with _context.active(self.context):
             pass  # switching creates the context if it is new
 
@@ -211,6 +212,28 @@ class World:
             found: T = self._this_turn[key]
             return found
         value = self._this_turn[key] = compute()
+        return value
+
+    def per_shape(
+        self,
+        key: Hashable,
+        component_types: tuple[type[Any], ...],
+        compute: Callable[[Sequence[tuple[int, tuple[Any, ...]]]], T],
+    ) -> T:
+        """``compute(rows)``, ``rows`` being what :meth:`scan` finds for ``component_types``, kept from turn to
+        turn until an entity or a component is added, removed or replaced anywhere in the world (esper then
+        drops its cached rows, and the next call computes afresh).
+
+        For values built from which entities have which components, never from what is in the components:
+        objects wrapping a query's components, say, made once instead of every turn.
+        """
+        rows = self.scan(*component_types)
+        kept = self._shaped.get(key)
+        if kept is not None and kept[0] is rows:
+            found: T = kept[1]
+            return found
+        value = compute(rows)
+        self._shaped[key] = (rows, value)
         return value
 
     # -- saving and loading ------------------------------------------------------------------

@@ -11,7 +11,7 @@ Where the Move comes from (Basic Set: High-Speed Movement > High-Speed Flying an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, Literal, NamedTuple, cast
 
 from components.flight import Flight
@@ -69,14 +69,22 @@ def bodies(world: World) -> tuple[Body, ...]:
 
 
 def _in_order(world: World) -> tuple[Body, ...]:
-    query = cast("Callable[..., list[tuple[int, tuple[Any, ...]]]]", world.query)
-    found = [Body(entity, *components) for entity, components in query(*BODY_TYPES)]
+    found = world.per_shape(bodies, BODY_TYPES, _as_bodies)
     chosen = world.rules.get("gurps")
     if isinstance(chosen, Rules) and chosen.mounts == "house":  # a ridden mount acts on its rider's Basic Speed
-        found.sort(key=lambda body: initiative_key(body.entity, initiative_mover(world, body.entity, body.mover)))
-    else:
-        found.sort(key=lambda body: initiative_key(body.entity, body.mover))
-    return tuple(found)
+        return tuple(
+            sorted(
+                found,
+                key=lambda body: initiative_key(body.entity, initiative_mover(world, body.entity, body.mover)),
+            )
+        )
+    return tuple(sorted(found, key=lambda body: initiative_key(body.entity, body.mover)))
+
+
+def _as_bodies(rows: Sequence[tuple[int, tuple[Any, ...]]]) -> list[Body]:
+    """A :class:`Body` for each row of a query of :data:`BODY_TYPES` (made once, then kept while the world's
+    entities keep the same components: :meth:`ecs.World.per_shape`)."""
+    return [Body(entity, *components) for entity, components in rows]
 
 
 def body_of(world: World, entity: int) -> Body:
