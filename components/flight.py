@@ -104,7 +104,7 @@ class Flight:
         check_int("Flight", "air_move", self.air_move, low=0)
         if self.top_airspeed is not None:
             check_int("Flight", "top_airspeed", self.top_airspeed, low=0)
-        check_choice("Flight", "mode", self.mode, tuple(FlightMode))
+        self.mode = FlightMode(check_choice("Flight", "mode", self.mode, tuple(FlightMode)))
         check_bool("Flight", "wings", self.wings)
         check_bool("Flight", "lying_flat", self.lying_flat)
         check_int("Flight", "climbed_yd", self.climbed_yd)

@@ -2,6 +2,9 @@
 
 Per-turn state lives in fields of components that stay on the entity (DESIGN.md section 10): the systems
 change ``Control.state`` or ``Intent.throttle``; they never add or remove components in the hot path.
+
+Enumerated fields accept a member or its value text (``"high speed"`` for ``MoveState.HIGH_SPEED``) and keep the
+member, since the systems compare members by identity; anything else is refused with the allowed values.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ecs.errors import RuleValueError
-from ecs.hexgrid import Hex
+from ecs.hexgrid import Hex, check_hex
 from ecs.registry import register
 from ecs.validate import check_bool, check_choice, check_int, check_number
 
@@ -154,7 +157,7 @@ class Intent:
     veer: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        check_choice("Intent", "maneuver", self.maneuver, tuple(Maneuver))
+        self.maneuver = Maneuver(check_choice("Intent", "maneuver", self.maneuver, tuple(Maneuver)))
         check_int("Intent", "throttle", self.throttle)
         check_int("Intent", "turn", self.turn, low=-2, high=2)
         if self.turn_at_yd is not None:
@@ -200,12 +203,16 @@ class Control:
     halted: bool = False
 
     def __post_init__(self) -> None:
-        check_choice("Control", "state", self.state, tuple(MoveState))
+        self.state = MoveState(check_choice("Control", "state", self.state, tuple(MoveState)))
         check_int("Control", "straight_yd", self.straight_yd, low=0)
         check_int("Control", "moved_yd", self.moved_yd, low=0)
         check_int("Control", "extra_cost", self.extra_cost, low=0)
+        if not isinstance(self.path, list):
+            raise RuleValueError("Control", "path", self.path, "a list of hexes (q, r)")
+        for index, hex in enumerate(self.path):
+            check_hex("Control", f"path[{index}]", hex)
         if self.loss_cause is not None:
-            check_choice("Control", "loss_cause", self.loss_cause, tuple(LossCause))
+            self.loss_cause = LossCause(check_choice("Control", "loss_cause", self.loss_cause, tuple(LossCause)))
         if (self.state is MoveState.OUT_OF_CONTROL) != (self.loss_cause is not None):
             raise RuleValueError(
                 "Control", "loss_cause", self.loss_cause, "a LossCause exactly when state is out of control"
@@ -228,9 +235,9 @@ class Posture:
     seconds_left: int = 0
 
     def __post_init__(self) -> None:
-        check_choice("Posture", "state", self.state, tuple(PostureState))
+        self.state = PostureState(check_choice("Posture", "state", self.state, tuple(PostureState)))
         if self.target is not None:
-            check_choice("Posture", "target", self.target, tuple(PostureState))
+            self.target = PostureState(check_choice("Posture", "target", self.target, tuple(PostureState)))
         check_int("Posture", "seconds_left", self.seconds_left, low=0)
 
 
@@ -259,7 +266,11 @@ class Skills:
     levels: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.levels, dict):
+            raise RuleValueError("Skills", "levels", self.levels, "a dict of skill name to level")
         for name, level in self.levels.items():
+            if not isinstance(name, str):
+                raise RuleValueError("Skills", "levels", name, "skill names as text")
             check_int("Skills", f"levels[{name!r}]", level, low=0)
 
     def level(self, name: str) -> int | None:
@@ -277,6 +288,8 @@ class Footing:
 
     def __post_init__(self) -> None:
         check_int("Footing", "extra_cost", self.extra_cost, low=0)
+        if not isinstance(self.name, str):
+            raise RuleValueError("Footing", "name", self.name, "text")
 
 
 @register("gurps.Obstacle")

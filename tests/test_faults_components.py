@@ -1,0 +1,248 @@
+"""Bad input and faults, part 1: every registered component refuses bad values on construction.
+
+The cases are derived from each dataclass field's declared type (``typing.get_type_hints``), so a component added
+later is swept too: a whole number refuses a bool, a fraction, NaN, the infinities and text, and -1 unless a
+negative value means something for that field; a float refuses NaN, the infinities, a bool and text, and -1.0
+unless negative values mean something; a flag refuses 1, 0, text and None; an enumerated field refuses an unknown
+name; containers refuse a bad element and the wrong kind of container. Each refusal is a ``RuleValueError`` naming
+the component class and the field (an element's field is shown with its index, ``veer[0]``). Fields whose value is
+legitimately free are listed below with the reason, and the lists are checked against the real fields so they
+cannot go stale.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib
+import math
+import pkgutil
+import types
+import typing
+from typing import Any, Final
+
+import pytest
+
+import components
+from components import (
+    Control,
+    Flight,
+    FlightMode,
+    Intent,
+    LossCause,
+    Maneuver,
+    Mobility,
+    Mover,
+    MoveState,
+    Position,
+    Posture,
+    PostureState,
+    Vegetation,
+    VegetationZone,
+)
+from ecs import RuleValueError, WorldError, name_of
+
+NEGATIVE_ALLOWED: Final[dict[tuple[str, str], str]] = {
+    ("Position", "q"): "axial hex coordinates run both ways",
+    ("Position", "r"): "axial hex coordinates run both ways",
+    ("Intent", "throttle"): "a negative throttle decelerates",
+    ("Intent", "turn"): "a negative turn is clockwise",
+    ("Intent", "veer"): "-1 veers to the front-right hex",
+    ("Flight", "climbed_yd"): "a negative climb is a descent",
+    ("Flight", "previous_climb_yd"): "a negative climb is a descent",
+    ("FlightIntent", "climb_yd"): "a negative climb is a descent",
+    ("Mover", "handling"): "vehicle Handling is a modifier, often negative",
+    ("Mover", "size_modifier"): "anything smaller than a human has a negative Size Modifier",
+    ("Condition", "shock"): "shock is a penalty, -4 to 0",
+    ("Mount", "fractious"): "the fractious penalty is 0 or less",
+    ("Atmosphere", "ground_ft"): "ground may lie below sea level",
+}
+"""(component, field) where -1 is a legitimate value, and why."""
+
+FREE_TEXT: Final[dict[tuple[str, str], str]] = {
+    ("Footing", "name"): "a label for the log: 'mud', 'ice', 'scree'",
+    ("RoundIntent", "pursuit_label"): "the GM's description of the pursuit action",
+    ("RoundIntent", "pursuit_skill"): "any skill name; the step checks it against Mobility.skills",
+}
+"""(component, field) of type ``str`` whose text is free (only its type is checked), and why."""
+
+BASES: Final[dict[str, Any]] = {
+    "Position": Position(0, 0),
+    "Mover": Mover(basic_move=5),
+    "Flight": Flight(air_move=12),
+    "Mobility": Mobility(tmr=9, dex=14),
+    "VegetationZone": VegetationZone(Vegetation.DENSE),
+}
+"""A valid instance of each component whose constructor needs arguments; the others use their defaults."""
+
+NAN: Final = math.nan
+INF: Final = math.inf
+
+
+def registered_components() -> list[type[Any]]:
+    """Every class the modules of the ``components`` package register with ``ecs.register``."""
+    found: dict[str, type[Any]] = {}
+    for module_info in pkgutil.iter_modules(components.__path__, "components."):
+        module = importlib.import_module(module_info.name)
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == module.__name__:
+                try:
+                    found[name_of(value)] = value
+                except WorldError:
+                    continue
+    return [found[name] for name in sorted(found)]
+
+
+def _int_cases(owner: str, field: str) -> list[tuple[str, Any]]:
+    cases: list[tuple[str, Any]] = [
+        ("bool True", True),
+        ("bool False", False),
+        ("fraction 1.5", 1.5),
+        ("NaN", NAN),
+        ("infinity", INF),
+        ("text '1'", "1"),
+    ]
+    if (owner, field) not in NEGATIVE_ALLOWED:
+        cases.append(("negative -1", -1))
+    return cases
+
+
+def _float_cases(owner: str, field: str) -> list[tuple[str, Any]]:
+    cases: list[tuple[str, Any]] = [
+        ("NaN", NAN),
+        ("infinity", INF),
+        ("-infinity", -INF),
+        ("bool True", True),
+        ("text '1.0'", "1.0"),
+    ]
+    if (owner, field) not in NEGATIVE_ALLOWED:
+        cases.append(("negative -1.0", -1.0))
+    return cases
+
+
+def _element_cases(owner: str, field: str, item: Any) -> list[tuple[str, Any]]:
+    """Bad single elements for a container of ``item``."""
+    if item is int:
+        return _int_cases(owner, field)
+    if item is bool:
+        return [("int 1", 1), ("text 'yes'", "yes")]
+    if item is str:
+        return [("int 3", 3), ("unknown text", "no such thing")]
+    if typing.get_origin(item) is tuple:  # a hex (q, r)
+        return [("hex with NaN", (NAN, 0)), ("hex with a bool", (True, 0)), ("hex of one number", (1,))]
+    raise AssertionError(f"{owner}.{field}: no element cases for {item!r}; add them")
+
+
+def bad_values(owner: str, field: str, declared: Any) -> list[tuple[str, Any]]:
+    """(case name, value) pairs a field of type ``declared`` must refuse."""
+    origin, args = typing.get_origin(declared), typing.get_args(declared)
+    if origin in (typing.Union, types.UnionType):
+        (inner,) = [arg for arg in args if arg is not type(None)]
+        return bad_values(owner, field, inner)
+    if declared is bool:
+        return [("int 1", 1), ("int 0", 0), ("text 'yes'", "yes"), ("None", None)]
+    if declared is int:
+        return _int_cases(owner, field)
+    if declared is float:
+        return _float_cases(owner, field)
+    if declared is str:
+        cases: list[tuple[str, Any]] = [("int 3", 3)]
+        if (owner, field) not in FREE_TEXT:
+            cases.append(("unknown text", "no such thing"))
+        return cases
+    if isinstance(declared, type) and issubclass(declared, enum.Enum):
+        return [("unknown name", "no such thing"), ("int 3", 3), ("member of another enum", _foreign_member(declared))]
+    if origin is tuple and args[-1] is Ellipsis:
+        elements = [(f"element {name}", (value,)) for name, value in _element_cases(owner, field, args[0])]
+        return [*elements, ("a set", {1})]
+    if origin is list:
+        elements = [(f"element {name}", [value]) for name, value in _element_cases(owner, field, args[0])]
+        return [*elements, ("a set", {1})]
+    if origin is dict:
+        values = [(f"value {name}", {"x": value}) for name, value in _int_cases(owner, field)]
+        return [*values, ("a key that is not text", {3: 1}), ("a list of pairs", [("x", 1)])]
+    raise AssertionError(f"{owner}.{field}: no cases for the type {declared!r}; add them")
+
+
+def _foreign_member(kind: type[enum.Enum]) -> enum.Enum:
+    """A member of an unrelated enum whose value is not a value of ``kind``."""
+    other = LossCause.WIPE_OUT if kind is not LossCause else Maneuver.AIM
+    assert other.value not in {member.value for member in kind}
+    return other
+
+
+def _cases() -> list[Any]:
+    params = []
+    for cls in registered_components():
+        hints = typing.get_type_hints(cls)
+        for item in dataclasses.fields(cls):
+            for case, value in bad_values(cls.__name__, item.name, hints[item.name]):
+                params.append(pytest.param(cls, item.name, value, id=f"{cls.__name__}.{item.name}: {case}"))
+    return params
+
+
+def base(cls: type[Any]) -> Any:
+    """A valid instance of ``cls``."""
+    return BASES.get(cls.__name__) or cls()
+
+
+@pytest.mark.parametrize(("cls", "field", "value"), _cases())
+def test_a_bad_value_is_refused_naming_component_and_field(cls: type[Any], field: str, value: Any) -> None:
+    with pytest.raises(RuleValueError) as caught:
+        dataclasses.replace(base(cls), **{field: value})
+    error = caught.value
+    assert error.owner == cls.__name__
+    assert error.field == field or error.field.startswith(f"{field}["), error.field
+    assert str(error).startswith(f"{cls.__name__}.{error.field} = ")
+
+
+def test_every_registered_component_has_a_valid_base_and_is_swept() -> None:
+    swept = {cls.__name__ for cls in registered_components()}
+    assert {"Position", "Mover", "Flight", "Mount", "Rider", "RoundIntent", "VegetationZone"} <= swept
+    for cls in registered_components():
+        assert type(base(cls)) is cls
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [*NEGATIVE_ALLOWED, *FREE_TEXT],
+    ids=[f"{owner}.{field}" for owner, field in [*NEGATIVE_ALLOWED, *FREE_TEXT]],
+)
+def test_each_exemption_names_a_real_field_and_its_value_is_accepted(listed: tuple[str, str]) -> None:
+    owner, field = listed
+    by_name = {cls.__name__: cls for cls in registered_components()}
+    cls = by_name[owner]
+    declared = typing.get_type_hints(cls)[field]
+    if listed in FREE_TEXT:
+        value: Any = "anything at all"
+    elif typing.get_origin(declared) is tuple:
+        value = (-1,)
+    else:
+        value = -1.0 if declared is float else -1
+    made = dataclasses.replace(base(cls), **{field: value})
+    assert getattr(made, field) == value
+
+
+@pytest.mark.parametrize(
+    ("build", "field", "member"),
+    [
+        (lambda: Intent(maneuver="Move and Attack"), "maneuver", Maneuver.MOVE_AND_ATTACK),
+        (lambda: Control(state="high speed"), "state", MoveState.HIGH_SPEED),
+        (lambda: Control(state="out of control", loss_cause="footing"), "loss_cause", LossCause.FOOTING),
+        (lambda: Posture(state="prone"), "state", PostureState.PRONE),
+        (lambda: Posture(target="kneeling", seconds_left=1), "target", PostureState.KNEELING),
+        (lambda: Flight(air_move=12, mode="cannot hover"), "mode", FlightMode.CANNOT_HOVER),
+    ],
+    ids=[
+        "Intent.maneuver 'Move and Attack'",
+        "Control.state 'high speed'",
+        "Control.loss_cause 'footing'",
+        "Posture.state 'prone'",
+        "Posture.target 'kneeling'",
+        "Flight.mode 'cannot hover'",
+    ],
+)
+def test_an_enumerated_field_given_as_its_text_becomes_the_member(build: Any, field: str, member: enum.Enum) -> None:
+    """The systems compare members by identity (``state is MoveState.HIGH_SPEED``), so text left as text would be
+    misread as some other state; a component turns the text into its member, as the Spelljammer ones do."""
+    assert getattr(build(), field) is member
