@@ -33,11 +33,16 @@ YARD_FT: Final = 3
 def scene_atmosphere(world: World) -> Atmosphere:
     """The scene's air: the ``Atmosphere`` on the world's scene entity, or standard air at sea level if none.
 
-    A scene has one atmosphere; two entities carrying one is a :class:`~ecs.errors.WorldError`.
+    A scene has one atmosphere; two entities carrying one is a :class:`~ecs.errors.WorldError`. During a step
+    it is looked up once a turn (:meth:`ecs.World.per_turn`), however many fliers ask.
     """
-    found = world.query(Atmosphere)
+    return world.per_turn(scene_atmosphere, lambda: _find_atmosphere(world))
+
+
+def _find_atmosphere(world: World) -> Atmosphere:
+    found = world.scan(Atmosphere)
     if len(found) > 1:
-        holders = ", ".join(str(entity) for entity, _ in found)
+        holders = ", ".join(str(entity) for entity in sorted(entity for entity, _ in found))
         raise WorldError(f"entities {holders} each carry an Atmosphere; a scene has exactly one")
     return found[0][1][0] if found else Atmosphere()
 
