@@ -41,6 +41,10 @@ class VelocityChange(System):
       60-degree turn, and a velocity no higher than the entry limit (20% over Move, at least +1; twice Basic
       Move with Enhanced Move or a rated top speed above Move) (Basic Set: High-Speed Movement). A turn that
       fell short (footing, a collision) is refused with :class:`HighSpeedRefused` and the velocity stays.
+      Reading chosen: a mover in ordinary movement whose velocity is already above high speed where it ends
+      the turn (a flier that came down to the ground faster than its ground Basic Move) is not speeding up
+      into high speed but is there already, so it needs no qualifying turn: it goes to high speed at its
+      velocity.
     - High speed: accelerate by up to Basic Move to top speed (Accelerating); or decelerate, the footing's
       extra points paid this turn adding to the voluntary deceleration: within Basic Move it is safe, up to
       twice Basic Move it takes a Pushing the Envelope roll at the hasty-deceleration modifier, beyond that
@@ -75,7 +79,7 @@ class VelocityChange(System):
         before = body.velocity.yps
         throttle = body.intent.throttle
         target = before + throttle
-        if target > lim.move:
+        if target > lim.move and before <= lim.high_speed_above:
             refusal = _entry_refusal(world, body, lim)
             if refusal is not None:
                 world.emit(HighSpeedRefused(body.entity, before, refusal))

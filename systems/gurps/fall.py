@@ -15,7 +15,7 @@ from systems.gurps import rules
 from systems.gurps.collision import inflict
 from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import FallDamage, Falling, Landed, StallRecovered
-from systems.gurps.movers import in_initiative_order, installed_rules, shock
+from systems.gurps.movers import body_of, in_initiative_order, installed_rules, limits, shock
 from systems.gurps.transitions import come_to_rest
 
 FALL_ACCELERATION_YPS2: Final = 10.7
@@ -90,7 +90,9 @@ def recovery_target(world: World, entity: int) -> int | None:
     return world.get(entity, Mover).dx + rules.STALL_RECOVERY_DX_MODIFIER + shock(world, entity)
 
 
-def _refuse_steering(world: World, entity: int) -> None:
+def refuse_steering(world: World, entity: int) -> None:
+    """Raise :class:`~ecs.errors.IntentError` if the intent of ``entity``, a flier falling since an earlier
+    turn, asks it to speed up, slow down, turn or veer (Basic Set: Flying Combat > Cannot Hover)."""
     intent = world.get(entity, Intent)
     if intent.throttle or intent.turn or any(intent.veer):
         field = "throttle" if intent.throttle else "turn" if intent.turn else "veer"
@@ -118,7 +120,8 @@ class FallSystem(System):
     - A recovered flier dives out of the fall at the velocity the fall has reached
       (:func:`systems.gurps.rules.fall_velocity` of the yards fallen), heading where it faces, but no faster
       than a dive allows (twice top airspeed; under the house rules the absolute dive maximum), and at high
-      speed if that is over its air Move.
+      speed if that is over what ordinary movement allows it in the air (``movers.limits``: its air Move; under
+      the house rules its Encumbered air Move, and nothing at all for a flier that cannot hover).
     - A stalled flier's turn is over as far as its velocity goes (``Control.halted``); asking it to speed up,
       slow down or turn is an :class:`~ecs.errors.IntentError`.
     - Fliers act in initiative order (highest Basic Speed first, then lowest id), so the dice are drawn in a
@@ -136,7 +139,7 @@ class FallSystem(System):
             flight = world.get(entity, Flight)
             control = world.get(entity, Control)
             if flight.fall_seconds > 0:
-                _refuse_steering(world, entity)
+                refuse_steering(world, entity)
             control.halted = True
             if flight.fall_seconds > 0 and self._recovers(entity):
                 top = normal_top_speed(flight, world.get(entity, Mover), chosen)
@@ -147,7 +150,10 @@ class FallSystem(System):
                 facing = world.try_get(entity, Facing)
                 if facing is not None:
                     velocity.heading = facing.direction
-                control.state = MoveState.HIGH_SPEED if speed > flight.air_move else MoveState.NORMAL
+                ordinary_up_to = flight.air_move  # without a Facing the high-speed systems do not move it anyway
+                if facing is not None:
+                    ordinary_up_to = limits(world, body_of(world, entity), chosen).high_speed_above
+                control.state = MoveState.HIGH_SPEED if speed > ordinary_up_to else MoveState.NORMAL
                 control.loss_cause = None
                 flight.stalled = False
                 flight.fall_seconds = 0

@@ -211,6 +211,9 @@ class MountingSystem(System):
     - Sheathing on a mount that is not bucking needs no roll. Under the house rules a rider whose mount is
       out of control is at -10 to the DX roll (House rules: Mounts).
     - Tightening the saddle counts one second for each turn the rider spends on it.
+    - A request naming an entity without a ``Mount`` (written into ``Rider`` by hand, past the checks of
+      :func:`mount_up` and the rest) is an :class:`~ecs.errors.IntentError`, and the step leaves the world as it
+      was; a request whose target no longer exists lapses (``MountLinkSystem``).
     """
 
     phase = Phase.MOUNTED
@@ -230,6 +233,10 @@ class MountingSystem(System):
                 continue
             if action in ("dismount", "jump off", "sheathe") and rider.mount != target:
                 continue  # thrown or fallen off earlier in the phase: nothing left to get off or sheathe on
+            if not world.has(target, Mount):  # a request written by hand, past the checks of mount_up and the rest
+                raise IntentError(
+                    entity, "Rider.action_target", target, f"a mount (an entity with a Mount) to {action}"
+                )
             if action == "mount":
                 self._climb(entity, rider, target)
             elif action == "leap astride":

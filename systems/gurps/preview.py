@@ -12,7 +12,7 @@ from components.gurps import MoveState
 from ecs import World, critical_failure_probability, success_probability
 from ecs.hexgrid import Hex
 from systems.gurps import rules
-from systems.gurps.fall import RECOVERY_LABEL, recovery_target
+from systems.gurps.fall import RECOVERY_LABEL, recovery_target, refuse_steering
 from systems.gurps.intent import check_intent, early_turn_modifier
 from systems.gurps.maneuvers import maneuver_loss
 from systems.gurps.movement import jump_skill, plan_walk, walk
@@ -68,6 +68,7 @@ def preview(world: World, entity: int) -> Forecast:
         return Forecast(entity)
     recovery = recovery_target(world, entity)
     if recovery is not None:  # a stalled flier falls; its one roll is to pull out (Flying Combat > Cannot Hover)
+        refuse_steering(world, entity)
         return Forecast(entity, (RollForecast.of("stall recovery", RECOVERY_LABEL, recovery),))
     control = body.control
     intent = body.intent
