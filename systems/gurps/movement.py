@@ -222,7 +222,7 @@ class PathWalker(System):
 
     Reads ``Velocity`` (movement points), ``Facing``, ``Intent.turn`` and ``Intent.veer``, ``Control``
     (``turn_yd`` from the TURNING phase, ``state``, ``lost_at_yd``), footing, obstacles and other bodies through
-    the :class:`~systems.gurps.spatial.SpatialIndex` (rebuilt here once a turn); writes ``Position``,
+    the :class:`~systems.gurps.spatial.SpatialIndex` (brought up to date here once a turn); writes ``Position``,
     ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``, ``moved_yd``, ``extra_cost``,
     ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into); emits
     :class:`Turned`, :class:`Moved`, :class:`ObstacleCrossed`, :class:`DodgedAside` and ``RollMade``.
@@ -248,7 +248,7 @@ class PathWalker(System):
         """Walk every mover in initiative order."""
         world = self.world
         chosen = installed_rules(world)
-        self.index.rebuild(world)
+        self.index.refresh(world)
         for body in bodies(world):
             if carried(body) or body.control.halted:
                 continue

@@ -1,6 +1,7 @@
 """The spatial index: which bodies, obstacles and footing are on each hex, so a path asks a hex, never all pairs.
 
-Built once a turn from the world (DESIGN.md section 10) and kept up to date as bodies move during the turn.
+Brought up to date once a turn from the world (DESIGN.md section 10), re-filing only what moved, and kept up to
+date as bodies move during the turn.
 Bodies are entities with ``Position`` and ``Mover`` that ride nothing; obstacles have ``Position`` and
 ``Obstacle``; footing tiles have ``Position`` and ``Footing``, one tile a hex.
 
@@ -33,8 +34,15 @@ def _meet(low_altitude: float, low_height: float, high_altitude: float) -> bool:
     return high_altitude < low_altitude + low_height
 
 
+Row = tuple[int, Position, Mover]
+"""A body as the index files it: its id, its ``Position`` and its ``Mover``."""
+
+
 class SpatialIndex:
-    """Hex to bodies, obstacles and footing, for one turn.
+    """Hex to bodies, obstacles and footing, kept from turn to turn.
+
+    :meth:`refresh` brings it up to date once a turn, re-filing only the bodies that moved since it last saw
+    them; :meth:`move` follows the bodies as they move during the turn.
 
     >>> from components import Footing, Position
     >>> world = World()
@@ -45,14 +53,20 @@ class SpatialIndex:
     (1, 0)
     """
 
-    __slots__ = ("_bodies", "_footing", "_obstacles", "_occupied", "_tails")
+    __slots__ = ("_at", "_bodies", "_footing", "_lying_flat", "_obstacles", "_occupied", "_riders", "_shape", "_tails")
 
     def __init__(self) -> None:
-        self._bodies: dict[Hex, list[tuple[int, Position, Mover]]] = {}
+        self._bodies: dict[Hex, list[Row]] = {}
         self._obstacles: dict[Hex, list[tuple[int, Position, Obstacle]]] = {}
-        self._footing: dict[Hex, tuple[int, Footing]] = {}
+        self._footing: dict[Hex, tuple[int, Position, Footing]] = {}
         self._occupied: dict[Hex, int] = {}  # how many bodies, obstacles and footing tiles each hex holds
-        self._tails: dict[int, Hex] = {}
+        self._at: dict[int, Hex] = {}  # the hex each body is filed under (a two-hex flier: its front)
+        self._tails: dict[int, Hex] = {}  # the back hex of each two-hex flier
+        # What the last rebuild read: esper's cached rows of the three queries (the same objects for as long as
+        # no entity or component is added or removed), the riders, and the fliers lying flat.
+        self._shape: tuple[object, ...] = ()
+        self._riders: set[int] = set()
+        self._lying_flat: set[int] = set()
 
     def rebuild(self, world: World) -> None:
         """Index every body, obstacle and footing tile of ``world`` where it stands now.
@@ -63,31 +77,61 @@ class SpatialIndex:
         self._obstacles = {}
         self._footing = {}
         self._occupied = {}
+        self._at = {}
         self._tails = {}
-        riders = {entity for entity, (control,) in world.scan(Control) if control.carried_by is not None}
-        lying_flat = {entity for entity, (flight,) in world.scan(Flight) if flight.lying_flat}
-        for entity, (position, mover) in world.scan(Position, Mover):
-            if entity in riders:
-                continue
-            if entity not in lying_flat:  # only a flier lying flat can fill two hexes (figure.two_hex)
-                self._put(position.hex, (entity, position, mover))
-                continue
-            for spot in occupied_hexes(world, entity):
-                self._put(spot, (entity, position, mover))
-                if spot != position.hex:
-                    self._tails[entity] = spot
-        for entity, (position, obstacle) in world.scan(Position, Obstacle):
+        self._shape = ()  # stays empty if this rebuild fails, so the next refresh rebuilds again
+        riders, lying_flat = _riders_and_flat(world)
+        bodies = world.scan(Position, Mover)
+        for entity, (position, mover) in bodies:
+            if entity not in riders:
+                self._file(world, (entity, position, mover), entity in lying_flat)
+        obstacles = world.scan(Position, Obstacle)
+        for entity, (position, obstacle) in obstacles:
             if not world.has(entity, Mover):
                 self._obstacles.setdefault(position.hex, []).append((entity, position, obstacle))
                 self._occupied[position.hex] = self._occupied.get(position.hex, 0) + 1
-        for entity, (position, footing) in world.query(Position, Footing):
+        tiles = world.scan(Position, Footing)
+        for entity, (position, footing) in sorted(tiles, key=lambda row: row[0]):
             other = self._footing.get(position.hex)
             if other is not None:
                 raise WorldError(
                     f"hex {position.hex} has two Footing tiles (entities {other[0]} and {entity}); a hex has one"
                 )
-            self._footing[position.hex] = (entity, footing)
+            self._footing[position.hex] = (entity, position, footing)
             self._occupied[position.hex] = self._occupied.get(position.hex, 0) + 1
+        self._shape = (bodies, obstacles, tiles)
+        self._riders, self._lying_flat = riders, lying_flat
+
+    def refresh(self, world: World) -> None:
+        """Bring the index up to date with ``world``: re-file each body that moved since the index last saw it.
+
+        The whole index is rebuilt instead when the world changed shape (an entity or component added,
+        removed or replaced), a body got on or off a mount, a flier started or stopped lying flat, or an
+        obstacle or footing tile moved. Either way the index ends as :meth:`rebuild` would leave it, at a
+        fraction of the cost when most things stay where they are.
+        """
+        riders, lying_flat = _riders_and_flat(world)
+        shape = (world.scan(Position, Mover), world.scan(Position, Obstacle), world.scan(Position, Footing))
+        if (
+            len(shape) != len(self._shape)
+            or any(now is not before for now, before in zip(shape, self._shape, strict=True))
+            or riders != self._riders
+            or lying_flat != self._lying_flat
+            or any(position.hex != hex for hex, rows in self._obstacles.items() for _, position, _ in rows)
+            or any(position.hex != hex for hex, (_, position, _) in self._footing.items())
+        ):
+            self.rebuild(world)
+            return
+        at = self._at
+        for entity, (position, _) in shape[0]:
+            if entity in riders:
+                continue
+            if entity in lying_flat:
+                filed = (at[entity], self._tails[entity]) if entity in self._tails else (at[entity],)
+                if occupied_hexes(world, entity) != filed:
+                    self._file(world, self._unfile(entity), True)
+            elif position.hex != at[entity]:
+                self._file(world, self._unfile(entity), False)
 
     @property
     def occupied(self) -> Container[Hex]:
@@ -98,7 +142,7 @@ class SpatialIndex:
     def footing_extra(self, hex: Hex) -> int:
         """Extra movement points to enter ``hex`` on the ground (0 where there is no footing tile)."""
         tile = self._footing.get(hex)
-        return tile[1].extra_cost if tile is not None else 0
+        return tile[2].extra_cost if tile is not None else 0
 
     def obstacles_in_way(self, hex: Hex, altitude_yd: float, height_yd: float) -> list[tuple[int, Obstacle]]:
         """Obstacles on ``hex`` that a figure ``height_yd`` tall at ``altitude_yd`` meets, lowest id first."""
@@ -137,27 +181,58 @@ class SpatialIndex:
         """Record that body ``entity`` went from ``start`` to ``end``."""
         if start == end:
             return
-        here = self._bodies.get(start, [])
-        for index, row in enumerate(here):
-            if row[0] == entity:
-                self._take(start, index)
-                self._put(end, row)
-                if entity in self._tails:  # the back of a two-hex flier trails along its path
-                    tail = self._tails[entity]
-                    self._take(tail, self._bodies[tail].index(row))
-                    self._tails[entity] = trailing_hex(start, end)
-                    self._put(self._tails[entity], row)
-                return
-        raise WorldError(f"entity {entity} is not indexed on hex {start}")
+        if self._at.get(entity) != start:
+            raise WorldError(f"entity {entity} is not indexed on hex {start}")
+        row = self._take(entity, start)
+        self._put(end, row)
+        self._at[entity] = end
+        if entity in self._tails:  # the back of a two-hex flier trails along its path
+            self._take(entity, self._tails[entity])
+            self._tails[entity] = trailing_hex(start, end)
+            self._put(self._tails[entity], row)
 
-    def _put(self, hex: Hex, row: tuple[int, Position, Mover]) -> None:
+    def _file(self, world: World, row: Row, lying_flat: bool) -> None:
+        """File a body where it stands: its own hex, and for a flier lying flat (``lying_flat``) in the air the
+        hex behind it too (:func:`systems.gurps.figure.occupied_hexes`)."""
+        entity, position, _ = row
+        here = position.hex
+        self._at[entity] = here
+        self._put(here, row)
+        if lying_flat:  # only a flier lying flat can fill two hexes
+            for spot in occupied_hexes(world, entity):
+                if spot != here:
+                    self._tails[entity] = spot
+                    self._put(spot, row)
+
+    def _unfile(self, entity: int) -> Row:
+        """Take a body off every hex it is filed under; return its row."""
+        row = self._take(entity, self._at.pop(entity))
+        tail = self._tails.pop(entity, None)
+        if tail is not None:
+            self._take(entity, tail)
+        return row
+
+    def _put(self, hex: Hex, row: Row) -> None:
         self._bodies.setdefault(hex, []).append(row)
         self._occupied[hex] = self._occupied.get(hex, 0) + 1
 
-    def _take(self, hex: Hex, index: int) -> None:
-        del self._bodies[hex][index]
+    def _take(self, entity: int, hex: Hex) -> Row:
+        rows = self._bodies[hex]
+        index = next(index for index, row in enumerate(rows) if row[0] == entity)
+        row = rows.pop(index)
+        if not rows:
+            del self._bodies[hex]
         left = self._occupied[hex] - 1
         if left:
             self._occupied[hex] = left
         else:
             del self._occupied[hex]
+        return row
+
+
+def _riders_and_flat(world: World) -> tuple[set[int], set[int]]:
+    """The entities carried by a mount or vehicle (not filed: they go where their mount goes) and the fliers
+    lying flat (which may fill two hexes)."""
+    riders = {entity for entity, (control,) in world.scan(Control) if control.carried_by is not None}
+    lying_flat = {entity for entity, (flight,) in world.scan(Flight) if flight.lying_flat}
+    return riders, lying_flat
