@@ -7,7 +7,17 @@ from ecs import Phase, RollMade, System, World
 from systems.gurps import rules
 from systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LeftHighSpeed, VelocityChanged
 from systems.gurps.mounted import mount_rolled_dx
-from systems.gurps.movers import Body, Limits, bodies, carried, control_roll, installed_rules, limits, standing
+from systems.gurps.movers import (
+    Body,
+    Limits,
+    bodies,
+    carried,
+    control_roll,
+    high_speed_above,
+    installed_rules,
+    limits,
+    standing,
+)
 from systems.gurps.options import Rules
 from systems.gurps.transitions import lose_control
 
@@ -69,11 +79,13 @@ class VelocityChange(System):
             control = body.control
             if carried(body) or control.halted or control.state is MoveState.OUT_OF_CONTROL:
                 continue
-            lim = limits(world, body, chosen)
             if control.state is MoveState.NORMAL:
-                self._ordinary(world, body, lim)
+                if body.velocity.yps or body.intent.throttle:  # standing still and asked for nothing: nothing to do
+                    self._ordinary(world, body, limits(world, body, chosen))
+            elif body.intent.throttle or control.extra_cost:
+                self._high_speed(world, body, limits(world, body, chosen), chosen)
             else:
-                self._high_speed(world, body, lim, chosen)
+                self._cruise(world, body, chosen)
 
     def _ordinary(self, world: World, body: Body, lim: Limits) -> None:
         before = body.velocity.yps
@@ -90,6 +102,14 @@ class VelocityChange(System):
         if target > lim.high_speed_above:
             body.control.state = MoveState.HIGH_SPEED
             world.emit(EnteredHighSpeed(body.entity, target))
+
+    def _cruise(self, world: World, body: Body, chosen: Rules) -> None:
+        """At high speed with no change of speed asked and no footing paid for: the velocity stays, and it leaves
+        high speed only when that velocity is no longer above the threshold (its environment changed)."""
+        velocity = body.velocity.yps
+        if velocity <= high_speed_above(world, body, chosen):
+            body.control.state = MoveState.NORMAL
+            world.emit(LeftHighSpeed(body.entity, velocity, "slowed out of high speed"))
 
     def _high_speed(self, world: World, body: Body, lim: Limits, chosen: Rules) -> None:
         entity = body.entity

@@ -216,8 +216,9 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
             )
         return
     state = body.control.state
-    # Kept at speed with no turn, veer or change of speed, nothing left to check needs the limits.
-    lim = limits(world, body, chosen) if moving or state is MoveState.NORMAL else None
+    # Asked for no turn, veer or change of speed, nothing left to check needs the limits, unless the mover is
+    # moving in ordinary movement (its velocity must stay within what ordinary movement allows).
+    lim = limits(world, body, chosen) if moving or (state is MoveState.NORMAL and body.velocity.yps) else None
     if lim is not None:
         _moves_under_own_power(body, lim)
     if state is MoveState.OUT_OF_CONTROL:

@@ -56,7 +56,8 @@ class ManeuverLimits(System):
         chosen = installed_rules(world)
         for body in bodies(world):
             control = body.control
-            control.path = []
+            if control.path:  # a new list: whoever kept last turn's path keeps it as it was
+                control.path = []
             control.moved_yd = 0
             control.extra_cost = 0
             control.turned_hexsides = 0
