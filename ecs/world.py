@@ -318,10 +318,11 @@ class World:
                     self.turn = saved[2]
                 raise
             emitted, self._emitted = self._emitted, []
-            for event in emitted:
-                esper.dispatch_event(type(event).__name__, event)
-                for handler in self._handlers.get(type(event), ()):
-                    handler(event)
+            if esper.event_registry or self._handlers:  # nobody listening: nothing to hand out
+                for event in emitted:
+                    esper.dispatch_event(type(event).__name__, event)
+                    for handler in self._handlers.get(type(event), ()):
+                        handler(event)
         return emitted
 
     # -- internals ---------------------------------------------------------------------------
