@@ -146,7 +146,8 @@ class Intent:
     turn, hasty deceleration) at the price of a roll. ``veer`` picks, yard by yard along the path, which
     front hex to enter without changing facing: -1 front-right, 0 straight ahead (the default past its end),
     1 front-left (Basic Set: High-Speed Movement > Direction and Turning Radius); there is no sidestep or
-    step back.
+    step back. ``slam`` marks an All-Out Attack as a slam, the one All-Out maneuver the house rules allow at
+    any speed (House rules: High Speed Movement); it is refused on any other maneuver.
     """
 
     maneuver: Maneuver = Maneuver.MOVE
@@ -155,6 +156,7 @@ class Intent:
     turn_at_yd: int | None = None
     push: bool = False
     veer: tuple[int, ...] = ()
+    slam: bool = False
 
     def __post_init__(self) -> None:
         self.maneuver = Maneuver(check_choice("Intent", "maneuver", self.maneuver, tuple(Maneuver)))
@@ -167,6 +169,9 @@ class Intent:
             raise RuleValueError("Intent", "veer", self.veer, "a tuple of -1, 0 and 1, one per yard")
         for index, side in enumerate(self.veer):
             check_int("Intent", f"veer[{index}]", side, low=-1, high=1)
+        check_bool("Intent", "slam", self.slam)
+        if self.slam and self.maneuver is not Maneuver.ALL_OUT_ATTACK:
+            raise RuleValueError("Intent", "slam", self.slam, "False unless the maneuver is All-Out Attack")
 
 
 @register("gurps.Control")

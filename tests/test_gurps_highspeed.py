@@ -739,6 +739,50 @@ def test_house_rules_allow_all_out_maneuvers_at_up_to_half_top_speed(velocity: i
     assert [event.entity for event in of_type(events, LostControl)] == ([runner] if lost else [])
 
 
+@pytest.mark.parametrize(
+    ("slam", "lost"),
+    [(True, False), (False, True)],
+    ids=[
+        "All-Out Attack slam at top speed keeps control",
+        "All-Out Attack without slam at top speed loses control",
+    ],
+)
+def test_house_rules_high_speed_movement_an_all_out_attack_slam_is_allowed_at_any_speed(slam: bool, lost: bool) -> None:
+    """House rules: High Speed Movement: no All-Out maneuver above half the maximum speed, except an All-Out
+    Attack that is a slam. Top speed 14, at 14 yd/s."""
+    world = make_world(Rules.house())
+    runner = mover(
+        world,
+        velocity=14,
+        basic_move=5,
+        top_speed=14,
+        enhanced=True,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(maneuver=Maneuver.ALL_OUT_ATTACK, slam=slam),
+    )
+    world.dice.script(*[1] * 10)
+    events = world.step()
+    assert [(event.entity, event.cause) for event in of_type(events, LostControl)] == (
+        [(runner, "maneuver")] if lost else []
+    )
+    assert world.get(runner, Intent).slam is False  # cleared with the rest of the intent
+
+
+def test_a_slam_still_loses_control_under_the_basic_set() -> None:
+    """Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement knows no All-Out exception."""
+    world = make_world()
+    runner = mover(
+        world,
+        velocity=14,
+        top_speed=14,
+        enhanced=True,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(maneuver=Maneuver.ALL_OUT_ATTACK, slam=True),
+    )
+    world.dice.script(*[1] * 10)
+    assert [event.entity for event in of_type(world.step(), LostControl)] == [runner]
+
+
 def test_house_rules_a_top_speed_below_the_velocity_loses_control() -> None:
     world = make_world(Rules(turning_radius="house", control="house"))
     runner = mover(world, velocity=8, state=MoveState.HIGH_SPEED)  # house top speed of Move 5: 6

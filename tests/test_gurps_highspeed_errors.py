@@ -94,6 +94,10 @@ def snapshot(world: World) -> Any:
         (lambda: Intent(maneuver="Fly"), "Intent.maneuver = 'Fly'"),
         (lambda: Intent(veer=(0, 2)), r"Intent.veer\[1\] = 2"),
         (lambda: Intent(veer=[1]), r"Intent.veer = \[1\]"),
+        (
+            lambda: Intent(maneuver=Maneuver.ATTACK, slam=True),
+            "Intent.slam = True: expected False unless the maneuver is All-Out Attack",
+        ),
         (lambda: Control(state=MoveState.OUT_OF_CONTROL), "Control.loss_cause = None: expected a LossCause"),
         (lambda: Control(loss_cause=LossCause.STUNNED), "exactly when state is out of control"),
         (lambda: Control(carried_by=-1), "Control.carried_by = -1"),
@@ -107,6 +111,7 @@ def snapshot(world: World) -> Any:
         "an unknown maneuver",
         "a veer that sidesteps",
         "a veer that is not a tuple",
+        "slam=True on a plain Attack is refused",
         "out of control without a cause",
         "a cause while in control",
         "a negative carrier id",
@@ -141,6 +146,14 @@ def test_an_unknown_maneuver_written_after_construction_is_refused() -> None:
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
     world.get(runner, Intent).maneuver = "Fly"  # type: ignore[assignment]
     refused(world, "maneuver", "Fly")
+
+
+def test_a_slam_written_after_construction_on_another_maneuver_is_refused() -> None:
+    """House rules: High Speed Movement: only an All-Out Attack can be a slam."""
+    world = make_world(Rules.house())
+    runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.ATTACK))
+    world.get(runner, Intent).slam = True
+    refused(world, "slam", "False unless the maneuver is All-Out Attack")
 
 
 def test_a_turn_before_the_radius_without_push_is_refused() -> None:

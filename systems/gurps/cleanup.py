@@ -12,7 +12,7 @@ from ecs import Phase, System
 
 class IntentReset(System):
     """CLEANUP phase: puts every ``Intent`` back to its defaults (a Move maneuver, no throttle, no turn, no veer,
-    no push), in place: the component stays on the entity (DESIGN.md section 10).
+    no push, no slam), in place: the component stays on the entity (DESIGN.md section 10).
 
     A rider seated on a mount defaults to Do Nothing instead: it does not move under its own power, and under
     the house rules it may not take a maneuver that moves it (House rules: Mounts), so a Move is asked for only
@@ -34,6 +34,7 @@ class IntentReset(System):
             intent.turn_at_yd = None
             intent.push = False
             intent.veer = ()
+            intent.slam = False
         for entity, rider in esper.get_component(Rider):
             if rider.mount is not None and (seated := esper.try_component(entity, Intent)) is not None:
                 seated.maneuver = Maneuver.DO_NOTHING

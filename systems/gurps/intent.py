@@ -21,6 +21,7 @@ def _plainly_valid(intent: Intent) -> bool:
         and type(intent.push) is bool
         and type(intent.veer) is tuple
         and all(side in (-1, 0, 1) and type(side) is int for side in intent.veer)
+        and intent.slam is False
     )
 
 
@@ -32,7 +33,7 @@ def _recheck_fields(body: Body) -> None:
     if intent.turn in (3, -3):
         raise IntentError(body.entity, "turn", intent.turn, "a 180-degree turn is not possible; at most 2 hexsides")
     try:
-        Intent(intent.maneuver, intent.throttle, intent.turn, intent.turn_at_yd, intent.push, intent.veer)
+        Intent(intent.maneuver, intent.throttle, intent.turn, intent.turn_at_yd, intent.push, intent.veer, intent.slam)
     except RuleValueError as error:
         raise IntentError(body.entity, error.field, error.value, f"expected {error.allowed}") from None
 

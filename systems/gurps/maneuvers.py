@@ -17,8 +17,8 @@ def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
     when knocked out or stunned (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement;
     Losing Control). A rider (carried) is exempt; so is a mover of Basic Move 0, which is not moving under
     its own power but drifting. House rules: the All-Out maneuvers are allowed too, while the velocity is at
-    most half the top speed; and a top speed fallen below the velocity loses control as well (House rules:
-    High Speed Movement).
+    most half the top speed, and an All-Out Attack that is a slam (``Intent.slam``) at any speed; a top speed
+    fallen below the velocity loses control as well (House rules: High Speed Movement).
     """
     if body.control.state is not MoveState.HIGH_SPEED or carried(body) or basic_move(world, body) == 0:
         return None
@@ -32,7 +32,7 @@ def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
         top = limits(world, body, chosen).top_speed
         if top < body.velocity.yps:
             return LossCause.TOP_SPEED
-        allowed = rules.house_high_speed_maneuver_allowed(maneuver, body.velocity.yps, top)
+        allowed = rules.house_high_speed_maneuver_allowed(maneuver, body.velocity.yps, top, body.intent.slam)
     else:
         allowed = rules.high_speed_maneuver_allowed(maneuver)
     return None if allowed else LossCause.MANEUVER

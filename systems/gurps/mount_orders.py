@@ -85,7 +85,7 @@ class MountOrderSystem(System):
         if mount.charging is not None:
             intent.maneuver = Maneuver.MOVE
             intent.throttle = self._charge_throttle(entity)
-            intent.turn, intent.turn_at_yd, intent.push, intent.veer = 0, None, False, ()
+            intent.turn, intent.turn_at_yd, intent.push, intent.veer, intent.slam = 0, None, False, (), False
             mount.charging = None
             return
         if mount.exhausted:

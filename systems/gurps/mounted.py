@@ -414,7 +414,9 @@ def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
 
 
 def set_maneuver(world: World, entity: int, chosen: Maneuver) -> None:
-    """Write ``chosen`` as the entity's maneuver this turn, when it has an ``Intent``."""
+    """Write ``chosen`` as the entity's maneuver this turn, when it has an ``Intent`` (a slam goes with an All-Out
+    Attack replaced)."""
     intent = world.try_get(entity, Intent)
     if intent is not None:
         intent.maneuver = chosen
+        intent.slam = intent.slam and chosen is Maneuver.ALL_OUT_ATTACK
