@@ -105,17 +105,16 @@ class SpatialIndex:
     def refresh(self, world: World) -> None:
         """Bring the index up to date with ``world``: re-file each body that moved since the index last saw it.
 
-        The whole index is rebuilt instead when the world changed shape (an entity or component added,
-        removed or replaced), a body got on or off a mount, a flier started or stopped lying flat, or an
-        obstacle or footing tile moved. Either way the index ends as :meth:`rebuild` would leave it, at a
-        fraction of the cost when most things stay where they are.
+        A body that got on a mount is taken off the index and one that got off is filed again. The whole index
+        is rebuilt instead when the world changed shape (an entity or component added, removed or replaced), a
+        flier started or stopped lying flat, or an obstacle or footing tile moved. Either way the index ends
+        as :meth:`rebuild` would leave it, at a fraction of the cost when most things stay where they are.
         """
         riders, lying_flat = _riders_and_flat(world)
         shape = (world.scan(Position, Mover), world.scan(Position, Obstacle), world.scan(Position, Footing))
         if (
             len(shape) != len(self._shape)
             or any(now is not before for now, before in zip(shape, self._shape, strict=True))
-            or riders != self._riders
             or lying_flat != self._lying_flat
             or any(position.hex != hex for hex, rows in self._obstacles.items() for _, position, _ in rows)
             or any(position.hex != hex for hex, (_, position, _) in self._footing.items())
@@ -123,6 +122,14 @@ class SpatialIndex:
             self.rebuild(world)
             return
         at = self._at
+        for entity in riders - self._riders:  # got on a mount: it goes where the mount goes, unfiled
+            if entity in at:
+                self._unfile(entity)
+        for entity in self._riders - riders:  # back on its own feet
+            position, mover = world.try_get(entity, Position), world.try_get(entity, Mover)
+            if position is not None and mover is not None:
+                self._file(world, (entity, position, mover), entity in lying_flat)
+        self._riders = riders
         for entity, (position, _) in shape[0]:
             if entity in riders:
                 continue
@@ -218,8 +225,12 @@ class SpatialIndex:
 
     def _take(self, entity: int, hex: Hex) -> Row:
         rows = self._bodies[hex]
-        index = next(index for index, row in enumerate(rows) if row[0] == entity)
-        row = rows.pop(index)
+        for index, row in enumerate(rows):
+            if row[0] == entity:
+                del rows[index]
+                break
+        else:
+            raise WorldError(f"entity {entity} is not indexed on hex {hex}")
         if not rows:
             del self._bodies[hex]
         left = self._occupied[hex] - 1
