@@ -51,7 +51,9 @@ class LossCause(str, Enum):
 
     Three or more wheels keep a vehicle upright unless the loss came from a critical failure or an
     injury (``CRITICAL_FAILURE``, ``STUNNED``, ``UNCONSCIOUS``). ``WIPE_OUT`` is a flier that lost all lift
-    (House rules: Flying Movement and Combat).
+    (House rules: Flying Movement and Combat). ``UNCONTROLLED`` is a vehicle at speed with nobody at its
+    controls (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement); it is no injury, so
+    three wheels still only decelerate.
     """
 
     MANEUVER = "maneuver"
@@ -62,6 +64,7 @@ class LossCause(str, Enum):
     FOOTING = "footing"
     TOP_SPEED = "top speed below velocity"
     WIPE_OUT = "wipe out"
+    UNCONTROLLED = "nobody at the controls"
 
     @property
     def from_injury_or_critical(self) -> bool:
@@ -87,7 +90,9 @@ class Mover:
     ``basic_move`` is ground Basic Move (0 means it cannot turn under its own power). ``top_speed`` is the
     rated top speed from Enhanced Move or a vehicle's statistics; ``None`` means the sprinting top speed,
     20% over Move. ``wheels`` of 3 or more make a vehicle stable when it loses control. ``handling`` and
-    ``operator_skill`` are set for a vehicle: its driver rolls skill plus Handling where a person rolls DX.
+    ``operator_skill`` are set for a vehicle: its driver rolls skill plus Handling where a person rolls DX; a
+    vehicle with ``handling`` and no ``operator_skill`` has nobody driving it (unless it is a mount with a
+    rider, such as a motorcycle), and loses control at high speed.
     ``basic_speed`` orders initiative (highest first). ``water_move`` is basic water Move; while ``swimming``
     it takes the place of Basic Move (and ``top_speed``, if set, is the rated top speed in water). A flier's
     air Move lives in ``components.flight.Flight``.

@@ -31,6 +31,7 @@ from components import (
 )
 from components.flight import Flight
 from components.gurps import LossCause
+from components.mount import Mount
 from ecs import Event, IntentError, RollMade, SuccessRoll, World
 from systems.gurps import Rules, install, systems_for
 from systems.gurps.events import (
@@ -50,6 +51,7 @@ from systems.gurps.events import (
     Turned,
     VelocityChanged,
 )
+from systems.gurps.movers import body_of, unmanned
 
 
 def make_world(rules: Rules | None = None) -> World:
@@ -414,6 +416,53 @@ def test_a_car_on_four_wheels_only_decelerates_until_back_to_basic_move() -> Non
     assert world.get(car, Position).hex == (50, 0)
     assert of_type(events, RegainedControl) == [RegainedControl(car, 10)]
     assert world.get(car, Control).state is MoveState.NORMAL
+
+
+def test_a_vehicle_nobody_controls_loses_control_and_slows_on_its_wheels() -> None:
+    """Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement: a vehicle at speed with nobody
+    controlling it loses control (Losing Control). Being unmanned is no injury, so four wheels only decelerate:
+    20 yards straight on, then down by Basic Move 10, where control is back."""
+    world = make_world()
+    car = mover(
+        world, velocity=20, basic_move=10, top_speed=40, wheels=4, legs=False, handling=0, hp=30,
+        state=MoveState.HIGH_SPEED,
+    )  # fmt: skip
+    events = world.step()
+    assert of_type(events, LostControl) == [LostControl(car, "nobody at the controls", "wheels", 0)]
+    assert of_type(events, Tripped) == []
+    assert world.get(car, Position).hex == (20, 0)
+    assert world.get(car, Velocity).yps == 10
+    assert rolls(events) == []
+
+
+def test_house_rules_a_vehicle_nobody_controls_rolls_nothing_to_win_control_back() -> None:
+    """House rules: High Speed Movement, with nobody at the controls: no DX roll, only the slowing by Basic Move
+    each turn until the velocity is under Encumbered Move."""
+    world = make_world(Rules.house())
+    car = mover(
+        world, velocity=20, basic_move=10, top_speed=40, wheels=4, legs=False, handling=0, hp=30,
+        state=MoveState.HIGH_SPEED,
+    )  # fmt: skip
+    events = world.step(2)
+    assert of_type(events, LostControl) == [LostControl(car, "nobody at the controls", "wheels", 0)]
+    assert rolls(events) == []
+    assert world.get(car, Position).hex == (30, 0)
+    assert world.get(car, Velocity).yps == 0
+    assert of_type(events, RegainedControl) == [RegainedControl(car, 0)]
+
+
+def test_a_vehicle_with_a_driver_or_a_rider_is_controlled() -> None:
+    """A driver's skill (``operator_skill``), or a rider in the saddle of a ridden vehicle, is someone at the
+    controls: no loss of control at a steady speed."""
+    world = make_world()
+    driven = mover(world, velocity=20, basic_move=10, top_speed=40, wheels=4, handling=0, operator_skill=12,
+                   state=MoveState.HIGH_SPEED)  # fmt: skip
+    bike = mover(world, at=(0, 5), velocity=20, basic_move=10, top_speed=40, wheels=2, handling=0,
+                 state=MoveState.HIGH_SPEED, extra=(Mount(riders=[99], open_vehicle=True),))  # fmt: skip
+    assert unmanned(world, body_of(world, driven)) is False
+    assert unmanned(world, body_of(world, bike)) is False
+    world.get(bike, Mount).riders.clear()
+    assert unmanned(world, body_of(world, bike)) is True
 
 
 def test_a_car_that_critically_fails_trips_after_all() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from components.gurps import Condition, LossCause, Maneuver, MoveState
 from ecs import Phase, System, World
 from systems.gurps import rules
-from systems.gurps.movers import Body, basic_move, bodies, carried, installed_rules, limits
+from systems.gurps.movers import Body, basic_move, bodies, carried, installed_rules, limits, unmanned
 from systems.gurps.options import Rules
 from systems.gurps.transitions import lose_control
 
@@ -19,6 +19,10 @@ def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
     its own power but drifting. House rules: the All-Out maneuvers are allowed too, while the velocity is at
     most half the top speed, and an All-Out Attack that is a slam (``Intent.slam``) at any speed; a top speed
     fallen below the velocity loses control as well (House rules: High Speed Movement).
+
+    A vehicle at high speed with nobody at its controls (:func:`systems.gurps.movers.unmanned`) loses control
+    whatever its own ``Intent`` says (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement):
+    ``LossCause.UNCONTROLLED``, which is no injury, so three wheels still only decelerate.
     """
     if body.control.state is not MoveState.HIGH_SPEED or carried(body) or basic_move(world, body) == 0:
         return None
@@ -27,6 +31,8 @@ def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
         return LossCause.UNCONSCIOUS
     if condition is not None and condition.stunned:
         return LossCause.STUNNED
+    if unmanned(world, body):
+        return LossCause.UNCONTROLLED
     maneuver: Maneuver = body.intent.maneuver
     if chosen.control == "house":
         top = limits(world, body, chosen).top_speed

@@ -17,6 +17,7 @@ from typing import Any, Final, Literal, NamedTuple, cast
 from components.flight import Flight
 from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, Posture, PostureState
 from components.motion import Facing, Position, Velocity
+from components.mount import Mount
 from ecs import World, WorldError
 from systems.gurps import rules
 from systems.gurps.dive import speed_limits
@@ -107,6 +108,18 @@ def carried(body: Body) -> bool:
     """Whether the entity rides a mount or vehicle and so does not move under its own power
     (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement)."""
     return body.control.carried_by is not None
+
+
+def unmanned(world: World, body: Body) -> bool:
+    """Whether ``body`` is a vehicle with nobody at its controls: a ``Mover`` with ``handling`` but no
+    ``operator_skill``, and no rider controlling it as a mount (a motorcycle's rider drives it). Reading chosen:
+    ``handling`` is what marks a vehicle (Basic Set: High-Speed Movement > Maneuvers During High-Speed
+    Movement)."""
+    mover = body.mover
+    if mover.handling is None or mover.operator_skill is not None:
+        return False
+    ridden = world.try_get(body.entity, Mount)
+    return ridden is None or ridden.controller is None
 
 
 def environment(world: World, body: Body) -> Environment:

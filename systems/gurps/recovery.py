@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from components.gurps import MoveState
+from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System
 from systems.gurps import rules
 from systems.gurps.events import VelocityChanged
@@ -25,7 +25,9 @@ class HouseRecovery(System):
     has done that), and at the end of its turn slows by Basic Move; once that takes it below Encumbered Move,
     control is back at once. From the turn after the loss on, a DX roll at the end of its movement wins control
     back, and then it speeds up or slows down normally (its throttle applies); failing, it slows by Basic Move
-    again (House rules: High Speed Movement). Movers on the ground trip instead (``Tripping``).
+    again (House rules: High Speed Movement). Movers on the ground trip instead (``Tripping``). Reading chosen:
+    a vehicle with nobody at its controls (``LossCause.UNCONTROLLED``) has nobody to roll, so it only slows,
+    and has control back once below Encumbered Move.
     """
 
     phase = Phase.CONTROL
@@ -42,7 +44,7 @@ class HouseRecovery(System):
             if loss_mode(world, body, control.loss_cause, chosen) == "trip":
                 continue
             lim = limits(world, body, chosen)
-            if control.lost_at_yd is None:
+            if control.lost_at_yd is None and control.loss_cause is not LossCause.UNCONTROLLED:
                 result = world.dice.success(body.mover.dx + dx_modifier(world, body), "DX")
                 world.emit(RollMade(body.entity, "regain control", result))
                 mount_rolled_dx(world, body.entity, result.success)
