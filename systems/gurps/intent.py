@@ -20,7 +20,7 @@ def _plainly_valid(intent: Intent) -> bool:
         and (at is None or (type(at) is int and at >= 0))
         and type(intent.push) is bool
         and type(intent.veer) is tuple
-        and all(side in (-1, 0, 1) and type(side) is int for side in intent.veer)
+        and (not intent.veer or all(side in (-1, 0, 1) and type(side) is int for side in intent.veer))
         and intent.slam is False
     )
 
