@@ -51,6 +51,28 @@ ATMOSPHERE_CATEGORIES: Final = (
 (Basic Set: Atmospheric Pressure, as Flying Combat > Flight Ceiling refers to it)."""
 
 
+Leg = tuple[int, int]
+"""One climb or dive of a turn: ``(at_yd, climb_yd)``, the yard of the turn's level path where it starts and the
+yards it goes up (positive) or down (negative)."""
+
+
+def _check_legs(owner: str, name: str, legs: object) -> None:
+    """Refuse anything but a tuple of ``(at_yd, climb_yd)`` pairs of whole numbers, starting in order along the
+    path (``at_yd`` 0 or more, each after the one before), none of them 0 yards up or down."""
+    if not isinstance(legs, tuple):
+        raise RuleValueError(owner, name, legs, "a tuple of (at_yd, climb_yd) pairs")
+    after = -1
+    for index, leg in enumerate(legs):
+        where = f"{name}[{index}]"
+        if not isinstance(leg, tuple) or len(leg) != 2:
+            raise RuleValueError(owner, where, leg, "an (at_yd, climb_yd) pair")
+        at = check_int(owner, f"{where}[0]", leg[0], low=after + 1)
+        climb = check_int(owner, f"{where}[1]", leg[1])
+        if climb == 0:
+            raise RuleValueError(owner, f"{where}[1]", climb, "a climb or a dive, not 0")
+        after = at
+
+
 @register("gurps.Flight")
 @dataclass(slots=True)
 class Flight:
@@ -64,8 +86,10 @@ class Flight:
     - ``wings``: flies with wings, so not at all in a trace atmosphere or vacuum (Flight Ceiling).
     - ``lying_flat``: flies horizontally, as humans do, and so fills two hexes on the map: its own and the
       one behind it (Aerial Movement). Set it for a human flier; a bird or a dragon leaves it off.
-    - ``climbed_yd``: yards climbed this turn (negative: descended), as the altitude system flew them;
-      ``previous_climb_yd`` the same for the turn before (the house rules treat a new climb or dive as a turn).
+    - ``climbed_yd``: yards climbed this turn (negative: descended), as the altitude system flew them, in all;
+      ``flown_legs`` the climbs and dives that made it up, as ``(at_yd, climb_yd)`` pairs (see
+      ``FlightIntent.legs``); ``previous_climb_yd`` the climb of the last of them the turn before (the house
+      rules treat a new climb or dive as a turn).
     - ``stalled``: has stalled and is falling; ``fall_seconds`` and ``fall_yd`` count the fall so far, and
       the landing damage comes from the yards fallen (Cannot Hover; Basic Set: Falling).
     - ``breathing``: the last breathing band the flight ceiling systems reported (``"normal"``,
@@ -89,6 +113,7 @@ class Flight:
     wings: bool = False
     lying_flat: bool = False
     climbed_yd: int = 0
+    flown_legs: tuple[Leg, ...] = ()
     previous_climb_yd: int = 0
     stalled: bool = False
     fall_seconds: int = 0
@@ -108,6 +133,11 @@ class Flight:
         check_bool("Flight", "wings", self.wings)
         check_bool("Flight", "lying_flat", self.lying_flat)
         check_int("Flight", "climbed_yd", self.climbed_yd)
+        _check_legs("Flight", "flown_legs", self.flown_legs)
+        if self.flown_legs and sum(climb for _, climb in self.flown_legs) != self.climbed_yd:
+            raise RuleValueError(
+                "Flight", "climbed_yd", self.climbed_yd, "the sum of the climbs and dives in flown_legs"
+            )
         check_int("Flight", "previous_climb_yd", self.previous_climb_yd)
         check_bool("Flight", "stalled", self.stalled)
         check_int("Flight", "fall_seconds", self.fall_seconds, low=0)
@@ -121,6 +151,20 @@ class Flight:
         if (self.wingspan_yd > 0 or self.crippled_wing) and not self.wings:
             raise RuleValueError("Flight", "wings", self.wings, "True for a flier with a wingspan or a crippled wing")
 
+    @property
+    def up_yd(self) -> int:
+        """Yards climbed this turn, every climb counted (``climbed_yd`` when no legs are recorded)."""
+        if not self.flown_legs:
+            return max(0, self.climbed_yd)
+        return sum(climb for _, climb in self.flown_legs if climb > 0)
+
+    @property
+    def down_yd(self) -> int:
+        """Yards descended this turn, every dive counted (from ``climbed_yd`` when no legs are recorded)."""
+        if not self.flown_legs:
+            return max(0, -self.climbed_yd)
+        return -sum(climb for _, climb in self.flown_legs if climb < 0)
+
 
 @register("gurps.FlightIntent")
 @dataclass(slots=True)
@@ -133,6 +177,12 @@ class FlightIntent:
     maneuver and nothing else, which raises air Move by 10 and doubles top airspeed for the turn
     (Flying Fast); a dive has to go down.
 
+    ``legs`` asks for several climbs and dives in one turn instead, as ``(at_yd, climb_yd)`` pairs in order:
+    each starts ``at_yd`` yards along the turn's level path. The house rules let a flier climb and dive in the
+    same turn given enough level flight between the starts, or the control rolls (House rules: Flying Movement
+    and Combat). ``climb_yd`` is the one-leg form, a climb or dive from the start of the turn: give one or the
+    other. The vertical yards cost what they would in one climb or dive of their total.
+
     >>> FlightIntent(climb_yd=2, dive=True)
     Traceback (most recent call last):
     ...
@@ -141,6 +191,7 @@ class FlightIntent:
 
     climb_yd: int = 0
     dive: bool = False
+    legs: tuple[Leg, ...] = ()
 
     def __post_init__(self) -> None:
         check_int("FlightIntent", "climb_yd", self.climb_yd)
@@ -149,6 +200,18 @@ class FlightIntent:
             raise RuleValueError(
                 "FlightIntent", "dive", self.dive, "False unless climb_yd is below 0 (a dive goes down)"
             )
+        _check_legs("FlightIntent", "legs", self.legs)
+        if self.legs and self.climb_yd:
+            raise RuleValueError(
+                "FlightIntent", "climb_yd", self.climb_yd, "0 when legs are given (climb_yd is a single leg)"
+            )
+
+    def vertical_legs(self) -> tuple[Leg, ...]:
+        """The climbs and dives asked for this turn as ``(at_yd, climb_yd)`` pairs: ``legs``, or ``climb_yd`` as
+        one leg from the start of the turn (none when both are empty)."""
+        if self.legs:
+            return self.legs
+        return ((0, self.climb_yd),) if self.climb_yd else ()
 
 
 @register("gurps.AirSupply")

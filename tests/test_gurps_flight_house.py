@@ -196,6 +196,120 @@ def test_the_dive_bonus_stops_at_the_absolute_dive_maximum() -> None:
     assert world.get(hawk, Flight).dive_bonus_yps == 10
 
 
+# --- Climbing and diving in one turn -----------------------------------------------------------------------------
+
+
+def legs(world: World, entity: int, *pairs: tuple[int, int]) -> None:
+    world.get(entity, FlightIntent).legs = pairs
+
+
+def test_house_rules_flying_a_climb_and_a_dive_in_one_turn_with_level_flight_between_need_no_roll() -> None:
+    """House rules: Flying Movement and Combat: climb 4 from the start of the turn, dive 4 from yard 6. At
+    12 yd/s under air Move 10 the radius is 2 yards: 5 run straight before the climb, 6 between the two
+    starts, so neither needs a roll. The climb costs 4 yards of movement (8 level yards are left of 12), the dive
+    is free; speed goes down 4 and back up 4, and the top speed gains 4 for the dive."""
+    world = house_world()
+    hawk = flier(world)
+    legs(world, hawk, (0, 4), (6, -4))
+    events = world.step()
+    assert of(events, RollMade) == []
+    assert of(events, ClimbDiveTurn) == [ClimbDiveTurn(hawk, 4, 60, False), ClimbDiveTurn(hawk, -4, 60, False)]
+    assert of(events, AltitudeChanged) == [
+        AltitudeChanged(hawk, 4, 34.0, 8, 12),
+        AltitudeChanged(hawk, -4, 30.0, 8, 12),
+    ]
+    flight = world.get(hawk, Flight)
+    assert (flight.climbed_yd, flight.flown_legs, flight.up_yd, flight.down_yd) == (0, ((0, 4), (6, -4)), 4, 4)
+    assert world.get(hawk, Velocity).yps == 12
+    assert (flight.dive_bonus_yps, flight.dive_bonus_turns) == (4, 1)
+    assert world.get(hawk, FlightIntent).legs == ()  # cleared for the next turn
+
+
+@pytest.mark.parametrize(
+    ("faces", "lost"),
+    [((4, 4, 5), False), ((5, 5, 4), True)],
+    ids=["13 against 13: made", "14 against 13: control lost"],
+)
+def test_house_rules_flying_a_dive_started_too_soon_after_a_climb_needs_the_early_turn_roll(
+    faces: tuple[int, int, int], lost: bool
+) -> None:
+    """House rules: Flying Movement and Combat: the dive starts 1 yard after the climb, short of the 2-yard
+    radius: DX+3 minus the radius (12 + 3 - 2 = 13), or control is lost at the end of the movement."""
+    world = house_world()
+    hawk = flier(world)
+    legs(world, hawk, (0, 4), (1, -4))
+    world.dice.script(*faces)
+    events = world.step()
+    assert [(roll.purpose, roll.result.target) for roll in of(events, RollMade)] == [  # type: ignore[attr-defined]
+        ("climb or dive before the turning radius", 13)
+    ]
+    assert of(events, ClimbDiveTurn) == [ClimbDiveTurn(hawk, 4, 60, False), ClimbDiveTurn(hawk, -4, 60, True)]
+    assert of(events, LostControl) == ([LostControl(hawk, "failed roll", "drift", 8)] if lost else [])
+
+
+def test_house_rules_flying_the_first_start_of_the_turn_is_compared_with_the_last_of_the_turn_before() -> None:
+    """House rules: Flying Movement and Combat: climbing or diving as much as before is no new turn; the turn
+    before ended on a 4-yard dive, so this turn's 4-yard dive from the start is none, its 4-yard climb at yard 6
+    is."""
+    world = house_world()
+    hawk = flier(world)
+    legs(world, hawk, (0, 4), (6, -4))
+    world.step()
+    legs(world, hawk, (0, -4), (6, 4))
+    assert of(world.step(), ClimbDiveTurn) == [ClimbDiveTurn(hawk, 4, 60, False)]
+
+
+def test_two_yards_of_climbing_and_diving_in_one_turn_count_toward_the_least_speed() -> None:
+    """House rules: Flying Movement and Combat: every two full yards up or down count a yard toward the least
+    speed of Cannot Hover: 3 level yards, 2 up and 2 down, make 5, the quarter of top airspeed 20."""
+    world = house_world()
+    hawk = flier(world, velocity=3)
+    legs(world, hawk, (0, 2), (2, -2))
+    assert of(world.step(), Stalled) == []
+
+
+@pytest.mark.parametrize(
+    ("pairs", "message"),
+    [
+        (((0, 4), (9, -4)), r"starting within the 8 level yards flown this turn \(leg 1 starts at yard 9\)"),
+        (((0, -20), (10, -20)), r"stay above the ground \(leg 1 would end 10 yd below it\)"),
+    ],
+    ids=["a start past the level yards", "below the ground"],
+)
+def test_climbs_and_dives_the_turn_cannot_fly_are_refused(pairs: tuple[tuple[int, int], ...], message: str) -> None:
+    world = house_world()
+    hawk = flier(world)
+    legs(world, hawk, *pairs)
+    with pytest.raises(IntentError, match=rf"FlightIntent\.legs = .*{message}"):
+        world.step()
+    assert world.turn == 0
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (
+            lambda: FlightIntent(legs=((0, 4), (0, -4))),
+            r"FlightIntent\.legs\[1\]\[0\] = 0: expected a whole number, 1 or more",
+        ),
+        (lambda: FlightIntent(legs=((0, 0),)), r"FlightIntent\.legs\[0\]\[1\] = 0: expected a climb or a dive"),
+        (lambda: FlightIntent(legs=((0, 4, 1),)), r"FlightIntent\.legs\[0\] = \(0, 4, 1\): expected an \(at_yd"),
+        (lambda: FlightIntent(climb_yd=2, legs=((0, 4),)), r"FlightIntent\.climb_yd = 2: expected 0 when legs"),
+        (lambda: Flight(air_move=10, climbed_yd=1, flown_legs=((0, 4),)), r"Flight\.climbed_yd = 1: expected the sum"),
+    ],
+    ids=[
+        "two starts at one yard",
+        "a leg of 0 yards",
+        "not a pair",
+        "climb_yd and legs both",
+        "climbed_yd not the sum",
+    ],
+)
+def test_legs_are_checked(build: object, message: str) -> None:
+    with pytest.raises(RuleValueError, match=message):
+        build()  # type: ignore[operator]
+
+
 # --- Taking off -------------------------------------------------------------------------------------------------
 
 

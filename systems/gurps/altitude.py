@@ -6,7 +6,7 @@ from typing import Final
 
 import esper
 
-from components.flight import Flight, FlightIntent
+from components.flight import Flight, FlightIntent, Leg
 from components.gurps import Control, Intent, Maneuver, Mover, MoveState
 from components.motion import Position, Velocity
 from ecs import IntentError, Phase, System, World
@@ -48,6 +48,22 @@ def climb_cost(level_yd: int, climb_yd: int, house: bool = False) -> float:
     return level_yd + max(0, -climb_yd - HOUSE_FREE_DIVE_YD)
 
 
+def legs_cost(level_yd: int, legs: tuple[Leg, ...], house: bool = False) -> float:
+    """Movement points for ``level_yd`` level yards flown with the climbs and dives of ``legs`` (``(at_yd,
+    climb_yd)`` pairs, ``FlightIntent.legs``): as :func:`climb_cost` for their yards together. Basic Set: every
+    vertical yard, up or down, pairs with a level one into a 1.5-point diagonal. House rules: each yard climbed
+    takes a yard of movement, and the first 10 yards dived in the turn, all dives together, are free.
+
+    >>> legs_cost(8, ((0, 4), (6, -4)), house=True), legs_cost(8, ((0, 4), (6, -4)))
+    (12, 12.0)
+    """
+    up = sum(climb for _, climb in legs if climb > 0)
+    down = -sum(climb for _, climb in legs if climb < 0)
+    if not house:
+        return rules.vertical_move_cost(level_yd, up + down)
+    return level_yd + up + max(0, down - HOUSE_FREE_DIVE_YD)
+
+
 def movement_points(world: World, entity: int) -> int | None:
     """The movement points a flier has this turn for level yards and climbing together: on Move or Move and
     Attack the greater of its velocity and its basic air Move; None on any other maneuver (which climbs at
@@ -62,7 +78,8 @@ def level_points(world: World, entity: int, velocity: int) -> int:
     or descend keeps back what the vertical yards cost (:func:`climb_cost`, :func:`systems.gurps.aerial.level_yards`);
     anyone else, and a flier out of control, without lift, or climbing only a step, walks its whole velocity."""
     wish = world.try_get(entity, FlightIntent)
-    if wish is None or wish.climb_yd == 0:
+    legs = wish.vertical_legs() if wish is not None else ()
+    if not legs:
         return velocity
     flight = world.try_get(entity, Flight)
     if flight is None or flight.stalled or flight.wiped_out:
@@ -70,11 +87,11 @@ def level_points(world: World, entity: int, velocity: int) -> int:
     if world.get(entity, Control).state is MoveState.OUT_OF_CONTROL:
         return velocity
     points = movement_points(world, entity)
-    vertical = abs(wish.climb_yd)
+    vertical = sum(abs(climb) for _, climb in legs)
     if points is None or vertical > points:
         return velocity  # a step, or a climb the altitude system refuses
     if installed_rules(world).flight == "house":
-        kept = int(climb_cost(0, wish.climb_yd, house=True))
+        kept = int(legs_cost(0, legs, house=True))
         return max(0, min(velocity, points - kept))
     return min(velocity, level_yards(points, vertical))
 
@@ -102,6 +119,10 @@ class AltitudeSystem(System):
       ground this turn (:func:`systems.gurps.rules.house_can_take_off`); in the air it must use High Speed
       Movement, so taking off puts it at high speed (:class:`EnteredHighSpeed`), velocity unchanged
       (House rules: Flying Movement and Combat; see :func:`systems.gurps.movers.limits`).
+    - Several climbs and dives in one turn (``FlightIntent.legs``) are flown in order, each reported; they cost
+      what their yards cost together (:func:`legs_cost`) and each must start within the level yards flown this
+      turn. ``Flight.climbed_yd`` is their sum and ``Flight.flown_legs`` keeps them for the systems that follow
+      (House rules: Flying Movement and Combat, where each start counts as a turn: ``HouseClimbTurns``).
     - Asking more than the turn allows, a descent below the ground, a climb while stalled or wiped out (the
       flier falls instead) and a climb on wings in a trace atmosphere or vacuum are
       :class:`~ecs.errors.IntentError` or :class:`~ecs.errors.WorldError`, never clamped.
@@ -115,8 +136,9 @@ class AltitudeSystem(System):
         house = installed_rules(world).flight == "house"
         asked = []
         for entity, (flight, wish) in esper.get_components(Flight, FlightIntent):
-            flight.previous_climb_yd, flight.climbed_yd = flight.climbed_yd, 0
-            if wish.climb_yd or wish.dive:
+            flight.previous_climb_yd = flight.flown_legs[-1][1] if flight.flown_legs else flight.climbed_yd
+            flight.climbed_yd, flight.flown_legs = 0, ()
+            if wish.climb_yd or wish.dive or wish.legs:
                 asked.append(entity)
         for entity in in_initiative_order(world, asked):
             wish = world.get(entity, FlightIntent)
@@ -125,59 +147,89 @@ class AltitudeSystem(System):
             if control.state is MoveState.OUT_OF_CONTROL:
                 continue
             maneuver = world.get(entity, Intent).maneuver
-            climb = wish.climb_yd
+            legs = wish.vertical_legs()
+            climb = sum(leg for _, leg in legs)
+            asked_field, asked_value = (
+                ("FlightIntent.legs", wish.legs) if wish.legs else ("FlightIntent.climb_yd", climb)
+            )
             if wish.dive and (climb >= 0 or maneuver is not Maneuver.MOVE):
                 raise IntentError(
                     entity, "maneuver", maneuver.value, "a dive is a Move maneuver going down and nothing else"
                 )
             if flight.stalled or flight.wiped_out:
                 raise IntentError(
-                    entity, "FlightIntent.climb_yd", climb, "0: a flier without lift falls and cannot climb or descend"
+                    entity, asked_field, asked_value, "0: a flier without lift falls and cannot climb or descend"
                 )
             position = world.get(entity, Position)
-            if position.altitude_yd + climb < 0:
-                raise IntentError(
-                    entity,
-                    "FlightIntent.climb_yd",
-                    climb,
-                    f"at least {-position.altitude_yd}: the ground is that far below",
-                )
             level = control.moved_yd
-            if climb > 0:
+            self._check_legs(entity, wish, position.altitude_yd, level)
+            if any(leg > 0 for _, leg in legs):
                 check_winged_flight(world, entity)
                 if house and position.altitude_yd == 0 and not flight.mode.can_hover:
                     top = normal_top_speed(flight, world.get(entity, Mover), installed_rules(world))
                     if not rules.house_can_take_off(level, top):
                         raise IntentError(
                             entity,
-                            "FlightIntent.climb_yd",
-                            climb,
+                            asked_field,
+                            asked_value,
                             f"0 until it has run {-(-top // 4)} yards on the ground this turn: a flier that cannot "
                             f"hover takes off at a quarter of its top airspeed {top} (it ran {level})",
                         )
-            cost = climb_cost(level, climb, house)
+            cost = legs_cost(level, legs, house)
             points = movement_points(world, entity)
             if points is not None:
                 if cost > points:
                     raise IntentError(
                         entity,
-                        "FlightIntent.climb_yd",
-                        climb,
+                        asked_field,
+                        asked_value,
                         f"a climb and {level} level yards costing at most {points} movement points "
                         f"(this costs {cost:g})",
                     )
-            elif maneuver in STILL_MANEUVERS or abs(climb) > step_yards(flight.air_move):
+            elif maneuver in STILL_MANEUVERS or sum(abs(leg) for _, leg in legs) > step_yards(flight.air_move):
                 raise IntentError(
                     entity,
-                    "FlightIntent.climb_yd",
-                    climb,
+                    asked_field,
+                    asked_value,
                     f"at most a step of {step_yards(flight.air_move)} yards up or down on {maneuver.value}, "
                     "none on Do Nothing or Change Posture",
                 )
-            took_off = position.altitude_yd == 0 and climb > 0
-            position.altitude_yd += climb
-            flight.climbed_yd = climb
-            world.emit(AltitudeChanged(entity, climb, position.altitude_yd, level, cost))
+            took_off = position.altitude_yd == 0
+            for _, leg in legs:
+                position.altitude_yd += leg
+                world.emit(AltitudeChanged(entity, leg, position.altitude_yd, level, cost))
+            flight.climbed_yd, flight.flown_legs = climb, legs
+            took_off = took_off and position.altitude_yd > 0
             if house and took_off and not flight.mode.can_hover and control.state is MoveState.NORMAL:
                 control.state = MoveState.HIGH_SPEED
                 world.emit(EnteredHighSpeed(entity, world.get(entity, Velocity).yps))
+
+    @staticmethod
+    def _check_legs(entity: int, wish: FlightIntent, altitude_yd: float, level_yd: int) -> None:
+        """Refuse a descent below the ground, and climbs and dives starting past the level yards flown."""
+        if not wish.legs:
+            if altitude_yd + wish.climb_yd < 0:
+                raise IntentError(
+                    entity,
+                    "FlightIntent.climb_yd",
+                    wish.climb_yd,
+                    f"at least {-altitude_yd}: the ground is that far below",
+                )
+            return
+        for index, (at, leg) in enumerate(wish.legs):
+            if at > level_yd:
+                raise IntentError(
+                    entity,
+                    "FlightIntent.legs",
+                    wish.legs,
+                    f"climbs and dives starting within the {level_yd} level yards flown this turn (leg {index} "
+                    f"starts at yard {at})",
+                )
+            altitude_yd += leg
+            if altitude_yd < 0:
+                raise IntentError(
+                    entity,
+                    "FlightIntent.legs",
+                    wish.legs,
+                    f"climbs and dives that stay above the ground (leg {index} would end {-altitude_yd:g} yd below it)",
+                )

@@ -18,7 +18,7 @@ class IntentReset(System):
     the house rules it may not take a maneuver that moves it (House rules: Mounts), so a Move is asked for only
     to jump off (``systems.gurps.mounting.jump_off``).
 
-    Reads ``Rider``; reads and writes ``Intent`` and ``FlightIntent`` (no climb, no dive); emits nothing.
+    Reads ``Rider``; reads and writes ``Intent`` and ``FlightIntent`` (no climb, no dive, no legs); emits nothing.
     ``Control.path`` and the rest of the turn's record stay until the next turn opens, for the renderer and
     replays.
     """
@@ -41,3 +41,4 @@ class IntentReset(System):
         for _, wish in esper.get_component(FlightIntent):
             wish.climb_yd = 0
             wish.dive = False
+            wish.legs = ()

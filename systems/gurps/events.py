@@ -310,7 +310,8 @@ class PostureChangeAbandoned(Event):
 class AltitudeChanged(Event):
     """A flier climbed (``climb_yd`` above 0) or descended to ``altitude_yd``, paying ``cost`` movement points
     for the vertical yards and the ``level_yd`` level yards flown with them (Basic Set: Flying Combat >
-    Aerial Movement > Changing Height)."""
+    Aerial Movement > Changing Height). A turn of several climbs and dives (``FlightIntent.legs``) reports each
+    in order, every one with the turn's level yards and its whole cost."""
 
     entity: int
     climb_yd: int

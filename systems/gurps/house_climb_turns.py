@@ -14,8 +14,8 @@ from systems.gurps.transitions import lose_control
 class HouseClimbTurns(System):
     """MOVEMENT phase, after the climbs and descents (house rules only): climbs and dives as turns.
 
-    Reads ``Flight`` (``climbed_yd``, ``previous_climb_yd``), ``Control`` (``state``, ``straight_yd``,
-    ``moved_yd``, ``turned_hexsides``), ``Velocity``, DX and the house turning radius; writes
+    Reads ``Flight`` (``flown_legs``, ``previous_climb_yd``), ``Control`` (``state``, ``straight_yd``,
+    ``moved_yd``, ``turned_hexsides``, ``turn_yd``), ``Velocity``, DX and the house turning radius; writes
     ``Control.straight_yd``, and ``Control.state`` and ``loss_cause`` on a failed roll; emits
     :class:`ClimbDiveTurn`, ``RollMade`` and ``LostControl``.
 
@@ -25,12 +25,19 @@ class HouseClimbTurns(System):
     the early-turn roll, DX+3 minus the turning radius; failing it loses control (House rules: Flying
     Movement and Combat; High Speed Movement). Readings chosen:
 
-    - A climb or dive starts where the turn's movement starts, so the straight yards that count are those run
-      before this turn (none if the flier also turned a hexside this turn), and a climb or dive that counts
-      as a turn restarts the straight count at the start of this turn's path.
+    - A climb or dive (``FlightIntent.climb_yd``) starts where the turn's movement starts, so the straight
+      yards that count are those run before this turn (none if the flier also turned a hexside this turn), and
+      a climb or dive that counts as a turn restarts the straight count there.
+    - Several in one turn (``FlightIntent.legs``): each starts ``at_yd`` yards along the path, and the straight
+      yards before it are those since the last start that counted as a turn, or since a hexside turn made
+      before it; with neither, the yards run straight before this turn count too, as for a single climb (none
+      if the flier turned a hexside later in the turn). So a flier may climb and dive in one turn with its
+      turning radius of level flight between them, or else roll for each early start (House rules: Flying
+      Movement and Combat).
     - Any change of the yards climbed or dived (a new amount, or from climbing to diving) is a new start;
-      levelling out is not.
-    - On a failed roll the climb or dive has been flown, and control is lost at the end of the movement.
+      levelling out is not. The first of the turn is compared with the last of the turn before.
+    - On a failed roll the climbs and dives have been flown, and control is lost at the end of the movement;
+      no later start is checked.
     """
 
     phase = Phase.MOVEMENT
@@ -44,24 +51,30 @@ class HouseClimbTurns(System):
             control = body.control
             if flight is None or control.state is not MoveState.HIGH_SPEED or environment(world, body) != "air":
                 continue
-            climbed = flight.climbed_yd
-            if climbed in (0, flight.previous_climb_yd):
-                continue
-            degrees = rules.house_climb_dive_turn_degrees(abs(climbed))
-            if degrees == 0:
-                continue
-            lim = limits(world, body, chosen)
-            before = control.straight_yd - control.moved_yd if control.turned_hexsides == 0 else 0
-            pushed = degrees == 120 or before < lim.radius
-            if pushed:
-                modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, "house")
-                skill, label = control_roll(world, body)
-                result = world.dice.success(skill + modifier, f"{label}{modifier:+d}")
-                world.emit(RollMade(body.entity, "climb or dive before the turning radius", result))
-                if not result.success:
-                    cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
-                    world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))
-                    lose_control(world, body, cause, control.moved_yd, chosen)
+            previous = flight.previous_climb_yd
+            # where the straight count last restarted in this turn's path: None keeps the yards run before it
+            restart = None if control.turned_hexsides == 0 else 0
+            hexside_turn = control.turn_yd if control.turned_hexsides else None
+            for at, climbed in flight.flown_legs:
+                same, previous = climbed == previous, climbed
+                degrees = rules.house_climb_dive_turn_degrees(abs(climbed))
+                if same or degrees == 0:
                     continue
-            control.straight_yd = control.moved_yd
-            world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))
+                if hexside_turn is not None and hexside_turn <= at and (restart is None or restart < hexside_turn):
+                    restart = hexside_turn
+                straight = at - restart if restart is not None else control.straight_yd - control.moved_yd + at
+                lim = limits(world, body, chosen)
+                pushed = degrees == 120 or straight < lim.radius
+                if pushed:
+                    modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, "house")
+                    skill, label = control_roll(world, body)
+                    result = world.dice.success(skill + modifier, f"{label}{modifier:+d}")
+                    world.emit(RollMade(body.entity, "climb or dive before the turning radius", result))
+                    if not result.success:
+                        world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))
+                        cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+                        lose_control(world, body, cause, control.moved_yd, chosen)
+                        break
+                restart = at
+                control.straight_yd = min(control.straight_yd, control.moved_yd - at)
+                world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))

@@ -31,8 +31,8 @@ def gather_dive_speed(world: World, entity: int, yards: int) -> None:
 class HouseDiveSpeed(System):
     """MOVEMENT phase, after the climbs and descents (house rules only): what climbing and diving do to speed.
 
-    Reads ``Flight.climbed_yd``, ``Control.state``, ``Velocity``; writes ``Velocity.yps``,
-    ``Flight.dive_bonus_yps`` and ``Flight.dive_bonus_turns``.
+    Reads ``Flight`` (the yards climbed and dived this turn, ``up_yd`` and ``down_yd``), ``Control.state``,
+    ``Velocity``; writes ``Velocity.yps``, ``Flight.dive_bonus_yps`` and ``Flight.dive_bonus_turns``.
 
     At high speed in the air (House rules: Flying Movement and Combat):
 
@@ -43,6 +43,9 @@ class HouseDiveSpeed(System):
     - the bonus to top speed lasts while the flier keeps diving, then one more turn for each turn it dived.
       Reading chosen: the bonuses of successive turns of diving add up (so a long dive can keep the speed it
       gathers), and ``dive_bonus_turns`` counts the turns dived, then counts them down.
+    - A turn that both climbs and dives (``FlightIntent.legs``) loses speed for its climbs and gains it for its
+      dives, each up to 10 yards in all for the turn, the climb first if it came first; it counts as a turn
+      spent diving.
     """
 
     phase = Phase.MOVEMENT
@@ -50,12 +53,16 @@ class HouseDiveSpeed(System):
     def run(self) -> None:
         """Apply the climbs and dives of this turn to every flier's speed (no dice, entity order)."""
         for entity, (flight, control, velocity) in esper.get_components(Flight, Control, Velocity):
-            climbed = flight.climbed_yd
-            if climbed < 0 and control.state is MoveState.HIGH_SPEED:
-                gather_dive_speed(self.world, entity, -climbed)
+            up, down = flight.up_yd, flight.down_yd
+            at_speed = control.state is MoveState.HIGH_SPEED
+            climbed_first = bool(flight.flown_legs) and flight.flown_legs[0][1] > 0
+            if up and at_speed and (climbed_first or not down):
+                velocity.yps = max(0, velocity.yps - rules.house_climb_speed_loss(up))
+            if down and at_speed:
+                gather_dive_speed(self.world, entity, down)
+                if up and not climbed_first:
+                    velocity.yps = max(0, velocity.yps - rules.house_climb_speed_loss(up))
                 continue
-            if climbed > 0 and control.state is MoveState.HIGH_SPEED:
-                velocity.yps = max(0, velocity.yps - rules.house_climb_speed_loss(climbed))
             if flight.dive_bonus_turns > 0:
                 flight.dive_bonus_turns -= 1
                 if flight.dive_bonus_turns == 0:

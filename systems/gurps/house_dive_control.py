@@ -14,7 +14,7 @@ from systems.gurps.transitions import lose_control
 class HouseDiveControl(System):
     """ACCELERATION phase, after the velocity change (house rules only): fast dives.
 
-    Reads ``Flight`` (``climbed_yd``), ``Control.state``, ``Velocity``, DX with
+    Reads ``Flight`` (the yards dived this turn, ``down_yd``), ``Control.state``, ``Velocity``, DX with
     :func:`systems.gurps.movers.dx_modifier`; writes ``Control`` on a failure; emits ``RollMade`` and
     ``LostControl``.
 
@@ -32,7 +32,7 @@ class HouseDiveControl(System):
         chosen = installed_rules(world)
         for body in bodies(world):
             flight = world.try_get(body.entity, Flight)
-            if flight is None or flight.climbed_yd >= 0 or carried(body):
+            if flight is None or flight.down_yd == 0 or carried(body):
                 continue
             if body.control.state is not MoveState.HIGH_SPEED or environment(world, body) != "air":
                 continue

@@ -57,8 +57,9 @@ def stall_after_deceleration(world: World, entity: int) -> bool:
 class StallSystem(System):
     """STALL phase, after the flight ceiling: the least speed of a flier that cannot hover.
 
-    Reads ``Flight``, ``Position``, ``Intent.maneuver``, ``Control.moved_yd`` (level yards flown) and
-    ``Flight.climbed_yd``; writes ``Flight`` (stall state) and ``Velocity``; emits :class:`Stalled`.
+    Reads ``Flight``, ``Position``, ``Intent.maneuver``, ``Control.moved_yd`` (level yards flown) and the yards
+    climbed and dived (``Flight.up_yd``, ``Flight.down_yd``); writes ``Flight`` (stall state) and ``Velocity``;
+    emits :class:`Stalled`.
 
     A flier in the air with Cannot Hover, Controlled Gliding or Gliding must take Move or Move and Attack and
     cover at least a quarter of its top airspeed (:func:`systems.gurps.rules.stall_speed`) each turn, or it
@@ -89,7 +90,7 @@ class StallSystem(System):
                 continue
             maneuver = world.get(entity, Intent).maneuver
             level = world.get(entity, Control).moved_yd
-            vertical = abs(flight.climbed_yd)
+            vertical = flight.up_yd + flight.down_yd
             if house:
                 covered: float = rules.house_cannot_hover_credit(level, vertical)
             else:
