@@ -79,7 +79,10 @@ class Flight:
     """What lets an entity fly, and its flight state from turn to turn.
 
     - ``air_move``: basic air Move, which takes the place of Basic Move in the high-speed rules while the
-      entity flies, and sets its step and retreat (Basic Set: Flying Combat > Aerial Movement).
+      entity flies, and sets its step and retreat (Basic Set: Flying Combat > Aerial Movement). It is the air
+      Move itself, with the doubling of the Flight advantage already in it, so the house rules' Encumbered Move
+      in the air (which includes that x2) is this figure cut for encumbrance (House rules: High Speed
+      Movement). The game works it out from the character sheet.
     - ``top_airspeed``: rated top airspeed (Enhanced Move); ``None`` means the sprinting top speed, 20% over
       air Move, as for ground movement.
     - ``mode``: able to hover, or Cannot Hover, Controlled Gliding or Gliding.
