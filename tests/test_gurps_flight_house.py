@@ -641,6 +641,27 @@ def test_house_rules_dragon_rule_a_fast_flier_melees_at_its_speed_relative_to_th
     assert (attack.effective_skill - 15, attack.damage_bonus) == expected
 
 
+@pytest.mark.parametrize(
+    ("chosen", "target"),
+    [(Rules.house(), 12 - 4 - 2), (Rules.basic(), 12 - 4)],
+    ids=["house: DX-4, and -2 on a Move and Attack", "Basic Set: DX-4"],
+)
+def test_house_rules_dragon_rule_a_stalled_flier_on_a_move_and_attack_recovers_at_minus_2_more(
+    chosen: Rules, target: int
+) -> None:
+    """House rules: "Dragon" Rule: the -2 to DX rolls of a Move and Attack counts against the DX-4 to pull out of
+    a stall too (Basic Set: Flying Combat > Cannot Hover)."""
+    world = World(seed=3)
+    install(world, chosen)
+    hawk = flier(world, velocity=0, state=MoveState.NORMAL, stalled=True, fall_seconds=1, fall_yd=5.35)
+    world.get(hawk, Intent).maneuver = Maneuver.MOVE_AND_ATTACK
+    world.dice.script(6, 6, 6)
+    events = world.step()
+    assert [(roll.purpose, roll.result.target) for roll in of(events, RollMade)] == [  # type: ignore[attr-defined]
+        ("stall recovery", target)
+    ]
+
+
 def test_move_and_attack_refuses_bad_input() -> None:
     world = house_world()
     hawk = flier(world)

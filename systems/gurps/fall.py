@@ -15,7 +15,7 @@ from systems.gurps import rules
 from systems.gurps.collision import inflict
 from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import FallDamage, Falling, Landed, StallRecovered
-from systems.gurps.movers import body_of, in_initiative_order, installed_rules, limits, shock
+from systems.gurps.movers import body_of, dx_modifier, in_initiative_order, installed_rules, limits
 from systems.gurps.transitions import come_to_rest
 
 FALL_ACCELERATION_YPS2: Final = 10.7
@@ -82,12 +82,13 @@ RECOVERY_LABEL: Final = "DX-4 to recover from a stall"
 
 
 def recovery_target(world: World, entity: int) -> int | None:
-    """The DX-4 (with shock) a flier stalled before this turn rolls this turn to pull out of its fall into a
-    dive, or None when ``entity`` has no such roll to make (Basic Set: Flying Combat > Cannot Hover)."""
+    """The DX-4 (with shock, and the house rules' -2 on a Move and Attack: :func:`systems.gurps.movers.dx_modifier`)
+    a flier stalled before this turn rolls this turn to pull out of its fall into a dive, or None when ``entity``
+    has no such roll to make (Basic Set: Flying Combat > Cannot Hover)."""
     flight = world.try_get(entity, Flight)
     if flight is None or not flight.stalled or flight.fall_seconds == 0:
         return None
-    return world.get(entity, Mover).dx + rules.STALL_RECOVERY_DX_MODIFIER + shock(world, entity)
+    return world.get(entity, Mover).dx + rules.STALL_RECOVERY_DX_MODIFIER + dx_modifier(world, entity)
 
 
 def refuse_steering(world: World, entity: int) -> None:

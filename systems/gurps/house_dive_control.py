@@ -40,7 +40,7 @@ class HouseDiveControl(System):
             modifier = rules.house_dive_control_modifier(body.velocity.yps, top)
             if modifier is None:
                 continue
-            result = world.dice.success(body.mover.dx + modifier + dx_modifier(world, body), f"DX{modifier:+d}")
+            result = world.dice.success(body.mover.dx + modifier + dx_modifier(world, body.entity), f"DX{modifier:+d}")
             world.emit(RollMade(body.entity, "dive past top speed", result))
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL

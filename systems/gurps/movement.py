@@ -151,7 +151,7 @@ def jump_skill(world: World, body: Body) -> int:
     Rule)."""
     skills = world.try_get(body.entity, Skills)
     jumping = skills.level("Jumping") if skills is not None else None
-    return max(body.mover.dx, jumping or 0) + dx_modifier(world, body)
+    return max(body.mover.dx, jumping or 0) + dx_modifier(world, body.entity)
 
 
 def dodge_skill(world: World, entity: int) -> int | None:

@@ -143,15 +143,16 @@ def shock(world: World, entity: int) -> int:
     return condition.shock if condition is not None else 0
 
 
-def dx_modifier(world: World, body: Body) -> int:
-    """What counts against a DX roll ``body`` makes this turn: its shock (:func:`shock`), and under the house
+def dx_modifier(world: World, entity: int) -> int:
+    """What counts against a DX roll ``entity`` makes this turn: its shock (:func:`shock`), and under the house
     rules -2 while it takes a Move and Attack (:data:`systems.gurps.rules.MOVE_AND_ATTACK_DX_MODIFIER`; House
     rules: "Dragon" Rule). Reading chosen: the house text states the -2 of Move and Attack in general (the
     Dragon rule leaves it on fliers too), so it binds every mover, flier or not, when ``Rules.flight`` is
     ``"house"``, the option that carries the Dragon rule. The Basic Set seeds do not give it, so under
-    ``Rules.basic()`` only shock counts."""
-    modifier = shock(world, body.entity)
-    if body.intent.maneuver is Maneuver.MOVE_AND_ATTACK and installed_rules(world).flight == "house":
+    ``Rules.basic()`` only shock counts. An entity without an ``Intent`` takes no Move and Attack."""
+    modifier = shock(world, entity)
+    intent = world.try_get(entity, Intent)
+    if intent is not None and intent.maneuver is Maneuver.MOVE_AND_ATTACK and installed_rules(world).flight == "house":
         modifier += rules.MOVE_AND_ATTACK_DX_MODIFIER
     return modifier
 
@@ -281,7 +282,7 @@ def control_roll(world: World, body: Body) -> tuple[int, str]:
     if mover.operator_skill is not None:
         skill = mover.operator_skill + (mover.handling or 0) + shock(world, body.entity)
         return skill, "vehicle skill+Handling"
-    return mover.dx + rules.PUSHING_THE_ENVELOPE_DX_BONUS + dx_modifier(world, body), "DX+3"
+    return mover.dx + rules.PUSHING_THE_ENVELOPE_DX_BONUS + dx_modifier(world, body.entity), "DX+3"
 
 
 def loss_mode(world: World, body: Body, cause: LossCause, chosen: Rules) -> LossMode:

@@ -45,7 +45,7 @@ class HouseRecovery(System):
                 continue
             lim = limits(world, body, chosen)
             if control.lost_at_yd is None and control.loss_cause is not LossCause.UNCONTROLLED:
-                result = world.dice.success(body.mover.dx + dx_modifier(world, body), "DX")
+                result = world.dice.success(body.mover.dx + dx_modifier(world, body.entity), "DX")
                 world.emit(RollMade(body.entity, "regain control", result))
                 mount_rolled_dx(world, body.entity, result.success)
                 if result.success:

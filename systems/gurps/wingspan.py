@@ -62,7 +62,7 @@ class HouseWingspan(System):
                 continue
             if body.control.state is MoveState.OUT_OF_CONTROL:
                 continue
-            result = world.dice.success(body.mover.dx + dx_modifier(world, body), "DX")
+            result = world.dice.success(body.mover.dx + dx_modifier(world, body.entity), "DX")
             world.emit(RollMade(body.entity, "obstacle in the wingspan", result))
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL

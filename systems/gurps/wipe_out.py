@@ -91,7 +91,7 @@ class HouseWipeOutRecovery(System):
                 and not flight.crippled_wing
                 and not wingspan_obstacles(world, self.index, body.entity, here)
             ):
-                skill = body.mover.dx + rules.HOUSE_WIPE_OUT_REGAIN_DX_MODIFIER + dx_modifier(world, body)
+                skill = body.mover.dx + rules.HOUSE_WIPE_OUT_REGAIN_DX_MODIFIER + dx_modifier(world, body.entity)
                 result = world.dice.success(skill, "DX-4")
                 world.emit(RollMade(body.entity, "regain control after a wipe-out", result))
                 if result.success:
