@@ -423,7 +423,9 @@ def chase_attacks(
     - At Sprint (3x TMR) it makes at most one attack.
     - At Fast Sprint (4x TMR) it rolls DEX (``dex_grade_of_roll``, from :func:`dex_grade`): a 2x grade
       or better allows at most one attack; 3x or 4x allows none; worse than 4x allows none and the
-      pursuer falls, losing half a round regaining its feet.
+      pursuer falls, losing half a round regaining its feet. Reading chosen for the 3x and 4x grades, on
+      which the footnote is silent: it grants the attack only at 2x or better and the fall only past 4x,
+      so between them the pursuer keeps its feet but does not attack.
 
     ``pursuer_mode`` is one of :data:`CHASE_MODES` and defaults to Run, the speed a chase is assumed
     to be at. ``dex_grade_of_roll`` is required at Fast Sprint and refused at other speeds, where the
