@@ -66,7 +66,8 @@ class VelocityChange(System):
     Readings chosen: a turn that paid extra points for footing decelerates, so its positive throttle is not
     applied (one accelerates or decelerates at the end of a turn, not both). When control is lost here the
     footing's deceleration still happens, the voluntary part does not, and the loss plays out from the
-    start of the next turn.
+    start of the next turn: on the ground it trips before moving, with its whole velocity as the movement it
+    has left.
     """
 
     phase = Phase.ACCELERATION
