@@ -41,6 +41,7 @@ from components.gurps import LossCause
 from components.mount import (
     CHARGES,
     MOUNT_ATTACKS,
+    MOUNT_DEFENSES,
     MOUNT_TRAININGS,
     MOUNTING_SKILLS,
     RANGED_TRICKS,
@@ -758,6 +759,27 @@ def movers(draw: st.DrawFn) -> Mover:
 
 
 @st.composite
+def intents(draw: st.DrawFn) -> Intent:
+    maneuver = draw(st.sampled_from(Maneuver))
+    return Intent(
+        maneuver=maneuver,
+        throttle=draw(st.integers()),
+        turn=draw(st.integers(-2, 2)),
+        turn_at_yd=draw(maybe(natural)),
+        push=draw(st.booleans()),
+        veer=tuple(draw(st.lists(st.integers(-1, 1), max_size=4))),
+        slam=maneuver is Maneuver.ALL_OUT_ATTACK and draw(st.booleans()),
+    )
+
+
+@st.composite
+def legs(draw: st.DrawFn) -> tuple[tuple[int, int], ...]:
+    """Climbs and dives in order along a path: increasing starts, none of 0 yards."""
+    starts = sorted(draw(st.sets(natural, max_size=3)))
+    return tuple((at, draw(st.integers().filter(bool))) for at in starts)
+
+
+@st.composite
 def controls(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Control:
     state = draw(st.sampled_from(MoveState))
     return Control(
@@ -779,8 +801,12 @@ def controls(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Control:
 @st.composite
 def flights(draw: st.DrawFn) -> Flight:
     wings = draw(st.booleans())
+    flown = draw(legs())
     return Flight(
         air_move=draw(natural),
+        climbed_yd=sum(climb for _, climb in flown) if flown else draw(st.integers()),
+        flown_legs=flown,
+        previous_climb_yd=draw(st.integers()),
         top_airspeed=draw(maybe(natural)),
         mode=draw(st.sampled_from(FlightMode)),
         wings=wings,
@@ -799,6 +825,8 @@ def flights(draw: st.DrawFn) -> Flight:
 
 @st.composite
 def flight_intents(draw: st.DrawFn) -> FlightIntent:
+    if draw(st.booleans()):
+        return FlightIntent(legs=draw(legs()))
     climb = draw(st.integers())
     return FlightIntent(climb_yd=climb, dive=climb < 0 and draw(st.booleans()))
 
@@ -824,6 +852,7 @@ def mounts(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Mount:
         open_vehicle=draw(st.booleans()),
         seats=seats,
         fall_yd=draw(positive),
+        defenses=tuple(draw(st.lists(st.sampled_from(MOUNT_DEFENSES), min_size=1, max_size=3))),
         spooked_from=draw(maybe(natural)),
         spook_successes=draw(st.integers(0, 2)),
         spook_failures=draw(st.integers(0, 2)),
@@ -881,15 +910,7 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
         Facing: st.builds(Facing, direction=facing),
         Velocity: st.builds(Velocity, yps=natural, heading=facing),
         Mover: movers(),
-        Intent: st.builds(
-            Intent,
-            maneuver=st.sampled_from(Maneuver),
-            throttle=st.integers(),
-            turn=st.integers(-2, 2),
-            turn_at_yd=maybe(natural),
-            push=st.booleans(),
-            veer=st.lists(st.integers(-1, 1), max_size=4).map(tuple),
-        ),
+        Intent: intents(),
         Control: controls(ids),
         Posture: st.builds(
             Posture,
