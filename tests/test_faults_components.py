@@ -152,11 +152,10 @@ def bad_values(owner: str, field: str, declared: Any) -> list[tuple[str, Any]]:
         return cases
     if isinstance(declared, type) and issubclass(declared, enum.Enum):
         return [("unknown name", "no such thing"), ("int 3", 3), ("member of another enum", _foreign_member(declared))]
-    if origin is tuple and args[-1] is Ellipsis:
-        elements = [(f"element {name}", (value,)) for name, value in _element_cases(owner, field, args[0])]
-        return [*elements, ("a set", {1})]
-    if origin is list:
-        elements = [(f"element {name}", [value]) for name, value in _element_cases(owner, field, args[0])]
+    if origin in (tuple, list) and (origin is list or args[-1] is Ellipsis):
+        elements: list[tuple[str, Any]] = [
+            (f"element {name}", origin((value,))) for name, value in _element_cases(owner, field, args[0])
+        ]
         return [*elements, ("a set", {1})]
     if origin is dict:
         values = [(f"value {name}", {"x": value}) for name, value in _int_cases(owner, field)]

@@ -66,6 +66,7 @@ from components import (
     Obstacle,
     Position,
     Posture,
+    RangedWeapon,
     Rider,
     RoundIntent,
     RoundState,
@@ -729,7 +730,7 @@ def plan_round(world: World, cast: list[int], rng: random.Random) -> None:
         intent.pursuit_label = "vault a cart" if pursuing else ""
         intent.pursuit_skill = rng.choice((None, *mobility.skills)) if pursuing else None
         intent.shots = shots
-        intent.weapon = rng.choice(("short_bow", "crossbow", "other"))
+        intent.weapon = rng.choice((RangedWeapon.SHORT_BOW, RangedWeapon.CROSSBOW, RangedWeapon.OTHER))
         intent.reloads_itself = rng.random() < 0.2
 
 
