@@ -89,13 +89,14 @@ class Mover:
 
     ``basic_move`` is ground Basic Move (0 means it cannot turn under its own power). ``top_speed`` is the
     rated top speed from Enhanced Move or a vehicle's statistics; ``None`` means the sprinting top speed,
-    20% over Move. ``wheels`` of 3 or more make a vehicle stable when it loses control. ``handling`` and
-    ``operator_skill`` are set for a vehicle: its driver rolls skill plus Handling where a person rolls DX; a
-    vehicle with ``handling`` and no ``operator_skill`` has nobody driving it (unless it is a mount with a
-    rider, such as a motorcycle), and loses control at high speed.
-    ``basic_speed`` orders initiative (highest first). ``water_move`` is basic water Move; while ``swimming``
-    it takes the place of Basic Move (and ``top_speed``, if set, is the rated top speed in water). A flier's
-    air Move lives in ``components.flight.Flight``.
+    20% over Move. ``enhanced`` marks the Enhanced Move advantage, which the rules know by its top speed: it
+    needs ``top_speed`` (Basic Set: High-Speed Movement; Accelerating). ``wheels`` of 3 or more make a
+    vehicle stable when it loses control. ``handling`` and ``operator_skill`` are set for a vehicle: its
+    driver rolls skill plus Handling where a person rolls DX; a vehicle with ``handling`` and no
+    ``operator_skill`` has nobody driving it (unless it is a mount with a rider, such as a motorcycle), and
+    loses control at high speed. ``basic_speed`` orders initiative (highest first). ``water_move`` is basic
+    water Move; while ``swimming`` it takes the place of Basic Move (and ``top_speed``, if set, is the rated
+    top speed in water). A flier's air Move lives in ``components.flight.Flight``.
     """
 
     basic_move: int
@@ -124,6 +125,13 @@ class Mover:
         if self.top_speed is not None:
             check_int("Mover", "top_speed", self.top_speed, low=0)
         check_bool("Mover", "enhanced", self.enhanced)
+        if self.enhanced and self.top_speed is None:
+            raise RuleValueError(
+                "Mover",
+                "enhanced",
+                self.enhanced,
+                "False unless top_speed is set: Enhanced Move is given as its top speed",
+            )
         check_int("Mover", "wheels", self.wheels, low=0)
         check_bool("Mover", "legs", self.legs)
         if self.handling is not None:

@@ -162,7 +162,7 @@ def spawn_runner(world: World, rng: random.Random, at: Hex) -> int:
             hp=rng.randint(8, 14),
             basic_speed=rng.randint(16, 28) / 4,
             encumbrance=encumbrance,
-            enhanced=rng.random() < 0.2,
+            **({"enhanced": True, "top_speed": 2 * basic_move} if rng.random() < 0.2 else {}),  # Enhanced Move x2
         ),
         Control(),
         Intent(),

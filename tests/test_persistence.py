@@ -738,6 +738,7 @@ def maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 @st.composite
 def movers(draw: st.DrawFn) -> Mover:
     water_move = draw(maybe(natural))
+    top_speed = draw(maybe(natural))
     return Mover(
         basic_move=draw(natural),
         dx=draw(positive),
@@ -746,8 +747,8 @@ def movers(draw: st.DrawFn) -> Mover:
         st=draw(positive),
         basic_speed=draw(length),
         encumbrance=draw(st.integers(0, 4)),
-        top_speed=draw(maybe(natural)),
-        enhanced=draw(st.booleans()),
+        top_speed=top_speed,
+        enhanced=top_speed is not None and draw(st.booleans()),
         wheels=draw(natural),
         legs=draw(st.booleans()),
         handling=draw(maybe(st.integers())),
