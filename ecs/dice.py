@@ -44,6 +44,15 @@ _WAYS_3D6: Final[tuple[tuple[int, int], ...]] = tuple(
 )
 
 
+def modified(label: str, modifier: int) -> str:
+    """The label of a roll against ``label`` with ``modifier``: ``DX+3`` and -2 give ``DX+3-2``; 0 adds nothing.
+
+    >>> modified("DX+3", -2), modified("Riding", 0)
+    ('DX+3-2', 'Riding')
+    """
+    return f"{label}{modifier:+d}" if modifier else label
+
+
 def is_success(total: int, skill: int) -> bool:
     """Whether a 3d6 ``total`` succeeds against effective ``skill``.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System, World
+from ecs.dice import modified
 from systems.gurps import rules
 from systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LeftHighSpeed, VelocityChanged
 from systems.gurps.mounted import mount_rolled_dx
@@ -126,7 +127,7 @@ class VelocityChange(System):
         cause = LossCause.FOOTING if outcome.lost_control else None
         if outcome.roll_modifier is not None:
             skill, label = control_roll(world, body)
-            result = world.dice.success(skill + outcome.roll_modifier, f"{label}{outcome.roll_modifier:+d}")
+            result = world.dice.success(skill + outcome.roll_modifier, modified(label, outcome.roll_modifier))
             world.emit(RollMade(entity, "hasty deceleration", result))
             mount_rolled_dx(world, entity, result.success)
             if not result.success:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from components.flight import Flight
 from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System
+from ecs.dice import modified
 from systems.gurps import rules
 from systems.gurps.events import ClimbDiveTurn
 from systems.gurps.movers import bodies, control_roll, environment, installed_rules, limits
@@ -68,7 +69,7 @@ class HouseClimbTurns(System):
                 if pushed:
                     modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, "house")
                     skill, label = control_roll(world, body)
-                    result = world.dice.success(skill + modifier, f"{label}{modifier:+d}")
+                    result = world.dice.success(skill + modifier, modified(label, modifier))
                     world.emit(RollMade(body.entity, "climb or dive before the turning radius", result))
                     if not result.success:
                         world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))

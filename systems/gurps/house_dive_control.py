@@ -5,6 +5,7 @@ from __future__ import annotations
 from components.flight import Flight
 from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System
+from ecs.dice import modified
 from systems.gurps import rules
 from systems.gurps.dive import normal_top_speed
 from systems.gurps.movers import bodies, carried, dx_modifier, environment, installed_rules
@@ -40,7 +41,9 @@ class HouseDiveControl(System):
             modifier = rules.house_dive_control_modifier(body.velocity.yps, top)
             if modifier is None:
                 continue
-            result = world.dice.success(body.mover.dx + modifier + dx_modifier(world, body.entity), f"DX{modifier:+d}")
+            result = world.dice.success(
+                body.mover.dx + modifier + dx_modifier(world, body.entity), modified("DX", modifier)
+            )
             world.emit(RollMade(body.entity, "dive past top speed", result))
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL

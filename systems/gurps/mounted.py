@@ -13,6 +13,7 @@ from components.gurps import Condition, Control, Intent, Maneuver, Mover, MoveSt
 from components.motion import Facing, Position, Velocity
 from components.mount import Mount, Rider
 from ecs import IntentError, RollMade, SuccessRoll, World, WorldError
+from ecs.dice import modified
 from ecs.hexgrid import Hex, neighbour, turn
 from systems.gurps import rules
 from systems.gurps.events import FallDamage, FellOff, ReadyForced
@@ -260,10 +261,6 @@ def success_roll(world: World, entity: int, target: int, label: str, purpose: st
     return result
 
 
-def _label(skill: str, modifier: int) -> str:
-    return f"{skill}{modifier:+d}" if modifier else skill
-
-
 def shock(world: World, entity: int) -> int:
     """This turn's shock penalty (``Condition.shock``, 0 without a ``Condition``): it counts against DX- and
     IQ-based rolls such as Riding, Jumping, Acrobatics, Animal Handling and DX itself (DESIGN.md section 5)."""
@@ -280,7 +277,7 @@ def skill_roll(world: World, entity: int, skill: str, modifier: int, purpose: st
     else:
         level = skill_level(world, entity, skill)
     total = modifier + shock(world, entity)
-    return success_roll(world, entity, level + total, _label(skill, total), purpose)
+    return success_roll(world, entity, level + total, modified(skill, total), purpose)
 
 
 def riding_roll(
@@ -329,7 +326,7 @@ def riding_roll(
     if stay_on and house(world):
         total += 3 if mount_component.war_saddle else 0
         total += 1 if mount_component.stirrups else 0
-    return success_roll(world, rider, base + total, _label(skill, total), purpose)
+    return success_roll(world, rider, base + total, modified(skill, total), purpose)
 
 
 # --- Falls ----------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import esper
 from components.gurps import Maneuver, Mover, Posture, PostureState
 from components.mount import MOUNT_ATTACKS, RANGED_TRICKS, Mount, Nerve, Rider
 from ecs import IntentError, Phase, System, World
+from ecs.dice import modified
 from ecs.validate import check_bool, check_choice, check_int
 from systems.gurps import rules
 from systems.gurps.events import MountAttacked, MountOutOfControl, PanicChecked, StrappedTrauma
@@ -274,7 +275,7 @@ class MountedResultsSystem(System):
             world.emit(PanicChecked(foe, mount, False, False))
             return
         modifier = rules.panic_roll_modifier(nerve.combat_reflexes)
-        label = f"Will{modifier:+d}" if modifier else "Will"
+        label = modified("Will", modifier)
         held = success_roll(world, foe, nerve.will + modifier, label, f"stand against the charge of entity {mount}")
         nerve.panicked = nerve.panicked or not held.success
         world.emit(PanicChecked(foe, mount, True, not held.success))

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from components.gurps import MoveState
 from ecs import World, critical_failure_probability, success_probability
+from ecs.dice import modified
 from ecs.hexgrid import Hex
 from systems.gurps import rules
 from systems.gurps.fall import RECOVERY_LABEL, recovery_target, refuse_steering
@@ -91,7 +92,7 @@ def preview(world: World, entity: int) -> Forecast:
             modifier = early_turn_modifier(body, lim, chosen)
             skill, label = control_roll(world, body)
             what = "early turn" if turn_yd < lim.free_turn_yd else "tight turn"
-            rolls.append(RollForecast.of(what, f"{label}{modifier:+d}", skill + modifier))
+            rolls.append(RollForecast.of(what, modified(label, modifier), skill + modifier))
     plan = plan_walk(world, body, chosen, turn_yd, None)
 
     def jump(obstacle: int, _at: Hex) -> bool:
@@ -109,5 +110,5 @@ def preview(world: World, entity: int) -> Forecast:
         elif outcome.roll_modifier is not None:
             skill, label = control_roll(world, body)
             target = skill + outcome.roll_modifier
-            rolls.append(RollForecast.of("hasty deceleration", f"{label}{outcome.roll_modifier:+d}", target))
+            rolls.append(RollForecast.of("hasty deceleration", modified(label, outcome.roll_modifier), target))
     return Forecast(entity, tuple(rolls), loses, tuple(result.path), result.struck)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System
+from ecs.dice import modified
 from systems.gurps.intent import early_turn_modifier
 from systems.gurps.mounted import mount_rolled_dx
 from systems.gurps.movers import bodies, carried, control_roll, installed_rules, limits
@@ -47,7 +48,7 @@ class TurnPlanner(System):
                 modifier = early_turn_modifier(body, lim, chosen)
                 skill, label = control_roll(world, body)
                 what = "early turn" if at < lim.free_turn_yd else "tight turn"
-                result = world.dice.success(skill + modifier, f"{label}{modifier:+d}")
+                result = world.dice.success(skill + modifier, modified(label, modifier))
                 world.emit(RollMade(body.entity, what, result))
                 mount_rolled_dx(world, body.entity, result.success)
                 if not result.success:
