@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from components.gurps import MoveState, Posture, PostureState
+from components.gurps import Posture, PostureState
 from ecs import Phase, System, World
 from systems.gurps import rules
 from systems.gurps.collision import inflict, resolve_collision
 from systems.gurps.events import FallDamage, Skidded, Tripped
 from systems.gurps.movement import WalkPlan, dodge_aside, walk
-from systems.gurps.movers import Body, bodies, carried, installed_rules, loss_mode
+from systems.gurps.movers import Body, installed_rules, loss_mode, out_of_control
 from systems.gurps.options import Rules
 from systems.gurps.spatial import SpatialIndex, figure_height_yd
 from systems.gurps.transitions import come_to_rest
@@ -45,12 +45,8 @@ class Tripping(System):
         """Trip every mover out of control on the ground."""
         world = self.world
         chosen = installed_rules(world)
-        for body in bodies(world):
-            control = body.control
-            if carried(body) or control.halted or control.state is not MoveState.OUT_OF_CONTROL:
-                continue
-            assert control.loss_cause is not None  # Control keeps the two together
-            if loss_mode(world, body, control.loss_cause, chosen) == "trip":
+        for body, cause in out_of_control(world):
+            if loss_mode(world, body, cause, chosen) == "trip":
                 self._trip(world, body, chosen)
 
     def _trip(self, world: World, body: Body, chosen: Rules) -> None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from components.gurps import MoveState
 from ecs import Phase, System
 from systems.gurps.events import VelocityChanged
-from systems.gurps.movers import bodies, carried, installed_rules, limits, loss_mode
+from systems.gurps.movers import installed_rules, limits, loss_mode, out_of_control
 from systems.gurps.stall import stall_after_deceleration
 from systems.gurps.transitions import regain_control
 
@@ -34,12 +33,9 @@ class Drifting(System):
         """Slow every drifting mover and hand back control where the rules allow."""
         world = self.world
         chosen = installed_rules(world)
-        for body in bodies(world):
+        for body, cause in out_of_control(world):
             control = body.control
-            if carried(body) or control.halted or control.state is not MoveState.OUT_OF_CONTROL:
-                continue
-            assert control.loss_cause is not None  # Control keeps the two together
-            mode = loss_mode(world, body, control.loss_cause, chosen)
+            mode = loss_mode(world, body, cause, chosen)
             if mode == "trip":
                 continue
             lim = limits(world, body, chosen)

@@ -11,11 +11,11 @@ Where the Move comes from (Basic Set: High-Speed Movement > High-Speed Flying an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final, Literal, NamedTuple, cast
 
 from components.flight import Flight
-from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, Posture, PostureState
+from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, MoveState, Posture, PostureState
 from components.motion import Facing, Position, Velocity
 from components.mount import Mount
 from ecs import World, WorldError
@@ -108,6 +108,17 @@ def carried(body: Body) -> bool:
     """Whether the entity rides a mount or vehicle and so does not move under its own power
     (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement)."""
     return body.control.carried_by is not None
+
+
+def out_of_control(world: World) -> Iterator[tuple[Body, LossCause]]:
+    """Every body out of control and moving under its own power whose turn is not over yet, with the cause,
+    in initiative order (the CONTROL phase's systems each take the ones their rules cover)."""
+    for body in bodies(world):
+        control = body.control
+        if carried(body) or control.halted or control.state is not MoveState.OUT_OF_CONTROL:
+            continue
+        assert control.loss_cause is not None  # Control keeps the two together
+        yield body, control.loss_cause
 
 
 def unmanned(world: World, body: Body) -> bool:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from components.gurps import LossCause, MoveState
+from components.gurps import LossCause
 from ecs import Phase, RollMade, System
 from systems.gurps import rules
 from systems.gurps.events import VelocityChanged
 from systems.gurps.mounted import mount_rolled_dx
-from systems.gurps.movers import bodies, carried, dx_modifier, installed_rules, limits, loss_mode
+from systems.gurps.movers import dx_modifier, installed_rules, limits, loss_mode, out_of_control
 from systems.gurps.stall import stall_after_deceleration
 from systems.gurps.transitions import regain_control
 
@@ -36,12 +36,9 @@ class HouseRecovery(System):
         """Slow every mover out of control and give control back where the house rules allow."""
         world = self.world
         chosen = installed_rules(world)
-        for body in bodies(world):
+        for body, cause in out_of_control(world):
             control = body.control
-            if carried(body) or control.halted or control.state is not MoveState.OUT_OF_CONTROL:
-                continue
-            assert control.loss_cause is not None  # Control keeps the two together
-            if loss_mode(world, body, control.loss_cause, chosen) == "trip":
+            if loss_mode(world, body, cause, chosen) == "trip":
                 continue
             lim = limits(world, body, chosen)
             if control.lost_at_yd is None and control.loss_cause is not LossCause.UNCONTROLLED:
