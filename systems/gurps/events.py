@@ -594,8 +594,10 @@ class MountCharges(Event):
 
     def describe(self) -> str:
         """One log line."""
-        whom = f"entity {self.threat}" if self.threat is not None else "straight ahead"
-        return f"entity {self.mount} charges {self.direction} {whom} (facing {self.facing})"
+        if self.threat is None:
+            return f"entity {self.mount} charges straight ahead (facing {self.facing})"
+        way = "away from" if self.direction == "away" else self.direction
+        return f"entity {self.mount} charges {way} entity {self.threat} (facing {self.facing})"
 
 
 @register("gurps.MountFell")
