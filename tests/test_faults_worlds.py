@@ -24,8 +24,9 @@ The invariant checks (each returns the problems it found, so a failing test prin
 
 - :func:`speed_problems`: a velocity never above the fastest the rules allow the entity anywhere (its ground top
   speed; for a flier also its dive limit), and a velocity that rose this turn never above the top speed the
-  rules gave it for this turn (a flier pulling out of a stall or a wipe-out into a dive excepted: its speed comes
-  from the fall, capped by the dive limit).
+  rules gave it for this turn. Excepted, and held to the dive limit instead: a flier pulling out of a stall or a
+  wipe-out into a dive (its speed comes from the fall), and under the house rules a flier that dived this turn
+  (a dive gathers speed past top speed, up to the absolute dive maximum: House rules: Flying Movement and Combat).
 - :func:`link_problems`: every rider is either on foot (no mount, not carried) or seated on a live mount that
   lists it, carried by it and sitting at its seat; every mount lists only live riders that name it, no more than
   its seats.
@@ -559,6 +560,8 @@ def speed_problems(world: World, before: dict[int, tuple[int, int]], events: lis
     """Velocities the rules do not allow (see the module docstring)."""
     chosen = installed_rules(world)
     from_a_fall = {event.entity for event in events if isinstance(event, (StallRecovered, LiftRegained))}
+    if chosen.flight == "house":
+        from_a_fall |= {e.entity for e in events if isinstance(e, AltitudeChanged) and e.climb_yd < 0}
     problems = []
     for body in bodies(world):
         entity, velocity = body.entity, body.velocity.yps
