@@ -30,13 +30,15 @@ The invariant checks (each returns the problems it found, so a failing test prin
 - :func:`link_problems`: every rider is either on foot (no mount, not carried) or seated on a live mount that
   lists it, carried by it and sitting at its seat; every mount lists only live riders that name it, no more than
   its seats.
-- :func:`crowding_problems`: two bodies that meet (same hex, overlapping heights, neither carried) at the end of a
-  turn, or a body that meets an obstacle, are allowed only when the rules put them there: they met already when
-  the turn began, or this turn one dodged out of the other's way on that hex (the walker passes through a body
-  that dodges, Basic Set: High-Speed Movement > Direction and Turning Radius, and may run out of movement
-  there), or jumped that obstacle there, or one of them came down onto the hex (a rider falling or getting off,
-  a flier descending or falling). Anything else is a walk that went through a body or an obstacle without the
-  rules letting it.
+- :func:`crowding_problems`: two bodies that meet (same ``Position`` hex, overlapping heights, neither carried) at
+  the end of a turn, or a body that meets an obstacle, are allowed only where the rules as the library reads them
+  put them: they met already when the turn began, or this turn one dodged out of the other's way on that hex
+  (the walker passes through a body that dodges, Basic Set: High-Speed Movement > Direction and Turning Radius,
+  and may run out of movement right there), or jumped that obstacle there, or one of them came down onto the hex
+  (a rider falling or getting off lands beside its seat whoever stands there; a flier descending or falling).
+  Anything else is a walk or a skid that went through a body or an obstacle without the rules letting it. The
+  texts do not settle those shared hexes, and the library does not move anyone aside; a horse's hexes behind its
+  front hex are not bodies to the collision rules at all, so neither are they here.
 """
 
 from __future__ import annotations
