@@ -13,8 +13,8 @@ their steady size) and at turn 1,000. The margin, 256 KiB (about 8% of the 3.2 M
 bytes an entity), is for what may differ between two turns of a healthy world: the path each mover ran last turn
 (one tuple a yard, so it follows the speeds of the moment), the last turn's events, the copies a refused or undone
 step leaves in place, and esper's hash tables of entity ids, which grow in steps as churn leaves deleted slots
-behind and shrink when they are rebuilt. Measured here: 3.19 MB at turn 100 and 3.26 MB at turn 1,000 (+64 KB),
-never more than +77 KB at any hundredth turn. A leak shows far above the margin: anything kept for each
+behind and shrink when they are rebuilt. Measured here: 3.20 MB at turn 100 and 3.27 MB at turn 1,000 (+75 KB),
+never more than +92 KB at any hundredth turn. A leak shows far above the margin: anything kept for each
 despawned entity (9,000 of them) beyond 30 bytes, or kept each turn beyond 300 bytes.
 
 Run time on the 2-core machine this was written on: about 150 s, well within what CI allows a test; tracing makes
