@@ -54,7 +54,8 @@ CHARGES: Final = ("toward", "away")
 
 
 def _check_entity(owner: str, name: str, value: object) -> int:
-    return check_int(owner, name, value, low=0)
+    """An entity id: esper numbers entities from 1."""
+    return check_int(owner, name, value, low=1)
 
 
 @register("gurps.Rider")

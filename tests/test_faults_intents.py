@@ -254,7 +254,7 @@ def test_a_speed_mode_the_vegetation_forbids_is_refused(
     ]
     world.get(others[1], RoundIntent).mode = mode
     error = refused(world, tmp_path)
-    assert (error.entity, error.field, error.value) == (others[1], "mode", mode)
+    assert (error.entity, error.field, error.value) == (others[1], "RoundIntent.mode", mode)
     left = ", ".join(m.value for m in allowed_modes(vegetation))
     assert str(error).endswith(f"{vegetation.value.replace('_', ' ')} vegetation allows only {left}")
     assert mode.value not in left.split(", ")

@@ -76,7 +76,7 @@ def test_a_runner_flees_through_dense_vegetation_from_a_sprinting_pursuer() -> N
     assert of(events, ChaseRound) == [ChaseRound(pursuer, runner, M.SPRINT, M.RUN, 36, 12, 1, -10, True)]
 
     # Round 2: now in the thicket, the pursuer may not sprint: the round is refused and nothing changes.
-    with pytest.raises(IntentError, match=f"entity {pursuer}: Intent.mode = .*dense vegetation allows only"):
+    with pytest.raises(IntentError, match=f"entity {pursuer}: RoundIntent.mode = .*dense vegetation allows only"):
         world.step()
     r_intent, p_intent, r_pos, p_pos, r_state, p_state = components()
     assert (world.turn, r_pos.hex, p_pos.hex) == (1, (22, 0), (21, 0))

@@ -271,7 +271,7 @@ def test_restricted_movement_refuses_a_forbidden_mode_and_changes_nothing(
     dice_before = world.dice.getstate()
     with pytest.raises(IntentError) as caught:
         world.step()
-    assert str(caught.value) == f"entity {entity}: Intent.mode = {mode!r}: {allowed}"
+    assert str(caught.value) == f"entity {entity}: RoundIntent.mode = {mode!r}: {allowed}"
     assert world.get(entity, Position).hex == (2, 0)
     assert world.get(entity, RoundState) == RoundState()
     assert (world.turn, world.events, world.dice.getstate()) == (0, [], dice_before)
@@ -757,7 +757,7 @@ def test_moving_and_shooting_weapon_modifiers(
 def test_moving_and_shooting_a_long_bow_is_refused_on_the_move_for_all_but_large_creatures() -> None:
     world = new_world()
     entity = character(world, heading=0, shots=2, weapon=RangedWeapon.LONG_BOW)
-    with pytest.raises(IntentError, match=f"entity {entity}: Intent.weapon = .*only a large creature fires one"):
+    with pytest.raises(IntentError, match=f"entity {entity}: RoundIntent.weapon = .*only a large creature fires one"):
         world.step()
 
 
@@ -796,7 +796,7 @@ def test_intent_check_refuses_chasing_itself() -> None:
     world = new_world()
     entity = character(world)
     world.get(entity, RoundIntent).chase = entity
-    with pytest.raises(IntentError, match=f"entity {entity}: Intent.chase = {entity}: another character"):
+    with pytest.raises(IntentError, match=f"entity {entity}: RoundIntent.chase = {entity}: another character"):
         world.step()
 
 
@@ -804,7 +804,7 @@ def test_intent_check_refuses_chasing_something_that_is_not_a_character() -> Non
     world = new_world()
     door = world.spawn(Position(3, 0))
     entity = character(world, chase=door)
-    with pytest.raises(IntentError, match=f"entity {entity}: Intent.chase = {door}: a character"):
+    with pytest.raises(IntentError, match=f"entity {entity}: RoundIntent.chase = {door}: a character"):
         world.step()
 
 
@@ -820,7 +820,7 @@ def test_intent_check_refuses_a_chase_at_dodge_or_stealthy() -> None:
     world = new_world()
     runner = character(world, (1, 0))
     pursuer = character(world, mode=M.STEALTHY, chase=runner)
-    with pytest.raises(IntentError, match=f"entity {pursuer}: Intent.mode = .*walk, run, sprint, fast_sprint while"):
+    with pytest.raises(IntentError, match=f"entity {pursuer}: RoundIntent.mode = .*walk, run, sprint, fast_sprint while"):
         world.step()
 
 
@@ -836,7 +836,7 @@ def test_intent_check_catches_a_bad_value_written_after_construction() -> None:
     world = new_world()
     entity = character(world)
     world.get(entity, RoundIntent).heading = 9
-    with pytest.raises(IntentError, match=f"entity {entity}: Intent.heading = 9: expected a whole number from 0 to 5"):
+    with pytest.raises(IntentError, match=f"entity {entity}: RoundIntent.heading = 9: expected a whole number from 0 to 5"):
         world.step()
 
 

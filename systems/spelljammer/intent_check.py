@@ -43,33 +43,48 @@ class IntentCheck(System):
             try:
                 intent.check()
             except RuleValueError as error:
-                raise IntentError(entity, error.field, error.value, f"expected {error.allowed}") from error
+                raise IntentError(
+                    entity, f"RoundIntent.{error.field}", error.value, f"expected {error.allowed}"
+                ) from error
             mode = intent.mode
             under = vegetation.at(position.hex)
             if mode is not None and mode not in allowed_modes(under):
                 where = "open ground" if under is None else f"{under.value.replace('_', ' ')} vegetation"
-                raise IntentError(entity, "mode", mode, f"{where} allows only {_names(allowed_modes(under))}")
+                raise IntentError(
+                    entity, "RoundIntent.mode", mode, f"{where} allows only {_names(allowed_modes(under))}"
+                )
             if entity in intent.flee_from:
-                raise IntentError(entity, "flee_from", intent.flee_from, "foes other than the character itself")
+                raise IntentError(
+                    entity, "RoundIntent.flee_from", intent.flee_from, "foes other than the character itself"
+                )
             if intent.chase is not None:
                 self._check_chase(entity, intent.chase, mode)
             if intent.pursuit_skill is not None and intent.pursuit_skill not in mobility.skills:
                 known = ", ".join(mobility.skills) or "none"
                 raise IntentError(
-                    entity, "pursuit_skill", intent.pursuit_skill, f"a skill in Mobility.skills (it has {known})"
+                    entity,
+                    "RoundIntent.pursuit_skill",
+                    intent.pursuit_skill,
+                    f"a skill in Mobility.skills (it has {known})",
                 )
             if intent.shots and intent.weapon is RangedWeapon.LONG_BOW and not (mobility.large or mobility.centaur):
                 raise IntentError(
-                    entity, "weapon", intent.weapon, "a weapon other than a long bow: only a large creature fires one"
+                    entity,
+                    "RoundIntent.weapon",
+                    intent.weapon,
+                    "a weapon other than a long bow: only a large creature fires one",
                 )
 
     @staticmethod
     def _check_chase(entity: int, runner: int, mode: SpeedMode | None) -> None:
         if runner == entity:
-            raise IntentError(entity, "chase", runner, "another character")
+            raise IntentError(entity, "RoundIntent.chase", runner, "another character")
         if esper.entity_exists(runner) and not is_character(runner):
             raise IntentError(
-                entity, "chase", runner, "a character (an entity with Mobility, RoundIntent, RoundState, Position)"
+                entity,
+                "RoundIntent.chase",
+                runner,
+                "a character (an entity with Mobility, RoundIntent, RoundState, Position)",
             )
         if mode is not None and mode not in CHASE_MODES:
-            raise IntentError(entity, "mode", mode, f"one of {_names(CHASE_MODES)} while chasing")
+            raise IntentError(entity, "RoundIntent.mode", mode, f"one of {_names(CHASE_MODES)} while chasing")
