@@ -820,7 +820,8 @@ def test_intent_check_refuses_a_chase_at_dodge_or_stealthy() -> None:
     world = new_world()
     runner = character(world, (1, 0))
     pursuer = character(world, mode=M.STEALTHY, chase=runner)
-    with pytest.raises(IntentError, match=f"entity {pursuer}: RoundIntent.mode = .*walk, run, sprint, fast_sprint while"):
+    expected = f"entity {pursuer}: RoundIntent.mode = .*walk, run, sprint, fast_sprint while"
+    with pytest.raises(IntentError, match=expected):
         world.step()
 
 
@@ -836,7 +837,8 @@ def test_intent_check_catches_a_bad_value_written_after_construction() -> None:
     world = new_world()
     entity = character(world)
     world.get(entity, RoundIntent).heading = 9
-    with pytest.raises(IntentError, match=f"entity {entity}: RoundIntent.heading = 9: expected a whole number from 0 to 5"):
+    expected = f"entity {entity}: RoundIntent.heading = 9: expected a whole number from 0 to 5"
+    with pytest.raises(IntentError, match=expected):
         world.step()
 
 
