@@ -74,11 +74,17 @@ class Tripping(System):
             drift_from_yd=0,
             footing=False,
         )
-        result = walk(plan, self.index, lambda _obstacle, _at: False, lambda o, at: dodge_aside(world, entity, o, at))
+        index = self.index
+        result = walk(
+            plan,
+            index,
+            lambda _obstacle, _at: False,
+            lambda other, at: dodge_aside(world, entity, other, at),
+        )
         if result.path:
             end = result.path[-1]
             body.position.q, body.position.r = end
-            self.index.move(entity, start, end)
+            index.move(entity, start, end, body.facing.direction)
         control.path.extend(result.path)
         control.moved_yd += len(result.path)
         control.straight_yd += len(result.path)

@@ -1,14 +1,15 @@
-"""The hexes a figure fills on the tactical map: one, or two for a human flying lying flat.
+"""The hexes a figure fills on the tactical map: one; two for a human flying lying flat; two or three for a mount.
 
-Shared by the spatial index (collisions), the flight queries and a renderer; it imports no system.
+Shared by the spatial index (collisions), the flight and mount queries and a renderer; it imports no system.
 """
 
 from __future__ import annotations
 
 from components.flight import Flight
 from components.motion import Facing, Position, Velocity
+from components.mount import Mount
 from ecs import World, WorldError
-from ecs.hexgrid import Hex, line, neighbour, turn
+from ecs.hexgrid import Hex, neighbour, turn
 
 
 def _facing(world: World, entity: int) -> int:
@@ -21,6 +22,20 @@ def _facing(world: World, entity: int) -> int:
     return velocity.heading
 
 
+def body_hexes(front: Hex, facing: int, hexes: int) -> tuple[Hex, ...]:
+    """The ``hexes`` hexes a figure facing ``facing`` fills in a line: its front hex (its ``Position``), then the
+    rest behind it, opposite its facing.
+
+    >>> body_hexes((0, 0), 0, 3)
+    ((0, 0), (-1, 0), (-2, 0))
+    """
+    behind = turn(facing, 3)
+    body = [front]
+    for _ in range(hexes - 1):
+        body.append(neighbour(body[-1], behind))
+    return tuple(body)
+
+
 def two_hex(world: World, entity: int) -> bool:
     """Whether ``entity`` is a two-hex figure now: a flier lying flat (as humans fly) and in the air
     (Basic Set: Flying Combat > Aerial Movement)."""
@@ -29,8 +44,10 @@ def two_hex(world: World, entity: int) -> bool:
 
 
 def occupied_hexes(world: World, entity: int) -> tuple[Hex, ...]:
-    """The hexes ``entity`` fills: its own, and for a two-hex figure (:func:`two_hex`) the hex behind it too,
-    behind meaning opposite its facing (Basic Set: Flying Combat > Aerial Movement).
+    """The hexes ``entity`` fills (:func:`body_hexes`): a mount its ``Mount.hexes`` hexes behind its front, facing
+    its ``Facing`` (east without one) (Basic Set: Mounted Combat > Mounting Up); a two-hex figure
+    (:func:`two_hex`) its own hex and the one behind it, behind meaning opposite its facing (Basic Set: Flying
+    Combat > Aerial Movement); anyone else its own hex.
 
     >>> from components.flight import Flight
     >>> world = World()
@@ -39,17 +56,10 @@ def occupied_hexes(world: World, entity: int) -> tuple[Hex, ...]:
     ((0, 0), (-1, 0))
     """
     here = world.get(entity, Position).hex
+    mount = world.try_get(entity, Mount)
+    if mount is not None:
+        facing = world.try_get(entity, Facing)
+        return body_hexes(here, facing.direction if facing is not None else 0, mount.hexes)
     if not two_hex(world, entity):
         return (here,)
-    return here, neighbour(here, turn(_facing(world, entity), 3))
-
-
-def trailing_hex(start: Hex, end: Hex) -> Hex:
-    """Where the back of a two-hex figure lies after it moved from ``start`` to ``end``: the hex next to
-    ``end`` on the straight line back toward ``start``. Reading chosen: the body trails along its path, which
-    is the hex behind its facing whenever it flew straight.
-
-    >>> trailing_hex((0, 0), (5, 0)), trailing_hex((0, 0), (1, 0))
-    ((4, 0), (0, 0))
-    """
-    return line(end, start)[1]
+    return body_hexes(here, _facing(world, entity), 2)

@@ -17,6 +17,7 @@ from ecs.dice import modified
 from ecs.hexgrid import Hex, neighbour, turn
 from systems.gurps import rules
 from systems.gurps.events import FallDamage, FellOff, ReadyForced
+from systems.gurps.figure import body_hexes
 from systems.gurps.options import Rules
 
 
@@ -83,15 +84,6 @@ def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
 
 
 # --- The map --------------------------------------------------------------------------------------
-
-
-def body_hexes(front: Hex, facing: int, hexes: int) -> tuple[Hex, ...]:
-    """The hexes a mount of ``hexes`` hexes fills: its front hex (its ``Position``), then the rest behind it."""
-    behind = turn(facing, 3)
-    body = [front]
-    for _ in range(hexes - 1):
-        body.append(neighbour(body[-1], behind))
-    return tuple(body)
 
 
 def seat_hex(front: Hex, facing: int, hexes: int) -> Hex:

@@ -12,10 +12,11 @@ from typing import NamedTuple
 
 from components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
 from ecs import Phase, RollMade, System, World
-from ecs.hexgrid import DIRECTIONS, Hex, neighbour, turn
+from ecs.hexgrid import DIRECTIONS, Hex, turn
 from systems.gurps import rules
 from systems.gurps.altitude import level_points
 from systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned
+from systems.gurps.figure import body_hexes
 from systems.gurps.mounted import mount_rolled_dx
 from systems.gurps.movers import (
     Body,
@@ -89,6 +90,11 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
     costs extra points; Direction and Turning Radius: until the radius is met the walker may enter any of
     its three front hexes without changing facing; a walker with legs may roll to jump obstacles, and
     otherwise collides with what it cannot pass or what does not dodge out of the way.
+
+    A walker that fills several hexes (a horse, a flier lying flat: ``SpatialIndex.length``) fills them in a line
+    behind its front, opposite its facing (:func:`systems.gurps.figure.body_hexes`): every hex its body comes to
+    fill, stepping or swinging round in a turn, is entered as its front hex is, and whatever stops it there
+    stops the whole walker (a turn whose swing is stopped is not made).
     """
     here = plan.start
     facing, heading = plan.facing, plan.heading
@@ -99,10 +105,20 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
     turn_yd, stop_at_yd, drift_from_yd = plan.turn_yd, plan.stop_at_yd, plan.drift_from_yd
     points, footing, veer = plan.points, plan.footing, plan.veer
     occupied = index.occupied
+    rolls = (jump, dodge)
+    length = index.length(plan.entity)
+    body = body_hexes(here, facing, length) if length > 1 else (here,)
     yard = 0
     while True:
         if yard == turn_yd and turned is None:
-            facing = turn(facing, plan.turn_by)
+            turned_to = turn(facing, plan.turn_by)
+            if length > 1:
+                swung = body_hexes(here, turned_to, length)
+                struck = _body_in_way(plan, index, body, swung, rolls=rolls, drifting=False)
+                if struck is not None:
+                    break
+                body = swung
+            facing = turned_to
             if plan.heading_follows_turn:
                 heading = facing
             turned = (yard, here)
@@ -110,19 +126,26 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
             break
         drifting = drift_from_yd is not None and yard >= drift_from_yd
         if drifting:
-            ahead = neighbour(here, heading)
+            toward = heading
         else:
             side = veer[yard] if yard < len(veer) else 0
-            step = DIRECTIONS[(facing + side) % 6]  # one of the three front hexes
-            ahead = (here[0] + step[0], here[1] + step[1])
+            toward = (facing + side) % 6  # one of the three front hexes
+        step = DIRECTIONS[toward]
+        ahead = (here[0] + step[0], here[1] + step[1])
         empty = ahead not in occupied  # nothing there: no footing to pay, nothing to jump or run into
         cost = 1 if empty or not footing else 1 + index.footing_extra(ahead)
         if spent + cost > points:
             break
+        moved = body_hexes(ahead, facing, length) if length > 1 else (ahead,)
         if not empty:
-            struck = _in_the_way(plan, index, ahead, jump, dodge, drifting=drifting)
+            struck = _in_the_way(plan, index, ahead, rolls=rolls, drifting=drifting)
             if struck is not None:
                 break
+        if length > 1:
+            struck = _body_in_way(plan, index, body, moved, rolls=rolls, drifting=drifting)
+            if struck is not None:
+                break
+        body = moved
         path.append(ahead)
         here = ahead
         spent += cost
@@ -131,10 +154,36 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
     return WalkResult(facing, heading, path, spent, extra, turned, struck)
 
 
-def _in_the_way(
-    plan: WalkPlan, index: SpatialIndex, ahead: Hex, jump: JumpRoll, dodge: DodgeRoll, *, drifting: bool
+def _body_in_way(
+    plan: WalkPlan,
+    index: SpatialIndex,
+    body: tuple[Hex, ...],
+    moved: tuple[Hex, ...],
+    *,
+    rolls: tuple[JumpRoll, DodgeRoll],
+    drifting: bool,
 ) -> int | None:
-    """What stops the walker entering ``ahead``: an obstacle it does not jump, then a body that does not dodge."""
+    """What stops a walker filling several hexes from filling the hexes behind its front in ``moved`` that its
+    ``body`` did not fill yet (its front hex is :func:`_in_the_way`'s business)."""
+    for spot in moved[1:]:
+        if spot not in body and spot in index.occupied:
+            struck = _in_the_way(plan, index, spot, rolls=rolls, drifting=drifting)
+            if struck is not None:
+                return struck
+    return None
+
+
+def _in_the_way(
+    plan: WalkPlan,
+    index: SpatialIndex,
+    ahead: Hex,
+    *,
+    rolls: tuple[JumpRoll, DodgeRoll],
+    drifting: bool,
+) -> int | None:
+    """What stops the walker entering ``ahead``: an obstacle it does not jump, then a body that does not dodge.
+    ``rolls`` are the walk's jump and dodge rolls."""
+    jump, dodge = rolls
     for obstacle, what in index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd):
         if what.crossable and plan.can_jump and not drifting and jump(obstacle, ahead):
             continue
@@ -270,7 +319,12 @@ class PathWalker(System):
                 world.emit(ObstacleCrossed(entity, obstacle, at))
             return result.success
 
-        result = walk(plan, self.index, jump, lambda other, at: dodge_aside(world, entity, other, at))
+        index = self.index
+
+        def dodge(other: int, at: Hex) -> bool:
+            return dodge_aside(world, entity, other, at)
+
+        result = walk(plan, index, jump, dodge)
         start = body.position.hex
         if result.turned is not None:
             after_yd, at = result.turned
@@ -283,11 +337,10 @@ class PathWalker(System):
             control.straight_yd = len(result.path) - after_yd
         else:
             control.straight_yd += len(result.path)
-        if result.path:
-            end = result.path[-1]
-            body.position.q, body.position.r = end
-            self.index.move(entity, start, end)
+        end = result.path[-1] if result.path else start
+        body.position.q, body.position.r = end
         body.facing.direction = result.facing
+        index.move(entity, start, end, result.facing)
         body.velocity.heading = result.heading
         control.path = result.path  # this walk's own list
         control.moved_yd = len(result.path)

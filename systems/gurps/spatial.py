@@ -2,8 +2,9 @@
 
 Brought up to date once a turn from the world (DESIGN.md section 10), re-filing only what moved, and kept up to
 date as bodies move during the turn.
-Bodies are entities with ``Position`` and ``Mover`` that ride nothing; obstacles have ``Position`` and
-``Obstacle``; footing tiles have ``Position`` and ``Footing``, one tile a hex.
+Bodies are entities with ``Position`` and ``Mover`` that ride nothing, filed under every hex they fill
+(:func:`systems.gurps.figure.occupied_hexes`: a horse's three hexes, a flier lying flat its two); obstacles have
+``Position`` and ``Obstacle``; footing tiles have ``Position`` and ``Footing``, one tile a hex.
 
 Levels: a body and something on the same hex meet unless the higher one is at or above the top of the lower
 one. An obstacle rises ``Obstacle.height_yd`` above its altitude; a body stands as tall as the linear size of
@@ -18,10 +19,11 @@ from collections.abc import Container
 from components.flight import Flight
 from components.gurps import Control, Footing, Mover, Obstacle
 from components.motion import Position
+from components.mount import Mount
 from ecs import World, WorldError
 from ecs.hexgrid import Hex
 from systems.gurps import rules
-from systems.gurps.figure import occupied_hexes, trailing_hex
+from systems.gurps.figure import body_hexes, occupied_hexes
 
 
 def figure_height_yd(mover: Mover) -> float:
@@ -53,20 +55,20 @@ class SpatialIndex:
     (1, 0)
     """
 
-    __slots__ = ("_at", "_bodies", "_footing", "_lying_flat", "_obstacles", "_occupied", "_riders", "_shape", "_tails")
+    __slots__ = ("_at", "_bodies", "_footing", "_multi", "_obstacles", "_occupied", "_riders", "_shape", "_tails")
 
     def __init__(self) -> None:
         self._bodies: dict[Hex, list[Row]] = {}
         self._obstacles: dict[Hex, list[tuple[int, Position, Obstacle]]] = {}
         self._footing: dict[Hex, tuple[int, Position, Footing]] = {}
         self._occupied: dict[Hex, int] = {}  # how many bodies, obstacles and footing tiles each hex holds
-        self._at: dict[int, Hex] = {}  # the hex each body is filed under (a two-hex flier: its front)
-        self._tails: dict[int, Hex] = {}  # the back hex of each two-hex flier
+        self._at: dict[int, Hex] = {}  # the hex each body is filed under first: its front
+        self._tails: dict[int, tuple[Hex, ...]] = {}  # the other hexes of each body filling several, front to back
         # What the last rebuild read: esper's cached rows of the three queries (the same objects for as long as
-        # no entity or component is added or removed), the riders, and the fliers lying flat.
+        # no entity or component is added or removed), the riders, and the bodies that may fill several hexes.
         self._shape: tuple[object, ...] = ()
         self._riders: set[int] = set()
-        self._lying_flat: set[int] = set()
+        self._multi: set[int] = set()
 
     def rebuild(self, world: World) -> None:
         """Index every body, obstacle and footing tile of ``world`` where it stands now.
@@ -80,11 +82,11 @@ class SpatialIndex:
         self._at = {}
         self._tails = {}
         self._shape = ()  # stays empty if this rebuild fails, so the next refresh rebuilds again
-        riders, lying_flat = _riders_and_flat(world)
+        riders, multi = _riders_and_multi(world)
         bodies = world.scan(Position, Mover)
         for entity, (position, mover) in bodies:
             if entity not in riders:
-                self._file(world, (entity, position, mover), entity in lying_flat)
+                self._file(world, (entity, position, mover), entity in multi)
         obstacles = world.scan(Position, Obstacle)
         for entity, (position, obstacle) in obstacles:
             if not world.has(entity, Mover):
@@ -100,22 +102,24 @@ class SpatialIndex:
             self._footing[position.hex] = (entity, position, footing)
             self._occupied[position.hex] = self._occupied.get(position.hex, 0) + 1
         self._shape = (bodies, obstacles, tiles)
-        self._riders, self._lying_flat = riders, lying_flat
+        self._riders, self._multi = riders, multi
 
     def refresh(self, world: World) -> None:
         """Bring the index up to date with ``world``: re-file each body that moved since the index last saw it.
 
-        A body that got on a mount is taken off the index and one that got off is filed again. The whole index
-        is rebuilt instead when the world changed shape (an entity or component added, removed or replaced), a
-        flier started or stopped lying flat, or an obstacle or footing tile moved. Either way the index ends
-        as :meth:`rebuild` would leave it, at a fraction of the cost when most things stay where they are.
+        A body that got on a mount is taken off the index and one that got off is filed again; a body that may
+        fill several hexes (a mount, a flier lying flat) is re-filed when they changed (it turned, took off,
+        landed). The whole index is rebuilt instead when the world changed shape (an entity or component added,
+        removed or replaced), a flier started or stopped lying flat, or an obstacle or footing tile moved.
+        Either way the index ends as :meth:`rebuild` would leave it, at a fraction of the cost when most things
+        stay where they are.
         """
-        riders, lying_flat = _riders_and_flat(world)
+        riders, multi = _riders_and_multi(world)
         shape = (world.scan(Position, Mover), world.scan(Position, Obstacle), world.scan(Position, Footing))
         if (
             len(shape) != len(self._shape)
             or any(now is not before for now, before in zip(shape, self._shape, strict=True))
-            or lying_flat != self._lying_flat
+            or multi != self._multi
             or any(position.hex != hex for hex, rows in self._obstacles.items() for _, position, _ in rows)
             or any(position.hex != hex for hex, (_, position, _) in self._footing.items())
         ):
@@ -128,14 +132,13 @@ class SpatialIndex:
         for entity in self._riders - riders:  # back on its own feet
             position, mover = world.try_get(entity, Position), world.try_get(entity, Mover)
             if position is not None and mover is not None:
-                self._file(world, (entity, position, mover), entity in lying_flat)
+                self._file(world, (entity, position, mover), entity in multi)
         self._riders = riders
         for entity, (position, _) in shape[0]:
             if entity in riders:
                 continue
-            if entity in lying_flat:
-                filed = (at[entity], self._tails[entity]) if entity in self._tails else (at[entity],)
-                if occupied_hexes(world, entity) != filed:
+            if entity in multi:
+                if occupied_hexes(world, entity) != self.hexes_of(entity):
                     self._file(world, self._unfile(entity), True)
             elif position.hex != at[entity]:
                 self._file(world, self._unfile(entity), False)
@@ -184,38 +187,52 @@ class SpatialIndex:
                 found.append(other)
         return sorted(found)
 
-    def move(self, entity: int, start: Hex, end: Hex) -> None:
-        """Record that body ``entity`` went from ``start`` to ``end``."""
-        if start == end:
+    def length(self, entity: int) -> int:
+        """How many hexes body ``entity`` fills, in a line behind its front (1 for one not filed)."""
+        tails = self._tails.get(entity)
+        return 1 if tails is None else 1 + len(tails)
+
+    def hexes_of(self, entity: int) -> tuple[Hex, ...]:
+        """The hexes body ``entity`` is filed under, its front first; none when it is not filed (a rider)."""
+        front = self._at.get(entity)
+        if front is None:
+            return ()
+        return (front, *self._tails.get(entity, ()))
+
+    def move(self, entity: int, start: Hex, end: Hex, facing: int | None = None) -> None:
+        """Record that body ``entity`` went from ``start`` to ``end``. One that fills several hexes fills them
+        behind ``end`` opposite ``facing`` (which it needs), whether it moved or only turned."""
+        tails = self._tails.get(entity)
+        if tails is None and start == end:
             return
         if self._at.get(entity) != start:
             raise WorldError(f"entity {entity} is not indexed on hex {start}")
-        row = self._take(entity, start)
-        self._put(end, row)
-        self._at[entity] = end
-        if entity in self._tails:  # the back of a two-hex flier trails along its path
-            self._take(entity, self._tails[entity])
-            self._tails[entity] = trailing_hex(start, end)
-            self._put(self._tails[entity], row)
+        if tails is None:
+            row = self._take(entity, start)
+            self._put(end, row)
+            self._at[entity] = end
+            return
+        if facing is None:
+            raise WorldError(f"entity {entity} fills {1 + len(tails)} hexes: moving it needs the way it faces")
+        self._place(self._unfile(entity), body_hexes(end, facing, 1 + len(tails)))
 
-    def _file(self, world: World, row: Row, lying_flat: bool) -> None:
-        """File a body where it stands: its own hex, and for a flier lying flat (``lying_flat``) in the air the
-        hex behind it too (:func:`systems.gurps.figure.occupied_hexes`)."""
-        entity, position, _ = row
-        here = position.hex
-        self._at[entity] = here
-        self._put(here, row)
-        if lying_flat:  # only a flier lying flat can fill two hexes
-            for spot in occupied_hexes(world, entity):
-                if spot != here:
-                    self._tails[entity] = spot
-                    self._put(spot, row)
+    def _file(self, world: World, row: Row, multi: bool) -> None:
+        """File a body where it stands: its own hex, and for one that may fill several (``multi``: a mount, a
+        flier lying flat) every hex :func:`systems.gurps.figure.occupied_hexes` gives it."""
+        self._place(row, occupied_hexes(world, row[0]) if multi else (row[1].hex,))
+
+    def _place(self, row: Row, hexes: tuple[Hex, ...]) -> None:
+        entity = row[0]
+        self._at[entity] = hexes[0]
+        for hex in hexes:
+            self._put(hex, row)
+        if len(hexes) > 1:
+            self._tails[entity] = hexes[1:]
 
     def _unfile(self, entity: int) -> Row:
         """Take a body off every hex it is filed under; return its row."""
         row = self._take(entity, self._at.pop(entity))
-        tail = self._tails.pop(entity, None)
-        if tail is not None:
+        for tail in self._tails.pop(entity, ()):
             self._take(entity, tail)
         return row
 
@@ -241,9 +258,10 @@ class SpatialIndex:
         return row
 
 
-def _riders_and_flat(world: World) -> tuple[set[int], set[int]]:
-    """The entities carried by a mount or vehicle (not filed: they go where their mount goes) and the fliers
-    lying flat (which may fill two hexes)."""
+def _riders_and_multi(world: World) -> tuple[set[int], set[int]]:
+    """The entities carried by a mount or vehicle (not filed: they go where their mount goes) and the bodies that
+    may fill several hexes (fliers lying flat, mounts)."""
     riders = {entity for entity, (control,) in world.scan(Control) if control.carried_by is not None}
-    lying_flat = {entity for entity, (flight,) in world.scan(Flight) if flight.lying_flat}
-    return riders, lying_flat
+    multi = {entity for entity, (flight,) in world.scan(Flight) if flight.lying_flat}
+    multi.update(entity for entity, _ in world.scan(Mount))
+    return riders, multi
