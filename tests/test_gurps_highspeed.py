@@ -578,7 +578,7 @@ def test_a_body_that_dodges_lets_the_runner_through() -> None:
     bystander = world.spawn(Position(2, 0), Mover(basic_move=5, basic_speed=5.0))
     world.dice.script(1, 2, 3)
     events = world.step()
-    assert of_type(events, DodgedAside) == [DodgedAside(bystander, runner, (2, 0))]
+    assert of_type(events, DodgedAside) == [DodgedAside(bystander, runner, (2, 0), (1, 1))]
     assert world.get(runner, Position).hex == (6, 0)
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from components import Condition, Control, Facing, Intent, Mover, MoveState, Position, Posture, Velocity
+from components import Condition, Control, Facing, Intent, Mover, MoveState, Obstacle, Position, Posture, Velocity
 from components.mount import Mount
 from ecs import Event, RollMade, SuccessRoll, World
 from systems.gurps import Rules, install
-from systems.gurps.events import Collided
+from systems.gurps.events import Collided, DodgedAside
 from systems.gurps.figure import occupied_hexes
 
 
@@ -128,3 +128,39 @@ def test_mounting_up_a_turning_horse_swings_its_body_round_its_front() -> None:
     assert (hit.entity, hit.struck) == (steed, bystander)
     assert world.get(steed, Facing).direction == 0
     assert world.get(steed, Position).hex == (0, 0)
+
+
+# --- Basic Set: High-Speed Movement > Direction and Turning Radius: what dodges gets out of the way -----------
+
+
+def test_direction_and_turning_radius_a_body_that_dodges_steps_out_of_the_way() -> None:
+    """The fault: a mover at (0, 0) going 5 yd/s east and a body at (5, 0) that dodged (roll 3) both ended on
+    (5, 0). The body that dodges out of the way steps aside, beside the path behind the mover's front."""
+    world = make_world()
+    runner = mover(world, velocity=5, basic_speed=6.0)
+    bystander = mover(world, at=(5, 0), basic_speed=5.0)
+    world.dice.script(1, 1, 1)  # Dodge 8: 3 succeeds
+    events = world.step()
+    assert rolls(events) == [(bystander, "dodge out of the way of entity 1", 8)]
+    assert of_type(events, DodgedAside) == [DodgedAside(bystander, runner, (5, 0), (4, 1))]
+    assert world.get(runner, Position).hex == (5, 0)
+    assert world.get(bystander, Position).hex == (4, 1)
+
+
+def test_direction_and_turning_radius_a_body_with_nowhere_to_go_cannot_dodge_out_of_the_way() -> None:
+    """Hemmed in by walls on every hex it could step to, the body cannot get out of the way: no roll, a
+    collision."""
+    world = make_world()
+    runner = mover(world, velocity=5, basic_speed=6.0)
+    bystander = mover(world, at=(5, 0), basic_speed=5.0)
+    for wall in ((4, 1), (5, -1), (5, 1), (6, -1), (6, 0)):
+        world.spawn(Position(*wall), Obstacle(height_yd=3.0))
+    world.dice.script(1, 1, 1, 1)  # collision damage only
+    events = world.step()
+    assert [purpose for _, purpose, _ in rolls(events)] == [
+        "collision damage from entity 2",
+        "collision damage from entity 1",
+    ]
+    [hit] = of_type(events, Collided)
+    assert (hit.entity, hit.struck, hit.at) == (runner, bystander, (4, 0))
+    assert world.get(bystander, Position).hex == (5, 0)

@@ -28,9 +28,9 @@ class Tripping(System):
     it had left this turn (rounded down) straight ahead, and stops; with nothing hit it takes damage for a
     fall at its current velocity (a collision with the ground: its HP doubled, as for any immovable hard
     obstacle), and having hit something it takes and deals collision damage instead. A body in the skid's way
-    may dodge. House rules (``Rules.control == "house"``): the skid is a quarter of the velocity or the
-    movement left, whichever is less; the fall is from a height of a quarter of the velocity, and a
-    collision is at half the velocity (House rules: High Speed Movement).
+    may dodge aside, as in ``systems.gurps.movement.PathWalker``. House rules (``Rules.control == "house"``):
+    the skid is a quarter of the velocity or the movement left, whichever is less; the fall is from a height
+    of a quarter of the velocity, and a collision is at half the velocity (House rules: High Speed Movement).
 
     Mounts of three or more wheels, fliers and swimmers do not trip: see ``Drifting``.
     """
@@ -79,7 +79,7 @@ class Tripping(System):
             plan,
             index,
             lambda _obstacle, _at: False,
-            lambda other, at: dodge_aside(world, entity, other, at),
+            lambda other, at, aside: dodge_aside(world, index, entity, other, at=at, aside=aside),
         )
         if result.path:
             end = result.path[-1]

@@ -109,15 +109,16 @@ class ObstacleCrossed(Event):
 @register("gurps.DodgedAside")
 @dataclass(frozen=True, slots=True)
 class DodgedAside(Event):
-    """The entity dodged out of the way of ``mover``, which went on through its hex."""
+    """The entity dodged out of the way of ``mover`` at ``at``, stepping aside (its front) to ``to``."""
 
     entity: int
     mover: int
     at: Hex
+    to: Hex
 
     def describe(self) -> str:
         """One log line."""
-        return f"entity {self.entity} dodges out of the way of entity {self.mover} at {self.at}"
+        return f"entity {self.entity} dodges out of the way of entity {self.mover} at {self.at}, stepping to {self.to}"
 
 
 @register("gurps.VelocityChanged")

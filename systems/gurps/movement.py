@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
+from components.motion import Position
 from ecs import Phase, RollMade, System, World
 from ecs.hexgrid import DIRECTIONS, Hex, turn
 from systems.gurps import rules
@@ -79,8 +80,10 @@ class WalkResult:
 JumpRoll = Callable[[int, Hex], bool]
 """Asked whether the walker clears obstacle ``entity`` on ``hex``."""
 
-DodgeRoll = Callable[[int, Hex], bool]
-"""Asked whether body ``entity`` on ``hex`` dodges out of the walker's way."""
+DodgeRoll = Callable[[int, Hex, int], bool]
+"""Asked whether body ``entity`` on ``hex`` dodges out of the walker's way by stepping one hex in the direction
+given (where :meth:`~systems.gurps.spatial.SpatialIndex.room_to_step_aside` found it room); on a yes it has
+stepped there, in the world and in the index."""
 
 
 def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) -> WalkResult:
@@ -114,7 +117,7 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
             turned_to = turn(facing, plan.turn_by)
             if length > 1:
                 swung = body_hexes(here, turned_to, length)
-                struck = _body_in_way(plan, index, body, swung, rolls=rolls, drifting=False)
+                struck = _body_in_way(plan, index, body, swung, toward=turned_to, rolls=rolls, drifting=False)
                 if struck is not None:
                     break
                 body = swung
@@ -138,11 +141,12 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
             break
         moved = body_hexes(ahead, facing, length) if length > 1 else (ahead,)
         if not empty:
-            struck = _in_the_way(plan, index, ahead, rolls=rolls, drifting=drifting)
+            avoid = (*body, *moved)
+            struck = _in_the_way(plan, index, ahead, toward=toward, avoid=avoid, rolls=rolls, drifting=drifting)
             if struck is not None:
                 break
         if length > 1:
-            struck = _body_in_way(plan, index, body, moved, rolls=rolls, drifting=drifting)
+            struck = _body_in_way(plan, index, body, moved, toward=toward, rolls=rolls, drifting=drifting)
             if struck is not None:
                 break
         body = moved
@@ -160,14 +164,16 @@ def _body_in_way(
     body: tuple[Hex, ...],
     moved: tuple[Hex, ...],
     *,
+    toward: int,
     rolls: tuple[JumpRoll, DodgeRoll],
     drifting: bool,
 ) -> int | None:
     """What stops a walker filling several hexes from filling the hexes behind its front in ``moved`` that its
     ``body`` did not fill yet (its front hex is :func:`_in_the_way`'s business)."""
+    avoid = (*body, *moved)
     for spot in moved[1:]:
         if spot not in body and spot in index.occupied:
-            struck = _in_the_way(plan, index, spot, rolls=rolls, drifting=drifting)
+            struck = _in_the_way(plan, index, spot, toward=toward, avoid=avoid, rolls=rolls, drifting=drifting)
             if struck is not None:
                 return struck
     return None
@@ -178,10 +184,14 @@ def _in_the_way(
     index: SpatialIndex,
     ahead: Hex,
     *,
+    toward: int,
+    avoid: tuple[Hex, ...],
     rolls: tuple[JumpRoll, DodgeRoll],
     drifting: bool,
 ) -> int | None:
-    """What stops the walker entering ``ahead``: an obstacle it does not jump, then a body that does not dodge.
+    """What stops the walker, travelling in direction ``toward``, entering ``ahead``: an obstacle it does not jump,
+    then a body that does not dodge out of the way. A body dodges by stepping aside onto a clear hex not in
+    ``avoid`` (the hexes the walker fills now and will fill); one with no such hex cannot get out of the way.
     ``rolls`` are the walk's jump and dodge rolls."""
     jump, dodge = rolls
     for obstacle, what in index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd):
@@ -189,7 +199,8 @@ def _in_the_way(
             continue
         return obstacle
     for other in index.bodies_in_way(ahead, plan.entity, plan.altitude_yd, plan.height_yd):
-        if not dodge(other, ahead):
+        aside = index.room_to_step_aside(other, toward, avoid, (other, plan.entity))
+        if aside is None or not dodge(other, ahead, aside):
             return other
     return None
 
@@ -216,15 +227,20 @@ def dodge_skill(world: World, entity: int) -> int | None:
     return int(mover.basic_speed) + 3 + rules.dodge_encumbrance_penalty(mover.encumbrance) + stunned
 
 
-def dodge_aside(world: World, mover: int, other: int, at: Hex) -> bool:
-    """Roll ``other``'s Dodge to get out of ``mover``'s way on ``at``; say so on a success."""
+def dodge_aside(world: World, index: SpatialIndex, mover: int, other: int, *, at: Hex, aside: int) -> bool:
+    """Roll ``other``'s Dodge to get out of ``mover``'s way on ``at``; on a success it steps one hex in direction
+    ``aside`` (every hex it fills with it, in the world and in ``index``) and says so."""
     skill = dodge_skill(world, other)
     if skill is None:
         return False
     result = world.dice.success(skill, "Dodge")
     world.emit(RollMade(other, f"dodge out of the way of entity {mover}", result))
     if result.success:
-        world.emit(DodgedAside(other, mover, at))
+        index.shift(other, aside)
+        position = world.get(other, Position)
+        step = DIRECTIONS[aside]
+        position.q, position.r = position.q + step[0], position.r + step[1]
+        world.emit(DodgedAside(other, mover, at, position.hex))
     return result.success
 
 
@@ -274,14 +290,19 @@ class PathWalker(System):
     the :class:`~systems.gurps.spatial.SpatialIndex` (brought up to date here once a turn); writes ``Position``,
     ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``, ``moved_yd``, ``extra_cost``,
     ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into); emits
-    :class:`Turned`, :class:`Moved`, :class:`ObstacleCrossed`, :class:`DodgedAside` and ``RollMade``.
+    :class:`Turned`, :class:`Moved`, :class:`ObstacleCrossed`, :class:`DodgedAside` and ``RollMade``; moves
+    a body that dodges aside (its ``Position``).
 
     Basic Set: High-Speed Movement > Velocity (the whole velocity is moved unless footing slows it), Tactical
     Movement and Direction and Turning Radius, as :func:`walk` says. Readings chosen:
 
     - A yard is entered only with the points for it; a hex of footing the points cannot pay for ends the walk.
     - A planned turn at a yard the walk never reaches does not happen.
-    - Bodies in the way roll Dodge (Basic Speed + 3, encumbrance, -4 stunned); an unconscious body cannot.
+    - Bodies in the way roll Dodge (Basic Speed + 3, encumbrance, -4 stunned); an unconscious body cannot. One
+      that dodges gets out of the way: it steps one hex aside, off the walker's path (the order of
+      :data:`systems.gurps.spatial.ASIDE`: beside the path behind the walker's front first), onto a hex clear of
+      bodies and obstacles that the walker neither fills nor is about to fill; a body with no such hex cannot
+      get out of the way and is run into without a roll. So no walk ends on the hex of a body it met.
     - Running into something stops the walker on the hex before it; the body struck stops too (its own walk
       this turn is over). The COLLISION phase works out the damage.
     - Footing costs only on the ground; fliers and swimmers pay none.
@@ -321,8 +342,8 @@ class PathWalker(System):
 
         index = self.index
 
-        def dodge(other: int, at: Hex) -> bool:
-            return dodge_aside(world, entity, other, at)
+        def dodge(other: int, at: Hex, aside: int) -> bool:
+            return dodge_aside(world, index, entity, other, at=at, aside=aside)
 
         result = walk(plan, index, jump, dodge)
         start = body.position.hex

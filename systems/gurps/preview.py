@@ -80,7 +80,7 @@ def preview(world: World, entity: int) -> Forecast:
     cause = maneuver_loss(world, body, chosen) or control.loss_cause
     if cause is not None:
         plan = plan_walk(world, body, chosen, None, (0, cause))
-        result = walk(plan, index, lambda _obstacle, _at: False, lambda _other, _at: False)
+        result = walk(plan, index, lambda _obstacle, _at: False, lambda _other, _at, _aside: False)
         return Forecast(entity, (), cause.value, tuple(result.path), result.struck)
     rolls: list[RollForecast] = []
     turn_yd: int | None = None
@@ -99,7 +99,7 @@ def preview(world: World, entity: int) -> Forecast:
         rolls.append(RollForecast.of(f"jump obstacle {obstacle}", "DX or Jumping", jump_skill(world, body)))
         return True
 
-    result = walk(plan, index, jump, lambda _other, _at: False)
+    result = walk(plan, index, jump, lambda _other, _at, _aside: False)
     loses: str | None = None
     accelerating = intent.throttle > 0 and result.extra == 0
     if control.state is MoveState.HIGH_SPEED and result.struck is None and not accelerating:

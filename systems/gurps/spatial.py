@@ -14,14 +14,15 @@ passes over what it clears (Basic Set: Flying Combat > Aerial Movement).
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Iterator
+from typing import Final
 
 from components.flight import Flight
 from components.gurps import Control, Footing, Mover, Obstacle
 from components.motion import Position
 from components.mount import Mount
 from ecs import World, WorldError
-from ecs.hexgrid import Hex
+from ecs.hexgrid import DIRECTIONS, Hex
 from systems.gurps import rules
 from systems.gurps.figure import body_hexes, occupied_hexes
 
@@ -40,11 +41,17 @@ Row = tuple[int, Position, Mover]
 """A body as the index files it: its id, its ``Position`` and its ``Mover``."""
 
 
+ASIDE: Final = (2, -2, 1, -1, 0)
+"""Where a body steps to get out of the way of something travelling in a direction, in order of preference, in
+hexsides from that direction: beside the path behind its front (left, then right), then beside the path ahead
+of it, then straight on along the path; never back into it (:meth:`SpatialIndex.room_to_step_aside`)."""
+
+
 class SpatialIndex:
     """Hex to bodies, obstacles and footing, kept from turn to turn.
 
     :meth:`refresh` brings it up to date once a turn, re-filing only the bodies that moved since it last saw
-    them; :meth:`move` follows the bodies as they move during the turn.
+    them; :meth:`move` and :meth:`shift` follow the bodies as they move during the turn.
 
     >>> from components import Footing, Position
     >>> world = World()
@@ -199,6 +206,36 @@ class SpatialIndex:
             return ()
         return (front, *self._tails.get(entity, ()))
 
+    def clear(self, hex: Hex, altitude_yd: float, height_yd: float, ignoring: Container[int] = ()) -> bool:
+        """Whether a figure ``height_yd`` tall at ``altitude_yd`` on ``hex`` would meet no body and no obstacle
+        there (those in ``ignoring`` aside)."""
+        if hex not in self._occupied:
+            return True
+        top = altitude_yd + height_yd
+        return not any(
+            other not in ignoring and bottom < top and altitude_yd < summit
+            for other, bottom, summit in self._things(hex)
+        )
+
+    def room_to_step_aside(
+        self, entity: int, toward: int, avoid: Container[Hex], ignoring: Container[int]
+    ) -> int | None:
+        """The direction body ``entity`` can step one hex in to get out of the way of something travelling in
+        direction ``toward``, trying :data:`ASIDE` in order: every hex it would then fill is clear at its level
+        (:meth:`clear`, those in ``ignoring`` aside) and none is in ``avoid``. None when it has nowhere to go."""
+        hexes = self.hexes_of(entity)
+        _, position, mover = self._row(entity)
+        altitude, height = position.altitude_yd, figure_height_yd(mover)
+        for side in ASIDE:
+            direction = (toward + side) % 6
+            dq, dr = DIRECTIONS[direction]
+            moved = [(q + dq, r + dr) for q, r in hexes]
+            if any(spot in avoid for spot in moved):
+                continue
+            if all(spot in hexes or self.clear(spot, altitude, height, ignoring) for spot in moved):
+                return direction
+        return None
+
     def move(self, entity: int, start: Hex, end: Hex, facing: int | None = None) -> None:
         """Record that body ``entity`` went from ``start`` to ``end``. One that fills several hexes fills them
         behind ``end`` opposite ``facing`` (which it needs), whether it moved or only turned."""
@@ -215,6 +252,22 @@ class SpatialIndex:
         if facing is None:
             raise WorldError(f"entity {entity} fills {1 + len(tails)} hexes: moving it needs the way it faces")
         self._place(self._unfile(entity), body_hexes(end, facing, 1 + len(tails)))
+
+    def shift(self, entity: int, direction: int) -> None:
+        """Record that body ``entity`` moved one hex in ``direction``, every hex it fills with it."""
+        dq, dr = DIRECTIONS[direction]
+        hexes = self.hexes_of(entity)
+        self._place(self._unfile(entity), tuple((q + dq, r + dr) for q, r in hexes))
+
+    def _things(self, hex: Hex) -> Iterator[tuple[int, float, float]]:
+        """Every body and obstacle on ``hex`` as (id, bottom, top)."""
+        for other, position, mover in self._bodies.get(hex, ()):
+            yield other, position.altitude_yd, position.altitude_yd + figure_height_yd(mover)
+        for other, position, obstacle in self._obstacles.get(hex, ()):
+            yield other, position.altitude_yd, position.altitude_yd + obstacle.height_yd
+
+    def _row(self, entity: int) -> Row:
+        return next(row for row in self._bodies[self._at[entity]] if row[0] == entity)
 
     def _file(self, world: World, row: Row, multi: bool) -> None:
         """File a body where it stands: its own hex, and for one that may fill several (``multi``: a mount, a
