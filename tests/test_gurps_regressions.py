@@ -8,12 +8,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from components import Condition, Control, Facing, Intent, Mover, MoveState, Obstacle, Position, Posture, Velocity
+import pytest
+
+from components import (
+    Condition,
+    Control,
+    Facing,
+    Intent,
+    Mover,
+    MoveState,
+    Obstacle,
+    Position,
+    Posture,
+    Rider,
+    Skills,
+    Velocity,
+)
 from components.mount import Mount
-from ecs import Event, RollMade, SuccessRoll, World
+from ecs import Event, IntentError, RollMade, SuccessRoll, World
 from systems.gurps import Rules, install
-from systems.gurps.events import Collided, DodgedAside
+from systems.gurps.events import Collided, Dismounted, DodgedAside, FallDamage, FellOff
 from systems.gurps.figure import occupied_hexes
+from systems.gurps.mounted import seat
+from systems.gurps.mounted_results import rider_stunned
+from systems.gurps.mounting import dismount
 
 
 def make_world(rules: Rules | None = None) -> World:
@@ -164,3 +182,54 @@ def test_direction_and_turning_radius_a_body_with_nowhere_to_go_cannot_dodge_out
     [hit] = of_type(events, Collided)
     assert (hit.entity, hit.struck, hit.at) == (runner, bystander, (4, 0))
     assert world.get(bystander, Position).hex == (5, 0)
+
+
+# --- Basic Set: Mounted Combat > Movement and Maneuvers: getting off, falling off -----------------------------
+
+
+def seated_rider(world: World, steed: int, **stats: Any) -> int:
+    """A rider (Riding 12) seated on ``steed``."""
+    rider = mover(world, at=(5, 5), extra=(Rider(), Skills({"Riding": 12})), **stats)
+    seat(world, rider, steed)
+    return rider
+
+
+def test_movement_and_maneuvers_a_rider_steps_down_beside_the_seat_where_nobody_stands() -> None:
+    """The fault: getting off landed the rider on whoever stood beside the seat. The mount's left is taken, so the
+    rider steps down on its right."""
+    world = make_world()
+    steed = horse(world)
+    rider = seated_rider(world, steed)
+    mover(world, at=(-2, 1))  # on the horse's left, beside the seat (-1, 0)
+    dismount(world, rider)
+    events = world.step()
+    assert of_type(events, Dismounted) == [Dismounted(rider, steed, "stepped down", (-1, -1))]
+    assert world.get(rider, Position).hex == (-1, -1)
+
+
+def test_movement_and_maneuvers_no_stepping_down_into_a_crowd() -> None:
+    """Every hex beside the seat is taken: there is nowhere to step down to, and the request says so."""
+    world = make_world()
+    steed = horse(world)
+    rider = seated_rider(world, steed)
+    for spot in ((-2, 1), (-1, -1), (-1, 1), (0, -1)):
+        mover(world, at=spot)
+    with pytest.raises(IntentError, match=r"Rider\.action = 'dismount': a clear hex beside the seat"):
+        dismount(world, rider)
+
+
+def test_mounted_combat_results_a_rider_falling_off_lands_clear_of_those_round_the_horse() -> None:
+    """A stunned rider fails its Riding-4 and falls off; every hex beside the seat is taken, so it is thrown clear,
+    to the nearest clear hex round the seat (the first of the ring two hexes out), and takes its fall there."""
+    world = make_world()
+    steed = horse(world)
+    rider = seated_rider(world, steed)
+    for spot in ((-2, 1), (-1, -1), (-1, 1), (0, -1)):
+        mover(world, at=spot)
+    rider_stunned(world, rider)
+    world.dice.script(6, 6, 6)  # Riding-4 fails
+    events = world.step()
+    [fell] = of_type(events, FellOff)
+    assert (fell.rider, fell.at) == (rider, (-1, -2))
+    assert world.get(rider, Position).hex == (-1, -2)
+    assert of_type(events, FallDamage)[0].entity == rider

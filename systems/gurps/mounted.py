@@ -8,6 +8,7 @@ Sources: Basic Set: Mounted Combat, and the house rules' Mounts when ``Rules.mou
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from components.gurps import Condition, Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState, Skills
 from components.motion import Facing, Position, Velocity
@@ -19,6 +20,7 @@ from systems.gurps import rules
 from systems.gurps.events import FallDamage, FellOff, ReadyForced
 from systems.gurps.figure import body_hexes
 from systems.gurps.options import Rules
+from systems.gurps.spatial import figure_height_yd, shared_index
 
 
 def house(world: World) -> bool:
@@ -96,10 +98,20 @@ def seat_hex(front: Hex, facing: int, hexes: int) -> Hex:
     return body_hexes(front, facing, hexes)[1 if hexes == 3 else 0]
 
 
-def beside_hex(seat: Hex, facing: int) -> Hex:
-    """Where someone getting off, or falling off, lands: the hex on the mount's left beside the seat, which no
-    part of the mount fills. Reading chosen: the texts name no side; the left is the traditional one."""
-    return neighbour(seat, turn(facing, 2))
+BESIDE: Final = (2, -2, 1, -1, 0, 3)
+"""Where someone getting off or falling off a mount lands, in order of preference: the hexes round the seat, in
+hexsides from the way the mount faces: its left (the traditional side), its right, front left, front right,
+ahead, behind; a hex the mount itself fills is passed over. Reading chosen: the texts name no side."""
+
+
+def beside_hexes(seat: Hex, facing: int, body: tuple[Hex, ...]) -> tuple[Hex, ...]:
+    """The hexes round ``seat`` where a rider may come down from a mount facing ``facing`` and filling ``body``,
+    in the order of :data:`BESIDE`.
+
+    >>> beside_hexes((-1, 0), 0, body_hexes((0, 0), 0, 3))
+    ((-2, 1), (-1, -1), (-1, 1), (0, -1))
+    """
+    return tuple(spot for side in BESIDE if (spot := neighbour(seat, turn(facing, side))) not in body)
 
 
 def mount_body(world: World, mount: int) -> tuple[Hex, ...]:
@@ -115,10 +127,47 @@ def mount_seat(world: World, mount: int) -> Hex:
     return body[1] if len(body) == 3 else body[0]
 
 
-def mount_beside(world: World, mount: int) -> Hex:
-    """The hex beside the seat of ``mount`` where a rider gets off or falls."""
+def mount_beside(world: World, mount: int) -> tuple[Hex, ...]:
+    """The hexes beside the seat of ``mount`` where a rider may get off or fall, in order (:func:`beside_hexes`)."""
     facing = world.try_get(mount, Facing)
-    return beside_hex(mount_seat(world, mount), facing.direction if facing is not None else 0)
+    direction = facing.direction if facing is not None else 0
+    return beside_hexes(mount_seat(world, mount), direction, mount_body(world, mount))
+
+
+def _height_yd(world: World, entity: int) -> float:
+    """How tall ``entity`` stands (:func:`systems.gurps.spatial.figure_height_yd`), 2 yards without a ``Mover``, as a
+    human stands (SM 0)."""
+    mover = world.try_get(entity, Mover)
+    return figure_height_yd(mover) if mover is not None else 2.0
+
+
+def step_down_hex(world: World, rider: int, mount: int) -> Hex:
+    """Where ``rider`` stands after climbing down from ``mount`` with a Change Posture: the first hex beside the
+    seat (:func:`mount_beside`) clear of bodies and obstacles at ground level. Reading chosen: with none clear the
+    rider has nowhere to step down to, and the request is an :class:`~ecs.errors.IntentError`."""
+    index = shared_index(world)
+    height = _height_yd(world, rider)
+    beside = mount_beside(world, mount)
+    for spot in beside:
+        if index.clear(spot, 0.0, height, (rider,)):
+            return spot
+    raise IntentError(
+        rider, "Rider.action", "dismount", f"a clear hex beside the seat to step down onto (all of {beside} are taken)"
+    )
+
+
+def landing_hex(world: World, rider: int, mount: int) -> Hex:
+    """Where ``rider`` lands after jumping or falling off ``mount``: the first hex beside the seat
+    (:func:`mount_beside`) clear of bodies and obstacles at ground level; with none clear, the nearest clear hex
+    round the seat, ring by ring (:meth:`systems.gurps.spatial.SpatialIndex.landing_spot`). A rider whose mount
+    no longer exists comes down where it sat, or the nearest clear hex to it. Reading chosen: a rider coming off
+    never lands on a body or an obstacle; one hemmed in is thrown clear of those round it."""
+    index = shared_index(world)
+    height = _height_yd(world, rider)
+    if not world.has(mount, Mount):
+        here = world.get(rider, Position).hex
+        return index.landing_spot(rider, height, (here,), here)
+    return index.landing_spot(rider, height, mount_beside(world, mount), mount_seat(world, mount))
 
 
 # --- Links ----------------------------------------------------------------------------------------
@@ -349,11 +398,11 @@ def fall_damage(world: World, entity: int, yards: float) -> int:
 def fall_off(
     world: World, rider: int, mount: int, cause: str, fall_yd: float, *, negated_by: tuple[str, ...] = ()
 ) -> None:
-    """The rider comes off ``mount`` (``cause`` says why): it lands prone beside the seat and takes damage for
-    a fall of ``fall_yd`` yards plus the mount's altitude, unless a roll of its best skill in ``negated_by``
-    succeeds (Mount Loss of Control Table, row 3). A rider whose mount no longer exists lands where it sat.
-    Emits :class:`FellOff`, then the roll and :class:`FallDamage`."""
-    at = world.get(rider, Position).hex if not world.has(mount, Mount) else mount_beside(world, mount)
+    """The rider comes off ``mount`` (``cause`` says why): it lands prone beside the seat (:func:`landing_hex`) and
+    takes damage for a fall of ``fall_yd`` yards plus the mount's altitude, unless a roll of its best skill in
+    ``negated_by`` succeeds (Mount Loss of Control Table, row 3). Emits :class:`FellOff`, then the roll and
+    :class:`FallDamage`."""
+    at = landing_hex(world, rider, mount)
     position = world.try_get(rider, Position)
     yards = fall_yd + (position.altitude_yd if position is not None else 0.0)
     unlink(world, rider, at, PostureState.PRONE)

@@ -30,8 +30,8 @@ from systems.gurps.mounted import (
     fall_off,
     has_seat,
     initiative_order,
+    landing_hex,
     maneuver,
-    mount_beside,
     mount_body,
     readies,
     require_mount,
@@ -41,6 +41,7 @@ from systems.gurps.mounted import (
     set_maneuver,
     skill_level,
     skill_roll,
+    step_down_hex,
     unlink,
 )
 
@@ -135,11 +136,13 @@ def leap_astride(world: World, rider: int, mount: int, skill: str = "Riding") ->
 def dismount(world: World, rider: int) -> None:
     """Get off safely with a Change Posture, from a mount that has not moved, or moved only a step, this turn
     (Basic Set: Mounted Combat > Movement and Maneuvers). Refused while the mount is moving faster than a
-    step a second; otherwise jump off (:func:`jump_off`)."""
+    step a second (then jump off: :func:`jump_off`), and while no hex beside the seat is clear to step down onto
+    (:func:`systems.gurps.mounted.step_down_hex`)."""
     link, mount = require_seated(world, rider)
     velocity = world.try_get(mount, Velocity)
     if velocity is not None and velocity.yps > 1:
         raise IntentError(rider, "Rider.action", "dismount", f"the mount moves {velocity.yps} yd/s; jump off instead")
+    step_down_hex(world, rider, mount)
     set_maneuver(world, rider, Maneuver.CHANGE_POSTURE)
     posture = world.try_get(rider, Posture)
     if posture is not None:
@@ -204,6 +207,11 @@ class MountingSystem(System):
       sitting, so Changing Posture in Armor slows it too.
     - A failed leap astride leaves the rider prone beside the mount with no damage: it falls from its own
       height. A failed jump off is a fall from the saddle: 3 yards (or the mount's ``fall_yd``).
+    - Whoever gets off lands on the first hex beside the seat clear of bodies and obstacles, in the order of
+      :data:`systems.gurps.mounted.BESIDE` (the mount's left first). Stepping down with no such hex is an
+      :class:`~ecs.errors.IntentError` (checked again in the step: others move during the turn); a rider who
+      jumps or falls off with none is thrown clear, to the nearest clear hex round the seat
+      (:func:`systems.gurps.mounted.landing_hex`).
     - Two riders getting on the same turn take the seats in initiative order; one left without a seat stays
       on the ground (:class:`MountingAbandoned`).
     - The mount "moved only a step" when it covered at most 1 yard this turn; a Change Posture dismount
@@ -293,14 +301,14 @@ class MountingSystem(System):
         posture = world.try_get(entity, Posture)
         if posture is not None and posture.state is not PostureState.STANDING:
             return  # Changing Posture in Armor: still climbing down; the game asks again next turn
-        at = mount_beside(world, mount)
+        at = step_down_hex(world, entity, mount)
         unlink(world, entity, at, PostureState.STANDING)
         world.emit(Dismounted(entity, mount, "stepped down", at))
 
     def _jump_off(self, entity: int, mount: int, skill: str) -> None:
         world = self.world
         if skill_roll(world, entity, skill, 0, f"jump off entity {mount}").success:
-            at = mount_beside(world, mount)
+            at = landing_hex(world, entity, mount)
             unlink(world, entity, at, PostureState.STANDING)
             world.emit(Dismounted(entity, mount, "jumped off", at))
             return

@@ -14,7 +14,8 @@ passes over what it clears (Basic Set: Flying Combat > Aerial Movement).
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterable, Iterator
+from itertools import chain
 from typing import Final
 
 from components.flight import Flight
@@ -236,6 +237,11 @@ class SpatialIndex:
                 return direction
         return None
 
+    def landing_spot(self, entity: int, height_yd: float, preferred: Iterable[Hex], around: Hex) -> Hex:
+        """Where body ``entity``, ``height_yd`` tall, can come down to the ground: the first hex of ``preferred``
+        that is :meth:`clear` at ground level, else the nearest clear hex around ``around``, ring by ring."""
+        return next(hex for hex in chain(preferred, _rings(around)) if self.clear(hex, 0.0, height_yd, (entity,)))
+
     def move(self, entity: int, start: Hex, end: Hex, facing: int | None = None) -> None:
         """Record that body ``entity`` went from ``start`` to ``end``. One that fills several hexes fills them
         behind ``end`` opposite ``facing`` (which it needs), whether it moved or only turned."""
@@ -309,6 +315,30 @@ class SpatialIndex:
         else:
             del self._occupied[hex]
         return row
+
+
+def shared_index(world: World) -> SpatialIndex:
+    """The spatial index the installed GURPS systems share (``PathWalker`` keeps it), brought up to date with
+    ``world`` (:meth:`SpatialIndex.refresh`): for rules outside the MOVEMENT and CONTROL phases, and for checks
+    a game asks for between steps, that need to know who stands where (a rider getting off, a mount turning)."""
+    for system in world.systems:
+        index = getattr(system, "index", None)
+        if isinstance(index, SpatialIndex):
+            index.refresh(world)
+            return index
+    raise WorldError("the GURPS systems are not installed in this world: call systems.gurps.install(world)")
+
+
+def _rings(center: Hex) -> Iterator[Hex]:
+    """The hexes around ``center``, ring by ring outward (distance 1, 2, ...), each ring in a fixed order."""
+    radius = 1
+    while True:
+        q, r = center[0] + DIRECTIONS[4][0] * radius, center[1] + DIRECTIONS[4][1] * radius
+        for dq, dr in DIRECTIONS:
+            for _ in range(radius):
+                yield q, r
+                q, r = q + dq, r + dr
+        radius += 1
 
 
 def _riders_and_multi(world: World) -> tuple[set[int], set[int]]:
