@@ -14,6 +14,9 @@ from components import (
     Condition,
     Control,
     Facing,
+    Flight,
+    FlightIntent,
+    FlightMode,
     Intent,
     Mover,
     MoveState,
@@ -27,7 +30,7 @@ from components import (
 from components.mount import Mount
 from ecs import Event, IntentError, RollMade, SuccessRoll, World
 from systems.gurps import Rules, install
-from systems.gurps.events import Collided, Dismounted, DodgedAside, FallDamage, FellOff
+from systems.gurps.events import Collided, Dismounted, DodgedAside, FallDamage, FellClear, FellOff, Landed, Stalled
 from systems.gurps.figure import occupied_hexes
 from systems.gurps.mounted import seat
 from systems.gurps.mounted_results import rider_stunned
@@ -233,3 +236,56 @@ def test_mounted_combat_results_a_rider_falling_off_lands_clear_of_those_round_t
     assert (fell.rider, fell.at) == (rider, (-1, -2))
     assert world.get(rider, Position).hex == (-1, -2)
     assert of_type(events, FallDamage)[0].entity == rider
+
+
+# --- Basic Set: Flying Combat > Aerial Movement > Changing Height; Cannot Hover: fliers coming down ------------
+
+
+def flier(world: World, *, altitude_yd: float, mode: FlightMode = FlightMode.HOVER) -> int:
+    """A human flier (Move 5, DX 12, HP 10, air Move 12) over (0, 0)."""
+    return world.spawn(
+        Position(0, 0, altitude_yd),
+        Facing(0),
+        Velocity(0, 0),
+        Mover(basic_move=5, dx=12, hp=10),
+        Condition(),
+        Control(),
+        Intent(),
+        Flight(air_move=12, mode=mode, top_airspeed=20),
+        FlightIntent(),
+    )
+
+
+def test_changing_height_a_flier_does_not_descend_onto_a_body() -> None:
+    """The fault: a hovering flier 3 yd above a runner descended 3 yd, and both stood on (0, 0). A descent that
+    would run into a body is refused, and the world stays as it was."""
+    world = make_world()
+    hawk = flier(world, altitude_yd=3.0)
+    runner = mover(world)
+    world.get(hawk, FlightIntent).climb_yd = -3
+    with pytest.raises(IntentError, match=rf"FlightIntent\.climb_yd = -3: .*runs into entity {runner}, from 0 to 2 yd"):
+        world.step()
+    assert world.get(hawk, Position).altitude_yd == 3.0
+    world.get(hawk, FlightIntent).climb_yd = -1  # to 2 yd: just clear of the runner's head
+    world.step()
+    assert world.get(hawk, Position).altitude_yd == 2.0
+
+
+def test_cannot_hover_a_stalled_flier_falling_onto_a_body_collides_with_it() -> None:
+    """Falling is a collision with the ground; a stalled flier 3 yd up that comes down onto a runner collides with
+    the runner instead, at the velocity of the 1 yd it fell to the runner's head (5 yd/s: 1d-2 each way), and
+    ends on the ground beside it."""
+    world = make_world()
+    glider = flier(world, altitude_yd=3.0, mode=FlightMode.CANNOT_HOVER)  # at rest: it stalls at once
+    runner = knocked_out(world, mover(world))
+    world.dice.script(4, 5)  # 1d-2 for each
+    events = world.step()
+    assert of_type(events, Stalled)
+    [hit] = of_type(events, Collided)
+    assert (hit.entity, hit.struck, hit.at, hit.kind, hit.velocity_yps) == (glider, runner, (0, 0), "from above", 5)
+    assert (hit.damage_taken, hit.injury_taken, hit.damage_dealt, hit.injury_dealt) == ("1d-2", 2, "1d-2", 3)
+    assert of_type(events, FellClear) == [FellClear(glider, runner, (0, -1))]
+    assert not of_type(events, Landed)
+    assert world.get(glider, Position) == Position(0, -1, 0.0)
+    assert not world.get(glider, Flight).stalled
+    assert world.get(runner, Position).hex == (0, 0)

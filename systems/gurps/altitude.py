@@ -15,7 +15,9 @@ from systems.gurps import rules
 from systems.gurps.aerial import check_winged_flight, level_yards, step_yards
 from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import AltitudeChanged, EnteredHighSpeed
+from systems.gurps.figure import occupied_hexes
 from systems.gurps.movers import in_initiative_order, installed_rules
+from systems.gurps.spatial import SpatialIndex, figure_height_yd
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """Maneuvers that spend the turn's movement; any other maneuver that allows a step may climb a step."""
@@ -100,9 +102,9 @@ class AltitudeSystem(System):
     """MOVEMENT phase, after the level movement: climbs and descents.
 
     Reads ``FlightIntent`` (``climb_yd``, ``dive``), ``Flight``, ``Intent.maneuver``, ``Velocity``, ``Control``
-    (``state``, and ``moved_yd``, the level yards flown this turn); writes ``Position.altitude_yd``,
-    ``Flight.climbed_yd`` (last turn's moves to ``previous_climb_yd``) and, for a house take-off without hover,
-    ``Control.state``; emits :class:`AltitudeChanged` and :class:`EnteredHighSpeed`.
+    (``state``, and ``moved_yd``, the level yards flown this turn) and the shared spatial index; writes
+    ``Position.altitude_yd``, ``Flight.climbed_yd`` (last turn's moves to ``previous_climb_yd``) and, for a house
+    take-off without hover, ``Control.state``; emits :class:`AltitudeChanged` and :class:`EnteredHighSpeed`.
 
     Climbing or descending costs movement points like level movement, a 45-degree diagonal yard 1.5
     (:func:`systems.gurps.rules.vertical_move_cost`); the level movement of the turn has already left room
@@ -126,9 +128,18 @@ class AltitudeSystem(System):
     - Asking more than the turn allows, a descent below the ground, a climb while stalled or wiped out (the
       flier falls instead) and a climb on wings in a trace atmosphere or vacuum are
       :class:`~ecs.errors.IntentError` or :class:`~ecs.errors.WorldError`, never clamped.
+    - A climb or descent is flown where the level movement ended, straight up or down; one that would run into
+      a body or an obstacle on the hexes the flier fills (a flier lying flat fills two in the air, one on the
+      ground: :func:`systems.gurps.figure.occupied_hexes`) is an :class:`~ecs.errors.IntentError`: a flier does
+      not come down onto someone, nor rise into something above it. Reading chosen: refused rather than cut
+      short, as any wish the turn cannot grant; the check is made in the step, since others move first.
     """
 
     phase = Phase.MOVEMENT
+
+    def __init__(self, index: SpatialIndex) -> None:
+        super().__init__()
+        self.index = index
 
     def run(self) -> None:
         """Fly every climb and descent asked for this turn, in initiative order."""
@@ -194,15 +205,44 @@ class AltitudeSystem(System):
                     f"at most a step of {step_yards(flight.air_move)} yards up or down on {maneuver.value}, "
                     "none on Do Nothing or Change Posture",
                 )
+            self._check_room(entity, legs, asked_field, asked_value)
             took_off = position.altitude_yd == 0
             for _, leg in legs:
                 position.altitude_yd += leg
                 world.emit(AltitudeChanged(entity, leg, position.altitude_yd, level, cost))
             flight.climbed_yd, flight.flown_legs = climb, legs
+            self.index.refile(world, entity)  # a flier lying flat fills two hexes in the air, one on the ground
             took_off = took_off and position.altitude_yd > 0
             if house and took_off and not flight.mode.can_hover and control.state is MoveState.NORMAL:
                 control.state = MoveState.HIGH_SPEED
                 world.emit(EnteredHighSpeed(entity, world.get(entity, Velocity).yps))
+
+    def _check_room(self, entity: int, legs: tuple[Leg, ...], field: str, value: object) -> None:
+        """Refuse climbs and descents that run into a body or an obstacle on the flier's hexes (one it did not meet
+        already), each leg flown from where the last one ended (:meth:`SpatialIndex.met_on_the_way`)."""
+        world = self.world
+        altitude = world.get(entity, Position).altitude_yd
+        height = figure_height_yd(world.get(entity, Mover))
+        for number, (_, leg) in enumerate(legs):
+            end = altitude + leg
+            met = self.index.met_on_the_way(
+                entity,
+                before=occupied_hexes(world, entity, altitude),
+                after=occupied_hexes(world, entity, end),
+                start_yd=altitude,
+                end_yd=end,
+                height_yd=height,
+            )
+            if met:
+                bottom, top, other = met[0]
+                raise IntentError(
+                    entity,
+                    field,
+                    value,
+                    f"climbs and dives with room for them: leg {number} ({leg:+} yd from {altitude:g} yd) runs into "
+                    f"entity {other}, from {bottom:g} to {top:g} yd up on the flier's hexes",
+                )
+            altitude = end
 
     @staticmethod
     def _check_legs(entity: int, wish: FlightIntent, altitude_yd: float, level_yd: int) -> None:

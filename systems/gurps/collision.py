@@ -52,11 +52,14 @@ def _knock_down(world: World, entity: int, by: int) -> None:
     world.emit(KnockedDown(entity, by))
 
 
-def resolve_collision(world: World, entity: int, struck: int, velocity_yps: float, at: Hex) -> None:
-    """``entity``, moving at ``velocity_yps``, runs into ``struck`` next to ``at``.
+def resolve_collision(
+    world: World, entity: int, struck: int, velocity_yps: float, at: Hex, *, from_above: bool = False
+) -> None:
+    """``entity``, moving at ``velocity_yps``, runs into ``struck`` next to ``at`` (``from_above``: falls onto it
+    on ``at``).
 
     Against a body (a ``Mover``): head-on the struck body's velocity adds, rear-end it subtracts, from any
-    other side the mover's velocity counts (``rules.collision_velocity``); each side takes
+    other side, and from above, the mover's velocity counts (``rules.collision_velocity``); each side takes
     (the other's HP x that velocity) / 100 dice. Against an immovable hard obstacle the mover counts its HP
     doubled and both take what it would inflict; a soft obstacle uses its own HP (Basic Set: Damage from
     Collisions). Readings chosen:
@@ -69,10 +72,13 @@ def resolve_collision(world: World, entity: int, struck: int, velocity_yps: floa
     heading = world.get(entity, Velocity).heading
     struck_body = world.try_get(struck, Mover)
     if struck_body is not None:
-        other = world.try_get(struck, Velocity)
-        other_yps, other_heading = (other.yps, other.heading) if other is not None else (0, heading)
-        kind = _collision_kind(heading, other_heading, other_yps)
-        velocity = rules.collision_velocity(velocity_yps, heading * 60, other_yps, other_heading * 60)
+        if from_above:  # a fall: the struck body's own movement is across it
+            kind, velocity = "from above", velocity_yps
+        else:
+            other = world.try_get(struck, Velocity)
+            other_yps, other_heading = (other.yps, other.heading) if other is not None else (0, heading)
+            kind = _collision_kind(heading, other_heading, other_yps)
+            velocity = rules.collision_velocity(velocity_yps, heading * 60, other_yps, other_heading * 60)
         taken = rules.collision_dice(struck_body.hp, velocity)
         dealt = rules.collision_dice(mover.hp, velocity)
     else:

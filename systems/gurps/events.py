@@ -221,8 +221,9 @@ class FallDamage(Event):
 @register("gurps.Collided")
 @dataclass(frozen=True, slots=True)
 class Collided(Event):
-    """``entity`` ran into ``struck`` at ``at``: ``kind`` is ``head-on``, ``rear-end``, ``side`` or
-    ``obstacle``; each side's damage dice, rolled total and injury (a damage of ``"0d"`` was not rolled)."""
+    """``entity`` ran into ``struck`` at ``at``: ``kind`` is ``head-on``, ``rear-end``, ``side``, ``obstacle``
+    or ``from above`` (it fell onto a body); each side's damage dice, rolled total and injury (a damage of
+    ``"0d"`` was not rolled)."""
 
     entity: int
     struck: int
@@ -391,6 +392,21 @@ class Landed(Event):
     def describe(self) -> str:
         """One log line."""
         return f"entity {self.entity} hits the ground after falling {self.fall_yd:g} yd, at {self.velocity_yps} yd/s"
+
+
+@register("gurps.FellClear")
+@dataclass(frozen=True, slots=True)
+class FellClear(Event):
+    """A falling flier came down onto ``struck`` (the damage was a :class:`Collided` from above) and ended on the
+    ground beside it, at ``at``."""
+
+    entity: int
+    struck: int
+    at: Hex
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} comes down off entity {self.struck} onto the ground at {self.at}"
 
 
 @register("gurps.BreathingChanged")

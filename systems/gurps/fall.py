@@ -10,12 +10,15 @@ from components.flight import Flight
 from components.gurps import Control, Intent, Mover, MoveState
 from components.motion import Facing, Position, Velocity
 from ecs import IntentError, Phase, RollMade, System, World
+from ecs.hexgrid import Hex
 from ecs.validate import check_int, check_number
 from systems.gurps import rules
-from systems.gurps.collision import inflict
+from systems.gurps.collision import inflict, resolve_collision
 from systems.gurps.dive import normal_top_speed
-from systems.gurps.events import FallDamage, Falling, Landed, StallRecovered
+from systems.gurps.events import FallDamage, Falling, FellClear, Landed, StallRecovered
+from systems.gurps.figure import occupied_hexes
 from systems.gurps.movers import body_of, dx_modifier, in_initiative_order, installed_rules, limits
+from systems.gurps.spatial import SpatialIndex, figure_height_yd
 from systems.gurps.transitions import come_to_rest
 
 FALL_ACCELERATION_YPS2: Final = 10.7
@@ -38,43 +41,95 @@ def free_fall_yd(seconds: int, gravity: float = 1.0) -> float:
     return round(FALL_ACCELERATION_YPS2 * gravity * seconds * seconds / 2, 6)
 
 
-def land(world: World, entity: int) -> None:
+def land(world: World, index: SpatialIndex, entity: int) -> None:
     """A falling flier reaches the ground: a collision with the ground at the velocity of its fall.
 
     Damage is :func:`systems.gurps.rules.collision_dice` for the flier's HP against a hard obstacle at
     :func:`systems.gurps.rules.fall_velocity` of the yards fallen, rolled and applied by
     :func:`systems.gurps.collision.inflict` (crushing damage is never below 0; the injury adds to
     ``Condition.injury``). The flier ends on the ground, stopped and
-    with its fall counters cleared; emits :class:`Landed` and :class:`FallDamage` (Basic Set: Falling;
-    Damage from Collisions).
+    with its fall counters cleared (:func:`_down`); emits :class:`Landed` and :class:`FallDamage` (Basic Set:
+    Falling; Damage from Collisions).
     """
     flight = world.get(entity, Flight)
     velocity = rules.fall_velocity(flight.fall_yd)
     damage = rules.collision_dice(world.get(entity, Mover).hp, velocity, hard_obstacle=True)
     rolled, injury = inflict(world, entity, damage, "fall damage")
-    world.get(entity, Position).altitude_yd = 0.0
     come_to_rest(world, entity, "hit the ground")
     fallen = flight.fall_yd
-    flight.stalled = flight.wiped_out = False
-    flight.fall_seconds = 0
-    flight.fall_yd = 0.0
+    _down(world, index, entity, world.get(entity, Position).hex)
     world.emit(Landed(entity, fallen, velocity))
     world.emit(FallDamage(entity, velocity, str(damage), rolled, injury))
 
 
-def drop(world: World, entity: int) -> None:
-    """One more second of fall for a flier without lift; :func:`land` if it reaches the ground."""
+def fall_onto(world: World, index: SpatialIndex, entity: int, struck: int) -> None:
+    """A falling flier comes down onto ``struck``, a body or an obstacle below it: a collision with it at the
+    velocity of the fall so far (:func:`systems.gurps.collision.resolve_collision` from above: against a body
+    each side takes the other's HP x velocity / 100 dice, and both stop; an obstacle as in any collision).
+
+    Readings chosen: falling is a collision with the ground (DESIGN.md section 5), so falling onto something is a
+    collision with that instead, and it breaks the fall: no more damage for the rest of the way down. The flier
+    ends on the ground (:func:`_down`) beside what it struck: on its own hex if that is clear at ground level,
+    else the nearest clear hex (:meth:`systems.gurps.spatial.SpatialIndex.landing_spot`). Emits the collision's
+    events and :class:`FellClear`.
+    """
+    flight = world.get(entity, Flight)
+    here = world.get(entity, Position).hex
+    resolve_collision(world, entity, struck, rules.fall_velocity(flight.fall_yd), here, from_above=True)
+    spot = index.landing_spot(entity, figure_height_yd(world.get(entity, Mover)), (here,), here)
+    _down(world, index, entity, spot)
+    world.emit(FellClear(entity, struck, spot))
+
+
+def _down(world: World, index: SpatialIndex, entity: int, spot: Hex) -> None:
+    """Put a fallen flier on the ground at ``spot``, its fall over: lift back, fall counters cleared; the index
+    files it where it now lies."""
+    position = world.get(entity, Position)
+    position.q, position.r = spot
+    position.altitude_yd = 0.0
+    flight = world.get(entity, Flight)
+    flight.stalled = flight.wiped_out = False
+    flight.fall_seconds = 0
+    flight.fall_yd = 0.0
+    index.refile(world, entity)
+
+
+def fall_through(world: World, index: SpatialIndex, entity: int, yards: float) -> None:
+    """``entity``, a flier without lift, drops ``yards`` more: onto the first body or obstacle below it that it
+    meets on the way (the one whose top is highest; :func:`fall_onto`), else down to the ground (:func:`land`),
+    else it is still falling (:class:`Falling`). What it met already before dropping does not stop it.
+    """
     flight = world.get(entity, Flight)
     position = world.get(entity, Position)
-    flight.fall_seconds += 1
-    yards = free_fall_yd(flight.fall_seconds) - flight.fall_yd
-    if yards >= position.altitude_yd:
-        flight.fall_yd += position.altitude_yd
-        land(world, entity)
+    start = position.altitude_yd
+    end = max(0.0, start - yards)
+    met = index.met_on_the_way(
+        entity,
+        before=occupied_hexes(world, entity),
+        after=occupied_hexes(world, entity, end),
+        start_yd=start,
+        end_yd=end,
+        height_yd=figure_height_yd(world.get(entity, Mover)),
+    )
+    if met:
+        _, top, struck = max(met, key=lambda found: (found[1], -found[2]))
+        flight.fall_yd += start - top
+        fall_onto(world, index, entity, struck)
         return
-    position.altitude_yd -= yards
+    if yards >= start:
+        flight.fall_yd += start
+        land(world, index, entity)
+        return
+    position.altitude_yd = end
     flight.fall_yd += yards
-    world.emit(Falling(entity, yards, flight.fall_yd, position.altitude_yd))
+    world.emit(Falling(entity, yards, flight.fall_yd, end))
+
+
+def drop(world: World, index: SpatialIndex, entity: int) -> None:
+    """One more second of fall for a flier without lift (:func:`fall_through`)."""
+    flight = world.get(entity, Flight)
+    flight.fall_seconds += 1
+    fall_through(world, index, entity, free_fall_yd(flight.fall_seconds) - flight.fall_yd)
 
 
 RECOVERY_LABEL: Final = "DX-4 to recover from a stall"
@@ -116,7 +171,8 @@ class FallSystem(System):
     Each turn after the one it stalled in, a stalled flier rolls DX-4 (with its shock) to turn its fall into
     a dive (Basic Set: Flying Combat > Cannot Hover); on a failure, and in the turn it stalls, it falls
     another second (:func:`free_fall_yd`), and on reaching the ground takes damage for the fall
-    (:func:`land`). Readings chosen:
+    (:func:`land`), or on coming down onto a body or an obstacle on the way collides with it (:func:`fall_onto`).
+    Readings chosen:
 
     - A recovered flier dives out of the fall at the velocity the fall has reached
       (:func:`systems.gurps.rules.fall_velocity` of the yards fallen), heading where it faces, but no faster
@@ -130,6 +186,10 @@ class FallSystem(System):
     """
 
     phase = Phase.STALL
+
+    def __init__(self, index: SpatialIndex) -> None:
+        super().__init__()
+        self.index = index
 
     def run(self) -> None:
         """Resolve every stalled flier's turn."""
@@ -161,7 +221,7 @@ class FallSystem(System):
                 flight.fall_yd = 0.0
                 world.emit(StallRecovered(entity, speed, world.get(entity, Position).altitude_yd))
                 continue
-            drop(world, entity)
+            drop(world, self.index, entity)
 
     def _recovers(self, entity: int) -> bool:
         world = self.world

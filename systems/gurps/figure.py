@@ -36,18 +36,20 @@ def body_hexes(front: Hex, facing: int, hexes: int) -> tuple[Hex, ...]:
     return tuple(body)
 
 
-def two_hex(world: World, entity: int) -> bool:
-    """Whether ``entity`` is a two-hex figure now: a flier lying flat (as humans fly) and in the air
-    (Basic Set: Flying Combat > Aerial Movement)."""
+def two_hex(world: World, entity: int, altitude_yd: float | None = None) -> bool:
+    """Whether ``entity`` is a two-hex figure now (or were it at ``altitude_yd``): a flier lying flat (as humans
+    fly) and in the air (Basic Set: Flying Combat > Aerial Movement)."""
     flight = world.try_get(entity, Flight)
-    return flight is not None and flight.lying_flat and world.get(entity, Position).altitude_yd > 0
+    if flight is None or not flight.lying_flat:
+        return False
+    return (world.get(entity, Position).altitude_yd if altitude_yd is None else altitude_yd) > 0
 
 
-def occupied_hexes(world: World, entity: int) -> tuple[Hex, ...]:
-    """The hexes ``entity`` fills (:func:`body_hexes`): a mount its ``Mount.hexes`` hexes behind its front, facing
-    its ``Facing`` (east without one) (Basic Set: Mounted Combat > Mounting Up); a two-hex figure
-    (:func:`two_hex`) its own hex and the one behind it, behind meaning opposite its facing (Basic Set: Flying
-    Combat > Aerial Movement); anyone else its own hex.
+def occupied_hexes(world: World, entity: int, altitude_yd: float | None = None) -> tuple[Hex, ...]:
+    """The hexes ``entity`` fills now (or would fill at ``altitude_yd``) (:func:`body_hexes`): a mount its
+    ``Mount.hexes`` hexes behind its front, facing its ``Facing`` (east without one) (Basic Set: Mounted Combat >
+    Mounting Up); a two-hex figure (:func:`two_hex`) its own hex and the one behind it, behind meaning opposite
+    its facing (Basic Set: Flying Combat > Aerial Movement); anyone else its own hex.
 
     >>> from components.flight import Flight
     >>> world = World()
@@ -60,6 +62,6 @@ def occupied_hexes(world: World, entity: int) -> tuple[Hex, ...]:
     if mount is not None:
         facing = world.try_get(entity, Facing)
         return body_hexes(here, facing.direction if facing is not None else 0, mount.hexes)
-    if not two_hex(world, entity):
+    if not two_hex(world, entity, altitude_yd):
         return (here,)
     return body_hexes(here, _facing(world, entity), 2)

@@ -6,10 +6,10 @@ from components.flight import Flight
 from components.gurps import MoveState
 from ecs import Phase, System
 from systems.gurps import rules
-from systems.gurps.events import Falling
-from systems.gurps.fall import land
+from systems.gurps.fall import fall_through
 from systems.gurps.house_dive import gather_dive_speed
 from systems.gurps.movers import bodies, carried, environment
+from systems.gurps.spatial import SpatialIndex
 
 
 class HouseUncontrolledDrop(System):
@@ -17,7 +17,8 @@ class HouseUncontrolledDrop(System):
 
     Reads ``Flight``, ``Control`` (``state``, ``lost_at_yd``), ``Position``; writes ``Position.altitude_yd``,
     ``Flight`` (``fall_seconds``, ``fall_yd``, the dive bonus), ``Velocity``; emits :class:`Falling`, and
-    :class:`Landed` and ``FallDamage`` when the drop reaches the ground.
+    :class:`Landed` and ``FallDamage`` when the drop reaches the ground (``Collided`` and ``FellClear`` when it comes
+    down onto something).
 
     Out of control in the air, a flier drops 5 yards each turn, with what a dive of 5 yards does to its speed
     (:func:`systems.gurps.house_dive.gather_dive_speed`); wiped out, it has no lift and drops 10 yards the
@@ -26,10 +27,15 @@ class HouseUncontrolledDrop(System):
 
     - The drop comes after the turn's involuntary movement, the turn control is lost included.
     - A drop that reaches the ground is a fall from the yards dropped since control was lost
-      (:func:`systems.gurps.fall.land`).
+      (:func:`systems.gurps.fall.land`); one that comes down onto a body or an obstacle on the way collides with
+      it instead (:func:`systems.gurps.fall.fall_onto`).
     """
 
     phase = Phase.STALL
+
+    def __init__(self, index: SpatialIndex) -> None:
+        super().__init__()
+        self.index = index
 
     def run(self) -> None:
         """Drop every flier out of control, in initiative order."""
@@ -49,10 +55,4 @@ class HouseUncontrolledDrop(System):
                     flight.fall_yd = 0.0  # control lost this turn: a new drop begins
                 drop = rules.house_uncontrolled_drop_yd(1)
                 gather_dive_speed(world, body.entity, drop)
-            if drop >= body.position.altitude_yd:
-                flight.fall_yd += body.position.altitude_yd
-                land(world, body.entity)
-                continue
-            body.position.altitude_yd -= drop
-            flight.fall_yd += drop
-            world.emit(Falling(body.entity, drop, flight.fall_yd, body.position.altitude_yd))
+            fall_through(world, self.index, body.entity, drop)

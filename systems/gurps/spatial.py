@@ -237,6 +237,31 @@ class SpatialIndex:
                 return direction
         return None
 
+    def met_on_the_way(
+        self,
+        entity: int,
+        *,
+        before: tuple[Hex, ...],
+        after: tuple[Hex, ...],
+        start_yd: float,
+        end_yd: float,
+        height_yd: float,
+    ) -> list[tuple[float, float, int]]:
+        """What body ``entity``, ``height_yd`` tall, would run into going straight up or down from ``start_yd``
+        (filling the hexes ``before``) to ``end_yd`` (filling ``after``): every body and obstacle on those hexes
+        it would meet at some height on the way, but did not meet already where it started. Each as (bottom,
+        top, id), lowest first."""
+        low, high = min(start_yd, end_yd), max(start_yd, end_yd) + height_yd
+        found = set()
+        for hex in set(before) | set(after):
+            for other, bottom, top in self._things(hex):
+                if other == entity or not (bottom < high and low < top):
+                    continue
+                if hex in before and bottom < start_yd + height_yd and start_yd < top:
+                    continue  # they met before it moved
+                found.add((bottom, top, other))
+        return sorted(found)
+
     def landing_spot(self, entity: int, height_yd: float, preferred: Iterable[Hex], around: Hex) -> Hex:
         """Where body ``entity``, ``height_yd`` tall, can come down to the ground: the first hex of ``preferred``
         that is :meth:`clear` at ground level, else the nearest clear hex around ``around``, ring by ring."""
@@ -264,6 +289,12 @@ class SpatialIndex:
         dq, dr = DIRECTIONS[direction]
         hexes = self.hexes_of(entity)
         self._place(self._unfile(entity), tuple((q + dq, r + dr) for q, r in hexes))
+
+    def refile(self, world: World, entity: int) -> None:
+        """File body ``entity`` again where ``world`` has it now (it took off or landed: the hexes it fills
+        changed)."""
+        if entity in self._at:
+            self._file(world, self._unfile(entity), entity in self._multi)
 
     def _things(self, hex: Hex) -> Iterator[tuple[int, float, float]]:
         """Every body and obstacle on ``hex`` as (id, bottom, top)."""
