@@ -30,7 +30,17 @@ from components import (
 from components.mount import Mount
 from ecs import Event, IntentError, RollMade, SuccessRoll, World
 from systems.gurps import Rules, install
-from systems.gurps.events import Collided, Dismounted, DodgedAside, FallDamage, FellClear, FellOff, Landed, Stalled
+from systems.gurps.events import (
+    Collided,
+    Dismounted,
+    DodgedAside,
+    FallDamage,
+    FellClear,
+    FellOff,
+    Landed,
+    Stalled,
+    VelocityChanged,
+)
 from systems.gurps.figure import occupied_hexes
 from systems.gurps.mounted import seat
 from systems.gurps.mounted_results import rider_stunned
@@ -289,3 +299,46 @@ def test_cannot_hover_a_stalled_flier_falling_onto_a_body_collides_with_it() -> 
     assert world.get(glider, Position) == Position(0, -1, 0.0)
     assert not world.get(glider, Flight).stalled
     assert world.get(runner, Position).hex == (0, 0)
+
+
+# --- Landing at speed (the texts are silent; the reading is in acceleration.VelocityChange) --------------------
+
+
+@pytest.mark.parametrize(
+    ("velocity", "dice", "forced", "rolled", "state"),
+    [
+        (6, (), 0, [], MoveState.HIGH_SPEED),
+        (10, (), 4, [], MoveState.HIGH_SPEED),
+        (14, (4, 4, 4), 8, [14], MoveState.HIGH_SPEED),
+        (14, (6, 6, 6), 8, [14], MoveState.OUT_OF_CONTROL),
+        (17, (), 11, [], MoveState.OUT_OF_CONTROL),
+    ],
+    ids=[
+        "lands at its ground top speed 6 -> keeps it",
+        "lands at 10, Basic Move 5 -> slowed 4 to 6, safe",
+        "lands at 14 -> slowed 8: DX+3-1 = 14, made",
+        "lands at 14 -> slowed 8: DX+3-1 failed, out of control at 6",
+        "lands at 17 -> slowed 11, past twice Basic Move: out of control at 6",
+    ],
+)
+def test_pushing_the_envelope_a_flier_landing_faster_than_it_runs_slows_to_its_ground_top_speed(
+    velocity: int, dice: tuple[int, ...], forced: int, rolled: list[int], state: MoveState
+) -> None:
+    """The fault: a flier that landed at 10 yd/s with a ground top speed of 6 went on at 10 for ever, refused any
+    acceleration. Landing, it is slowed to its ground top speed (Basic Move 5: sprinting, 6) as bad footing slows
+    a runner (Tactical Movement), with a hasty deceleration's roll past Basic Move (Pushing the Envelope); the
+    throttle up it asked for is not applied."""
+    world = make_world()
+    hawk = flier(world, altitude_yd=1.0)
+    world.get(hawk, Velocity).yps = velocity
+    world.get(hawk, Control).state = MoveState.HIGH_SPEED if velocity > 12 else MoveState.NORMAL
+    world.get(hawk, FlightIntent).climb_yd = -1
+    world.get(hawk, Intent).throttle = 2 if velocity > 12 else 0
+    world.dice.script(*dice)
+    events = world.step()
+    assert world.get(hawk, Position).altitude_yd == 0
+    assert [target for _, purpose, target in rolls(events) if purpose == "hasty deceleration"] == rolled
+    assert world.get(hawk, Velocity).yps == 6
+    changes = of_type(events, VelocityChanged)
+    assert [(change.to_yps, change.forced_yps) for change in changes] == ([(6, forced)] if forced else [])
+    assert world.get(hawk, Control).state is state

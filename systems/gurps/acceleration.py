@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from components.flight import Flight
 from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System, World
 from ecs.dice import modified
@@ -37,6 +38,11 @@ def _entry_refusal(world: World, body: Body, lim: Limits) -> str | None:
     return "not standing"
 
 
+def _flier_on_the_ground(world: World, body: Body) -> bool:
+    """Whether ``body`` is a flier on the ground, which may have come down faster than it can run."""
+    return body.position.altitude_yd == 0 and world.has(body.entity, Flight)
+
+
 class VelocityChange(System):
     """ACCELERATION phase: sets next turn's velocity for every mover in control, in initiative order.
 
@@ -56,6 +62,13 @@ class VelocityChange(System):
       the turn (a flier that came down to the ground faster than its ground Basic Move) is not speeding up
       into high speed but is there already, so it needs no qualifying turn: it goes to high speed at its
       velocity.
+    - Landing at speed (the texts are silent on it), reading chosen: a flier on the ground goes no faster than
+      its ground top speed, so one that came down faster than it can run is slowed to that at the end of the
+      turn, a forced deceleration counted as bad footing's is (the footing it paid included, not added):
+      with any voluntary deceleration, within Basic Move it is safe, up to twice Basic Move it takes the
+      Pushing the Envelope roll for a hasty deceleration, beyond that control is lost outright, and a throttle
+      up is not applied (Basic Set: High-Speed Movement > Tactical Movement; Pushing the Envelope). It ends at
+      high speed or not by its new velocity, as any mover does.
     - High speed: accelerate by up to Basic Move to top speed (Accelerating); or decelerate, the footing's
       extra points paid this turn adding to the voluntary deceleration: within Basic Move it is safe, up to
       twice Basic Move it takes a Pushing the Envelope roll at the hasty-deceleration modifier, beyond that
@@ -83,14 +96,17 @@ class VelocityChange(System):
                 continue
             if control.state is MoveState.NORMAL:
                 if body.velocity.yps or body.intent.throttle:  # standing still and asked for nothing: nothing to do
-                    self._ordinary(world, body, limits(world, body, chosen))
-            elif body.intent.throttle or control.extra_cost:
+                    self._ordinary(world, body, limits(world, body, chosen), chosen)
+            elif body.intent.throttle or control.extra_cost or _flier_on_the_ground(world, body):
                 self._high_speed(world, body, limits(world, body, chosen), chosen)
             else:
                 self._cruise(world, body, chosen)
 
-    def _ordinary(self, world: World, body: Body, lim: Limits) -> None:
+    def _ordinary(self, world: World, body: Body, lim: Limits, chosen: Rules) -> None:
         before = body.velocity.yps
+        if before > lim.top_speed and _flier_on_the_ground(world, body):  # came down faster than it can run
+            self._high_speed(world, body, lim, chosen)
+            return
         throttle = body.intent.throttle
         target = before + throttle
         if target > lim.move and before <= lim.high_speed_above:
@@ -118,6 +134,8 @@ class VelocityChange(System):
         before = body.velocity.yps
         throttle = body.intent.throttle
         footing = body.control.extra_cost
+        if _flier_on_the_ground(world, body):  # landed: down to its ground top speed, the footing included
+            footing = max(footing, before - lim.top_speed)
         if throttle > 0 and footing == 0:
             body.velocity.yps = before + throttle
             world.emit(VelocityChanged(entity, before, body.velocity.yps, throttle, 0))
@@ -138,6 +156,10 @@ class VelocityChange(System):
             world.emit(VelocityChanged(entity, before, after, throttle, footing))
         if cause is not None:
             lose_control(world, body, cause, body.control.moved_yd, chosen)
-        elif after <= lim.high_speed_above:
+        elif after > lim.high_speed_above:
+            if body.control.state is MoveState.NORMAL:  # a flier that came down fast: at high speed on the ground
+                body.control.state = MoveState.HIGH_SPEED
+                world.emit(EnteredHighSpeed(entity, after))
+        elif body.control.state is MoveState.HIGH_SPEED:
             body.control.state = MoveState.NORMAL
             world.emit(LeftHighSpeed(entity, after, "slowed out of high speed"))
