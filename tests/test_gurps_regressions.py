@@ -18,6 +18,7 @@ from components import (
     FlightIntent,
     FlightMode,
     Intent,
+    Maneuver,
     Mover,
     MoveState,
     Obstacle,
@@ -29,7 +30,7 @@ from components import (
 )
 from components.mount import Mount
 from ecs import Event, IntentError, RollMade, SuccessRoll, World
-from systems.gurps import Rules, install
+from systems.gurps import Rules, install, preview
 from systems.gurps.events import (
     Collided,
     Dismounted,
@@ -342,3 +343,55 @@ def test_pushing_the_envelope_a_flier_landing_faster_than_it_runs_slows_to_its_g
     changes = of_type(events, VelocityChanged)
     assert [(change.to_yps, change.forced_yps) for change in changes] == ([(6, forced)] if forced else [])
     assert world.get(hawk, Control).state is state
+
+
+# --- The preview knows a mount's orders (Mount Loss of Control Table, rows 6-7; House rules: Mounts) -----------
+
+
+def test_mount_loss_of_control_table_the_preview_refuses_an_exhausted_mount_on_attack_as_the_step_does() -> None:
+    """The fault: an exhausted mount on Attack passed the preview and was refused by the step."""
+    world = make_world()
+    steed = horse(world)
+    world.get(steed, Mount).exhausted = True
+    world.get(steed, Intent).maneuver = Maneuver.ATTACK
+    with pytest.raises(IntentError, match="an exhausted mount will not fight") as previewed:
+        preview(world, steed)
+    with pytest.raises(IntentError) as stepped:
+        world.step()
+    assert str(previewed.value) == str(stepped.value)
+
+
+def test_mount_loss_of_control_table_the_preview_forecasts_the_throttle_an_exhausted_mount_takes() -> None:
+    """An exhausted mount at 12 yd/s slows itself by its Basic Move 8 whatever it was told: the preview takes that
+    throttle, not the +10 the game wrote (which alone would be refused), and so does the step."""
+    world = make_world()
+    steed = horse(world, velocity=12, state=MoveState.HIGH_SPEED)
+    world.get(steed, Mount).exhausted = True
+    world.get(steed, Intent).throttle = 10
+    assert preview(world, steed).rolls == ()  # slowing by 8, its Basic Move: safe, no roll
+    world.step()
+    assert world.get(steed, Velocity).yps == 4
+
+
+@pytest.mark.parametrize(
+    ("who", "maneuver", "message"),
+    [
+        ("mount", Maneuver.AIM, "a ridden mount takes Move, Move and Attack or Attack"),
+        ("rider", Maneuver.MOVE, "a maneuver that does not move the rider"),
+    ],
+    ids=["a ridden mount on Aim", "a seated rider on Move"],
+)
+def test_house_mounts_the_preview_refuses_orders_a_ridden_mount_and_its_rider_may_not_take(
+    who: str, maneuver: Maneuver, message: str
+) -> None:
+    """The fault: under the house rules a ridden mount's orders passed the preview and were refused by the step."""
+    world = make_world(Rules.house())
+    steed = horse(world)
+    rider = seated_rider(world, steed)
+    entity = steed if who == "mount" else rider
+    world.get(entity, Intent).maneuver = maneuver
+    with pytest.raises(IntentError, match=message) as previewed:
+        preview(world, entity)
+    with pytest.raises(IntentError) as stepped:
+        world.step()
+    assert str(previewed.value) == str(stepped.value)

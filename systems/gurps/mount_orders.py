@@ -3,6 +3,7 @@ control, exhausted mounts, and the house rules' limits on maneuvers in the saddl
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
 import esper
@@ -80,16 +81,14 @@ class MountOrderSystem(System):
 
     def _orders(self, entity: int, mount: Mount, intent: Intent) -> None:
         world = self.world
-        mover = world.try_get(entity, Mover)
-        basic_move = mover.basic_move if mover is not None else 0
         if mount.charging is not None:
             intent.maneuver = Maneuver.MOVE
-            intent.throttle = self._charge_throttle(entity)
+            intent.throttle = charge_throttle(world, entity)
             intent.turn, intent.turn_at_yd, intent.push, intent.veer, intent.slam = 0, None, False, (), False
             mount.charging = None
             return
         if mount.exhausted:
-            self._exhausted(entity, intent, basic_move)
+            intent.throttle = exhausted_throttle(world, entity, intent)
         feat = mount.feat
         if feat is None and intent.push:
             feat = "tight turn" if intent.turn else "hasty deceleration"
@@ -103,57 +102,116 @@ class MountOrderSystem(System):
         world.emit(FeatRefused(entity, feat))
         start_spooking(world, entity, f"refused a {feat}")
 
-    def _charge_throttle(self, entity: int) -> int:
-        """Speed up all it may: to its full Move at ordinary speed, by its acceleration step toward top speed at
-        high speed; nothing while out of control (or for a mount the high-speed systems do not move)."""
-        world = self.world
-        if not all(world.has(entity, kind) for kind in BODY_TYPES):
-            return 0
-        body = body_of(world, entity)
-        lim = limits(world, body, installed_rules(world))
-        velocity = body.velocity.yps
-        if body.control.state is MoveState.NORMAL:
-            return max(0, lim.move - velocity)
-        if body.control.state is MoveState.HIGH_SPEED:
-            return max(0, min(lim.accel_step, lim.top_speed - velocity))
-        return 0
-
-    def _exhausted(self, entity: int, intent: Intent, basic_move: int) -> None:
-        if intent.maneuver in _ATTACKS:
-            raise IntentError(entity, "maneuver", intent.maneuver.value, "an exhausted mount will not fight")
-        velocity = self.world.try_get(entity, Velocity)
-        speed = velocity.yps if velocity is not None else 0
-        if speed > EXHAUSTED_MOVE:
-            intent.throttle = -min(basic_move, speed - EXHAUSTED_MOVE)
-        elif speed + intent.throttle > EXHAUSTED_MOVE:
-            raise IntentError(
-                entity, "throttle", intent.throttle, f"an exhausted mount moves no faster than {EXHAUSTED_MOVE} yd/s"
-            )
-
     def _house_riders(self) -> None:
         world = self.world
         for entity, rider in esper.get_component(Rider):
             if rider.ready_turn == world.turn:
                 set_maneuver(world, entity, Maneuver.READY)
+            check_seated_rider(world, entity, rider, maneuver(world, entity))
             ridden = world.try_get(rider.mount, Mount) if rider.mount is not None else None
-            if rider.mount is None or ridden is None:
-                continue  # on foot, or on a mount despawned since the last turn (it falls in the MOUNTED phase)
-            own = maneuver(world, entity)
-            if own in _MOVING and rider.action != "jump off":
-                raise IntentError(
-                    entity,
-                    "maneuver",
-                    own.value,
-                    "a maneuver that does not move the rider, who is stationary on its mount; a Move or Move and "
-                    "Attack only to jump off (House rules: Mounts)",
-                )
-            if ridden.controller != entity:
-                continue
-            mount_maneuver = maneuver(world, rider.mount)
-            if mount_maneuver is not None and mount_maneuver not in _HOUSE_MOUNT_MANEUVERS:
-                raise IntentError(
-                    rider.mount,
-                    "maneuver",
-                    mount_maneuver.value,
-                    "a ridden mount takes Move, Move and Attack or Attack (House rules: Mounts)",
-                )
+            if ridden is not None and ridden.controller == entity:
+                assert rider.mount is not None
+                check_ridden_mount(world, rider.mount)
+
+
+def charge_throttle(world: World, entity: int) -> int:
+    """The throttle of a mount charging out of control: it speeds up all it may, to its full Move at ordinary
+    speed, by its acceleration step toward top speed at high speed; nothing while out of control (or for a mount
+    the high-speed systems do not move)."""
+    if not all(world.has(entity, kind) for kind in BODY_TYPES):
+        return 0
+    body = body_of(world, entity)
+    lim = limits(world, body, installed_rules(world))
+    velocity = body.velocity.yps
+    if body.control.state is MoveState.NORMAL:
+        return max(0, lim.move - velocity)
+    if body.control.state is MoveState.HIGH_SPEED:
+        return max(0, min(lim.accel_step, lim.top_speed - velocity))
+    return 0
+
+
+def exhausted_throttle(world: World, entity: int, intent: Intent) -> int:
+    """The throttle exhausted mount ``entity`` takes this turn instead of ``intent``'s: faster than Move 2 it slows
+    itself by its Basic Move (no further than to 2), otherwise the throttle asked. An attacking maneuver, or a
+    throttle past Move 2, is an :class:`~ecs.errors.IntentError` (Mount Loss of Control Table, rows 6-7)."""
+    if intent.maneuver in _ATTACKS:
+        raise IntentError(entity, "maneuver", intent.maneuver.value, "an exhausted mount will not fight")
+    mover = world.try_get(entity, Mover)
+    basic_move = mover.basic_move if mover is not None else 0
+    velocity = world.try_get(entity, Velocity)
+    speed = velocity.yps if velocity is not None else 0
+    if speed > EXHAUSTED_MOVE:
+        return -min(basic_move, speed - EXHAUSTED_MOVE)
+    if speed + intent.throttle > EXHAUSTED_MOVE:
+        raise IntentError(
+            entity, "throttle", intent.throttle, f"an exhausted mount moves no faster than {EXHAUSTED_MOVE} yd/s"
+        )
+    return intent.throttle
+
+
+def check_seated_rider(world: World, entity: int, rider: Rider, chosen: Maneuver | None) -> None:
+    """House rules: refuse a maneuver ``chosen`` that moves ``rider`` (entity ``entity``) while it sits on a live
+    mount, unless it jumps off (House rules: Mounts). Nothing for a rider on foot."""
+    if rider.mount is None or not world.has(rider.mount, Mount):
+        return  # on foot, or on a mount despawned since the last turn (it falls in the MOUNTED phase)
+    if chosen in _MOVING and rider.action != "jump off":
+        assert chosen is not None
+        raise IntentError(
+            entity,
+            "maneuver",
+            chosen.value,
+            "a maneuver that does not move the rider, who is stationary on its mount; a Move or Move and "
+            "Attack only to jump off (House rules: Mounts)",
+        )
+
+
+def check_ridden_mount(world: World, mount: int) -> None:
+    """House rules: refuse a maneuver of ``mount``, ridden by a controlling rider seated on it, other than Move,
+    Move and Attack or Attack (House rules: Mounts)."""
+    controller = world.get(mount, Mount).controller
+    link = world.try_get(controller, Rider) if controller is not None else None
+    if link is None or link.mount != mount:
+        return
+    mount_maneuver = maneuver(world, mount)
+    if mount_maneuver is not None and mount_maneuver not in _HOUSE_MOUNT_MANEUVERS:
+        raise IntentError(
+            mount,
+            "maneuver",
+            mount_maneuver.value,
+            "a ridden mount takes Move, Move and Attack or Attack (House rules: Mounts)",
+        )
+
+
+def ordered_intent(world: World, entity: int) -> Intent:
+    """The intent ``entity`` will act on this turn once :class:`MountOrderSystem` has given its orders, worked out
+    without changing the world: a charging mount's Move at :func:`charge_throttle`, an exhausted mount's
+    :func:`exhausted_throttle`, under the house rules a rider's forced Ready; otherwise its own ``Intent``. It
+    raises the :class:`~ecs.errors.IntentError` the step would for the orders: an exhausted mount told to fight or
+    speed up, and under the house rules a ridden mount's maneuver (:func:`check_ridden_mount`) or a seated
+    rider's (:func:`check_seated_rider`). A risky feat hangs on its rider's roll, so its refusal is not
+    foreseen."""
+    intent = world.get(entity, Intent)
+    mount = world.try_get(entity, Mount)
+    if mount is not None and mount.charging is not None:
+        return replace(
+            intent,
+            maneuver=Maneuver.MOVE,
+            throttle=charge_throttle(world, entity),
+            turn=0,
+            turn_at_yd=None,
+            push=False,
+            veer=(),
+            slam=False,
+        )
+    if mount is not None and mount.exhausted:
+        intent = replace(intent, throttle=exhausted_throttle(world, entity, intent))
+    if not house(world):
+        return intent
+    if mount is not None:
+        check_ridden_mount(world, entity)
+    link = world.try_get(entity, Rider)
+    if link is None:
+        return intent
+    chosen = Maneuver.READY if link.ready_turn == world.turn else intent.maneuver
+    check_seated_rider(world, entity, link, chosen)
+    return intent if chosen is intent.maneuver else replace(intent, maneuver=chosen)

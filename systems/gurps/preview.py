@@ -16,6 +16,7 @@ from systems.gurps import rules
 from systems.gurps.fall import RECOVERY_LABEL, recovery_target, refuse_steering
 from systems.gurps.intent import check_intent, early_turn_modifier
 from systems.gurps.maneuvers import maneuver_loss
+from systems.gurps.mount_orders import ordered_intent
 from systems.gurps.movement import jump_skill, plan_walk, walk
 from systems.gurps.movers import body_of, carried, control_roll, installed_rules, limits
 from systems.gurps.spatial import SpatialIndex
@@ -58,12 +59,18 @@ class Forecast:
 def preview(world: World, entity: int) -> Forecast:
     """The :class:`Forecast` of ``entity``'s intent this turn, without changing the world.
 
-    The same rules as the systems: a bad intent raises the :class:`~ecs.errors.IntentError` the step would.
-    The path follows the positions of this moment (other movers have not moved yet); a roll to jump an
-    obstacle is listed and assumed made; a pushed turn is assumed made.
+    The same rules as the systems: a bad intent raises the :class:`~ecs.errors.IntentError` the step would,
+    the orders a mount takes included (an exhausted mount's, under the house rules a ridden mount's and a seated
+    rider's: :func:`systems.gurps.mount_orders.ordered_intent`), and the forecast is of the intent the entity
+    will act on (a charging or exhausted mount's throttle, a forced Ready). The path follows the positions of this
+    moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made; a pushed
+    turn is assumed made.
     """
     chosen = installed_rules(world)
     body = body_of(world, entity)
+    intent = ordered_intent(world, entity)
+    if intent is not body.intent:
+        body = body._replace(intent=intent)
     check_intent(world, body, chosen)
     if carried(body):
         return Forecast(entity)
