@@ -395,3 +395,18 @@ def test_house_mounts_the_preview_refuses_orders_a_ridden_mount_and_its_rider_ma
     with pytest.raises(IntentError) as stepped:
         world.step()
     assert str(previewed.value) == str(stepped.value)
+
+
+def test_pushing_the_envelope_a_flier_does_not_speed_up_the_turn_it_lands() -> None:
+    """Landing is a deceleration (here of nothing): a flier coming down at 4 yd/s with a throttle of +6, which its
+    air Move 12 allowed, stays at 4 on the ground, where a jump to 10 would be past its top speed of 6."""
+    world = make_world()
+    hawk = flier(world, altitude_yd=1.0)
+    world.get(hawk, Velocity).yps = 4
+    world.get(hawk, FlightIntent).climb_yd = -1
+    world.get(hawk, Intent).throttle = 6
+    events = world.step()
+    assert world.get(hawk, Position).altitude_yd == 0
+    assert of_type(events, VelocityChanged) == [VelocityChanged(hawk, 4, 4, 6, 0)]
+    assert world.get(hawk, Velocity).yps == 4
+    assert world.get(hawk, Control).state is MoveState.NORMAL

@@ -38,9 +38,13 @@ def _entry_refusal(world: World, body: Body, lim: Limits) -> str | None:
     return "not standing"
 
 
-def _flier_on_the_ground(world: World, body: Body) -> bool:
-    """Whether ``body`` is a flier on the ground, which may have come down faster than it can run."""
-    return body.position.altitude_yd == 0 and world.has(body.entity, Flight)
+def _flier_landing(world: World, body: Body) -> bool | None:
+    """For a flier on the ground, which may have come down faster than it can run, whether it came down this turn
+    (a descent of its own: ``Flight.climbed_yd``); None for anyone else."""
+    if body.position.altitude_yd:
+        return None
+    flight = world.try_get(body.entity, Flight)
+    return None if flight is None else flight.climbed_yd < 0
 
 
 class VelocityChange(System):
@@ -66,9 +70,11 @@ class VelocityChange(System):
       its ground top speed, so one that came down faster than it can run is slowed to that at the end of the
       turn, a forced deceleration counted as bad footing's is (the footing it paid included, not added):
       with any voluntary deceleration, within Basic Move it is safe, up to twice Basic Move it takes the
-      Pushing the Envelope roll for a hasty deceleration, beyond that control is lost outright, and a throttle
-      up is not applied (Basic Set: High-Speed Movement > Tactical Movement; Pushing the Envelope). It ends at
-      high speed or not by its new velocity, as any mover does.
+      Pushing the Envelope roll for a hasty deceleration, beyond that control is lost outright (Basic Set:
+      High-Speed Movement > Tactical Movement; Pushing the Envelope). The turn it lands, however slowly, a
+      throttle up is not applied: landing is a deceleration, of nothing or more, and one accelerates or
+      decelerates at the end of a turn, not both (as with footing). It ends at high speed or not by its new
+      velocity, as any mover does.
     - High speed: accelerate by up to Basic Move to top speed (Accelerating); or decelerate, the footing's
       extra points paid this turn adding to the voluntary deceleration: within Basic Move it is safe, up to
       twice Basic Move it takes a Pushing the Envelope roll at the hasty-deceleration modifier, beyond that
@@ -97,14 +103,15 @@ class VelocityChange(System):
             if control.state is MoveState.NORMAL:
                 if body.velocity.yps or body.intent.throttle:  # standing still and asked for nothing: nothing to do
                     self._ordinary(world, body, limits(world, body, chosen), chosen)
-            elif body.intent.throttle or control.extra_cost or _flier_on_the_ground(world, body):
+            elif body.intent.throttle or control.extra_cost or _flier_landing(world, body) is not None:
                 self._high_speed(world, body, limits(world, body, chosen), chosen)
             else:
                 self._cruise(world, body, chosen)
 
     def _ordinary(self, world: World, body: Body, lim: Limits, chosen: Rules) -> None:
         before = body.velocity.yps
-        if before > lim.top_speed and _flier_on_the_ground(world, body):  # came down faster than it can run
+        landing = _flier_landing(world, body)
+        if landing or (landing is not None and before > lim.top_speed):  # landed, or came down too fast to run
             self._high_speed(world, body, lim, chosen)
             return
         throttle = body.intent.throttle
@@ -134,9 +141,10 @@ class VelocityChange(System):
         before = body.velocity.yps
         throttle = body.intent.throttle
         footing = body.control.extra_cost
-        if _flier_on_the_ground(world, body):  # landed: down to its ground top speed, the footing included
+        landing = _flier_landing(world, body)
+        if landing is not None:  # on the ground: down to its ground top speed, the footing included
             footing = max(footing, before - lim.top_speed)
-        if throttle > 0 and footing == 0:
+        if throttle > 0 and footing == 0 and not landing:
             body.velocity.yps = before + throttle
             world.emit(VelocityChanged(entity, before, body.velocity.yps, throttle, 0))
             return
