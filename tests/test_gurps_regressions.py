@@ -43,6 +43,7 @@ from systems.gurps.events import (
     VelocityChanged,
 )
 from systems.gurps.figure import occupied_hexes
+from systems.gurps.mount_control import apply_loss_row
 from systems.gurps.mounted import seat
 from systems.gurps.mounted_results import rider_stunned
 from systems.gurps.mounting import dismount
@@ -410,3 +411,19 @@ def test_pushing_the_envelope_a_flier_does_not_speed_up_the_turn_it_lands() -> N
     assert of_type(events, VelocityChanged) == [VelocityChanged(hawk, 4, 4, 6, 0)]
     assert world.get(hawk, Velocity).yps == 4
     assert world.get(hawk, Control).state is MoveState.NORMAL
+
+
+@pytest.mark.parametrize(
+    ("blocked", "facing"), [(False, 1), (True, 0)], ids=["room to turn -> faces the foe", "no room -> as it faced"]
+)
+def test_mount_loss_of_control_table_a_charging_horse_turns_only_with_room_to_swing(blocked: bool, facing: int) -> None:
+    """Row 5, the mount charges toward the foe: it turns to face the foe first, unless its body would swing into a
+    body, when it charges the way it faces."""
+    world = make_world()
+    steed = horse(world)
+    world.get(steed, Mount).threat = mover(world, at=(0, 5))
+    if blocked:
+        mover(world, at=(0, -1))  # behind the front once the horse faces direction 1
+    apply_loss_row(world, steed, 5)
+    assert world.get(steed, Mount).charging == "toward"
+    assert world.get(steed, Facing).direction == facing

@@ -18,6 +18,7 @@ from components.mount import Mount, Rider
 from ecs import Phase, RollMade, System, World
 from ecs.hexgrid import direction_to, line, turn
 from systems.gurps import rules
+from systems.gurps.aerial import figure_height_yd
 from systems.gurps.events import (
     CrushedByMount,
     ItemDropped,
@@ -27,6 +28,7 @@ from systems.gurps.events import (
     MountFell,
     MountLossOfControl,
 )
+from systems.gurps.figure import body_hexes
 from systems.gurps.mounted import (
     best_skill,
     fall_damage,
@@ -35,12 +37,14 @@ from systems.gurps.mounted import (
     house,
     initiative_order,
     injure,
+    mount_body,
     readies,
     require_mount,
     riding_roll,
     skill_roll,
     strapped,
 )
+from systems.gurps.spatial import shared_index
 
 _HORSE_FALL_YD: Final = 3
 """The table's falls are for a horse; a mount's ``fall_yd`` shifts each of them by its difference from this."""
@@ -67,7 +71,8 @@ def apply_loss_row(world: World, mount: int, number: int, rolled: bool = False) 
       on a Jumping or Acrobatics roll (the better of the two the rider has).
     - Rows 5 and 10: the mount turns toward (or away from) ``Mount.threat`` when it is not at high speed, and
       spends the next turn charging (``Mount.charging``, carried out by :class:`MountOrderSystem`). With no
-      threat known it charges the way it faces.
+      threat known, or no room to turn (its body would swing into a body or an obstacle), it charges the way it
+      faces.
     - Row 11 without a saddle is row 3 (:func:`systems.gurps.rules.mount_loss_of_control`).
     - House rules: a controller strapped into the saddle (:func:`systems.gurps.mounted.strapped`) cannot be
       thrown or lose its grip (rows 2 and 3). It stays seated and spends its next turn on a Ready to reorient
@@ -145,6 +150,17 @@ def _facing_toward(world: World, mount: int, threat: int) -> int | None:
     return direction_to(here, line(here, there.hex)[1])
 
 
+def _room_to_turn(world: World, mount: int, facing: int) -> bool:
+    """Whether ``mount`` can turn in place to face ``facing``: every hex its body would swing into is clear of
+    bodies and obstacles at its level (:meth:`systems.gurps.spatial.SpatialIndex.clear`)."""
+    index = shared_index(world)
+    body = mount_body(world, mount)
+    height = figure_height_yd(world, mount)
+    altitude = world.get(mount, Position).altitude_yd
+    swung = body_hexes(body[0], facing, len(body))
+    return all(spot in body or index.clear(spot, altitude, height, (mount,)) for spot in swung)
+
+
 def _charge(world: World, mount: int, direction: str) -> None:
     found = world.get(mount, Mount)
     facing = world.try_get(mount, Facing)
@@ -152,7 +168,7 @@ def _charge(world: World, mount: int, direction: str) -> None:
     at_speed = control is not None and control.state is not MoveState.NORMAL
     if facing is not None and found.threat is not None and not at_speed:
         toward = _facing_toward(world, mount, found.threat)
-        if toward is not None:
+        if toward is not None and _room_to_turn(world, mount, toward if direction == "toward" else turn(toward, 3)):
             facing.direction = toward if direction == "toward" else turn(toward, 3)
             velocity = world.try_get(mount, Velocity)
             if velocity is not None:
