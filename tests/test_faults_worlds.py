@@ -14,31 +14,32 @@ The planners write what a game writes between steps, drawn from a ``random.Rando
 - ``plan_round`` gives each Spelljammer character a random speed mode its vegetation allows, a heading, and now
   and then a flight, a chase, a pursuit action or shots, valid by the rules (``systems.spelljammer.rules``).
 
-The GURPS preview does not know every rule a step applies: it leaves climbs (``FlightIntent``), riders'
-requests (``Rider``) and the orders a mount takes (an exhausted mount's, or under the house rules a ridden one's) to
-the step. :func:`step_refusing` therefore lets a step refuse exactly those with an ``IntentError``, checks that
-the refused step left the world exactly as it was (:func:`fingerprint`), clears that one entity's wishes and steps
-again. Any other error fails the test.
+The GURPS preview does not know every rule a step applies: it leaves climbs (``FlightIntent``, refused for
+instance when a descent would come down onto a body that walked under the flier this turn) and riders' requests
+(``Rider``, refused for instance when nobody may step down into a crowd) to the step. :func:`step_refusing`
+therefore lets a step refuse exactly those with an ``IntentError``, checks that the refused step left the world
+exactly as it was (:func:`fingerprint`), clears that one entity's wishes and steps again. Any other error fails the
+test: the orders a mount takes (an exhausted mount's, under the house rules a ridden one's) the preview refuses as
+the step does.
 
 The invariant checks (each returns the problems it found, so a failing test prints them all):
 
-- :func:`speed_problems`: a velocity never above the fastest the rules allow the entity anywhere (its ground top
-  speed; for a flier also its dive limit), and a velocity that rose this turn never above the top speed the
-  rules gave it for this turn. Excepted, and held to the dive limit instead: a flier pulling out of a stall or a
-  wipe-out into a dive (its speed comes from the fall), and under the house rules a flier that dived this turn
-  (a dive gathers speed past top speed, up to the absolute dive maximum: House rules: Flying Movement and Combat).
+- :func:`speed_problems`: a velocity never above the fastest the rules allow the entity where it is (its ground top
+  speed; for a flier in the air also its dive limit: one that lands faster is slowed to its ground top speed), and
+  a velocity that rose this turn never above the top speed the rules gave it for this turn. Excepted, and held to
+  the dive limit instead: a flier pulling out of a stall or a wipe-out into a dive (its speed comes from the fall),
+  and under the house rules a flier that dived this turn (a dive gathers speed past top speed, up to the absolute
+  dive maximum: House rules: Flying Movement and Combat).
 - :func:`link_problems`: every rider is either on foot (no mount, not carried) or seated on a live mount that
   lists it, carried by it and sitting at its seat; every mount lists only live riders that name it, no more than
   its seats.
-- :func:`crowding_problems`: two bodies that meet (same ``Position`` hex, overlapping heights, neither carried) at
-  the end of a turn, or a body that meets an obstacle, are allowed only where the rules as the library reads them
-  put them: they met already when the turn began, or this turn one dodged out of the other's way on that hex
-  (the walker passes through a body that dodges, Basic Set: High-Speed Movement > Direction and Turning Radius,
-  and may run out of movement right there), or jumped that obstacle there, or one of them came down onto the hex
-  (a rider falling or getting off lands beside its seat whoever stands there; a flier descending or falling).
-  Anything else is a walk or a skid that went through a body or an obstacle without the rules letting it. The
-  texts do not settle those shared hexes, and the library does not move anyone aside; a horse's hexes behind its
-  front hex are not bodies to the collision rules at all, so neither are they here.
+- :func:`crowding_problems`: two bodies that meet (on any hex either fills: a horse's three, a flier lying flat its
+  two in the air; overlapping heights; neither carried) at the end of a turn, or a body that meets an obstacle, are
+  allowed only where they met already when the turn began, or where a walker jumped that obstacle (and ran out of
+  movement on top of it, which the library lets be). Everything else that could put two on one hex the rules as
+  the library reads them keep apart: a body that dodges steps out of the way, riders come down on a clear hex,
+  fliers neither descend onto bodies nor stay on them when they fall, and a horse's hindquarters are a body to the
+  collision rules like its front.
 """
 
 from __future__ import annotations
@@ -83,18 +84,8 @@ from ecs.hexgrid import DIRECTIONS, Hex, distance
 from systems import spelljammer
 from systems.gurps import Rules, install, preview, rules
 from systems.gurps.dive import normal_top_speed
-from systems.gurps.events import (
-    AltitudeChanged,
-    Dismounted,
-    DodgedAside,
-    Falling,
-    FellOff,
-    Landed,
-    LiftRegained,
-    MountingFailed,
-    ObstacleCrossed,
-    StallRecovered,
-)
+from systems.gurps.events import AltitudeChanged, LiftRegained, ObstacleCrossed, StallRecovered
+from systems.gurps.figure import occupied_hexes
 from systems.gurps.intent import check_intent
 from systems.gurps.mounted import mount_body, mount_seat, seat
 from systems.gurps.mounted_results import mount_hit, rider_stunned
@@ -291,28 +282,60 @@ SPAWNERS: Final[dict[str, Callable[[World, random.Random, Hex], int]]] = {
 def mixed_world(
     seed: int, groups: int, rules_used: Rules | None = None, *, transactional: bool = True
 ) -> tuple[World, Cast]:
-    """A GURPS world of ``groups`` groups of :data:`GROUP_SIZE` entities, each on a hex of its own, about five
-    hexes of map for each entity, dice and layout from ``seed``."""
+    """A GURPS world of ``groups`` groups of :data:`GROUP_SIZE` entities, each on hexes of its own (all a horse's
+    three, all a flier's two: :func:`spread_out`), about five hexes of map for each entity, dice and layout from
+    ``seed``."""
     rng = random.Random(seed)
     world = World(seed=seed, transactional=transactional)
     install(world, rules_used)
     side = max(8, round((groups * GROUP_SIZE * 5) ** 0.5))
     free = [(q, r) for q in range(side) for r in range(side)]
     rng.shuffle(free)
+    taken: set[Hex] = set()
     cast = Cast()
+
+    def spawn(kind: str) -> int:
+        entity = SPAWNERS[kind](world, rng, next_free(free, taken))
+        spread_out(world, entity, free, taken)
+        cast.kinds()[kind].append(entity)
+        return entity
+
     for _ in range(groups):
         for kind in ("runner", "runner", "vehicle", "flier", "obstacle", "footing"):
-            cast.kinds()[kind].append(SPAWNERS[kind](world, rng, free.pop()))
+            spawn(kind)
         for seated in (True, False):
-            horse = spawn_horse(world, rng, free.pop())
-            rider = spawn_rider(world, rng, free.pop())
-            cast.horses.append(horse)
-            cast.riders.append(rider)
+            horse, rider = spawn("horse"), spawn("rider")
             if seated:
                 seat(world, rider, horse)
     for body in bodies(world):
         settle_state(world, body.entity)
     return world, cast
+
+
+def next_free(free: list[Hex], taken: set[Hex]) -> Hex:
+    """The next hex of the shuffled ``free`` list that nothing has ``taken``."""
+    while True:
+        spot = free.pop()
+        if spot not in taken:
+            return spot
+
+
+def spread_out(world: World, entity: int, free: list[Hex], taken: set[Hex]) -> None:
+    """Turn ``entity``, just spawned, until none of the hexes it fills (``figure.occupied_hexes``: a horse's three,
+    a flier lying flat its two in the air) is ``taken``; failing every facing, move it on to the next free hex.
+    Then its hexes are taken."""
+    position, facing = world.get(entity, Position), world.try_get(entity, Facing)
+    while True:
+        for _ in range(6):
+            hexes = occupied_hexes(world, entity) if world.has(entity, Mover) else (position.hex,)
+            if taken.isdisjoint(hexes):
+                taken.update(hexes)
+                return
+            if facing is None:
+                break
+            facing.direction = (facing.direction + 1) % 6
+            world.get(entity, Velocity).heading = facing.direction
+        position.q, position.r = next_free(free, taken)
 
 
 def settle_state(world: World, entity: int) -> None:
@@ -463,10 +486,14 @@ def plan_turn(world: World, cast: Cast, rng: random.Random, *, wild: bool = True
 
 
 def clear_requests(world: World, entity: int) -> None:
-    """Take back everything asked of ``entity`` this turn."""
+    """Take back everything asked of ``entity`` this turn: its intent back to the default, which for a rider in the
+    saddle is Do Nothing (``systems.gurps.cleanup.IntentReset``)."""
     intent = world.try_get(entity, Intent)
     if intent is not None:
         reset_intent(intent)
+        link = world.try_get(entity, Rider)
+        if link is not None and link.mount is not None:
+            intent.maneuver = Maneuver.DO_NOTHING
     wish = world.try_get(entity, FlightIntent)
     if wish is not None:
         wish.climb_yd, wish.dive = 0, False
@@ -482,10 +509,10 @@ def saved_bytes(world: World, folder: Path) -> bytes:
     return path.read_bytes()
 
 
-def refusal_the_preview_cannot_see(world: World, error: IntentError) -> bool:
-    """Whether a step may refuse this although the planner's intents passed the preview: a climb, a rider's
-    request, or a mount's orders (see the module docstring)."""
-    return error.field.startswith(("FlightIntent.", "Rider.")) or world.has(error.entity, Mount)
+def refusal_the_preview_cannot_see(error: IntentError) -> bool:
+    """Whether a step may refuse this although the planner's intents passed the preview: a climb or a rider's
+    request (see the module docstring)."""
+    return error.field.startswith(("FlightIntent.", "Rider."))
 
 
 def fingerprint(world: World) -> tuple[object, ...]:
@@ -510,7 +537,7 @@ def step_refusing(
         try:
             return world.step(), refusals, observed
         except IntentError as error:
-            if not refusal_the_preview_cannot_see(world, error):
+            if not refusal_the_preview_cannot_see(error):
                 raise
             assert not verify or fingerprint(world) == before, f"{error} changed the world"
             assert len(refusals) < 200, "the step keeps refusing"
@@ -537,13 +564,13 @@ def dive_limit(flight: Flight, mover: Mover, chosen: Rules) -> int:
 
 
 def speed_cap(world: World, entity: int, chosen: Rules) -> int:
-    """The fastest the rules let ``entity`` go anywhere: its ground top speed, or for a flier its dive limit if
-    that is more. Reading for a flier that comes down to the ground faster than it could run: the rules set no
-    limit on landing, so the flier's air limits still bound it there."""
+    """The fastest the rules let ``entity`` go where it is: its ground top speed, or for a flier in the air its
+    dive limit if that is more. A flier that comes down to the ground faster than it can run is slowed to its
+    ground top speed that turn (``acceleration.VelocityChange``), so on the ground it is held to that."""
     mover = world.get(entity, Mover)
     cap = ground_top_speed(mover, chosen)
     flight = world.try_get(entity, Flight)
-    if flight is not None:
+    if flight is not None and world.get(entity, Position).altitude_yd > 0:
         cap = max(cap, dive_limit(flight, mover, chosen))
     return cap
 
@@ -628,11 +655,13 @@ Meeting = tuple[int, int, Hex]
 
 
 def meetings(world: World) -> set[Meeting]:
-    """Every pair of bodies, and every body and obstacle, that meet on one hex now (riders excluded)."""
+    """Every pair of bodies, and every body and obstacle, that meet on one hex now (riders excluded), a body on
+    every hex it fills (``figure.occupied_hexes``)."""
     on_hex: dict[Hex, list[tuple[int, float]]] = {}
-    for entity, (position, mover, control) in world.query(Position, Mover, Control):
+    for entity, (_, mover, control) in world.query(Position, Mover, Control):
         if control.carried_by is None:
-            on_hex.setdefault(position.hex, []).append((entity, figure_height_yd(mover)))
+            for spot in occupied_hexes(world, entity):
+                on_hex.setdefault(spot, []).append((entity, figure_height_yd(mover)))
     found: set[Meeting] = set()
     for hex, here in on_hex.items():
         for index, (a, height_a) in enumerate(here):
@@ -648,20 +677,12 @@ def meetings(world: World) -> set[Meeting]:
 
 def crowding_problems(world: World, before: set[Meeting], events: list[Event]) -> list[str]:
     """Bodies and obstacles meeting on a hex without the rules putting them there (see the module docstring)."""
-    dodged = {(frozenset((e.entity, e.mover)), e.at) for e in events if isinstance(e, DodgedAside)}
-    jumped = {(frozenset((e.entity, e.obstacle)), e.at) for e in events if isinstance(e, ObstacleCrossed)}
-    came_down = {(e.rider, e.at) for e in events if isinstance(e, (FellOff, Dismounted, MountingFailed))}
-    vertical = {e.entity for e in events if isinstance(e, (AltitudeChanged, Falling, Landed))}
-    problems = []
-    for meeting in meetings(world) - before:
-        a, b, hex = meeting
-        pair = (frozenset((a, b)), hex)
-        if pair in dodged or pair in jumped:
-            continue
-        if (a, hex) in came_down or (b, hex) in came_down or a in vertical or b in vertical:
-            continue
-        problems.append(f"entities {a} and {b} meet on {hex} with nothing in the rules to put them there")
-    return problems
+    jumped = {(e.entity, e.obstacle, e.at) for e in events if isinstance(e, ObstacleCrossed)}
+    return [
+        f"entities {a} and {b} meet on {hex} with nothing in the rules to put them there"
+        for a, b, hex in sorted(meetings(world) - before)
+        if (a, b, hex) not in jumped
+    ]
 
 
 # --- A Spelljammer chase world ---------------------------------------------------------------------------
@@ -783,8 +804,8 @@ def test_the_round_planner_writes_intents_the_rules_allow() -> None:
 
 @pytest.mark.parametrize("field_name", ["FlightIntent.climb_yd", "Rider.action"])
 def test_only_wishes_the_preview_cannot_see_may_be_refused(field_name: str) -> None:
-    world, cast = mixed_world(seed=1, groups=1)
+    _, cast = mixed_world(seed=1, groups=1)
     runner = cast.runners[0]
-    assert refusal_the_preview_cannot_see(world, IntentError(runner, field_name, 1, "x"))
-    assert not refusal_the_preview_cannot_see(world, IntentError(runner, "throttle", 1, "x"))
-    assert refusal_the_preview_cannot_see(world, IntentError(cast.horses[0], "maneuver", "Aim", "x"))
+    assert refusal_the_preview_cannot_see(IntentError(runner, field_name, 1, "x"))
+    assert not refusal_the_preview_cannot_see(IntentError(runner, "throttle", 1, "x"))
+    assert not refusal_the_preview_cannot_see(IntentError(cast.horses[0], "maneuver", "Aim", "x"))
