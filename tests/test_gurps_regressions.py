@@ -47,6 +47,7 @@ from systems.gurps.mount_control import apply_loss_row
 from systems.gurps.mounted import seat
 from systems.gurps.mounted_results import rider_stunned
 from systems.gurps.mounting import dismount
+from systems.gurps.spatial import SpatialIndex
 
 
 def make_world(rules: Rules | None = None) -> World:
@@ -427,3 +428,24 @@ def test_mount_loss_of_control_table_a_charging_horse_turns_only_with_room_to_sw
     apply_loss_row(world, steed, 5)
     assert world.get(steed, Mount).charging == "toward"
     assert world.get(steed, Facing).direction == facing
+
+
+def test_mounting_up_the_index_refiles_a_horse_that_turned_or_moved_between_turns() -> None:
+    """The index keeps every hex of a horse: after a game turns or moves it between turns, a refresh answers as a
+    fresh rebuild does."""
+    world = make_world()
+    steed = horse(world, at=(3, 3))
+    index = SpatialIndex()
+    index.refresh(world)
+    assert index.hexes_of(steed) == ((3, 3), (2, 3), (1, 3))
+    for facing, at in ((2, (3, 3)), (2, (5, 1)), (4, (0, 0))):
+        before = index.hexes_of(steed)
+        world.get(steed, Facing).direction = facing
+        world.get(steed, Position).q, world.get(steed, Position).r = at
+        index.refresh(world)
+        rebuilt = SpatialIndex()
+        rebuilt.rebuild(world)
+        now = occupied_hexes(world, steed)
+        assert index.hexes_of(steed) == rebuilt.hexes_of(steed) == now
+        assert all(index.bodies_in_way(spot, 0, 0.0, 2.0) == [steed] for spot in now)
+        assert all(index.bodies_in_way(spot, 0, 0.0, 2.0) == [] for spot in set(before) - set(now))
