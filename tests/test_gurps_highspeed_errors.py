@@ -11,11 +11,11 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from test_gurps_highspeed import mover
 
 from components import (
     Condition,
     Control,
-    Facing,
     Footing,
     Intent,
     Maneuver,
@@ -45,31 +45,6 @@ def make_world(rules: Rules | None = None) -> World:
     world = World(seed=11)
     install(world, rules)
     return world
-
-
-def mover(
-    world: World,
-    *,
-    at: tuple[int, int] = (0, 0),
-    facing: int = 0,
-    velocity: int = 0,
-    state: MoveState = MoveState.NORMAL,
-    cause: LossCause | None = None,
-    intent: Intent | None = None,
-    **stats: Any,
-) -> int:
-    """Spawn a GURPS mover (Basic Move 5, DX 10 unless ``stats`` say otherwise)."""
-    stats.setdefault("basic_move", 5)
-    return world.spawn(
-        Position(*at),
-        Facing(facing),
-        Velocity(velocity, facing),
-        Mover(**stats),
-        Control(state=state, loss_cause=cause),
-        intent or Intent(),
-        Condition(),
-        Posture(),
-    )
 
 
 def snapshot(world: World) -> Any:

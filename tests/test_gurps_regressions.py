@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_gurps_highspeed import mover, of_type
 
 from components import (
     Condition,
@@ -23,7 +24,6 @@ from components import (
     MoveState,
     Obstacle,
     Position,
-    Posture,
     Rider,
     Skills,
     Velocity,
@@ -56,32 +56,6 @@ def make_world(rules: Rules | None = None) -> World:
     return world
 
 
-def mover(
-    world: World,
-    *,
-    at: tuple[int, int] = (0, 0),
-    facing: int = 0,
-    velocity: int = 0,
-    state: MoveState = MoveState.NORMAL,
-    intent: Intent | None = None,
-    extra: tuple[Any, ...] = (),
-    **stats: Any,
-) -> int:
-    """A GURPS mover (Basic Move 5, DX 10, HP 10 unless ``stats`` say otherwise)."""
-    stats.setdefault("basic_move", 5)
-    return world.spawn(
-        Position(*at),
-        Facing(facing),
-        Velocity(velocity, facing),
-        Mover(**stats),
-        Control(state=state),
-        intent or Intent(),
-        Condition(),
-        Posture(),
-        *extra,
-    )
-
-
 def horse(world: World, *, at: tuple[int, int] = (0, 0), facing: int = 0, velocity: int = 0, **control: Any) -> int:
     """A horse: 3 hexes, its front on ``at``, the rest behind it."""
     return mover(
@@ -97,10 +71,6 @@ def horse(world: World, *, at: tuple[int, int] = (0, 0), facing: int = 0, veloci
         extra=(Mount(),),
         **control,
     )
-
-
-def of_type(events: list[Event], kind: type[Any]) -> list[Any]:
-    return [event for event in events if isinstance(event, kind)]
 
 
 def rolls(events: list[Event]) -> list[tuple[int, str, int]]:
