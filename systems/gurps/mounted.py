@@ -8,7 +8,7 @@ Sources: Basic Set: Mounted Combat, and the house rules' Mounts when ``Rules.mou
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, TypeVar
 
 from components.gurps import Condition, Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState, Skills
 from components.motion import Facing, Position, Velocity
@@ -21,6 +21,8 @@ from systems.gurps.events import FallDamage, FellOff, ReadyForced
 from systems.gurps.figure import body_hexes
 from systems.gurps.options import Rules
 from systems.gurps.spatial import figure_height_yd, shared_index
+
+C = TypeVar("C")
 
 
 def house(world: World) -> bool:
@@ -413,24 +415,24 @@ def fall_off(
     fall_damage(world, rider, yards)
 
 
+def _require(world: World, entity: int, kind: type[C], what_for: str) -> C:
+    """The ``kind`` component of ``entity``; a clear error when the entity is missing or has none."""
+    if not world.exists(entity):
+        raise WorldError(f"entity {entity} does not exist in this world")
+    found = world.try_get(entity, kind)
+    if found is None:
+        raise WorldError(f"entity {entity} has no {kind.__name__}: it {what_for}")
+    return found
+
+
 def require_mount(world: World, mount: int) -> Mount:
     """The ``Mount`` of ``mount``; a clear error when the entity is missing or cannot be ridden."""
-    if not world.exists(mount):
-        raise WorldError(f"entity {mount} does not exist in this world")
-    found = world.try_get(mount, Mount)
-    if found is None:
-        raise WorldError(f"entity {mount} has no Mount: it cannot be ridden")
-    return found
+    return _require(world, mount, Mount, "cannot be ridden")
 
 
 def require_rider(world: World, rider: int) -> Rider:
     """The ``Rider`` of ``rider``; a clear error when the entity is missing or cannot ride."""
-    if not world.exists(rider):
-        raise WorldError(f"entity {rider} does not exist in this world")
-    found = world.try_get(rider, Rider)
-    if found is None:
-        raise WorldError(f"entity {rider} has no Rider: it cannot ride")
-    return found
+    return _require(world, rider, Rider, "cannot ride")
 
 
 def require_seated(world: World, rider: int) -> tuple[Rider, int]:
