@@ -6,7 +6,7 @@ same path the system will; :class:`PathWalker` rolls the dice it asks for and wr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -134,6 +134,20 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
             side = veer[yard] if yard < len(veer) else 0
             toward = (facing + side) % 6  # one of the three front hexes
         step = DIRECTIONS[toward]
+        if length == 1 and (drifting or yard >= len(veer)):
+            # Up to the next yard where the plan changes something, every empty hex costs one point and holds
+            # nothing to meet: walk those in one go, then look again at the yard after them.
+            most = points - spent
+            for mark in (None if turned else turn_yd, stop_at_yd, None if drifting else drift_from_yd):
+                if mark is not None and mark > yard:
+                    most = min(most, mark - yard)
+            ran = _clear_run(here, step, most, occupied, path)
+            if ran:
+                here = path[-1]
+                body = (here,)
+                spent += ran
+                yard += ran
+                continue
         ahead = (here[0] + step[0], here[1] + step[1])
         empty = ahead not in occupied  # nothing there: no footing to pay, nothing to jump or run into
         cost = 1 if empty or not footing else 1 + index.footing_extra(ahead)
@@ -156,6 +170,22 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
         extra += cost - 1
         yard += 1
     return WalkResult(facing, heading, path, spent, extra, turned, struck)
+
+
+def _clear_run(here: Hex, step: Hex, most: int, occupied: Container[Hex], path: list[Hex]) -> int:
+    """Walk from ``here`` by ``step`` through at most ``most`` hexes that are not ``occupied``, adding each to
+    ``path``; return how many."""
+    q, r = here
+    dq, dr = step
+    ran = 0
+    while ran < most:
+        ahead = (q + dq, r + dr)
+        if ahead in occupied:
+            break
+        path.append(ahead)
+        q, r = ahead
+        ran += 1
+    return ran
 
 
 def _body_in_way(
