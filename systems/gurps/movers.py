@@ -12,6 +12,7 @@ Where the Move comes from (Basic Set: High-Speed Movement > High-Speed Flying an
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from typing import Any, Final, Literal, NamedTuple, cast
 
 from components.flight import Flight
@@ -237,36 +238,40 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     thresholds, with only the stall of Cannot Hover to keep it moving.
     """
     where, base, rated = _move_in_use(world, body)
-    move = rules.encumbered_move(base, body.mover.encumbrance)
     house = chosen.control == "house"
+    move, top, accel_step, first_turn = _speeds(base, rated, body.mover.encumbrance, body.mover.enhanced, house)
+    if where == "air":
+        accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
+    entry = min(first_turn, top)
+    radius_move = move if chosen.turning_radius == "house" else base
+    radius = _turning_radius(body.velocity.yps, radius_move, cast("rules.RadiusVariant", chosen.turning_radius))
+    free = max(0, radius - body.control.straight_yd)
+    safe_decel, max_decel = base, base if house else 2 * base
+    high = _high_speed_above(world, body, chosen, where, move if house else base)
+    # Positional, in the order of the fields: quicker to make than by keyword.
+    return Limits(where, base, move, top, entry, accel_step, safe_decel, max_decel, radius, free, high)
+
+
+@lru_cache(maxsize=1024, typed=True)
+def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool) -> tuple[int, int, int, int]:
+    """Encumbered Move, top speed, acceleration step and the most the first turn at high speed may start with,
+    for a Basic Move of ``base`` and a rated top speed of ``rated`` in the environment (:func:`limits`, before a
+    dive changes them). Pure arithmetic of the rules on a handful of numbers that most movers share, so it is
+    worked out once for each combination."""
+    move = rules.encumbered_move(base, encumbrance)
     if house:
         top = rules.house_top_speed(move, rated or 0)
     else:
         top = rated if rated is not None else rules.sprint_top_speed(move)
-    enhanced = body.mover.enhanced or (rated is not None and rated > move)
+    enhanced = enhanced or (rated is not None and rated > move)
     accel_step = move if house else base
-    if where == "air":
-        accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
     # House rules: the first turn at speed adds up to Encumbered Move, as any other (House rules: High Speed Movement)
     first_turn = 2 * move if house else rules.entry_velocity_limit(move, base, enhanced)
-    entry = min(first_turn, top)
-    velocity = body.velocity.yps
-    radius_move = move if chosen.turning_radius == "house" else base
-    radius = rules.turning_radius(velocity, radius_move, cast("rules.RadiusVariant", chosen.turning_radius))
-    free = max(0, radius - body.control.straight_yd)
-    return Limits(
-        environment=where,
-        basic_move=base,
-        move=move,
-        top_speed=top,
-        entry_limit=entry,
-        accel_step=accel_step,
-        safe_decel=base,
-        max_decel=base if house else 2 * base,
-        radius=radius,
-        free_turn_yd=free,
-        high_speed_above=_high_speed_above(world, body, chosen, where, move if house else base),
-    )
+    return move, top, accel_step, first_turn
+
+
+_turning_radius: Final = lru_cache(maxsize=1024, typed=True)(rules.turning_radius)
+""":func:`systems.gurps.rules.turning_radius`, worked out once for each velocity, Move and variant."""
 
 
 def high_speed_above(world: World, body: Body, chosen: Rules) -> int:
