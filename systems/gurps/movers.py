@@ -238,18 +238,50 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     thresholds, with only the stall of Cannot Hover to keep it moving.
     """
     where, base, rated = _move_in_use(world, body)
-    house = chosen.control == "house"
-    move, top, accel_step, first_turn = _speeds(base, rated, body.mover.encumbrance, body.mover.enhanced, house)
-    if where == "air":
-        accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
-    entry = min(first_turn, top)
-    radius_move = move if chosen.turning_radius == "house" else base
-    radius = _turning_radius(body.velocity.yps, radius_move, cast("rules.RadiusVariant", chosen.turning_radius))
-    free = max(0, radius - body.control.straight_yd)
-    safe_decel, max_decel = base, base if house else 2 * base
-    high = _high_speed_above(world, body, chosen, where, move if house else base)
-    # Positional, in the order of the fields: quicker to make than by keyword.
-    return Limits(where, base, move, top, entry, accel_step, safe_decel, max_decel, radius, free, high)
+    mover, house = body.mover, chosen.control == "house"
+    encumbrance, enhanced = mover.encumbrance, mover.enhanced
+    velocity, straight_yd = body.velocity.yps, body.control.straight_yd
+    lim = _plain_limits(where, base, rated, encumbrance, enhanced, house, chosen.turning_radius, velocity, straight_yd)
+    if where != "air":
+        return lim
+    # In the air a dive changes the acceleration and top speed, and Cannot Hover may change the threshold.
+    first_turn = _speeds(base, rated, encumbrance, enhanced, house)[3]
+    accel_step, top = speed_limits(world, body.entity, chosen, lim.accel_step, lim.top_speed)
+    high = _high_speed_above(world, body, chosen, where, lim.high_speed_above)
+    return lim._replace(top_speed=top, entry_limit=min(first_turn, top), accel_step=accel_step, high_speed_above=high)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _plain_limits(  # noqa: PLR0917 (positional arguments make the quickest cache key)
+    where: Environment,
+    base: int,
+    rated: int | None,
+    encumbrance: int,
+    enhanced: bool,
+    house: bool,
+    variant: str,
+    velocity: int,
+    straight_yd: int,
+) -> Limits:
+    """:func:`limits` before anything a flier's dive or hover changes: they follow from these numbers alone,
+    which most movers share, so they are worked out once for each combination."""
+    move, top, accel_step, first_turn = _speeds(base, rated, encumbrance, enhanced, house)
+    radius_move = move if variant == "house" else base
+    radius = rules.turning_radius(velocity, radius_move, cast("rules.RadiusVariant", variant))
+    free = max(0, radius - straight_yd)
+    return Limits(
+        environment=where,
+        basic_move=base,
+        move=move,
+        top_speed=top,
+        entry_limit=min(first_turn, top),
+        accel_step=accel_step,
+        safe_decel=base,
+        max_decel=base if house else 2 * base,
+        radius=radius,
+        free_turn_yd=free,
+        high_speed_above=move if house else base,
+    )
 
 
 @lru_cache(maxsize=1024, typed=True)
@@ -268,10 +300,6 @@ def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, hous
     # House rules: the first turn at speed adds up to Encumbered Move, as any other (House rules: High Speed Movement)
     first_turn = 2 * move if house else rules.entry_velocity_limit(move, base, enhanced)
     return move, top, accel_step, first_turn
-
-
-_turning_radius: Final = lru_cache(maxsize=1024, typed=True)(rules.turning_radius)
-""":func:`systems.gurps.rules.turning_radius`, worked out once for each velocity, Move and variant."""
 
 
 def high_speed_above(world: World, body: Body, chosen: Rules) -> int:
