@@ -26,10 +26,9 @@ def _plainly_valid(intent: Intent) -> bool:
 
 
 def _recheck_fields(body: Body) -> None:
-    """The Intent's own checks again, as an IntentError: a game may have changed a field after construction."""
+    """The Intent's own checks again, as an IntentError: a game may have changed a field after construction.
+    For an intent that :func:`_plainly_valid` does not pass."""
     intent = body.intent
-    if _plainly_valid(intent):
-        return
     if intent.turn in (3, -3):
         raise IntentError(body.entity, "turn", intent.turn, "a 180-degree turn is not possible; at most 2 hexsides")
     try:
@@ -204,8 +203,9 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     than the step or past top speed (Accelerating), decelerating past Basic Move without ``push`` or past
     twice Basic Move (Decelerating; Pushing the Envelope); more ``veer`` entries than yards to move.
     """
-    _recheck_fields(body)
     intent = body.intent
+    if not _plainly_valid(intent):
+        _recheck_fields(body)
     moving = intent.turn or intent.throttle or any(intent.veer)
     if carried(body):
         if moving:
