@@ -31,7 +31,7 @@ import arcade
 from PIL import Image
 
 from components import Facing, Position, Velocity
-from demos.scene import Scene, turn_log
+from demos.scene import Scene, column, rectangle, turn_log
 from ecs import hexgrid, name_of
 from ecs.hexgrid import Hex
 
@@ -310,17 +310,41 @@ class Renderer:
         arcade.resources.load_liberation_fonts()
         self.stage = stage
         spec = stage.scene.spec
-        self.layout = Layout(
-            spec.map_hexes(),
+        self.area = (spec.rows(), range(spec.width))
+        self.ground = spec.map_hexes()
+        self.layout = self._fit()
+        self._static: arcade.shape_list.ShapeElementList[Any] | None = None
+        self._terrain_key: tuple[int, ...] = ()
+        self.message = ""
+        self.seen_altitude = False
+
+    def _fit(self) -> Layout:
+        return Layout(
+            self.ground,
             MARGIN + 40,
             BOTTOM_H + MARGIN + 16,
             WIDTH - 2 * MARGIN - 80,
             HEIGHT - HEADER_H - BOTTOM_H - 2 * MARGIN - 40,
         )
-        self._static: arcade.shape_list.ShapeElementList[Any] | None = None
-        self._terrain_key: tuple[int, ...] = ()
-        self.message = ""
-        self.seen_altitude = False
+
+    def grow(self) -> bool:
+        """Grow the ground drawn (:attr:`ground`, the scene's map at first) to take in every actor and the paths
+        of the last turn that went off it, with a hex to spare, and fit the layout to it again; say whether it
+        grew. The world has no edge: a body steered off the map stays in view, the map drawn smaller."""
+        world = self.stage.world
+        spots = [hex for motion in self.stage.motions.values() for hex in motion.hexes]
+        spots += [where.hex for entity in self.stage.scene.actors if (where := pose(world, entity)) is not None]
+        rows, columns = self.area
+        off = [(hex[1], column(hex)) for hex in spots if hex[1] not in rows or column(hex) not in columns]
+        if not off:
+            return False
+        self.area = (
+            range(min([rows.start, *(r - 1 for r, _ in off)]), max([rows.stop, *(r + 2 for r, _ in off)])),
+            range(min([columns.start, *(c - 1 for _, c in off)]), max([columns.stop, *(c + 2 for _, c in off)])),
+        )
+        self.ground = rectangle(*self.area)
+        self.layout = self._fit()
+        return True
 
     # -- static layer: the grid and the terrain -------------------------------------------------------
 
@@ -340,7 +364,7 @@ class Renderer:
     def _build_static(self) -> arcade.shape_list.ShapeElementList[Any]:
         shapes: arcade.shape_list.ShapeElementList[Any] = arcade.shape_list.ShapeElementList()
         layout = self.layout
-        for hex in self.stage.scene.spec.map_hexes():
+        for hex in self.ground:
             shapes.append(arcade.shape_list.create_polygon(layout.corners(hex), GROUND))
         zones = self.stage.scene.zones
         for entity in zones:
@@ -350,7 +374,7 @@ class Renderer:
             fill, outline = self.terrain_style(entity)
             shapes.append(arcade.shape_list.create_polygon(layout.corners(where.hex, 0.94), fill))
             shapes.append(arcade.shape_list.create_line_loop(layout.corners(where.hex, 0.8), outline, 1.5))
-        for hex in self.stage.scene.spec.map_hexes():
+        for hex in self.ground:
             shapes.append(arcade.shape_list.create_line_loop(layout.corners(hex), GRID, 1))
         return shapes
 
@@ -358,7 +382,7 @@ class Renderer:
         """Clear the window and draw the whole picture."""
         arcade.get_window().clear(color=BACKGROUND)
         key = tuple(e for e in self.stage.scene.zones if self.stage.world.exists(e))
-        if self._static is None or key != self._terrain_key:
+        if self.grow() or self._static is None or key != self._terrain_key:
             self._static, self._terrain_key = self._build_static(), key
         self._static.draw()
         self.draw_map_labels()

@@ -223,7 +223,12 @@ class SceneSpec:
 
     def map_hexes(self) -> list[Hex]:
         """Every hex of the map, row by row from the bottom."""
-        return [(c - (r - (r & 1)) // 2, r) for r in self.rows() for c in range(self.width)]
+        return rectangle(self.rows(), range(self.width))
+
+
+def rectangle(rows: range, columns: range) -> list[Hex]:
+    """Every hex in ``rows`` and map ``columns`` (:func:`column`), row by row from the bottom."""
+    return [(c - (r - (r & 1)) // 2, r) for r in rows for c in columns]
 
 
 def column(hex: Hex) -> int:

@@ -133,6 +133,25 @@ def test_entities_terrain_and_grid_are_drawn_where_they_are(window: Any, tmp_pat
     assert sum(pixel(image, kx + dx, ky + dy)) < sum(pixel(image, *layout.centre((12, -1))))
 
 
+def test_a_body_steered_off_the_map_stays_in_view_on_a_grown_ground(window: Any, tmp_path: Path) -> None:
+    played, _ = stage(tmp_path)
+    renderer = render.Renderer(played)
+    renderer.draw(1.0)
+    assert renderer.grow() is False  # everyone on the 16 x 5 map: nothing to grow
+    before = renderer.layout.size
+    position = played.world.get(1, Position)
+    position.q, position.r = 20, 4  # two rows above the map's top row (2), in column 22 (its last is 15)
+    renderer.draw(1.0)
+    image = render.snapshot()
+    assert renderer.area == (range(-2, 6), range(0, 24))  # a hex to spare beyond the runner
+    assert (20, 4) in renderer.ground and (3, -2) in renderer.ground  # the map's own hexes are still there
+    assert renderer.layout.size < before  # the same window area holds more hexes
+    x, y = renderer.layout.centre((20, 4))
+    assert 0 < x < render.WIDTH and render.BOTTOM_H < y < render.HEIGHT - render.HEADER_H
+    assert pixel(image, x, y) == (0xF2, 0xC1, 0x4E)  # the runner, drawn in its colour
+    assert renderer.grow() is False  # grown once, it stays put while the runner stays in it
+
+
 def test_badges_come_from_state_enums_and_flags_of_any_component(window: Any, tmp_path: Path) -> None:
     played, _ = stage(tmp_path)
     world = played.world
