@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Final
+
 from components.gurps import Condition, LossCause, Maneuver, MoveState
 from ecs import Phase, System, World
 from systems.gurps import rules
 from systems.gurps.movers import Body, basic_move, bodies, carried, installed_rules, limits, unmanned
 from systems.gurps.options import Rules
 from systems.gurps.transitions import lose_control
+
+_keeps_control: Final = lru_cache(maxsize=None, typed=True)(rules.high_speed_maneuver_allowed)
+""":func:`systems.gurps.rules.high_speed_maneuver_allowed`, answered once for each maneuver."""
 
 
 def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
@@ -40,7 +46,7 @@ def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
             return LossCause.TOP_SPEED
         allowed = rules.house_high_speed_maneuver_allowed(maneuver, body.velocity.yps, top, body.intent.slam)
     else:
-        allowed = rules.high_speed_maneuver_allowed(maneuver)
+        allowed = _keeps_control(maneuver)
     return None if allowed else LossCause.MANEUVER
 
 
@@ -71,6 +77,8 @@ class ManeuverLimits(System):
             control.struck = None
             control.halted = False
             control.lost_at_yd = None
+            if control.state is not MoveState.HIGH_SPEED:  # only a mover at high speed can lose control here
+                continue
             cause = maneuver_loss(world, body, chosen)
             if cause is not None:
                 lose_control(world, body, cause, 0, chosen)
