@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 import esper
@@ -14,10 +15,16 @@ from systems.gurps import rules
 from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import Stalled
 from systems.gurps.movers import installed_rules
+from systems.gurps.options import Rules
 from systems.gurps.transitions import come_to_rest
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """The maneuvers that keep a flier that cannot hover in the air (Basic Set: Flying Combat > Cannot Hover)."""
+
+# The rules' arithmetic on a few small whole numbers, answered once for each (every flier asks every turn).
+_move_cost: Final = lru_cache(maxsize=1024, typed=True)(rules.vertical_move_cost)
+_house_credit: Final = lru_cache(maxsize=1024, typed=True)(rules.house_cannot_hover_credit)
+_quarter_of: Final = lru_cache(maxsize=1024, typed=True)(rules.stall_speed)
 
 
 def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: int) -> None:
@@ -35,8 +42,12 @@ def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: 
 def stall_speed(world: World, entity: int) -> int:
     """The least yards ``entity`` must cover each turn to stay up: a quarter of its top airspeed
     (:func:`systems.gurps.rules.stall_speed` of :func:`systems.gurps.dive.normal_top_speed`)."""
-    flight = world.get(entity, Flight)
-    return rules.stall_speed(normal_top_speed(flight, world.get(entity, Mover), installed_rules(world)))
+    return _least_speed(world.get(entity, Flight), world.get(entity, Mover), installed_rules(world))
+
+
+def _least_speed(flight: Flight, mover: Mover, chosen: Rules) -> int:
+    """:func:`stall_speed` of the flier with ``flight`` and ``mover`` under ``chosen`` rules."""
+    return _quarter_of(normal_top_speed(flight, mover, chosen))
 
 
 def stall_after_deceleration(world: World, entity: int) -> bool:
@@ -84,7 +95,8 @@ class StallSystem(System):
     def run(self) -> None:
         """Stall every non-hovering flier that flew too little this turn (no dice, entity order)."""
         world = self.world
-        house = installed_rules(world).flight == "house"
+        chosen = installed_rules(world)
+        house = chosen.flight == "house"
         for entity, (flight, position) in esper.get_components(Flight, Position):
             if flight.mode.can_hover or flight.stalled or flight.wiped_out or position.altitude_yd <= 0:
                 continue
@@ -92,10 +104,10 @@ class StallSystem(System):
             level = world.get(entity, Control).moved_yd
             vertical = flight.up_yd + flight.down_yd
             if house:
-                covered: float = rules.house_cannot_hover_credit(level, vertical)
+                covered: float = _house_credit(level, vertical)
             else:
-                covered = rules.vertical_move_cost(level, vertical)
-            needed = stall_speed(world, entity)
+                covered = _move_cost(level, vertical)
+            needed = _least_speed(flight, world.get(entity, Mover), chosen)
             if maneuver not in MOVING_MANEUVERS:
                 stall(world, entity, f"took {maneuver.value}, not Move or Move and Attack", covered, needed)
             elif covered < needed:
