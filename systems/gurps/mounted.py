@@ -8,6 +8,7 @@ Sources: Basic Set: Mounted Combat, and the house rules' Mounts when ``Rules.mou
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Final, TypeVar
 
 from components.gurps import Condition, Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState, Skills
@@ -97,7 +98,15 @@ def seat_hex(front: Hex, facing: int, hexes: int) -> Hex:
     >>> seat_hex((0, 0), 0, 3), seat_hex((0, 0), 0, 2)
     ((-1, 0), (0, 0))
     """
-    return body_hexes(front, facing, hexes)[1 if hexes == 3 else 0]
+    dq, dr = _seat_offset(facing, hexes)
+    return front[0] + dq, front[1] + dr
+
+
+@lru_cache(maxsize=64, typed=True)
+def _seat_offset(facing: int, hexes: int) -> Hex:
+    """Where the seat is from the front hex: the same wherever the mount stands, so worked out once for each
+    facing and length (every seated rider is placed every turn)."""
+    return body_hexes((0, 0), facing, hexes)[1 if hexes == 3 else 0]
 
 
 BESIDE: Final = (2, -2, 1, -1, 0, 3)
@@ -124,9 +133,10 @@ def mount_body(world: World, mount: int) -> tuple[Hex, ...]:
 
 
 def mount_seat(world: World, mount: int) -> Hex:
-    """The hex where the riders of ``mount`` sit now."""
-    body = mount_body(world, mount)
-    return body[1] if len(body) == 3 else body[0]
+    """The hex where the riders of ``mount`` sit now (:func:`seat_hex`)."""
+    position = world.get(mount, Position)
+    facing = world.try_get(mount, Facing)
+    return seat_hex(position.hex, facing.direction if facing is not None else 0, world.get(mount, Mount).hexes)
 
 
 def mount_beside(world: World, mount: int) -> tuple[Hex, ...]:
