@@ -9,13 +9,14 @@ from ecs import Phase, System, World
 from systems.gurps.mounted import place_rider
 
 
-def _depth(world: World, entity: int) -> int:
-    """How many mounts stand under ``entity`` (a rider on a mount that is itself ridden... counts them all)."""
+def _depth(world: World, link: Rider) -> int:
+    """How many mounts stand under the rider whose link is ``link`` (a rider on a mount that is itself ridden...
+    counts them all)."""
     depth = 0
-    link = world.try_get(entity, Rider)
-    while link is not None and link.mount is not None:
+    current: Rider | None = link
+    while current is not None and current.mount is not None:
         depth += 1
-        link = world.try_get(link.mount, Rider)
+        current = world.try_get(current.mount, Rider)
     return depth
 
 
@@ -34,8 +35,8 @@ class RidingSystem(System):
     def run(self) -> None:
         """Place every seated rider, lowest in a chain first."""
         world = self.world
-        seated = [entity for entity, rider in esper.get_component(Rider) if rider.mount is not None]
-        for entity in sorted(seated, key=lambda entity: (_depth(world, entity), entity)):
-            mount = world.get(entity, Rider).mount
-            assert mount is not None
-            place_rider(world, entity, mount)
+        seated = [(entity, rider) for entity, rider in esper.get_component(Rider) if rider.mount is not None]
+        seated.sort(key=lambda row: (_depth(world, row[1]), row[0]))
+        for entity, rider in seated:
+            assert rider.mount is not None
+            place_rider(world, entity, rider.mount)
