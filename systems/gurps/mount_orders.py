@@ -4,6 +4,7 @@ control, exhausted mounts, and the house rules' limits on maneuvers in the saddl
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Final
 
 import esper
@@ -26,6 +27,9 @@ Table, rows 6-7)."""
 _ATTACKS: Final = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 _HOUSE_MOUNT_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK, Maneuver.ATTACK})
 _MOVING: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
+_coaxing: Final = lru_cache(maxsize=None, typed=True)(rules.risky_feat_riding_modifier)
+""":func:`systems.gurps.rules.risky_feat_riding_modifier`, looked up once for each training (every mount asks every
+turn)."""
 
 
 def attempt_feat(world: World, mount: int, feat: str) -> None:
@@ -92,7 +96,7 @@ class MountOrderSystem(System):
         feat = mount.feat
         if feat is None and intent.push:
             feat = "tight turn" if intent.turn else "hasty deceleration"
-        coax = rules.risky_feat_riding_modifier(mount.training)
+        coax = _coaxing(mount.training)
         controller = mount.controller
         if feat is None or coax is None or controller is None or not world.exists(controller):
             return  # no rider (one despawned since the last turn is forgotten in the MOUNTED phase)
