@@ -36,7 +36,7 @@ class CeilingSystem(System):
         """Check every flier against the scene's air (no dice, entity order)."""
         world = self.world
         for entity, (flight, position) in esper.get_components(Flight, Position):
-            if position.altitude_yd > 0:
+            if position.altitude_yd > 0 and flight.wings:  # only wings need the air to carry them
                 check_winged_flight(world, entity)
             band = breathing(world, entity).value
             if band != flight.breathing:
