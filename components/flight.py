@@ -251,6 +251,11 @@ class Atmosphere:
     flier's altitude above sea level is ``ground_ft`` plus its ``altitude_yd`` in feet
     (Basic Set: Flying Combat > Flight Ceiling). A vacuum has pressure 0 and nothing else has.
 
+    ``ceiling_yd`` is the height of the roof over an indoor scene, in yards above its ground (None outdoors):
+    no flier rises so far that its top would pass it, so only under a ceiling high enough can a flier pass over
+    the heads of those below (Basic Set: Flying Combat > Aerial Movement; :class:`systems.gurps.altitude.
+    AltitudeSystem`).
+
     >>> Atmosphere("vacuum", pressure_atm=1.0)
     Traceback (most recent call last):
     ...
@@ -260,10 +265,13 @@ class Atmosphere:
     category: str = "standard"
     pressure_atm: float = 1.0
     ground_ft: float = 0.0
+    ceiling_yd: float | None = None
 
     def __post_init__(self) -> None:
         check_choice("Atmosphere", "category", self.category, ATMOSPHERE_CATEGORIES)
         check_number("Atmosphere", "pressure_atm", self.pressure_atm, low=0)
         check_number("Atmosphere", "ground_ft", self.ground_ft)
+        if self.ceiling_yd is not None and not check_number("Atmosphere", "ceiling_yd", self.ceiling_yd, low=0):
+            raise RuleValueError("Atmosphere", "ceiling_yd", self.ceiling_yd, "None outdoors, or a height above 0")
         if (self.category == "vacuum") != (self.pressure_atm == 0):
             raise RuleValueError("Atmosphere", "pressure_atm", self.pressure_atm, "0 for a vacuum, above 0 otherwise")

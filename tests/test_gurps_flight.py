@@ -33,6 +33,7 @@ from systems.gurps.events import (
     AltitudeChanged,
     BreathingChanged,
     Collided,
+    DodgedAside,
     FallDamage,
     Falling,
     Landed,
@@ -796,3 +797,52 @@ def test_a_save_mid_stall_loads_and_falls_the_same(tmp_path: Path) -> None:
     assert loaded.get(glider, Flight) == world.get(glider, Flight)
     assert [event.describe() for event in loaded.step(4)] == [event.describe() for event in world.step(4)]
     assert of(world.events, Landed)
+
+
+# --- Aerial Movement: indoors -----------------------------------------------------------------------------------
+
+
+def test_aerial_movement_a_flier_passes_over_a_fighter_only_under_a_ceiling_high_enough() -> None:
+    def hall(ceiling_yd: float) -> tuple[World, int, int]:
+        """A 2-yd flier on the ground flying east at 4 yd/s; a 2-yd guard 6 hexes ahead of it."""
+        world = gurps_world()
+        world.spawn(Atmosphere(ceiling_yd=ceiling_yd))
+        sprite = flier(world, altitude_yd=0.0, velocity=4)
+        world.get(sprite, Intent).maneuver = Maneuver.MOVE
+        guard = world.spawn(Position(6, 0), Mover(basic_move=5, dx=10, hp=10), Condition())
+        return world, sprite, guard
+
+    # under a 5-yd ceiling it climbs 3 yd (its top at 5 yd), then flies over the guard's head
+    world, sprite, guard = hall(5.0)
+    world.get(sprite, FlightIntent).climb_yd = 3
+    world.step()
+    world.get(sprite, FlightIntent).climb_yd = 0
+    events = world.step()
+    assert world.get(sprite, Position).hex == (8, 0) and world.get(sprite, Position).altitude_yd == 3
+    assert of(events, Collided) == [] and of(events, DodgedAside) == [] and of(events, RollMade) == []
+    # under a 3.5-yd ceiling a 2-yd climb is refused, the world unchanged
+    world, sprite, guard = hall(3.5)
+    world.get(sprite, FlightIntent).climb_yd = 2
+    with pytest.raises(IntentError, match=r"takes the flier's top \(2 yd tall\) past the ceiling 3.5 yd up"):
+        world.step()
+    assert world.get(sprite, Position) == Position(0, 0, 0.0) and world.turn == 0
+    # the most it may climb there (1 yd) leaves it at head height: the guard has to dodge out of its way
+    world.get(sprite, FlightIntent).climb_yd = 1
+    world.step()
+    world.get(sprite, FlightIntent).climb_yd = 0
+    events = world.step()
+    assert world.get(sprite, Position).altitude_yd == 1
+    assert [(d.entity, d.mover, d.at) for d in of(events, DodgedAside)] == [(guard, sprite, (6, 0))]  # type: ignore[attr-defined]
+
+
+def test_a_flier_above_the_indoor_ceiling_is_refused_and_a_ceiling_must_be_above_the_ground() -> None:
+    world = gurps_world()
+    world.spawn(Atmosphere(ceiling_yd=6.0))
+    bird = flier(world, altitude_yd=5.0)
+    with pytest.raises(WorldError, match=rf"entity {bird} reaches 7 yd up, above the ceiling 6 yd up"):
+        world.step()
+    assert world.turn == 0
+    with pytest.raises(
+        RuleValueError, match=r"Atmosphere.ceiling_yd = 0.0: expected None outdoors, or a height above 0"
+    ):
+        Atmosphere(ceiling_yd=0.0)

@@ -9,10 +9,10 @@ import esper
 from components.flight import Flight, FlightIntent, Leg
 from components.gurps import Control, Intent, Maneuver, Mover, MoveState
 from components.motion import Position, Velocity
-from ecs import IntentError, Phase, System, World
+from ecs import IntentError, Phase, System, World, WorldError
 from ecs.validate import check_int
 from systems.gurps import rules
-from systems.gurps.aerial import check_winged_flight, level_yards, step_yards
+from systems.gurps.aerial import check_winged_flight, level_yards, scene_atmosphere, step_yards
 from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import AltitudeChanged, EnteredHighSpeed
 from systems.gurps.figure import occupied_hexes
@@ -98,6 +98,19 @@ def level_points(world: World, entity: int, velocity: int) -> int:
     return min(velocity, level_yards(points, vertical))
 
 
+def _check_under(world: World, entity: int, ceiling_yd: float) -> None:
+    """Refuse a flier whose top is above the scene's indoor ceiling (placed there, or the ceiling lowered)."""
+    position, mover = world.try_get(entity, Position), world.try_get(entity, Mover)
+    if position is None or mover is None:
+        return  # not a body on the map
+    top = position.altitude_yd + figure_height_yd(mover)
+    if top > ceiling_yd:
+        raise WorldError(
+            f"entity {entity} reaches {top:g} yd up, above the ceiling {ceiling_yd:g} yd up "
+            "(Atmosphere.ceiling_yd): place it lower or raise the ceiling"
+        )
+
+
 class AltitudeSystem(System):
     """MOVEMENT phase, after the level movement: climbs and descents.
 
@@ -133,6 +146,10 @@ class AltitudeSystem(System):
       ground: :func:`systems.gurps.figure.occupied_hexes`) is an :class:`~ecs.errors.IntentError`: a flier does
       not come down onto someone, nor rise into something above it. Reading chosen: refused rather than cut
       short, as any wish the turn cannot grant; the check is made in the step, since others move first.
+    - Indoors (``Atmosphere.ceiling_yd``) a climb that would take the flier's top (its height,
+      :func:`systems.gurps.spatial.figure_height_yd`) past the ceiling is refused the same way, and a flier found
+      above it is a :class:`~ecs.errors.WorldError`. Whether a flier can pass over the heads of those below is
+      then the spatial index's usual question of heights (Basic Set: Flying Combat > Aerial Movement).
     """
 
     phase = Phase.MOVEMENT
@@ -145,8 +162,11 @@ class AltitudeSystem(System):
         """Fly every climb and descent asked for this turn, in initiative order."""
         world = self.world
         house = installed_rules(world).flight == "house"
+        ceiling = scene_atmosphere(world).ceiling_yd
         asked = []
         for entity, (flight, wish) in esper.get_components(Flight, FlightIntent):
+            if ceiling is not None:
+                _check_under(world, entity, ceiling)
             flight.previous_climb_yd = flight.flown_legs[-1][1] if flight.flown_legs else flight.climbed_yd
             flight.climbed_yd, flight.flown_legs = 0, ()
             if wish.climb_yd or wish.dive or wish.legs:
@@ -219,12 +239,22 @@ class AltitudeSystem(System):
 
     def _check_room(self, entity: int, legs: tuple[Leg, ...], field: str, value: object) -> None:
         """Refuse climbs and descents that run into a body or an obstacle on the flier's hexes (one it did not meet
-        already), each leg flown from where the last one ended (:meth:`SpatialIndex.met_on_the_way`)."""
+        already), each leg flown from where the last one ended (:meth:`SpatialIndex.met_on_the_way`), and climbs
+        that would take its top past an indoor ceiling (``Atmosphere.ceiling_yd``)."""
         world = self.world
         altitude = world.get(entity, Position).altitude_yd
         height = figure_height_yd(world.get(entity, Mover))
+        ceiling = scene_atmosphere(world).ceiling_yd
         for number, (_, leg) in enumerate(legs):
             end = altitude + leg
+            if ceiling is not None and leg > 0 and end + height > ceiling:
+                raise IntentError(
+                    entity,
+                    field,
+                    value,
+                    f"climbs and dives with room for them: leg {number} ({leg:+} yd from {altitude:g} yd) takes the "
+                    f"flier's top ({height:g} yd tall) past the ceiling {ceiling:g} yd up",
+                )
             met = self.index.met_on_the_way(
                 entity,
                 before=occupied_hexes(world, entity, altitude),
