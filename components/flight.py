@@ -168,6 +168,12 @@ class Flight:
             return max(0, -self.climbed_yd)
         return -sum(climb for _, climb in self.flown_legs if climb < 0)
 
+    @property
+    def last_climb_yd(self) -> int:
+        """The last climb or dive flown (the last of ``flown_legs``, else ``climbed_yd``): what the next turn's
+        first one is compared with."""
+        return self.flown_legs[-1][1] if self.flown_legs else self.climbed_yd
+
 
 @register("gurps.FlightIntent")
 @dataclass(slots=True)

@@ -10,8 +10,8 @@ import pytest
 from components.flight import Flight, FlightIntent, FlightMode
 from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, MoveState, Obstacle
 from components.motion import Facing, Position, Velocity
-from ecs import Event, IntentError, RollMade, RuleValueError, World, WorldError
-from systems.gurps import Rules, install
+from ecs import Event, IntentError, RollMade, RuleValueError, World, WorldError, success_probability
+from systems.gurps import Rules, install, preview
 from systems.gurps.aerial import aerial_retreat, height_effect, house_ranged_distance, move_and_attack
 from systems.gurps.altitude import climb_cost
 from systems.gurps.events import (
@@ -669,3 +669,29 @@ def test_move_and_attack_refuses_bad_input() -> None:
         move_and_attack(world, hawk, 12, ranged=True, bulk=2)
     with pytest.raises(WorldError, match="move_and_attack: entity 99 does not exist"):
         move_and_attack(world, hawk, 12, target=99)
+
+
+@pytest.mark.parametrize(
+    ("pairs", "straight_yd", "targets"),
+    [
+        (((0, 4), (6, -4)), 5, []),  # level flight past the radius before each start: no roll
+        (((0, 4), (1, -4)), 5, [13]),  # the dive starts 1 yd after the climb, short of the 2-yd radius
+        (((0, 4),), 0, [13]),  # a climb from the start with nothing run straight before it
+        (((0, 4), (1, 4)), 0, [13]),  # climbing as much again is no new start
+    ],
+    ids=["level between", "dive too soon", "climb too soon", "same climb again"],
+)
+def test_preview_lists_the_climb_and_dive_rolls_the_step_then_makes(
+    pairs: tuple[tuple[int, int], ...], straight_yd: int, targets: list[int]
+) -> None:
+    world = house_world()
+    hawk = flier(world, straight_yd=straight_yd)
+    legs(world, hawk, *pairs)
+    forecast = preview(world, hawk)
+    assert [(roll.purpose, roll.target) for roll in forecast.rolls] == [
+        ("climb or dive before the turning radius", target) for target in targets
+    ]
+    assert all(roll.chance == success_probability(roll.target) for roll in forecast.rolls)
+    world.dice.script(*[3, 3, 3] * len(targets))  # every roll made
+    made = [roll.result.target for roll in of(world.step(), RollMade)]  # type: ignore[attr-defined]
+    assert made == targets

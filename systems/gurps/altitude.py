@@ -167,7 +167,7 @@ class AltitudeSystem(System):
         for entity, (flight, wish) in esper.get_components(Flight, FlightIntent):
             if ceiling is not None:
                 _check_under(world, entity, ceiling)
-            flight.previous_climb_yd = flight.flown_legs[-1][1] if flight.flown_legs else flight.climbed_yd
+            flight.previous_climb_yd = flight.last_climb_yd
             flight.climbed_yd, flight.flown_legs = 0, ()
             if wish.climb_yd or wish.dive or wish.legs:
                 asked.append(entity)

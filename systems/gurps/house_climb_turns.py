@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from components.flight import Flight
+from collections.abc import Iterator
+from typing import Final
+
+from components.flight import Flight, Leg
 from components.gurps import LossCause, MoveState
 from ecs import Phase, RollMade, System
 from ecs.dice import modified
@@ -10,6 +13,29 @@ from systems.gurps import rules
 from systems.gurps.events import ClimbDiveTurn
 from systems.gurps.movers import bodies, control_roll, environment, installed_rules, limits
 from systems.gurps.transitions import lose_control
+
+CLIMB_DIVE_ROLL: Final = "climb or dive before the turning radius"
+"""What the roll for an early climb or dive start is for."""
+
+
+def climb_dive_turns(
+    legs: tuple[Leg, ...], previous_yd: int, run_before_yd: int, hexside_turn_yd: int | None
+) -> Iterator[tuple[int, int, int, int]]:
+    """The climbs and dives of ``legs`` that count as turns, in order, as (yard it starts at, yards climbed,
+    degrees, yards run straight before it), as :class:`HouseClimbTurns` reads them: ``previous_yd`` is the
+    last climb of the turn before, ``run_before_yd`` the yards run straight before this turn's path, and
+    ``hexside_turn_yd`` the yard of a hexside turn made this turn (None without one)."""
+    restart = None if hexside_turn_yd is None else 0  # where the straight count last restarted in this path
+    previous = previous_yd
+    for at, climbed in legs:
+        same, previous = climbed == previous, climbed
+        degrees = rules.house_climb_dive_turn_degrees(abs(climbed))
+        if same or degrees == 0:
+            continue
+        if hexside_turn_yd is not None and hexside_turn_yd <= at and (restart is None or restart < hexside_turn_yd):
+            restart = hexside_turn_yd
+        yield at, climbed, degrees, at - restart if restart is not None else run_before_yd + at
+        restart = at
 
 
 class HouseClimbTurns(System):
@@ -52,30 +78,21 @@ class HouseClimbTurns(System):
             control = body.control
             if flight is None or control.state is not MoveState.HIGH_SPEED or environment(world, body) != "air":
                 continue
-            previous = flight.previous_climb_yd
-            # where the straight count last restarted in this turn's path: None keeps the yards run before it
-            restart = None if control.turned_hexsides == 0 else 0
             hexside_turn = control.turn_yd if control.turned_hexsides else None
-            for at, climbed in flight.flown_legs:
-                same, previous = climbed == previous, climbed
-                degrees = rules.house_climb_dive_turn_degrees(abs(climbed))
-                if same or degrees == 0:
-                    continue
-                if hexside_turn is not None and hexside_turn <= at and (restart is None or restart < hexside_turn):
-                    restart = hexside_turn
-                straight = at - restart if restart is not None else control.straight_yd - control.moved_yd + at
+            run_before = control.straight_yd - control.moved_yd
+            starts = climb_dive_turns(flight.flown_legs, flight.previous_climb_yd, run_before, hexside_turn)
+            for at, climbed, degrees, straight in starts:
                 lim = limits(world, body, chosen)
                 pushed = degrees == 120 or straight < lim.radius
                 if pushed:
                     modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, "house")
                     skill, label = control_roll(world, body)
                     result = world.dice.success(skill + modifier, modified(label, modifier))
-                    world.emit(RollMade(body.entity, "climb or dive before the turning radius", result))
+                    world.emit(RollMade(body.entity, CLIMB_DIVE_ROLL, result))
                     if not result.success:
                         world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))
                         cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
                         lose_control(world, body, cause, control.moved_yd, chosen)
                         break
-                restart = at
                 control.straight_yd = min(control.straight_yd, control.moved_yd - at)
                 world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))

@@ -8,17 +8,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from components.flight import Flight, FlightIntent
 from components.gurps import MoveState
 from ecs import World, critical_failure_probability, success_probability
 from ecs.dice import modified
 from ecs.hexgrid import Hex
 from systems.gurps import rules
 from systems.gurps.fall import RECOVERY_LABEL, recovery_target, refuse_steering
+from systems.gurps.house_climb_turns import CLIMB_DIVE_ROLL, climb_dive_turns
 from systems.gurps.intent import check_intent, early_turn_modifier
 from systems.gurps.maneuvers import maneuver_loss
 from systems.gurps.mount_orders import ordered_intent
 from systems.gurps.movement import jump_skill, plan_walk, walk
-from systems.gurps.movers import body_of, carried, control_roll, installed_rules, limits
+from systems.gurps.movers import Body, Limits, body_of, carried, control_roll, installed_rules, limits
 from systems.gurps.spatial import SpatialIndex
 
 
@@ -64,7 +66,9 @@ def preview(world: World, entity: int) -> Forecast:
     rider's: :func:`systems.gurps.mount_orders.ordered_intent`), and the forecast is of the intent the entity
     will act on (a charging or exhausted mount's throttle, a forced Ready). The path follows the positions of this
     moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made; a pushed
-    turn is assumed made.
+    turn is assumed made. Under the house flight rules the roll for a climb or dive started before the turning
+    radius is listed and assumed made; the end-of-turn roll for a dive past the normal top speed is not
+    forecast (it depends on the velocity the turn ends with).
     """
     chosen = installed_rules(world)
     body = body_of(world, entity)
@@ -107,6 +111,8 @@ def preview(world: World, entity: int) -> Forecast:
         return True
 
     result = walk(plan, index, jump, lambda _other, _at, _aside: False)
+    if chosen.flight == "house":
+        rolls.extend(_climb_dive_rolls(world, body, lim, result.turned[0] if result.turned else None))
     loses: str | None = None
     accelerating = intent.throttle > 0 and result.extra == 0
     if control.state is MoveState.HIGH_SPEED and result.struck is None and not accelerating:
@@ -119,3 +125,24 @@ def preview(world: World, entity: int) -> Forecast:
             target = skill + outcome.roll_modifier
             rolls.append(RollForecast.of("hasty deceleration", modified(label, outcome.roll_modifier), target))
     return Forecast(entity, tuple(rolls), loses, tuple(result.path), result.struck)
+
+
+def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yd: int | None) -> list[RollForecast]:
+    """House rules: the early-turn rolls ``body``'s climbs and dives of this turn would take, each assumed made
+    (:class:`systems.gurps.house_climb_turns.HouseClimbTurns`)."""
+    flight = world.try_get(body.entity, Flight)
+    wish = world.try_get(body.entity, FlightIntent)
+    if flight is None or wish is None or body.control.state is not MoveState.HIGH_SPEED or body.mover.swimming:
+        return []
+    legs = wish.vertical_legs()
+    if body.position.altitude_yd + sum(leg for _, leg in legs) <= 0:
+        return []  # not in the air once it has climbed and dived
+    rolls = []
+    for _, _, degrees, straight in climb_dive_turns(
+        legs, flight.last_climb_yd, body.control.straight_yd, hexside_turn_yd
+    ):
+        if degrees == 120 or straight < lim.radius:
+            modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, "house")
+            skill, label = control_roll(world, body)
+            rolls.append(RollForecast.of(CLIMB_DIVE_ROLL, modified(label, modifier), skill + modifier))
+    return rolls
