@@ -202,15 +202,15 @@ class Limits(NamedTuple):
 
 
 def _move_in_use(world: World, body: Body) -> tuple[Environment, int, int | None]:
-    """The entity's environment, its Basic Move there and its rated top speed there (None if it has none)."""
-    where = environment(world, body)
-    if where == "air":
-        flight = world.get(body.entity, Flight)
-        return where, flight.air_move, flight.top_airspeed
-    if where == "water":
-        assert body.mover.water_move is not None  # Mover refuses swimming without water_move
-        return where, body.mover.water_move, body.mover.top_speed
-    return where, body.mover.basic_move, body.mover.top_speed
+    """The entity's environment (as :func:`environment` tells it), its Basic Move there and its rated top speed
+    there (None if it has none)."""
+    mover = body.mover
+    if mover.swimming:
+        assert mover.water_move is not None  # Mover refuses swimming without water_move
+        return "water", mover.water_move, mover.top_speed
+    if body.position.altitude_yd > 0 and (flight := world.try_get(body.entity, Flight)) is not None:
+        return "air", flight.air_move, flight.top_airspeed
+    return "ground", mover.basic_move, mover.top_speed
 
 
 def basic_move(world: World, body: Body) -> int:
