@@ -38,12 +38,18 @@ def _entry_refusal(world: World, body: Body, lim: Limits) -> str | None:
     return "not standing"
 
 
-def _flier_landing(world: World, body: Body) -> bool | None:
+def _flights(world: World) -> dict[int, Flight]:
+    """Each flier's ``Flight`` by entity, made once and kept while the world keeps its shape
+    (:meth:`ecs.World.per_shape`)."""
+    return world.per_shape(_flights, (Flight,), lambda rows: {entity: flight for entity, (flight,) in rows})
+
+
+def _flier_landing(body: Body, flights: dict[int, Flight]) -> bool | None:
     """For a flier on the ground, which may have come down faster than it can run, whether it came down this turn
-    (a descent of its own: ``Flight.climbed_yd``); None for anyone else."""
+    (a descent of its own: ``Flight.climbed_yd``); None for anyone else. ``flights``: :func:`_flights`."""
     if body.position.altitude_yd:
         return None
-    flight = world.try_get(body.entity, Flight)
+    flight = flights.get(body.entity)
     return None if flight is None else flight.climbed_yd < 0
 
 
@@ -96,23 +102,24 @@ class VelocityChange(System):
         """Settle every velocity."""
         world = self.world
         chosen = installed_rules(world)
+        flights = _flights(world)
         for body in bodies(world):
             control = body.control
             if carried(body) or control.halted or control.state is MoveState.OUT_OF_CONTROL:
                 continue
+            landing = _flier_landing(body, flights)
             if control.state is MoveState.NORMAL:
                 if body.velocity.yps or body.intent.throttle:  # standing still and asked for nothing: nothing to do
-                    self._ordinary(world, body, limits(world, body, chosen), chosen)
-            elif body.intent.throttle or control.extra_cost or _flier_landing(world, body) is not None:
-                self._high_speed(world, body, limits(world, body, chosen), chosen)
+                    self._ordinary(world, body, limits(world, body, chosen), chosen, landing)
+            elif body.intent.throttle or control.extra_cost or landing is not None:
+                self._high_speed(world, body, limits(world, body, chosen), chosen, landing)
             else:
                 self._cruise(world, body, chosen)
 
-    def _ordinary(self, world: World, body: Body, lim: Limits, chosen: Rules) -> None:
+    def _ordinary(self, world: World, body: Body, lim: Limits, chosen: Rules, landing: bool | None) -> None:
         before = body.velocity.yps
-        landing = _flier_landing(world, body)
         if landing or (landing is not None and before > lim.top_speed):  # landed, or came down too fast to run
-            self._high_speed(world, body, lim, chosen)
+            self._high_speed(world, body, lim, chosen, landing)
             return
         throttle = body.intent.throttle
         target = before + throttle
@@ -136,12 +143,12 @@ class VelocityChange(System):
             body.control.state = MoveState.NORMAL
             world.emit(LeftHighSpeed(body.entity, velocity, "slowed out of high speed"))
 
-    def _high_speed(self, world: World, body: Body, lim: Limits, chosen: Rules) -> None:
+    def _high_speed(self, world: World, body: Body, lim: Limits, chosen: Rules, landing: bool | None) -> None:
+        """``landing``: :func:`_flier_landing` of ``body``."""
         entity = body.entity
         before = body.velocity.yps
         throttle = body.intent.throttle
         footing = body.control.extra_cost
-        landing = _flier_landing(world, body)
         if landing is not None:  # on the ground: down to its ground top speed, the footing included
             footing = max(footing, before - lim.top_speed)
         if throttle > 0 and footing == 0 and not landing:
