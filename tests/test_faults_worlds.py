@@ -35,9 +35,9 @@ The invariant checks (each returns the problems it found, so a failing test prin
   its seats.
 - :func:`crowding_problems`: two bodies that meet (on any hex either fills: a horse's three, a flier lying flat its
   two in the air; overlapping heights; neither carried) at the end of a turn, or a body that meets an obstacle, are
-  allowed only where they met already when the turn began, or where a walker jumped that obstacle (and ran out of
-  movement on top of it, which the library lets be). Everything else that could put two on one hex the rules as
-  the library reads them keep apart: a body that dodges steps out of the way, riders come down on a clear hex,
+  allowed only where they met already when the turn began. Everything that could put two on one hex the rules as
+  the library reads them keep apart: a body that dodges steps out of the way, a walker jumps an obstacle only
+  with the points to land beyond it, riders come down on a clear hex,
   fliers neither descend onto bodies nor stay on them when they fall, and a horse's hindquarters are a body to the
   collision rules like its front.
 """
@@ -84,7 +84,7 @@ from ecs.hexgrid import DIRECTIONS, Hex, distance
 from systems import spelljammer
 from systems.gurps import Rules, install, preview, rules
 from systems.gurps.dive import normal_top_speed
-from systems.gurps.events import AltitudeChanged, LiftRegained, ObstacleCrossed, StallRecovered
+from systems.gurps.events import AltitudeChanged, LiftRegained, StallRecovered
 from systems.gurps.figure import occupied_hexes
 from systems.gurps.intent import check_intent
 from systems.gurps.mounted import mount_body, mount_seat, seat
@@ -677,11 +677,9 @@ def meetings(world: World) -> set[Meeting]:
 
 def crowding_problems(world: World, before: set[Meeting], events: list[Event]) -> list[str]:
     """Bodies and obstacles meeting on a hex without the rules putting them there (see the module docstring)."""
-    jumped = {(e.entity, e.obstacle, e.at) for e in events if isinstance(e, ObstacleCrossed)}
     return [
         f"entities {a} and {b} meet on {hex} with nothing in the rules to put them there"
         for a, b, hex in sorted(meetings(world) - before)
-        if (a, b, hex) not in jumped
     ]
 
 

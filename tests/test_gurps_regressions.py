@@ -39,6 +39,7 @@ from systems.gurps.events import (
     FellClear,
     FellOff,
     Landed,
+    ObstacleCrossed,
     Stalled,
     VelocityChanged,
 )
@@ -419,3 +420,48 @@ def test_mounting_up_the_index_refiles_a_horse_that_turned_or_moved_between_turn
         assert index.hexes_of(steed) == rebuilt.hexes_of(steed) == now
         assert all(index.bodies_in_way(spot, 0, 0.0, 2.0) == [steed] for spot in now)
         assert all(index.bodies_in_way(spot, 0, 0.0, 2.0) == [] for spot in set(before) - set(now))
+
+
+# --- Basic Set: High-Speed Movement > Direction and Turning Radius: a jump lands beyond the obstacle ------------
+
+
+def fence(world: World, at: tuple[int, int]) -> int:
+    return world.spawn(Position(*at), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+
+
+@pytest.mark.parametrize(
+    ("velocity", "standing_beyond", "end", "jumped"),
+    [(3, False, (3, 0), True), (2, False, (1, 0), False), (3, True, (1, 0), False)],
+    ids=["the points to land: jumps", "no points to land: stops short", "someone on the landing hex: stops short"],
+)
+def test_direction_and_turning_radius_a_runner_jumps_only_with_somewhere_to_land(
+    velocity: int, standing_beyond: bool, end: tuple[int, int], jumped: bool
+) -> None:
+    """The fault: a runner jumped a fence and, with no points left or a body on the hex beyond, ended its walk on
+    top of the fence. A jump is tried only with the points to land past the obstacle on a hex where nothing
+    stands; otherwise the runner stops short of it, with no roll."""
+    world = make_world()
+    runner = mover(world, velocity=velocity, state=MoveState.HIGH_SPEED, basic_move=6)
+    post = fence(world, (2, 0))
+    if standing_beyond:
+        knocked_out(world, mover(world, at=(3, 0)))
+    world.dice.script(1, 1, 1)
+    events = world.step()
+    assert world.get(runner, Position).hex == end
+    assert of_type(events, ObstacleCrossed) == ([ObstacleCrossed(runner, post, (2, 0))] if jumped else [])
+    assert len(of_type(events, RollMade)) == (1 if jumped else 0)
+    assert of_type(events, Collided) == []
+
+
+def test_direction_and_turning_radius_a_horse_turning_in_place_does_not_jump_with_its_hindquarters() -> None:
+    """The fault: a horse standing still turned two hexsides, its hindquarters swung onto a fence, "jumped" it
+    and stayed on it. Only the front jumps: the swing is stopped by the fence and the horse does not turn."""
+    world = make_world()
+    steed = horse(world, at=(6, 1), intent=Intent(turn=-2))
+    post = fence(world, (6, 2))  # behind the front once the horse faces direction 4
+    world.dice.script(1, 1, 1, 1, 1, 1)
+    events = world.step()
+    assert [roll.purpose for roll in of_type(events, RollMade) if "jump" in roll.purpose] == []
+    assert [(hit.entity, hit.struck) for hit in of_type(events, Collided)] == [(steed, post)]
+    assert world.get(steed, Facing).direction == 0
+    assert (6, 2) not in occupied_hexes(world, steed)

@@ -117,7 +117,7 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
             turned_to = turn(facing, plan.turn_by)
             if length > 1:
                 swung = body_hexes(here, turned_to, length)
-                struck = _body_in_way(plan, index, body, swung, toward=turned_to, rolls=rolls, drifting=False)
+                struck = _body_in_way(plan, index, body, swung, toward=turned_to, rolls=rolls)
                 if struck is not None:
                     break
                 body = swung
@@ -155,12 +155,14 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
             break
         moved = body_hexes(ahead, facing, length) if length > 1 else (ahead,)
         if not empty:
+            if not drifting and _no_landing(plan, index, ahead, step=step, length=length, left=points - spent - cost):
+                break
             avoid = (*body, *moved)
-            struck = _in_the_way(plan, index, ahead, toward=toward, avoid=avoid, rolls=rolls, drifting=drifting)
+            struck = _in_the_way(plan, index, ahead, toward=toward, avoid=avoid, rolls=rolls, may_jump=not drifting)
             if struck is not None:
                 break
         if length > 1:
-            struck = _body_in_way(plan, index, body, moved, toward=toward, rolls=rolls, drifting=drifting)
+            struck = _body_in_way(plan, index, body, moved, toward=toward, rolls=rolls)
             if struck is not None:
                 break
         body = moved
@@ -170,6 +172,26 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
         extra += cost - 1
         yard += 1
     return WalkResult(facing, heading, path, spent, extra, turned, struck)
+
+
+def _no_landing(plan: WalkPlan, index: SpatialIndex, ahead: Hex, *, step: Hex, length: int, left: int) -> bool:
+    """Whether what stands on ``ahead`` is only obstacles the walker could jump, with nowhere to land beyond them:
+    the ``left`` movement points (once ``ahead`` is paid for) cannot carry its whole body (``length`` hexes) past
+    them straight on, or something it would meet stands there. Then it stops short of them."""
+    if not plan.can_jump:
+        return False
+    found = index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd)
+    if not found or not all(what.crossable for _, what in found):
+        return False
+    q, r = ahead
+    for _ in range(length):
+        q, r = q + step[0], r + step[1]
+        left -= 1 + (index.footing_extra((q, r)) if plan.footing else 0)
+        if left < 0 or index.obstacles_in_way((q, r), plan.altitude_yd, plan.height_yd):
+            return True
+        if index.bodies_in_way((q, r), plan.entity, plan.altitude_yd, plan.height_yd):
+            return True
+    return False
 
 
 def _clear_run(here: Hex, step: Hex, most: int, occupied: Container[Hex], path: list[Hex]) -> int:
@@ -196,14 +218,14 @@ def _body_in_way(
     *,
     toward: int,
     rolls: tuple[JumpRoll, DodgeRoll],
-    drifting: bool,
 ) -> int | None:
     """What stops a walker filling several hexes from filling the hexes behind its front in ``moved`` that its
-    ``body`` did not fill yet (its front hex is :func:`_in_the_way`'s business)."""
+    ``body`` did not fill yet (its front hex is :func:`_in_the_way`'s business). Only the front jumps: an
+    obstacle that the body behind it would swing or slide onto stops the walker."""
     avoid = (*body, *moved)
     for spot in moved[1:]:
         if spot not in body and spot in index.occupied:
-            struck = _in_the_way(plan, index, spot, toward=toward, avoid=avoid, rolls=rolls, drifting=drifting)
+            struck = _in_the_way(plan, index, spot, toward=toward, avoid=avoid, rolls=rolls, may_jump=False)
             if struck is not None:
                 return struck
     return None
@@ -217,15 +239,15 @@ def _in_the_way(
     toward: int,
     avoid: tuple[Hex, ...],
     rolls: tuple[JumpRoll, DodgeRoll],
-    drifting: bool,
+    may_jump: bool,
 ) -> int | None:
-    """What stops the walker, travelling in direction ``toward``, entering ``ahead``: an obstacle it does not jump,
-    then a body that does not dodge out of the way. A body dodges by stepping aside onto a clear hex not in
-    ``avoid`` (the hexes the walker fills now and will fill); one with no such hex cannot get out of the way.
-    ``rolls`` are the walk's jump and dodge rolls."""
+    """What stops the walker, travelling in direction ``toward``, entering ``ahead``: an obstacle it does not jump
+    (it tries only when ``may_jump``), then a body that does not dodge out of the way. A body dodges by stepping
+    aside onto a clear hex not in ``avoid`` (the hexes the walker fills now and will fill); one with no such hex
+    cannot get out of the way. ``rolls`` are the walk's jump and dodge rolls."""
     jump, dodge = rolls
     for obstacle, what in index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd):
-        if what.crossable and plan.can_jump and not drifting and jump(obstacle, ahead):
+        if what.crossable and plan.can_jump and may_jump and jump(obstacle, ahead):
             continue
         return obstacle
     for other in index.bodies_in_way(ahead, plan.entity, plan.altitude_yd, plan.height_yd):
@@ -327,6 +349,10 @@ class PathWalker(System):
     Movement and Direction and Turning Radius, as :func:`walk` says. Readings chosen:
 
     - A yard is entered only with the points for it; a hex of footing the points cannot pay for ends the walk.
+    - A jump lands beyond the obstacle: it is tried only with the points to bring the walker's whole body past
+      it, straight on (footing paid), onto hexes where nothing stands that it would meet; a walker without them
+      stops short of the obstacle, with no roll. Only the front jumps: an obstacle the body behind it would
+      swing or slide onto stops the walker. So no walk ends on top of an obstacle.
     - A planned turn at a yard the walk never reaches does not happen.
     - Bodies in the way roll Dodge (Basic Speed + 3, encumbrance, -4 stunned); an unconscious body cannot. One
       that dodges gets out of the way: it steps one hex aside, off the walker's path (the order of
