@@ -13,7 +13,6 @@ from systems.gurps.movers import (
     Body,
     Limits,
     bodies,
-    carried,
     control_roll,
     high_speed_above,
     installed_rules,
@@ -105,8 +104,8 @@ class VelocityChange(System):
         flights = _flights(world)
         for body in bodies(world):
             control = body.control
-            if carried(body) or control.halted or control.state is MoveState.OUT_OF_CONTROL:
-                continue
+            if control.carried_by is not None or control.halted or control.state is MoveState.OUT_OF_CONTROL:
+                continue  # a rider (carried), a turn that is over, or no control to change speed with
             landing = _flier_landing(body, flights)
             if control.state is MoveState.NORMAL:
                 if body.velocity.yps or body.intent.throttle:  # standing still and asked for nothing: nothing to do

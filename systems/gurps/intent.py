@@ -5,7 +5,7 @@ from __future__ import annotations
 from components.gurps import Intent, Maneuver, MoveState
 from ecs import IntentError, Phase, RuleValueError, System, World
 from systems.gurps import rules
-from systems.gurps.movers import Body, Limits, bodies, carried, installed_rules, limits, standing
+from systems.gurps.movers import Body, Limits, bodies, installed_rules, limits, standing
 from systems.gurps.options import Rules
 
 
@@ -207,7 +207,8 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     if not _plainly_valid(intent):
         _recheck_fields(body)
     moving = intent.turn or intent.throttle or any(intent.veer)
-    if carried(body):
+    control = body.control
+    if control.carried_by is not None:  # carried (:func:`systems.gurps.movers.carried`): a rider
         if moving:
             raise IntentError(
                 body.entity,
@@ -216,7 +217,7 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
                 "0: a rider does not move under its own power",
             )
         return
-    state = body.control.state
+    state = control.state
     # Asked for no turn, veer or change of speed, nothing left to check needs the limits, unless the mover is
     # moving in ordinary movement (its velocity must stay within what ordinary movement allows).
     lim = limits(world, body, chosen) if moving or (state is MoveState.NORMAL and body.velocity.yps) else None
