@@ -5,6 +5,9 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Final
+
 from components.gurps import Condition, Mover, Obstacle, Posture, PostureState
 from components.motion import Position, Velocity
 from ecs import Damage, Phase, RollMade, System, World, WorldError
@@ -13,6 +16,10 @@ from systems.gurps import rules
 from systems.gurps.events import Collided, KnockedDown
 from systems.gurps.movers import bodies, carried
 from systems.gurps.transitions import come_to_rest
+
+_collision_dice: Final = lru_cache(maxsize=4096, typed=True)(rules.collision_dice)
+""":func:`systems.gurps.rules.collision_dice`, worked out once for each HP and velocity (its exact arithmetic is
+slow, and the same few figures collide again and again)."""
 
 
 def inflict(world: World, entity: int, damage: Damage, purpose: str) -> tuple[int, int]:
@@ -79,8 +86,8 @@ def resolve_collision(
             other_yps, other_heading = (other.yps, other.heading) if other is not None else (0, heading)
             kind = _collision_kind(heading, other_heading, other_yps)
             velocity = rules.collision_velocity(velocity_yps, heading * 60, other_yps, other_heading * 60)
-        taken = rules.collision_dice(struck_body.hp, velocity)
-        dealt = rules.collision_dice(mover.hp, velocity)
+        taken = _collision_dice(struck_body.hp, velocity)
+        dealt = _collision_dice(mover.hp, velocity)
     else:
         obstacle = world.try_get(struck, Obstacle)
         if obstacle is None:
@@ -88,10 +95,10 @@ def resolve_collision(
         kind = "obstacle"
         velocity = velocity_yps
         if obstacle.hard:
-            taken = dealt = rules.collision_dice(mover.hp, velocity, hard_obstacle=True)
+            taken = dealt = _collision_dice(mover.hp, velocity, hard_obstacle=True)
         else:
-            taken = rules.collision_dice(obstacle.hp, velocity)
-            dealt = rules.collision_dice(mover.hp, velocity)
+            taken = _collision_dice(obstacle.hp, velocity)
+            dealt = _collision_dice(mover.hp, velocity)
     rolled_taken, injury_taken = inflict(world, entity, taken, f"collision damage from entity {struck}")
     rolled_dealt, injury_dealt = inflict(world, struck, dealt, f"collision damage from entity {entity}")
     world.emit(
