@@ -30,8 +30,17 @@ def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
     whatever its own ``Intent`` says (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement):
     ``LossCause.UNCONTROLLED``, which is no injury, so three wheels still only decelerate.
     """
-    if body.control.state is not MoveState.HIGH_SPEED or carried(body) or basic_move(world, body) == 0:
+    if body.control.state is not MoveState.HIGH_SPEED or carried(body):
         return None
+    cause = _cause(world, body, chosen)
+    if cause is None or basic_move(world, body) == 0:  # Basic Move 0 drifts: exempt (asked last, being rare)
+        return None
+    return cause
+
+
+def _cause(world: World, body: Body, chosen: Rules) -> LossCause | None:
+    """What puts ``body``, at high speed under its own power, out of control as the turn opens, or None
+    (:func:`maneuver_loss`)."""
     condition = world.try_get(body.entity, Condition)
     if condition is not None and not condition.conscious:
         return LossCause.UNCONSCIOUS
