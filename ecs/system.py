@@ -37,8 +37,9 @@ class System(esper.Processor):
         self._world = world
 
     def process(self, *args: Any, **kwargs: Any) -> None:
-        """esper's entry point: run this system's part of the turn."""
-        self.run()
+        """esper's entry point: run this system's part of the turn (through its world, which keeps what
+        :meth:`ecs.World.per_run` holds for the length of the run)."""
+        self.world._run_system(self)
 
     def run(self) -> None:
         """This system's part of the turn. Subclasses implement it."""

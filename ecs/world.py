@@ -65,6 +65,7 @@ class World:
         self._stepping = False
         self._emitted: list[Event] = []
         self._this_turn: dict[Hashable, Any] = {}
+        self._this_run: dict[Hashable, Any] | None = None  # a dict while one of our systems runs
         self._shaped: dict[Hashable, tuple[object, Any]] = {}
         with _context.active(self.context):
             pass  # switching creates the context if it is new
@@ -213,6 +214,30 @@ class World:
             return found
         value = self._this_turn[key] = compute()
         return value
+
+    def per_run(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """While a system runs, what ``compute()`` gave the first time ``key`` was asked in that run; at any other
+        time (between steps, or from a game's own processor in the turn) ``compute()`` every time.
+
+        For a value that only the running system can change and that the system keeps up to date itself as it
+        changes it, such as the shared spatial index: brought up to date once a run instead of at every call.
+        """
+        kept = self._this_run
+        if kept is None:
+            return compute()
+        if key in kept:
+            found: T = kept[key]
+            return found
+        value = kept[key] = compute()
+        return value
+
+    def _run_system(self, system: System) -> None:
+        """Run ``system``'s part of the turn, with a fresh :meth:`per_run` store."""
+        self._this_run = {}
+        try:
+            system.run()
+        finally:
+            self._this_run = None
 
     def per_shape(
         self,

@@ -44,7 +44,7 @@ from systems.gurps.mounted import (
     skill_roll,
     strapped,
 )
-from systems.gurps.spatial import shared_index
+from systems.gurps.spatial import shared_index, tell_index
 
 _HORSE_FALL_YD: Final = 3
 """The table's falls are for a horse; a mount's ``fall_yd`` shifts each of them by its difference from this."""
@@ -170,6 +170,7 @@ def _charge(world: World, mount: int, direction: str) -> None:
         toward = _facing_toward(world, mount, found.threat)
         if toward is not None and _room_to_turn(world, mount, toward if direction == "toward" else turn(toward, 3)):
             facing.direction = toward if direction == "toward" else turn(toward, 3)
+            tell_index(world, mount)
             velocity = world.try_get(mount, Velocity)
             if velocity is not None:
                 velocity.heading = facing.direction

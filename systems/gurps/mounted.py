@@ -21,7 +21,7 @@ from systems.gurps import rules
 from systems.gurps.events import FallDamage, FellOff, ReadyForced
 from systems.gurps.figure import body_hexes
 from systems.gurps.options import Rules
-from systems.gurps.spatial import figure_height_yd, shared_index
+from systems.gurps.spatial import figure_height_yd, shared_index, tell_index
 
 C = TypeVar("C")
 
@@ -243,6 +243,7 @@ def seat(world: World, rider: int, mount: int) -> None:
         posture.seconds_left = 0
     set_maneuver(world, rider, Maneuver.DO_NOTHING)
     place_rider(world, rider, mount)
+    tell_index(world, rider)
 
 
 def unlink(world: World, rider: int, at: Hex, posture: PostureState) -> None:
@@ -262,6 +263,7 @@ def unlink(world: World, rider: int, at: Hex, posture: PostureState) -> None:
     if position is not None:
         position.q, position.r = at
         position.altitude_yd = 0.0
+    tell_index(world, rider)
     body = world.try_get(rider, Posture)
     if body is not None:
         body.state = posture

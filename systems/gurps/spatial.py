@@ -290,6 +290,21 @@ class SpatialIndex:
         hexes = self.hexes_of(entity)
         self._place(self._unfile(entity), tuple((q + dq, r + dr) for q, r in hexes))
 
+    def update(self, world: World, entity: int) -> None:
+        """File ``entity`` again as :meth:`rebuild` would find it now: off the index while a mount carries it, on
+        every hex it fills otherwise (it got on or off a mount, or turned in place). An entity that is not a body
+        (no ``Position`` or no ``Mover``) is only taken off."""
+        if entity in self._at:
+            self._unfile(entity)
+        control = world.try_get(entity, Control)
+        if control is not None and control.carried_by is not None:
+            self._riders.add(entity)
+            return
+        self._riders.discard(entity)
+        position, mover = world.try_get(entity, Position), world.try_get(entity, Mover)
+        if position is not None and mover is not None:
+            self._file(world, (entity, position, mover), entity in self._multi)
+
     def refile(self, world: World, entity: int) -> None:
         """File body ``entity`` again where ``world`` has it now (it took off or landed: the hexes it fills
         changed)."""
@@ -351,11 +366,29 @@ class SpatialIndex:
 def shared_index(world: World) -> SpatialIndex:
     """The spatial index the installed GURPS systems share (``PathWalker`` keeps it), brought up to date with
     ``world`` (:meth:`SpatialIndex.refresh`): for rules outside the MOVEMENT and CONTROL phases, and for checks
-    a game asks for between steps, that need to know who stands where (a rider getting off, a mount turning)."""
+    a game asks for between steps, that need to know who stands where (a rider getting off, a mount turning).
+
+    While a system runs the index is brought up to date once, at the first call of the run
+    (:meth:`ecs.World.per_run`): what the systems change after that they tell it themselves (:meth:`SpatialIndex.move`,
+    :meth:`~SpatialIndex.refile`, :func:`tell_index`), so a run that unseats many riders does not read the whole
+    world again for each.
+    """
+    index = _installed_index(world)
+    world.per_run(shared_index, lambda: index.refresh(world))
+    return index
+
+
+def tell_index(world: World, entity: int) -> None:
+    """Tell the shared index, if the GURPS systems are installed, that ``entity`` got on or off a mount or turned
+    in place (:meth:`SpatialIndex.update`). Between steps this changes nothing the next refresh would not."""
+    if any(isinstance(getattr(system, "index", None), SpatialIndex) for system in world.systems):
+        _installed_index(world).update(world, entity)
+
+
+def _installed_index(world: World) -> SpatialIndex:
     for system in world.systems:
         index = getattr(system, "index", None)
         if isinstance(index, SpatialIndex):
-            index.refresh(world)
             return index
     raise WorldError("the GURPS systems are not installed in this world: call systems.gurps.install(world)")
 
