@@ -6,6 +6,7 @@ the library reads it, gives instead. The readings are in the docstrings of the s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,7 +30,7 @@ from components import (
     Velocity,
 )
 from components.mount import Mount
-from ecs import Event, IntentError, RollMade, SuccessRoll, World
+from ecs import Event, IntentError, Phase, RollMade, SuccessRoll, System, World
 from systems.gurps import Rules, install, preview
 from systems.gurps.events import (
     Collided,
@@ -48,7 +49,7 @@ from systems.gurps.mount_control import apply_loss_row
 from systems.gurps.mounted import seat
 from systems.gurps.mounted_results import rider_stunned
 from systems.gurps.mounting import dismount
-from systems.gurps.spatial import SpatialIndex
+from systems.gurps.spatial import SpatialIndex, shared_index
 
 
 def make_world(rules: Rules | None = None) -> World:
@@ -465,3 +466,64 @@ def test_direction_and_turning_radius_a_horse_turning_in_place_does_not_jump_wit
     assert [(hit.entity, hit.struck) for hit in of_type(events, Collided)] == [(steed, post)]
     assert world.get(steed, Facing).direction == 0
     assert (6, 2) not in occupied_hexes(world, steed)
+
+
+# --- The shared spatial index inside a system's run ----------------------------------------------------------
+
+
+class During(System):
+    """A game's MOUNTED-phase system that does ``act(world)`` in its run and keeps what it returns."""
+
+    phase = Phase.MOUNTED
+
+    def __init__(self, act: Callable[[World], object]) -> None:
+        super().__init__()
+        self.act = act
+        self.seen: object = None
+
+    def run(self) -> None:
+        self.seen = self.act(self.world)
+
+
+def index_matches_a_rebuild(world: World, *entities: int) -> bool:
+    """Whether the shared index, as a system in its run sees it, files ``entities`` as a fresh rebuild would."""
+    rebuilt = SpatialIndex()
+    rebuilt.rebuild(world)
+    index = shared_index(world)
+    return all(index.hexes_of(entity) == rebuilt.hexes_of(entity) for entity in entities)
+
+
+def test_mount_loss_of_control_table_a_horse_turned_in_a_run_is_refiled_in_the_shared_index() -> None:
+    """The index is brought up to date once per system run; a charging horse that turns in place (row 5) swings
+    its body onto new hexes in the middle of a run, and the index follows it at once."""
+    world = make_world()
+    steed = horse(world)
+    world.get(steed, Mount).threat = mover(world, at=(0, 5))
+
+    def charge(world: World) -> tuple[bool, bool]:
+        before = index_matches_a_rebuild(world, steed)
+        apply_loss_row(world, steed, 5)
+        return before, index_matches_a_rebuild(world, steed)
+
+    during = During(charge)
+    world.add_system(during)
+    world.step()
+    assert world.get(steed, Facing).direction == 1  # it turned toward the foe
+    assert during.seen == (True, True)
+
+
+def test_mounting_up_a_rider_seated_in_a_run_leaves_the_shared_index() -> None:
+    """A rider seated in the middle of a run is carried, not filed: the index drops it from its hex at once."""
+    world = make_world()
+    steed = horse(world)
+    rider = mover(world, at=(1, 0), extra=(Rider(), Skills({"Riding": 12})))
+
+    def mount_up(world: World) -> tuple[list[int], list[int]]:
+        before = shared_index(world).bodies_in_way((1, 0), 0, 0.0, 2.0)
+        seat(world, rider, steed)
+        return before, shared_index(world).bodies_in_way((1, 0), 0, 0.0, 2.0)
+
+    during = During(mount_up)
+    world.add_system(during)
+    world.step()
+    assert during.seen == ([rider], [])

@@ -291,3 +291,37 @@ def test_a_failed_step_puts_back_changed_containers_in_the_same_objects() -> Non
     assert world.get(entity, Notes) is notes
     assert notes.lines == ["first"]
     assert not world.has(entity, Facing)
+
+
+def test_per_turn_and_per_run_keep_a_value_for_a_turn_and_for_one_system_run() -> None:
+    world = World(seed=1)
+    computed: list[str] = []
+
+    def ask(key: str, keep: str) -> None:
+        keeper = world.per_turn if keep == "turn" else world.per_run
+        keeper(key, lambda: computed.append(key))
+
+    class First(System):
+        phase = Phase.INTENT
+        name = "first"
+
+        def run(self) -> None:
+            for _ in range(3):
+                ask(f"{self.name} run", "run")
+                ask("turn", "turn")
+
+    class Second(First):
+        phase = Phase.CLEANUP
+        name = "second"
+
+    world.add_system(First())
+    world.add_system(Second())
+    world.step()
+    # once per run for per_run, once per turn for per_turn, whatever the number of asks
+    assert computed == ["first run", "turn", "second run"]
+    world.step()
+    assert computed == ["first run", "turn", "second run"] * 2
+    ask("between steps", "run")
+    ask("between steps", "run")
+    ask("between steps", "turn")
+    assert computed[6:] == ["between steps"] * 3  # outside a step: computed every time
