@@ -71,22 +71,37 @@ def bodies(world: World) -> tuple[Body, ...]:
 
 
 def _in_order(world: World) -> tuple[Body, ...]:
-    found = world.per_shape(bodies, BODY_TYPES, _as_bodies)
+    found = world.per_shape(bodies, BODY_TYPES, _Bodies)
     chosen = world.rules.get("gurps")
     if isinstance(chosen, Rules) and chosen.mounts == "house":  # a ridden mount acts on its rider's Basic Speed
         return tuple(
             sorted(
-                found,
+                found.bodies,
                 key=lambda body: initiative_key(body.entity, initiative_mover(world, body.entity, body.mover)),
             )
         )
-    return tuple(sorted(found, key=lambda body: initiative_key(body.entity, body.mover)))
+    return found.by_initiative()
 
 
-def _as_bodies(rows: Sequence[tuple[int, tuple[Any, ...]]]) -> list[Body]:
+class _Bodies:
     """A :class:`Body` for each row of a query of :data:`BODY_TYPES` (made once, then kept while the world's
-    entities keep the same components: :meth:`ecs.World.per_shape`)."""
-    return [Body(entity, *components) for entity, components in rows]
+    entities keep the same components: :meth:`ecs.World.per_shape`), and their order of initiative as last worked
+    out, with the Basic Speeds it was worked out from."""
+
+    __slots__ = ("bodies", "order", "speeds")
+
+    def __init__(self, rows: Sequence[tuple[int, tuple[Any, ...]]]) -> None:
+        self.bodies = [Body(entity, *components) for entity, components in rows]
+        self.speeds: list[float] | None = None
+        self.order: tuple[Body, ...] = ()
+
+    def by_initiative(self) -> tuple[Body, ...]:
+        """The bodies in initiative order (:func:`initiative_key`); sorted again only when a Basic Speed changed."""
+        speeds = [body.mover.basic_speed for body in self.bodies]
+        if speeds != self.speeds:
+            self.order = tuple(sorted(self.bodies, key=lambda body: initiative_key(body.entity, body.mover)))
+            self.speeds = speeds
+        return self.order
 
 
 def body_of(world: World, entity: int) -> Body:
