@@ -147,6 +147,8 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
                 body = (here,)
                 spent += ran
                 yard += ran
+                if spent == points and (turned or yard != turn_yd):
+                    break  # no point left for another yard, and no turn due here
                 continue
         ahead = (here[0] + step[0], here[1] + step[1])
         empty = ahead not in occupied  # nothing there: no footing to pay, nothing to jump or run into
