@@ -22,6 +22,7 @@ from components.spelljammer import (
 from ecs import Event, IntentError, Roll, RollMade, World, WorldError
 from ecs.hexgrid import distance
 from systems.spelljammer import Options, defense, install
+from systems.spelljammer._shared import VegetationMap
 from systems.spelljammer.events import (
     ChaseRound,
     FellDown,
@@ -32,7 +33,7 @@ from systems.spelljammer.events import (
     SpeedModeChosen,
     SquaresMoved,
 )
-from systems.spelljammer.rules import CHASE_MODES, DropResult, PursuitLevel, chase, movement_rate
+from systems.spelljammer.rules import CHASE_MODES, VEGETATION, DropResult, PursuitLevel, chase, movement_rate
 
 M = SpeedMode
 V = Vegetation
@@ -921,3 +922,37 @@ def test_no_one_outruns_its_rate_and_no_pursuer_outstrikes_the_chase_table(
                 distance(world.get(pursuer, Position).hex, world.get(runner, Position).hex)
                 <= Options(hex_ft=hex_ft).contact_hex
             )
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    discs=st.lists(
+        st.tuples(
+            st.integers(-80, 80),
+            st.integers(-80, 80),
+            st.sampled_from([0, 1, 3, 7, 16, 40, 120]),  # 120 spreads over more than WIDE_CELLS cells
+            st.sampled_from(list(Vegetation)),
+        ),
+        max_size=25,
+    ),
+    spots=st.lists(st.tuples(st.integers(-150, 150), st.integers(-150, 150)), min_size=1, max_size=60),
+)
+def test_the_vegetation_map_finds_the_thickest_zone_over_a_hex_as_a_look_at_every_zone_would(
+    discs: list[tuple[int, int, int, Vegetation]], spots: list[tuple[int, int]]
+) -> None:
+    """Restricted Movement: the map files discs by cell; what it finds is what checking every zone finds."""
+    zones = [(Position(q, r), VegetationZone(vegetation, radius)) for q, r, radius, vegetation in discs]
+    zones.append((Position(5, 5), VegetationZone(Vegetation.HEAVY, None, hexes=((0, 0), (-9, 3)))))
+    found = VegetationMap(zones)
+    thickness = {row.vegetation: row.tmr_fraction for row in VEGETATION}
+    for spot in [*spots, (5, 5), (-4, 8)]:
+        covering = [
+            zone.vegetation
+            for position, zone in zones
+            if zone.radius_hex is not None and distance(position.hex, spot) <= zone.radius_hex
+        ]
+        covering += [
+            zone.vegetation for position, zone in zones if (spot[0] - position.q, spot[1] - position.r) in zone.hexes
+        ]
+        expected = min(covering, key=thickness.__getitem__) if covering else None
+        assert found.at(spot) == expected

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from typing import Final
 
 import esper
 
@@ -16,6 +17,15 @@ from systems.spelljammer.rules import VEGETATION
 
 Character = tuple[int, tuple[Mobility, RoundIntent, RoundState, Position]]
 """An entity the Spelljammer rules move, with its four components."""
+
+Disc = tuple[Hex, int, Vegetation]
+"""A zone given as a disc: its centre, its radius in hexes and its vegetation."""
+
+CELL: Final = 16
+"""Side, in hexes, of the square cells :class:`VegetationMap` files discs under."""
+
+WIDE_CELLS: Final = 64
+"""A disc spreading over more cells than this is kept in one list looked at for every hex."""
 
 _THICKNESS: dict[Vegetation, Fraction] = {row.vegetation: row.tmr_fraction for row in VEGETATION}
 
@@ -44,18 +54,32 @@ class VegetationMap:
     """The vegetation on any hex, from every :class:`VegetationZone`; where zones overlap, the thickest wins.
 
     Thicker means a smaller fraction of TMR left (Spelljammer: Running, Shooting, Chasing and Fleeing >
-    Restricted Movement).
+    Restricted Movement). Discs are filed under the square cells of :data:`CELL` hexes their bounding box
+    touches, so a lookup looks only at the discs near the hex, however many zones the scene has; a disc
+    spreading over more than :data:`WIDE_CELLS` cells is looked at for every hex instead.
     """
 
     def __init__(self, zones: Iterable[tuple[Position, VegetationZone]]) -> None:
         self._listed: dict[Hex, Vegetation] = {}
-        self._discs: list[tuple[Hex, int, Vegetation]] = []
+        self._cells: dict[tuple[int, int], list[Disc]] = {}
+        self._wide: list[Disc] = []
         for position, zone in zones:
             if zone.radius_hex is not None:
-                self._discs.append((position.hex, zone.radius_hex, zone.vegetation))
+                self._file((position.hex, zone.radius_hex, zone.vegetation))
             for dq, dr in zone.hexes:
                 covered = (position.q + dq, position.r + dr)
                 self._listed[covered] = _thicker(self._listed.get(covered), zone.vegetation)
+
+    def _file(self, disc: Disc) -> None:
+        (q, r), radius, _ = disc  # every hex within the radius lies within it on both axial coordinates
+        columns = range((q - radius) // CELL, (q + radius) // CELL + 1)
+        rows = range((r - radius) // CELL, (r + radius) // CELL + 1)
+        if len(columns) * len(rows) > WIDE_CELLS:
+            self._wide.append(disc)
+            return
+        for column in columns:
+            for row in rows:
+                self._cells.setdefault((column, row), []).append(disc)
 
     @classmethod
     def of_active_context(cls) -> VegetationMap:
@@ -65,9 +89,10 @@ class VegetationMap:
     def at(self, hex: Hex) -> Vegetation | None:
         """The vegetation on ``hex``, or None for open ground."""
         found = self._listed.get(hex)
-        for centre, radius, vegetation in self._discs:
-            if distance(centre, hex) <= radius:
-                found = _thicker(found, vegetation)
+        for discs in (self._cells.get((hex[0] // CELL, hex[1] // CELL), ()), self._wide):
+            for centre, radius, vegetation in discs:
+                if distance(centre, hex) <= radius:
+                    found = _thicker(found, vegetation)
         return found
 
 
