@@ -17,7 +17,7 @@ from systems.gurps.events import Collided, KnockedDown
 from systems.gurps.movers import bodies, carried
 from systems.gurps.transitions import come_to_rest
 
-_collision_dice: Final = lru_cache(maxsize=4096, typed=True)(rules.collision_dice)
+_collision_dice: Final = lru_cache(maxsize=256, typed=True)(rules.collision_dice)
 """:func:`systems.gurps.rules.collision_dice`, worked out once for each HP and velocity (its exact arithmetic is
 slow, and the same few figures collide again and again)."""
 

@@ -12,7 +12,7 @@ from systems.gurps.movers import Body, basic_move, bodies, carried, installed_ru
 from systems.gurps.options import Rules
 from systems.gurps.transitions import lose_control
 
-_keeps_control: Final = lru_cache(maxsize=None, typed=True)(rules.high_speed_maneuver_allowed)
+_keeps_control: Final = lru_cache(maxsize=32, typed=True)(rules.high_speed_maneuver_allowed)
 """:func:`systems.gurps.rules.high_speed_maneuver_allowed`, answered once for each maneuver."""
 
 

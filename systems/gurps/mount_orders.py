@@ -27,7 +27,7 @@ Table, rows 6-7)."""
 _ATTACKS: Final = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 _HOUSE_MOUNT_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK, Maneuver.ATTACK})
 _MOVING: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
-_coaxing: Final = lru_cache(maxsize=None, typed=True)(rules.risky_feat_riding_modifier)
+_coaxing: Final = lru_cache(maxsize=32, typed=True)(rules.risky_feat_riding_modifier)
 """:func:`systems.gurps.rules.risky_feat_riding_modifier`, looked up once for each training (every mount asks every
 turn)."""
 

@@ -254,52 +254,34 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     """
     where, base, rated = _move_in_use(world, body)
     mover, house = body.mover, chosen.control == "house"
-    encumbrance, enhanced = mover.encumbrance, mover.enhanced
-    velocity, straight_yd = body.velocity.yps, body.control.straight_yd
-    lim = _plain_limits(where, base, rated, encumbrance, enhanced, house, chosen.turning_radius, velocity, straight_yd)
-    if where != "air":
-        return lim
-    # In the air a dive changes the acceleration and top speed, and Cannot Hover may change the threshold.
-    first_turn = _speeds(base, rated, encumbrance, enhanced, house)[3]
-    accel_step, top = speed_limits(world, body.entity, chosen, lim.accel_step, lim.top_speed)
-    high = _high_speed_above(world, body, chosen, where, lim.high_speed_above)
-    return lim._replace(top_speed=top, entry_limit=min(first_turn, top), accel_step=accel_step, high_speed_above=high)
+    move, top, entry, accel_step, max_decel, radius, high = _fixed_limits(
+        base, rated, mover.encumbrance, mover.enhanced, house, chosen.turning_radius, body.velocity.yps
+    )
+    if where == "air":  # a dive changes the acceleration and top speed, and Cannot Hover may change the threshold
+        first_turn = _speeds(base, rated, mover.encumbrance, mover.enhanced, house)[3]
+        accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
+        entry = min(first_turn, top)
+        high = _high_speed_above(world, body, chosen, where, high)
+    free = max(0, radius - body.control.straight_yd)
+    # Positional, in the order of the fields: quicker to make than by keyword.
+    return Limits(where, base, move, top, entry, accel_step, base, max_decel, radius, free, high)
 
 
-@lru_cache(maxsize=4096, typed=True)
-def _plain_limits(  # noqa: PLR0917 (positional arguments make the quickest cache key)
-    where: Environment,
-    base: int,
-    rated: int | None,
-    encumbrance: int,
-    enhanced: bool,
-    house: bool,
-    variant: str,
-    velocity: int,
-    straight_yd: int,
-) -> Limits:
-    """:func:`limits` before anything a flier's dive or hover changes: they follow from these numbers alone,
-    which most movers share, so they are worked out once for each combination."""
+@lru_cache(maxsize=256, typed=True)
+def _fixed_limits(  # noqa: PLR0917 (positional arguments make the quickest cache key)
+    base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool, variant: str, velocity: int
+) -> tuple[int, int, int, int, int, int | float, int]:
+    """Move, top speed, entry limit, acceleration step, most deceleration, turning radius and high-speed threshold
+    of :func:`limits` before anything a flier's dive or hover changes: they follow from these numbers alone, which
+    most movers share, so they are worked out once for each combination."""
     move, top, accel_step, first_turn = _speeds(base, rated, encumbrance, enhanced, house)
     radius_move = move if variant == "house" else base
     radius = rules.turning_radius(velocity, radius_move, cast("rules.RadiusVariant", variant))
-    free = max(0, radius - straight_yd)
-    return Limits(
-        environment=where,
-        basic_move=base,
-        move=move,
-        top_speed=top,
-        entry_limit=min(first_turn, top),
-        accel_step=accel_step,
-        safe_decel=base,
-        max_decel=base if house else 2 * base,
-        radius=radius,
-        free_turn_yd=free,
-        high_speed_above=move if house else base,
-    )
+    max_decel = base if house else 2 * base
+    return move, top, min(first_turn, top), accel_step, max_decel, radius, move if house else base
 
 
-@lru_cache(maxsize=1024, typed=True)
+@lru_cache(maxsize=64, typed=True)
 def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool) -> tuple[int, int, int, int]:
     """Encumbered Move, top speed, acceleration step and the most the first turn at high speed may start with,
     for a Basic Move of ``base`` and a rated top speed of ``rated`` in the environment (:func:`limits`, before a

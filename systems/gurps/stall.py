@@ -22,9 +22,9 @@ MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """The maneuvers that keep a flier that cannot hover in the air (Basic Set: Flying Combat > Cannot Hover)."""
 
 # The rules' arithmetic on a few small whole numbers, answered once for each (every flier asks every turn).
-_move_cost: Final = lru_cache(maxsize=1024, typed=True)(rules.vertical_move_cost)
-_house_credit: Final = lru_cache(maxsize=1024, typed=True)(rules.house_cannot_hover_credit)
-_quarter_of: Final = lru_cache(maxsize=1024, typed=True)(rules.stall_speed)
+_move_cost: Final = lru_cache(maxsize=128, typed=True)(rules.vertical_move_cost)
+_house_credit: Final = lru_cache(maxsize=128, typed=True)(rules.house_cannot_hover_credit)
+_quarter_of: Final = lru_cache(maxsize=64, typed=True)(rules.stall_speed)
 
 
 def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: int) -> None:
