@@ -207,13 +207,7 @@ class World:
         For a value several systems need that holds still through a turn, such as the initiative order: the
         systems share one computation instead of each making its own.
         """
-        if not self._stepping:
-            return compute()
-        if key in self._this_turn:
-            found: T = self._this_turn[key]
-            return found
-        value = self._this_turn[key] = compute()
-        return value
+        return _kept(self._this_turn if self._stepping else None, key, compute)
 
     def per_run(self, key: Hashable, compute: Callable[[], T]) -> T:
         """While a system runs, what ``compute()`` gave the first time ``key`` was asked in that run; at any other
@@ -222,14 +216,7 @@ class World:
         For a value that only the running system can change and that the system keeps up to date itself as it
         changes it, such as the shared spatial index: brought up to date once a run instead of at every call.
         """
-        kept = self._this_run
-        if kept is None:
-            return compute()
-        if key in kept:
-            found: T = kept[key]
-            return found
-        value = kept[key] = compute()
-        return value
+        return _kept(self._this_run, key, compute)
 
     def _run_system(self, system: System) -> None:
         """Run ``system``'s part of the turn, with a fresh :meth:`per_run` store."""
@@ -371,3 +358,15 @@ class World:
         queue, self._queue = self._queue, []
         for change in queue:
             change()
+
+
+def _kept(store: dict[Hashable, Any] | None, key: Hashable, compute: Callable[[], T]) -> T:
+    """What ``compute()`` gave the first time ``key`` was asked of ``store`` (computed and kept now if never);
+    with no store, ``compute()`` every time."""
+    if store is None:
+        return compute()
+    if key in store:
+        found: T = store[key]
+        return found
+    value = store[key] = compute()
+    return value
