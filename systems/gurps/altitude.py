@@ -9,7 +9,7 @@ import esper
 from components.flight import Flight, FlightIntent, Leg
 from components.gurps import Control, Intent, Maneuver, Mover, MoveState
 from components.motion import Position, Velocity
-from ecs import IntentError, Phase, System, World, WorldError
+from ecs import IntentError, Phase, World, WorldError
 from ecs.validate import check_int
 from systems.gurps import rules
 from systems.gurps.aerial import check_winged_flight, level_yards, scene_atmosphere, step_yards
@@ -17,7 +17,7 @@ from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import AltitudeChanged, EnteredHighSpeed
 from systems.gurps.figure import occupied_hexes
 from systems.gurps.movers import in_initiative_order, installed_rules
-from systems.gurps.spatial import SpatialIndex, figure_height_yd
+from systems.gurps.spatial import IndexedSystem, figure_height_yd
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """Maneuvers that spend the turn's movement; any other maneuver that allows a step may climb a step."""
@@ -111,7 +111,7 @@ def _check_under(world: World, entity: int, ceiling_yd: float) -> None:
         )
 
 
-class AltitudeSystem(System):
+class AltitudeSystem(IndexedSystem):
     """MOVEMENT phase, after the level movement: climbs and descents.
 
     Reads ``FlightIntent`` (``climb_yd``, ``dive``), ``Flight``, ``Intent.maneuver``, ``Velocity``, ``Control``
@@ -153,10 +153,6 @@ class AltitudeSystem(System):
     """
 
     phase = Phase.MOVEMENT
-
-    def __init__(self, index: SpatialIndex) -> None:
-        super().__init__()
-        self.index = index
 
     def run(self) -> None:
         """Fly every climb and descent asked for this turn, in initiative order."""

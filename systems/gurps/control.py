@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from components.gurps import Posture, PostureState
-from ecs import Phase, System, World
+from ecs import Phase, World
 from systems.gurps import rules
 from systems.gurps.collision import inflict, resolve_collision
 from systems.gurps.events import FallDamage, Skidded, Tripped
 from systems.gurps.movement import WalkPlan, dodge_aside, walk
 from systems.gurps.movers import Body, installed_rules, loss_mode, out_of_control
 from systems.gurps.options import Rules
-from systems.gurps.spatial import SpatialIndex, figure_height_yd
+from systems.gurps.spatial import IndexedSystem, figure_height_yd
 from systems.gurps.transitions import come_to_rest
 
 
-class Tripping(System):
+class Tripping(IndexedSystem):
     """CONTROL phase: every mover out of control on the ground trips, in initiative order.
 
     Reads ``Control`` (``state``, ``loss_cause``, ``moved_yd`` and ``extra_cost``: the points spent),
@@ -36,10 +36,6 @@ class Tripping(System):
     """
 
     phase = Phase.CONTROL
-
-    def __init__(self, index: SpatialIndex) -> None:
-        super().__init__()
-        self.index = index
 
     def run(self) -> None:
         """Trip every mover out of control on the ground."""

@@ -9,7 +9,7 @@ import esper
 from components.flight import Flight
 from components.gurps import Control, Intent, Mover, MoveState
 from components.motion import Facing, Position, Velocity
-from ecs import IntentError, Phase, RollMade, System, World
+from ecs import IntentError, Phase, RollMade, World
 from ecs.hexgrid import Hex
 from ecs.validate import check_int, check_number
 from systems.gurps import rules
@@ -18,7 +18,7 @@ from systems.gurps.dive import normal_top_speed
 from systems.gurps.events import FallDamage, Falling, FellClear, Landed, StallRecovered
 from systems.gurps.figure import occupied_hexes
 from systems.gurps.movers import body_of, dx_modifier, in_initiative_order, installed_rules, limits
-from systems.gurps.spatial import SpatialIndex, figure_height_yd
+from systems.gurps.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from systems.gurps.transitions import come_to_rest
 
 FALL_ACCELERATION_YPS2: Final = 10.7
@@ -160,7 +160,7 @@ def refuse_steering(world: World, entity: int) -> None:
         )
 
 
-class FallSystem(System):
+class FallSystem(IndexedSystem):
     """STALL phase, after the stall check: stalled fliers fall, try to recover, or land.
 
     Reads ``Flight``, ``Position``, ``Mover`` (DX, HP), ``Condition`` (shock) and ``Facing``; writes
@@ -186,10 +186,6 @@ class FallSystem(System):
     """
 
     phase = Phase.STALL
-
-    def __init__(self, index: SpatialIndex) -> None:
-        super().__init__()
-        self.index = index
 
     def run(self) -> None:
         """Resolve every stalled flier's turn."""

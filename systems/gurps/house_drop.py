@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from components.flight import Flight
 from components.gurps import MoveState
-from ecs import Phase, System
+from ecs import Phase
 from systems.gurps import rules
 from systems.gurps.fall import fall_through
 from systems.gurps.house_dive import gather_dive_speed
 from systems.gurps.movers import bodies, carried, environment
-from systems.gurps.spatial import SpatialIndex
+from systems.gurps.spatial import IndexedSystem
 
 
-class HouseUncontrolledDrop(System):
+class HouseUncontrolledDrop(IndexedSystem):
     """STALL phase, after the wingspan (house rules only): the drop of a flier out of control.
 
     Reads ``Flight``, ``Control`` (``state``, ``lost_at_yd``), ``Position``; writes ``Position.altitude_yd``,
@@ -32,10 +32,6 @@ class HouseUncontrolledDrop(System):
     """
 
     phase = Phase.STALL
-
-    def __init__(self, index: SpatialIndex) -> None:
-        super().__init__()
-        self.index = index
 
     def run(self) -> None:
         """Drop every flier out of control, in initiative order."""

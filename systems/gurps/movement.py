@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
 from components.motion import Position
-from ecs import Phase, RollMade, System, World
+from ecs import Phase, RollMade, World
 from ecs.hexgrid import DIRECTIONS, Hex, turn
 from systems.gurps import rules
 from systems.gurps.altitude import level_points
@@ -30,7 +30,7 @@ from systems.gurps.movers import (
     loss_mode,
 )
 from systems.gurps.options import Rules
-from systems.gurps.spatial import SpatialIndex, figure_height_yd
+from systems.gurps.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 
 
 class WalkPlan(NamedTuple):
@@ -336,7 +336,7 @@ def plan_walk(
     )
 
 
-class PathWalker(System):
+class PathWalker(IndexedSystem):
     """MOVEMENT phase: moves every mover along its path, in initiative order.
 
     Reads ``Velocity`` (movement points), ``Facing``, ``Intent.turn`` and ``Intent.veer``, ``Control``
@@ -367,10 +367,6 @@ class PathWalker(System):
     """
 
     phase = Phase.MOVEMENT
-
-    def __init__(self, index: SpatialIndex) -> None:
-        super().__init__()
-        self.index = index
 
     def run(self) -> None:
         """Walk every mover in initiative order."""

@@ -22,7 +22,7 @@ from components.flight import Flight
 from components.gurps import Control, Footing, Mover, Obstacle
 from components.motion import Position
 from components.mount import Mount
-from ecs import World, WorldError
+from ecs import System, World, WorldError
 from ecs.hexgrid import DIRECTIONS, Hex
 from systems.gurps import rules
 from systems.gurps.figure import body_hexes, occupied_hexes
@@ -363,10 +363,20 @@ class SpatialIndex:
         return row
 
 
+class IndexedSystem(System):
+    """A system that reads and keeps up to date the spatial index the GURPS systems share: ``install`` makes one
+    :class:`SpatialIndex` and gives it to every such system."""
+
+    def __init__(self, index: SpatialIndex) -> None:
+        super().__init__()
+        self.index = index
+
+
 def shared_index(world: World) -> SpatialIndex:
-    """The spatial index the installed GURPS systems share (``PathWalker`` keeps it), brought up to date with
-    ``world`` (:meth:`SpatialIndex.refresh`): for rules outside the MOVEMENT and CONTROL phases, and for checks
-    a game asks for between steps, that need to know who stands where (a rider getting off, a mount turning).
+    """The spatial index the installed GURPS systems share (every :class:`IndexedSystem` holds it), brought up to
+    date with ``world`` (:meth:`SpatialIndex.refresh`): for rules outside the MOVEMENT and CONTROL phases, and for
+    checks a game asks for between steps, that need to know who stands where (a rider getting off, a mount
+    turning).
 
     While a system runs the index is brought up to date once, at the first call of the run
     (:meth:`ecs.World.per_run`): what the systems change after that they tell it themselves (:meth:`SpatialIndex.move`,
@@ -381,16 +391,20 @@ def shared_index(world: World) -> SpatialIndex:
 def tell_index(world: World, entity: int) -> None:
     """Tell the shared index, if the GURPS systems are installed, that ``entity`` got on or off a mount or turned
     in place (:meth:`SpatialIndex.update`). Between steps this changes nothing the next refresh would not."""
-    if any(isinstance(getattr(system, "index", None), SpatialIndex) for system in world.systems):
-        _installed_index(world).update(world, entity)
+    index = _find_index(world)
+    if index is not None:
+        index.update(world, entity)
 
 
 def _installed_index(world: World) -> SpatialIndex:
-    for system in world.systems:
-        index = getattr(system, "index", None)
-        if isinstance(index, SpatialIndex):
-            return index
-    raise WorldError("the GURPS systems are not installed in this world: call systems.gurps.install(world)")
+    index = _find_index(world)
+    if index is None:
+        raise WorldError("the GURPS systems are not installed in this world: call systems.gurps.install(world)")
+    return index
+
+
+def _find_index(world: World) -> SpatialIndex | None:
+    return next((system.index for system in world.systems if isinstance(system, IndexedSystem)), None)
 
 
 def _rings(center: Hex) -> Iterator[Hex]:

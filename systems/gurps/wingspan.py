@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from components.flight import Flight
 from components.gurps import LossCause, MoveState
-from ecs import Phase, RollMade, System
+from ecs import Phase, RollMade
 from systems.gurps.events import WingspanObstructed
 from systems.gurps.movers import bodies, carried, dx_modifier, environment, installed_rules
-from systems.gurps.spatial import SpatialIndex
+from systems.gurps.spatial import IndexedSystem
 from systems.gurps.transitions import lose_control
 from systems.gurps.wipe_out import wingspan_obstacles, wipe_out
 
 
-class HouseWingspan(System):
+class HouseWingspan(IndexedSystem):
     """STALL phase, first (house rules only): obstacles in the wingspan and crippled wings.
 
     Reads ``Flight`` (``wings``, ``wingspan_yd``, ``crippled_wing``), ``Control`` (``path``, ``state``), DX with
@@ -31,10 +31,6 @@ class HouseWingspan(System):
     """
 
     phase = Phase.STALL
-
-    def __init__(self, index: SpatialIndex) -> None:
-        super().__init__()
-        self.index = index
 
     def run(self) -> None:
         """Check every winged flier in the air, in initiative order."""

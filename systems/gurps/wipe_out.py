@@ -5,13 +5,13 @@ from __future__ import annotations
 from components.flight import Flight
 from components.gurps import LossCause, Mover, MoveState
 from components.motion import Position
-from ecs import Phase, RollMade, System, World
+from ecs import Phase, RollMade, World
 from ecs.hexgrid import Hex
 from systems.gurps import rules
 from systems.gurps.events import LiftRegained, VelocityChanged, WipedOut
 from systems.gurps.movers import Body, bodies, carried, dx_modifier, installed_rules, limits
 from systems.gurps.options import Rules
-from systems.gurps.spatial import SpatialIndex, figure_height_yd
+from systems.gurps.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from systems.gurps.transitions import lose_control, regain_control
 
 
@@ -49,7 +49,7 @@ def wipe_out(world: World, body: Body, reason: str, chosen: Rules) -> None:
         lose_control(world, body, LossCause.WIPE_OUT, body.control.moved_yd, chosen)
 
 
-class HouseWipeOutRecovery(System):
+class HouseWipeOutRecovery(IndexedSystem):
     """CONTROL phase, before the house recovery (house rules only): wiped-out fliers try to win back control.
 
     Reads ``Flight`` (``wiped_out``, ``fall_seconds``, ``crippled_wing``), ``Control``, ``Velocity``, DX with
@@ -69,10 +69,6 @@ class HouseWipeOutRecovery(System):
     """
 
     phase = Phase.CONTROL
-
-    def __init__(self, index: SpatialIndex) -> None:
-        super().__init__()
-        self.index = index
 
     def run(self) -> None:
         """Resolve every wiped-out flier's turn, in initiative order."""
