@@ -151,11 +151,7 @@ def unmanned(world: World, body: Body) -> bool:
 
 def environment(world: World, body: Body) -> Environment:
     """``water`` while swimming, ``air`` with a ``Flight`` above the ground, otherwise ``ground``."""
-    if body.mover.swimming:
-        return "water"
-    if body.position.altitude_yd > 0 and world.has(body.entity, Flight):
-        return "air"
-    return "ground"
+    return _move_in_use(world, body)[0]
 
 
 def standing(world: World, entity: int) -> bool:
@@ -217,8 +213,8 @@ class Limits(NamedTuple):
 
 
 def _move_in_use(world: World, body: Body) -> tuple[Environment, int, int | None]:
-    """The entity's environment (as :func:`environment` tells it), its Basic Move there and its rated top speed
-    there (None if it has none)."""
+    """The entity's environment (:func:`environment`), its Basic Move there and its rated top speed there (None if
+    it has none)."""
     mover = body.mover
     if mover.swimming:
         assert mover.water_move is not None  # Mover refuses swimming without water_move
@@ -254,14 +250,13 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     """
     where, base, rated = _move_in_use(world, body)
     mover, house = body.mover, chosen.control == "house"
-    move, top, entry, accel_step, max_decel, radius, high = _fixed_limits(
+    move, top, first_turn, accel_step, max_decel, radius, high = _fixed_limits(
         base, rated, mover.encumbrance, mover.enhanced, house, chosen.turning_radius, body.velocity.yps
     )
     if where == "air":  # a dive changes the acceleration and top speed, and Cannot Hover may change the threshold
-        first_turn = _speeds(base, rated, mover.encumbrance, mover.enhanced, house)[3]
         accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
-        entry = min(first_turn, top)
         high = _high_speed_above(world, body, chosen, where, high)
+    entry = min(first_turn, top)
     free = max(0, radius - body.control.straight_yd)
     # Positional, in the order of the fields: quicker to make than by keyword.
     return Limits(where, base, move, top, entry, accel_step, base, max_decel, radius, free, high)
@@ -271,14 +266,14 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
 def _fixed_limits(  # noqa: PLR0917 (positional arguments make the quickest cache key)
     base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool, variant: str, velocity: int
 ) -> tuple[int, int, int, int, int, int | float, int]:
-    """Move, top speed, entry limit, acceleration step, most deceleration, turning radius and high-speed threshold
-    of :func:`limits` before anything a flier's dive or hover changes: they follow from these numbers alone, which
-    most movers share, so they are worked out once for each combination."""
+    """Move, top speed, the most the first turn at high speed may start with, acceleration step, most deceleration,
+    turning radius and high-speed threshold of :func:`limits` before anything a flier's dive or hover changes: they
+    follow from these numbers alone, which most movers share, so they are worked out once for each combination."""
     move, top, accel_step, first_turn = _speeds(base, rated, encumbrance, enhanced, house)
     radius_move = move if variant == "house" else base
     radius = rules.turning_radius(velocity, radius_move, cast("rules.RadiusVariant", variant))
     max_decel = base if house else 2 * base
-    return move, top, min(first_turn, top), accel_step, max_decel, radius, move if house else base
+    return move, top, first_turn, accel_step, max_decel, radius, move if house else base
 
 
 @lru_cache(maxsize=64, typed=True)
