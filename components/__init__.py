@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
-from components.flight import AirSupply, Atmosphere, Flight, FlightIntent, FlightMode
-from components.gurps import (
+from esper_motion.components.flight import AirSupply, Atmosphere, Flight, FlightIntent, FlightMode
+from esper_motion.components.gurps import (
     Condition,
     Control,
     Footing,
@@ -21,9 +21,9 @@ from components.gurps import (
     PostureState,
     Skills,
 )
-from components.motion import Facing, Position, Velocity
-from components.mount import Mount, Nerve, Rider
-from components.spelljammer import (
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.components.mount import Mount, Nerve, Rider
+from esper_motion.components.spelljammer import (
     Mobility,
     RangedWeapon,
     RoundIntent,

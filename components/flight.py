@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from ecs.errors import RuleValueError
-from ecs.registry import register
-from ecs.validate import check_bool, check_choice, check_int, check_number
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.registry import register
+from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 
 
 class FlightMode(str, Enum):
@@ -47,7 +47,7 @@ ATMOSPHERE_CATEGORIES: Final = (
     "very dense",
     "superdense",
 )
-"""The categories of atmospheric pressure, thinnest first, as ``systems.gurps.rules.Atmosphere`` names them
+"""The categories of atmospheric pressure, thinnest first, as ``esper_motion.systems.gurps.rules.Atmosphere`` names them
 (Basic Set: Atmospheric Pressure, as Flying Combat > Flight Ceiling refers to it)."""
 
 
@@ -96,7 +96,7 @@ class Flight:
     - ``stalled``: has stalled and is falling; ``fall_seconds`` and ``fall_yd`` count the fall so far, and
       the landing damage comes from the yards fallen (Cannot Hover; Basic Set: Falling).
     - ``breathing``: the last breathing band the flight ceiling systems reported (``"normal"``,
-      ``"trouble"`` or ``"needs_mask"``, the values of ``systems.gurps.rules.Breathing``).
+      ``"trouble"`` or ``"needs_mask"``, the values of ``esper_motion.systems.gurps.rules.Breathing``).
     - House rules only: ``dive_bonus_yps`` is the lasting bonus to top airspeed from diving and
       ``dive_bonus_turns`` how many more turns it lasts once the dive ends; ``wiped_out`` means no lift at
       all; ``wingspan_yd`` is the span the wingspan-obstacle rule checks; ``crippled_wing`` wipes a winged
@@ -107,7 +107,7 @@ class Flight:
     >>> Flight(air_move=-1)
     Traceback (most recent call last):
     ...
-    ecs.errors.RuleValueError: Flight.air_move = -1: expected a whole number, 0 or more
+    esper_motion.ecs.errors.RuleValueError: Flight.air_move = -1: expected a whole number, 0 or more
     """
 
     air_move: int
@@ -192,10 +192,10 @@ class FlightIntent:
     and Combat). ``climb_yd`` is the one-leg form, a climb or dive from the start of the turn: give one or the
     other. The vertical yards cost what they would in one climb or dive of their total.
 
-    >>> FlightIntent(climb_yd=2, dive=True)
+    >>> FlightIntent(climb_yd=2, dive=True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ecs.errors.RuleValueError: FlightIntent.dive = True: expected False unless climb_yd is below 0 (a dive goes down)
+    esper_motion.ecs.errors.RuleValueError: FlightIntent.dive = True: expected False unless climb_yd is below 0 ...
     """
 
     climb_yd: int = 0
@@ -259,13 +259,13 @@ class Atmosphere:
 
     ``ceiling_yd`` is the height of the roof over an indoor scene, in yards above its ground (None outdoors):
     no flier rises so far that its top would pass it, so only under a ceiling high enough can a flier pass over
-    the heads of those below (Basic Set: Flying Combat > Aerial Movement; :class:`systems.gurps.altitude.
+    the heads of those below (Basic Set: Flying Combat > Aerial Movement; :class:`esper_motion.systems.gurps.altitude.
     AltitudeSystem`).
 
     >>> Atmosphere("vacuum", pressure_atm=1.0)
     Traceback (most recent call last):
     ...
-    ecs.errors.RuleValueError: Atmosphere.pressure_atm = 1.0: expected 0 for a vacuum, above 0 otherwise
+    esper_motion.ecs.errors.RuleValueError: Atmosphere.pressure_atm = 1.0: expected 0 for a vacuum, above 0 otherwise
     """
 
     category: str = "standard"

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ecs.errors import RuleValueError
-from ecs.hexgrid import Hex, check_hex
-from ecs.registry import register
-from ecs.validate import check_bool, check_choice, check_int, check_number
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.hexgrid import Hex, check_hex
+from esper_motion.ecs.registry import register
+from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 
 
 class Maneuver(str, Enum):
@@ -96,7 +96,7 @@ class Mover:
     ``operator_skill`` has nobody driving it (unless it is a mount with a rider, such as a motorcycle), and
     loses control at high speed. ``basic_speed`` orders initiative (highest first). ``water_move`` is basic
     water Move; while ``swimming`` it takes the place of Basic Move (and ``top_speed``, if set, is the rated
-    top speed in water). A flier's air Move lives in ``components.flight.Flight``.
+    top speed in water). A flier's air Move lives in ``esper_motion.components.flight.Flight``.
     """
 
     basic_move: int

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecs.hexgrid import check_facing
-from ecs.registry import register
-from ecs.validate import check_int, check_number
+from esper_motion.ecs.hexgrid import check_facing
+from esper_motion.ecs.registry import register
+from esper_motion.ecs.validate import check_int, check_number
 
 
 @register("Position")
@@ -36,7 +36,7 @@ class Position:
 @register("Facing")
 @dataclass(slots=True)
 class Facing:
-    """Which of the six hexsides the entity faces: 0 east, counting counterclockwise (``ecs.hexgrid``)."""
+    """Which of the six hexsides the entity faces: 0 east, counting counterclockwise (``esper_motion.ecs.hexgrid``)."""
 
     direction: int = 0
 
@@ -52,7 +52,7 @@ class Velocity:
     >>> Velocity(-1)
     Traceback (most recent call last):
     ...
-    ecs.errors.RuleValueError: Velocity.yps = -1: expected a whole number, 0 or more
+    esper_motion.ecs.errors.RuleValueError: Velocity.yps = -1: expected a whole number, 0 or more
     """
 
     yps: int = 0

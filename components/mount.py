@@ -12,8 +12,8 @@ falling off change fields (``Rider.mount``, ``Mount.riders``), never components,
 somebody mounts or falls drops esper's cached queries.
 
 Each component has two kinds of field: lasting state, and this turn's requests, which a game writes
-through the functions of ``systems.gurps.mounting``, ``systems.gurps.mounted_results`` and their
-neighbours; the MOUNTED phase resolves the requests and clears them.
+through the functions of ``esper_motion.systems.gurps.mounting``, ``esper_motion.systems.gurps.mounted_results`` and
+their neighbours; the MOUNTED phase resolves the requests and clears them.
 """
 
 from __future__ import annotations
@@ -22,15 +22,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from ecs.errors import RuleValueError
-from ecs.registry import register
-from ecs.validate import check_bool, check_choice, check_int
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.registry import register
+from esper_motion.ecs.validate import check_bool, check_choice, check_int
 
 MOUNT_TRAININGS: Final = ("war-trained", "well-broken", "not fully broken")
-"""How well broken a mount is; the values of ``systems.gurps.rules.Training`` (Basic Set: Mounted Combat)."""
+"""How well broken a mount is; the values of ``esper_motion.systems.gurps.rules.Training`` (Basic Set: Mounted
+Combat)."""
 
 RIDER_ACTIONS: Final = ("mount", "leap astride", "dismount", "jump off", "sheathe", "tighten saddle")
-"""What a rider may ask of the MOUNTED phase this turn (see ``systems.gurps.mounting``)."""
+"""What a rider may ask of the MOUNTED phase this turn (see ``esper_motion.systems.gurps.mounting``)."""
 
 MOUNTING_SKILLS: Final = ("Riding", "Acrobatics", "Jumping")
 """Skills that can leap astride in one turn; jumping off takes Acrobatics or Jumping
@@ -38,7 +39,7 @@ MOUNTING_SKILLS: Final = ("Riding", "Acrobatics", "Jumping")
 
 RANGED_TRICKS: Final = ("turn_in_saddle", "far_side")
 """The shooting tricks of Basic Set: Mounted Combat > Using Ranged Weapons While Mounted > Tricks (the
-kinds of ``systems.gurps.rules.RANGED_TRICK_TABLE``)."""
+kinds of ``esper_motion.systems.gurps.rules.RANGED_TRICK_TABLE``)."""
 
 RISKY_FEATS: Final = ("obstacle", "bad footing", "jump", "tight turn", "hasty deceleration")
 """Things a mount without war training does only if its rider makes Riding+2 (Basic Set: Mounted Combat)."""
@@ -89,7 +90,7 @@ class Rider:
     >>> Rider(hands_on_reins=3)
     Traceback (most recent call last):
     ...
-    ecs.errors.RuleValueError: Rider.hands_on_reins = 3: expected a whole number from 0 to 2
+    esper_motion.ecs.errors.RuleValueError: Rider.hands_on_reins = 3: expected a whole number from 0 to 2
     """
 
     mount: int | None = None
@@ -190,7 +191,7 @@ class Mount:
     >>> Mount(hexes=4)
     Traceback (most recent call last):
     ...
-    ecs.errors.RuleValueError: Mount.hexes = 4: expected a whole number from 2 to 3
+    esper_motion.ecs.errors.RuleValueError: Mount.hexes = 4: expected a whole number from 2 to 3
     """
 
     riders: list[int] = field(default_factory=list)

@@ -1,7 +1,7 @@
 """Components the Spelljammer rules read and write: movement stats, the round's intent, round state, vegetation.
 
 The rule set ("Spelljammer: Running, Shooting, Chasing and Fleeing") counts distance in 5-foot squares a
-round; the map is the shared :class:`~components.motion.Position` hex grid. The rule set's own fields keep
+round; the map is the shared :class:`~esper_motion.components.motion.Position` hex grid. The rule set's own fields keep
 squares (``RoundState.squares``) and the systems turn them into hexes with the rule options (a one-yard hex by
 default, so a square is 5/3 hexes).
 
@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final, TypeVar
 
-from ecs.errors import RuleValueError
-from ecs.hexgrid import Hex, check_facing, check_hex
-from ecs.registry import register
-from ecs.validate import check_bool, check_int, check_number
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.hexgrid import Hex, check_facing, check_hex
+from esper_motion.ecs.registry import register
+from esper_motion.ecs.validate import check_bool, check_int, check_number
 
 _E = TypeVar("_E", bound=Enum)
 
@@ -120,7 +120,7 @@ class Mobility:
     >>> Mobility(tmr=9, dex=14, encumbrance=3)
     Traceback (most recent call last):
     ...
-    ecs.errors.RuleValueError: Mobility.encumbrance = 3: expected a whole number from 0 to 2
+    esper_motion.ecs.errors.RuleValueError: Mobility.encumbrance = 3: expected a whole number from 0 to 2
     """
 
     tmr: int
@@ -159,7 +159,7 @@ class RoundIntent:
 
     - ``mode``: the speed mode; None means the usual one: Run while fleeing or chasing (a chase is at a Run
       unless someone changes speed), Walk otherwise, and Walk where the zone forbids Run.
-    - ``heading``: the hexside (0-5, ``ecs.hexgrid``) to move along; None stays put. A pursuer has none (it
+    - ``heading``: the hexside (0-5, ``esper_motion.ecs.hexgrid``) to move along; None stays put. A pursuer has none (it
       follows its runner); anyone else fleeing needs one.
     - ``flee_from``: the foes this character breaks off from; each gets a free melee attack the first round
       (at 1 to 1 odds or better). ``allies`` is how many others fight on this character's side of that melee.
@@ -176,7 +176,7 @@ class RoundIntent:
     >>> RoundIntent(chase=4, flee_from=(4,), heading=None)
     Traceback (most recent call last):
     ...
-    ecs.errors.RuleValueError: RoundIntent.chase = 4: expected an entity not in flee_from (4,)
+    esper_motion.ecs.errors.RuleValueError: RoundIntent.chase = 4: expected an entity not in flee_from (4,)
     """
 
     mode: SpeedMode | None = None
@@ -306,7 +306,7 @@ class VegetationZone:
     >>> VegetationZone(Vegetation.HEAVY, radius_hex=None)
     Traceback (most recent call last):
     ...
-    ecs.errors.RuleValueError: VegetationZone.hexes = (): expected at least one hex when radius_hex is None
+    esper_motion.ecs.errors.RuleValueError: VegetationZone.hexes = (): expected at least one hex when radius_hex is None
     """
 
     vegetation: Vegetation

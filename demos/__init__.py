@@ -1,7 +1,7 @@
-"""Demo scenes for esper-motion, and the arcade renderer that shows them: ``python -m demos``.
+"""Demo scenes for esper-motion, and the arcade renderer that shows them: ``esper-motion``.
 
-Scenes are TOML files under ``demos/scenes/`` (format in :mod:`demos.scene`). Listing and loading them needs no
-arcade; only drawing does (:mod:`demos.render`, :mod:`demos.window`).
+Scenes are TOML files under ``demos/scenes/`` (format in :mod:`esper_motion.demos.scene`). Listing and loading them
+needs no arcade; only drawing does (:mod:`esper_motion.demos.render`, :mod:`esper_motion.demos.window`).
 
 >>> "sprint" in scene_names()
 True
@@ -9,6 +9,6 @@ True
 
 from __future__ import annotations
 
-from demos.scene import SceneError, build_scene, load_scene, read_scene, scene_names
+from esper_motion.demos.scene import SceneError, build_scene, load_scene, read_scene, scene_names
 
 __all__ = ["SceneError", "build_scene", "load_scene", "read_scene", "scene_names"]

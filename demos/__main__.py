@@ -1,9 +1,10 @@
-"""``python -m demos``: run a demo scene in a window, or headless to PNG frames and a GIF."""
+"""``esper-motion`` (or ``python -m esper_motion.demos``): run a demo scene in a window, or headless to PNG frames and a
+GIF."""
 
 from __future__ import annotations
 
 import sys
 
-from demos.cli import main
+from esper_motion.demos.cli import main
 
 sys.exit(main())

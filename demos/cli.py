@@ -1,6 +1,6 @@
-"""The ``python -m demos`` command line.
+"""The ``esper-motion`` command line.
 
-``python -m demos`` plays the default scene; ``python -m demos NAME`` plays scene NAME (or a path to a scene
+``esper-motion`` plays the default scene; ``esper-motion NAME`` plays scene NAME (or a path to a scene
 file); ``--list`` lists the scenes. Without a display (or with ``--headless``) it plays without a window:
 it prints the turn log and writes one PNG per turn and an animated GIF to ``--out``. ``--turns`` and ``--out``
 imply ``--headless``. ``--seed`` replaces the scene's seed, so a run repeats exactly.
@@ -16,8 +16,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from demos.scene import DEFAULT_SCENE, SceneError, build_scene, read_scene, scene_names
-from ecs import MotionError
+from esper_motion.demos.scene import DEFAULT_SCENE, SceneError, build_scene, read_scene, scene_names
+from esper_motion.ecs import MotionError
 
 
 def has_display() -> bool:
@@ -40,7 +40,7 @@ def _turns(value: str) -> int:
 def parser() -> argparse.ArgumentParser:
     """The command's argument parser."""
     made = argparse.ArgumentParser(
-        prog="python -m demos",
+        prog="esper-motion",
         description="Play an esper-motion demo scene in a window, or headless to PNG frames and a GIF.",
         epilog="Keys in the window: Space step a turn, P play/pause, Tab select, Left/Right steer, +/- throttle.",
     )
@@ -69,14 +69,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if headless:
         os.environ["ARCADE_HEADLESS"] = "1"  # must be set before arcade is imported
     try:
-        from demos import render  # noqa: PLC0415 (arcade loads only when drawing)
+        from esper_motion.demos import render  # noqa: PLC0415 (arcade loads only when drawing)
     except ImportError as error:
         print(f"error: drawing needs arcade ({error}); pip install 'esper-motion[demos]'", file=sys.stderr)
         return 2
     stage = render.Stage(scene)
     try:
         if not headless:
-            from demos.window import play  # noqa: PLC0415
+            from esper_motion.demos.window import play  # noqa: PLC0415
 
             play(stage)
             return 0

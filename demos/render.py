@@ -30,10 +30,10 @@ from typing import Any, Final
 import arcade
 from PIL import Image
 
-from components import Facing, Position, Velocity
-from demos.scene import Scene, column, rectangle, turn_log
-from ecs import hexgrid, name_of
-from ecs.hexgrid import Hex
+from esper_motion.components import Facing, Position, Velocity
+from esper_motion.demos.scene import Scene, column, rectangle, turn_log
+from esper_motion.ecs import hexgrid, name_of
+from esper_motion.ecs.hexgrid import Hex
 
 WIDTH: Final = 1280
 HEIGHT: Final = 800

@@ -10,9 +10,9 @@ renderer draws from the components, so a new scene needs no code. The format::
     seed = 7                               # the world's dice seed (--seed overrides it)
     turns = 8                              # how many turns a headless run shows by default
 
-    [options]                              # fields of the rule set's options (systems.gurps.Rules,
-    preset = "basic"                       # systems.spelljammer.Options); preset starts from a class method
-    turning_radius = "basic"               # such as Rules.basic() or Rules.house()
+    [options]                              # fields of the rule set's options (gurps.Rules, spelljammer.Options);
+    preset = "basic"                       # preset starts from a class method such as Rules.basic() or
+    turning_radius = "basic"               # Rules.house()
 
     [map]                                  # width columns by height rows of hexes; row r = 0 runs through
     width = 40                             # the middle, and hex (q, 0) sits in column q
@@ -62,13 +62,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-import components  # noqa: F401  (registers the shared component names)
-from components import Control, Mover, MoveState, Position
-from components.mount import Rider
-from ecs import Event, MotionError, Phase, System, World, hexgrid, name_of, rule_set_named, type_named
-from ecs.hexgrid import Hex
-from systems.gurps import cavalry as gurps_cavalry
-from systems.gurps import queries as gurps_queries
+import esper_motion.components  # noqa: F401  (registers the shared component names)
+from esper_motion.components import Control, Mover, MoveState, Position
+from esper_motion.components.mount import Rider
+from esper_motion.ecs import Event, MotionError, Phase, System, World, hexgrid, name_of, rule_set_named, type_named
+from esper_motion.ecs.hexgrid import Hex
+from esper_motion.systems.gurps import cavalry as gurps_cavalry
+from esper_motion.systems.gurps import queries as gurps_queries
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -84,7 +84,7 @@ SCENE_DIR: Final = Path(__file__).with_name("scenes")
 """Where the bundled scene files live."""
 
 DEFAULT_SCENE: Final = "sprint"
-"""The scene ``python -m demos`` runs when given no name."""
+"""The scene ``esper-motion`` runs when given no name."""
 
 _COLOUR: Final = re.compile(r"#[0-9a-fA-F]{6}")
 _RESERVED_SCRIPT_KEYS: Final = ("dice",)
@@ -105,7 +105,8 @@ class SceneError(MotionError):
 
 @dataclass(frozen=True, slots=True)
 class DemoRuleSet:
-    """What the demos need to know about one rule set, beyond what it registered with ``ecs.register_rule_set``.
+    """What the demos need to know about one rule set, beyond what it registered with
+    ``esper_motion.ecs.register_rule_set``.
 
     ``module`` is imported so the rule set registers itself (its install function and options type); a scene's
     ``[options]`` become that options type (``preset`` picks a class method such as ``basic`` or ``house``,
@@ -129,7 +130,7 @@ class DemoRuleSet:
 def gurps_yards_before_turn(world: World, entity: int) -> int | None:
     """Yards a GURPS mover at high speed must still run straight before it may turn without a roll.
 
-    The rule set's own figure (``systems.gurps.queries.movement_limits(...).free_turn_yd``); None when the
+    The rule set's own figure (``esper_motion.systems.gurps.queries.movement_limits(...).free_turn_yd``); None when the
     entity is not at high speed, is no GURPS mover, or cannot turn under its own power
     (Basic Set: High-Speed Movement > Direction and Turning Radius).
     """
@@ -145,7 +146,7 @@ def gurps_yards_before_turn(world: World, entity: int) -> int | None:
 
 def gurps_couched_lance(world: World, rider: int) -> str:
     """The damage of a lance couched by a mounted rider, and where it comes from: the mount's ST times the
-    yards it moved last turn, over 100, in dice, +3 (``systems.gurps.cavalry.couched_lance``; Basic Set:
+    yards it moved last turn, over 100, in dice, +3 (``esper_motion.systems.gurps.cavalry.couched_lance``; Basic Set:
     Mounted Combat > Cavalry Weapons > Lances)."""
     attack = gurps_cavalry.couched_lance(world, rider)
     mount = world.get(rider, Rider).mount
@@ -157,14 +158,16 @@ def gurps_couched_lance(world: World, rider: int) -> str:
 
 RULE_SETS: Final[dict[str, DemoRuleSet]] = {
     "gurps": DemoRuleSet(
-        "systems.gurps",
+        "esper_motion.systems.gurps",
         "gurps.Intent",
         steer="turn",
         throttle="throttle",
         yards_before_turn=gurps_yards_before_turn,
         readouts={"couched lance": gurps_couched_lance},
     ),
-    "spelljammer": DemoRuleSet("systems.spelljammer", "spelljammer.RoundIntent", steer="heading", steer_wraps=6),
+    "spelljammer": DemoRuleSet(
+        "esper_motion.systems.spelljammer", "spelljammer.RoundIntent", steer="heading", steer_wraps=6
+    ),
 }
 """The rule sets a scene may name in ``rules``."""
 

@@ -1,4 +1,4 @@
-"""The interactive demo window: an arcade View over a :class:`demos.render.Stage`.
+"""The interactive demo window: an arcade View over a :class:`esper_motion.demos.render.Stage`.
 
 Keys: Space steps a turn, P plays and pauses, Tab selects the next entity, Left and Right steer the selected
 entity for the next turn (a hexside left or right, as the rule set's intent allows), + and - change its throttle,
@@ -12,8 +12,8 @@ from typing import Any, Final
 
 import arcade
 
-from demos.render import HEIGHT, WIDTH, Renderer, Stage
-from ecs import MotionError
+from esper_motion.demos.render import HEIGHT, WIDTH, Renderer, Stage
+from esper_motion.ecs import MotionError
 
 ANIMATION_SECONDS: Final = 0.9
 """How long one turn's movement takes on screen."""

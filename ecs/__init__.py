@@ -5,9 +5,9 @@ It knows no movement rule; those live in ``systems``.
 
 from __future__ import annotations
 
-from ecs import hexgrid
-from ecs.damage import Damage
-from ecs.dice import (
+from esper_motion.ecs import hexgrid
+from esper_motion.ecs.damage import Damage
+from esper_motion.ecs.dice import (
     Dice,
     Roll,
     SuccessRoll,
@@ -15,13 +15,13 @@ from ecs.dice import (
     critical_success_probability,
     success_probability,
 )
-from ecs.errors import IntentError, MotionError, RuleValueError, WorldError
-from ecs.events import Event, RollMade
-from ecs.persist import Linked, SaveError
-from ecs.phase import PRIORITY_TOP, Phase
-from ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
-from ecs.system import System
-from ecs.world import World
+from esper_motion.ecs.errors import IntentError, MotionError, RuleValueError, WorldError
+from esper_motion.ecs.events import Event, RollMade
+from esper_motion.ecs.persist import Linked, SaveError
+from esper_motion.ecs.phase import PRIORITY_TOP, Phase
+from esper_motion.ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
+from esper_motion.ecs.system import System
+from esper_motion.ecs.world import World
 
 __all__ = [
     "PRIORITY_TOP",

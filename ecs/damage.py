@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecs.errors import RuleValueError
+from esper_motion.ecs.errors import RuleValueError
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +33,7 @@ class Damage:
 
     @property
     def expression(self) -> str:
-        """The same damage as a dice expression for :meth:`ecs.dice.Dice.roll`."""
+        """The same damage as a dice expression for :meth:`esper_motion.ecs.dice.Dice.roll`."""
         if self.adds == 0:
             return f"{self.dice}d6"
         return f"{self.dice}d6{self.adds:+d}"

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from ecs.errors import RuleValueError
-from ecs.validate import check_int
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.validate import check_int
 
 EXPRESSION_ALLOWED: Final = "like 3d6, 2d+3, 1d2+1, 4d or d100"
 """What :meth:`Dice.roll` accepts, as its errors say it."""

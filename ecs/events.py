@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ecs.dice import Roll, SuccessRoll
+from esper_motion.ecs.dice import Roll, SuccessRoll
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from ecs.errors import RuleValueError
-from ecs.validate import check_int
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.validate import check_int
 
 Hex = tuple[int, int]
 """Axial coordinates ``(q, r)`` of one hex."""

@@ -4,7 +4,7 @@ A save is one JSON object (format version 1)::
 
     {"format": "esper-motion save", "version": 1, "turn": 3, "next_entity": 4,
      "dice": {"version": 3, "random": [625 whole numbers], "gauss": null, "script": [4, 2]},
-     "rules": {"gurps": {"module": "systems.gurps",
+     "rules": {"gurps": {"module": "esper_motion.systems.gurps",
                          "options": {"turning_radius": "basic", "control": "basic", ...}}},
      "entities": [{"id": 1, "components": {"Position": {"q": 0, "r": 0, "altitude_yd": 0.0},
                                            "Velocity": {"yps": 3, "heading": 0}}},
@@ -13,9 +13,9 @@ A save is one JSON object (format version 1)::
 - ``turn`` is ``World.turn``; ``next_entity`` the id the next spawn gets; ``dice`` is ``Dice.getstate()``.
 - ``rules`` holds the installed rule sets by name, in install order, each with its options' fields. ``module`` is
   where its install function lived when saved; it is only named in the error for a rule set that no
-  imported package has registered (see :func:`ecs.registry.register_rule_set`), never imported.
+  imported package has registered (see :func:`esper_motion.ecs.registry.register_rule_set`), never imported.
 - ``entities`` lists every live entity of the world's esper context in creation order, with every
-  component under its registered name (:func:`ecs.register`) and every dataclass field.
+  component under its registered name (:func:`esper_motion.ecs.register`) and every dataclass field.
 - Queued changes exist only inside a step, and saving or restoring inside a step is refused, so a save
   never holds any. The events of the last step, handlers and systems added by hand are not saved:
   they belong to the game's code, which sets them up again after :meth:`World.load`.
@@ -55,13 +55,13 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
-from ecs import _context
-from ecs.dice import Dice
-from ecs.errors import RuleValueError, WorldError
-from ecs.registry import name_of, rule_set_named, type_named
+from esper_motion.ecs import _context
+from esper_motion.ecs.dice import Dice
+from esper_motion.ecs.errors import RuleValueError, WorldError
+from esper_motion.ecs.registry import name_of, rule_set_named, type_named
 
 if TYPE_CHECKING:
-    from ecs.world import World
+    from esper_motion.ecs.world import World
 
 FORMAT: Final = "esper-motion save"
 """The value of a save file's ``format`` key."""
@@ -418,7 +418,9 @@ def _encode(world: World, file: str) -> dict[str, Any]:
         try:
             rule_set = rule_set_named(name)
         except WorldError as error:
-            raise SaveError(file, f"{error}: its package must call ecs.register_rule_set", field="rules") from None
+            raise SaveError(
+                file, f"{error}: its package must call esper_motion.ecs.register_rule_set", field="rules"
+            ) from None
         codec = _class_codec(rule_set.options_type, file, None, f"rules.{name}.options")
         try:
             fields = codec.encode(options, "")

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ecs.errors import WorldError
+from esper_motion.ecs.errors import WorldError
 
 if TYPE_CHECKING:
-    from ecs.world import World
+    from esper_motion.ecs.world import World
 
 T = TypeVar("T", bound=type[Any])
 
@@ -45,7 +45,8 @@ def name_of(cls: type[Any]) -> str:
         return _BY_TYPE[cls]
     except KeyError:
         raise WorldError(
-            f"{cls.__module__}.{cls.__qualname__} has no registered name: decorate it with ecs.register(name)"
+            f"{cls.__module__}.{cls.__qualname__} has no registered name: "
+            "decorate it with esper_motion.ecs.register(name)"
         ) from None
 
 

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import esper
 
-from ecs.errors import WorldError
-from ecs.phase import Phase
+from esper_motion.ecs.errors import WorldError
+from esper_motion.ecs.phase import Phase
 
 if TYPE_CHECKING:
-    from ecs.world import World
+    from esper_motion.ecs.world import World
 
 
 class System(esper.Processor):
@@ -38,7 +38,7 @@ class System(esper.Processor):
 
     def process(self, *args: Any, **kwargs: Any) -> None:
         """esper's entry point: run this system's part of the turn (through its world, which keeps what
-        :meth:`ecs.World.per_run` holds for the length of the run)."""
+        :meth:`esper_motion.ecs.World.per_run` holds for the length of the run)."""
         self.world._run_system(self)
 
     def run(self) -> None:

@@ -6,7 +6,7 @@ import math
 from collections.abc import Collection
 from typing import Any
 
-from ecs.errors import RuleValueError
+from esper_motion.ecs.errors import RuleValueError
 
 
 def _range_text(kind: str, low: float | None, high: float | None) -> str:

@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import esper
 
-from ecs import _context, persist
-from ecs.dice import Dice
-from ecs.errors import WorldError
-from ecs.events import Event
-from ecs.validate import check_int
+from esper_motion.ecs import _context, persist
+from esper_motion.ecs.dice import Dice
+from esper_motion.ecs.errors import WorldError
+from esper_motion.ecs.events import Event
+from esper_motion.ecs.validate import check_int
 
 if TYPE_CHECKING:
-    from ecs.system import System
+    from esper_motion.ecs.system import System
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -251,7 +251,8 @@ class World:
     # -- saving and loading ------------------------------------------------------------------
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the whole world to ``path`` as JSON, atomically (format and guarantees: :mod:`ecs.persist`).
+        """Write the whole world to ``path`` as JSON, atomically (format and guarantees:
+        :mod:`esper_motion.ecs.persist`).
 
         Refused during a step (its queued changes are half-made code, not data): save between steps.
         """
@@ -263,8 +264,8 @@ class World:
         """A new world from the save at ``path``: same entity ids, components, turn, dice and rule sets.
 
         Every rule set in the save is reinstalled through the install function its package registered with
-        :func:`ecs.register_rule_set` (so import that package first). Systems added by hand and event handlers
-        are the game's code: add them again. A bad file raises :class:`ecs.persist.SaveError`.
+        :func:`esper_motion.ecs.register_rule_set` (so import that package first). Systems added by hand and event
+        handlers are the game's code: add them again. A bad file raises :class:`esper_motion.ecs.persist.SaveError`.
         """
         return persist.load(cls, path, context=context, transactional=transactional)
 
@@ -272,7 +273,7 @@ class World:
         """Replace this world's entities, components, turn and dice with the save at ``path``; all or nothing.
 
         The world keeps its systems and handlers, so it must have the save's rule sets installed with the same
-        options. A bad file raises :class:`ecs.persist.SaveError` and leaves the world as it was.
+        options. A bad file raises :class:`esper_motion.ecs.persist.SaveError` and leaves the world as it was.
         """
         self._refuse_mid_step("restore")
         persist.restore(self, path)

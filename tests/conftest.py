@@ -18,7 +18,7 @@ os.environ["ARCADE_HEADLESS"] = "1"
 @pytest.fixture(scope="session")
 def _session_window() -> Iterator[Any]:
     pytest.importorskip("arcade")
-    from demos import render
+    from esper_motion.demos import render
 
     window = render.current_window()
     yield window

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-import demos
-from components import Facing, Intent, Position
-from components.spelljammer import Vegetation
-from demos import cli
-from demos.scene import SceneError, build_scene, read_scene, turn_log
-from ecs import Event, Phase, Roll, RollMade, System
+import esper_motion.demos
+from esper_motion.components import Facing, Intent, Position
+from esper_motion.components.spelljammer import Vegetation
+from esper_motion.demos import cli
+from esper_motion.demos.scene import SceneError, build_scene, read_scene, turn_log
+from esper_motion.ecs import Event, Phase, Roll, RollMade, System
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -78,7 +78,7 @@ def write(tmp_path: Path, text: str, name: str = "lane.toml") -> Path:
 
 
 def test_the_bundled_scenes_are_listed_default_first_each_with_a_description() -> None:
-    names = demos.scene_names()
+    names = esper_motion.demos.scene_names()
     assert names[0] == "sprint"
     for name in names:
         spec = read_scene(name)
@@ -162,16 +162,16 @@ def play(name: str, seed: int | None = None) -> tuple[list[str], list[Event], di
     return log, events, scene.names
 
 
-@pytest.mark.parametrize("name", demos.scene_names())
+@pytest.mark.parametrize("name", esper_motion.demos.scene_names())
 def test_every_scene_builds_and_steps_headless_within_eight_turns(name: str) -> None:
     spec = read_scene(name)
     assert 1 <= spec.turns <= 8
-    world = demos.load_scene(name)
+    world = esper_motion.demos.load_scene(name)
     world.step(spec.turns)
     assert world.turn == spec.turns
 
 
-@pytest.mark.parametrize("name", demos.scene_names())
+@pytest.mark.parametrize("name", esper_motion.demos.scene_names())
 def test_the_same_seed_gives_the_same_log(name: str) -> None:
     assert play(name, seed=1234)[0] == play(name, seed=1234)[0]
     assert play(name)[0] == play(name, seed=read_scene(name).seed)[0]
@@ -266,10 +266,11 @@ def test_the_turn_log_is_a_heading_and_one_line_per_event_with_names_for_entity_
 def test_load_scene_and_scene_names_work_without_arcade() -> None:
     code = (
         "import sys; sys.modules['arcade'] = None\n"
-        "import demos\n"
-        "world = demos.load_scene('sprint', seed=3)\n"
+        "import esper_motion.demos\n"
+        "world = esper_motion.demos.load_scene('sprint', seed=3)\n"
         "world.step()\n"
-        "print(demos.scene_names()[0], world.turn, 'arcade' in sys.modules and sys.modules['arcade'] is not None)\n"
+        "loaded = 'arcade' in sys.modules and sys.modules['arcade'] is not None\n"
+        "print(esper_motion.demos.scene_names()[0], world.turn, loaded)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["sprint", "1", "False"]
@@ -412,7 +413,7 @@ def test_broken_toml_is_refused_naming_the_file(tmp_path: Path) -> None:
 def test_list_prints_every_scene_with_its_description(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == demos.scene_names()
+    assert [line.split()[0] for line in lines] == esper_motion.demos.scene_names()
     assert all(read_scene(line.split()[0]).description in line for line in lines)
 
 

@@ -17,12 +17,12 @@ arcade = pytest.importorskip("arcade")
 
 from PIL import Image  # noqa: E402 (after the skip: pillow comes with arcade)
 
-from components import Control, Intent, MoveState, Position, Posture, PostureState  # noqa: E402
-from components.flight import Flight  # noqa: E402
-from demos import cli, render  # noqa: E402
-from demos.scene import build_scene, read_scene  # noqa: E402
-from demos.window import DemoView  # noqa: E402
-from ecs import Phase, System  # noqa: E402
+from esper_motion.components import Control, Intent, MoveState, Position, Posture, PostureState  # noqa: E402
+from esper_motion.components.flight import Flight  # noqa: E402
+from esper_motion.demos import cli, render  # noqa: E402
+from esper_motion.demos.scene import build_scene, read_scene  # noqa: E402
+from esper_motion.demos.window import DemoView  # noqa: E402
+from esper_motion.ecs import Phase, System  # noqa: E402
 
 SCENE = """\
 title = "Render test"
@@ -233,7 +233,19 @@ def test_the_command_runs_headless_and_repeats_byte_for_byte_with_a_seed(tmp_pat
     for folder in ("a", "b"):
         out = tmp_path / folder
         done = subprocess.run(
-            [sys.executable, "-m", "demos", "sprint", "--headless", "--turns", "4", "--out", str(out), "--seed", "5"],
+            [
+                sys.executable,
+                "-m",
+                "esper_motion.demos",
+                "sprint",
+                "--headless",
+                "--turns",
+                "4",
+                "--out",
+                str(out),
+                "--seed",
+                "5",
+            ],
             cwd=REPO,
             capture_output=True,
             check=True,
@@ -272,8 +284,8 @@ def test_the_window_plays_turns_and_escape_closes_it() -> None:
     # arcade's headless loop calls on_update and on_draw until the window closes; run it in its own process
     code = (
         "import arcade\n"
-        "from demos import render, window\n"
-        "from demos.scene import build_scene, read_scene\n"
+        "from esper_motion.demos import render, window\n"
+        "from esper_motion.demos.scene import build_scene, read_scene\n"
         "stage = render.Stage(build_scene(read_scene('sprint')))\n"
         "update = window.DemoView.on_update\n"
         "def on_update(self, dt):\n"

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import ecs.dice
-from ecs.dice import (
+import esper_motion.ecs.dice
+from esper_motion.ecs.dice import (
     Dice,
     Roll,
     SuccessRoll,
@@ -27,14 +27,14 @@ from ecs.dice import (
     is_success,
     success_probability,
 )
-from ecs.errors import RuleValueError
+from esper_motion.ecs.errors import RuleValueError
 
 # Ways to roll each 3d6 total, counted by hand (the number of ordered triples of faces summing to it):
 # 3:1 4:3 5:6 6:10 7:15 8:21 9:25 10:27 11:27 12:25 13:21 14:15 15:10 16:6 17:3 18:1 (216 in all).
 
 
 def test_module_doctests_pass() -> None:
-    assert doctest.testmod(ecs.dice).failed == 0
+    assert doctest.testmod(esper_motion.ecs.dice).failed == 0
 
 
 # --- success and criticals, one rule boundary per row -------------------------------------------------

@@ -23,8 +23,8 @@ from typing import Any, Final
 
 import pytest
 
-import components
-from components import (
+import esper_motion.components
+from esper_motion.components import (
     Control,
     Flight,
     FlightMode,
@@ -40,7 +40,7 @@ from components import (
     Vegetation,
     VegetationZone,
 )
-from ecs import RuleValueError, WorldError, name_of
+from esper_motion.ecs import RuleValueError, WorldError, name_of
 
 NEGATIVE_ALLOWED: Final[dict[tuple[str, str], str]] = {
     ("Position", "q"): "axial hex coordinates run both ways",
@@ -80,9 +80,9 @@ INF: Final = math.inf
 
 
 def registered_components() -> list[type[Any]]:
-    """Every class the modules of the ``components`` package register with ``ecs.register``."""
+    """Every class the modules of the ``components`` package register with ``esper_motion.ecs.register``."""
     found: dict[str, type[Any]] = {}
-    for module_info in pkgutil.iter_modules(components.__path__, "components."):
+    for module_info in pkgutil.iter_modules(esper_motion.components.__path__, "esper_motion.components."):
         module = importlib.import_module(module_info.name)
         for value in vars(module).values():
             if isinstance(value, type) and value.__module__ == module.__name__:

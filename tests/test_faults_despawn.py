@@ -16,7 +16,7 @@ references to the entity (the spatial index, a ``Control.struck``, a rider's mou
 components; use ``World.despawn``, which queues the removal. Between steps the two are the same.
 
 A world whose links dangle (a rider whose mount was just despawned) cannot be saved until a step has let the
-rules unseat the rider (:mod:`ecs.persist`); that is tested here too.
+rules unseat the rider (:mod:`esper_motion.ecs.persist`); that is tested here too.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import pytest
 from test_faults_worlds import chase_world, link_problems, mixed_world, plan_round, plan_turn, step_refusing
 from test_gurps_mounted import gurps_world, mounted_pair, spawn_horse, spawn_rider
 
-from components import (
+from esper_motion.components import (
     Atmosphere,
     Condition,
     Control,
@@ -51,12 +51,12 @@ from components import (
     RoundState,
     Velocity,
 )
-from ecs import Phase, SaveError, World
-from systems.gurps import install, preview
-from systems.gurps.events import Collided, FellOff, MountingAbandoned, Moved, Stalled
-from systems.gurps.mounting import mount_up
-from systems.spelljammer import install as install_spelljammer
-from systems.spelljammer.events import ChaseEnded
+from esper_motion.ecs import Phase, SaveError, World
+from esper_motion.systems.gurps import install, preview
+from esper_motion.systems.gurps.events import Collided, FellOff, MountingAbandoned, Moved, Stalled
+from esper_motion.systems.gurps.mounting import mount_up
+from esper_motion.systems.spelljammer import install as install_spelljammer
+from esper_motion.systems.spelljammer.events import ChaseEnded
 
 
 def gurps(seed: int = 3) -> World:

@@ -16,7 +16,7 @@ import pytest
 from test_faults_worlds import saved_bytes
 from test_gurps_mounted import gurps_world, spawn_horse, spawn_rider
 
-from components import (
+from esper_motion.components import (
     Condition,
     Control,
     Facing,
@@ -38,12 +38,18 @@ from components import (
     VegetationZone,
     Velocity,
 )
-from ecs import IntentError, RuleValueError, World, WorldError
-from systems import spelljammer
-from systems.gurps import Rules, install, preview
-from systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LostControl, StallRecovered, VelocityChanged
-from systems.gurps.mounting import leap_astride, mount_up
-from systems.spelljammer.rules import VEGETATION, allowed_modes
+from esper_motion.ecs import IntentError, RuleValueError, World, WorldError
+from esper_motion.systems import spelljammer
+from esper_motion.systems.gurps import Rules, install, preview
+from esper_motion.systems.gurps.events import (
+    EnteredHighSpeed,
+    HighSpeedRefused,
+    LostControl,
+    StallRecovered,
+    VelocityChanged,
+)
+from esper_motion.systems.gurps.mounting import leap_astride, mount_up
+from esper_motion.systems.spelljammer.rules import VEGETATION, allowed_modes
 
 
 def gurps(seed: int = 5) -> World:

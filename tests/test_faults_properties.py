@@ -33,12 +33,12 @@ from test_faults_worlds import (
     turn_limits,
 )
 
-from components import Mobility, Position, RoundIntent, RoundState
-from ecs import Event, Phase, World
-from ecs.hexgrid import Hex, distance
-from systems.gurps import Rules
-from systems.gurps.events import Collided
-from systems.spelljammer.rules import SQUARE_FT, allowed_modes, movement_rate
+from esper_motion.components import Mobility, Position, RoundIntent, RoundState
+from esper_motion.ecs import Event, Phase, World
+from esper_motion.ecs.hexgrid import Hex, distance
+from esper_motion.systems.gurps import Rules
+from esper_motion.systems.gurps.events import Collided
+from esper_motion.systems.spelljammer.rules import SQUARE_FT, allowed_modes, movement_rate
 
 RUNS = settings(
     max_examples=60,

@@ -21,7 +21,7 @@ import esper
 import pytest
 from test_faults_worlds import Cast, chase_world, mixed_world, plan_round, plan_turn, saved_bytes, step_refusing
 
-from components import (
+from esper_motion.components import (
     Control,
     Flight,
     FlightIntent,
@@ -34,10 +34,10 @@ from components import (
     RoundIntent,
     Velocity,
 )
-from components.spelljammer import SpeedMode
-from ecs import PRIORITY_TOP, Event, IntentError, Phase, RollMade, World
-from systems.gurps import preview
-from systems.gurps.movers import bodies
+from esper_motion.components.spelljammer import SpeedMode
+from esper_motion.ecs import PRIORITY_TOP, Event, IntentError, Phase, RollMade, World
+from esper_motion.systems.gurps import preview
+from esper_motion.systems.gurps.movers import bodies
 
 SEED = 11
 

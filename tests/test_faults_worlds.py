@@ -8,11 +8,13 @@ on the ground), an obstacle (hard or soft, some low enough to jump) and a tile o
 The planners write what a game writes between steps, drawn from a ``random.Random`` of their own (never the
 ``random`` module's global state), so a seed fixes a whole run:
 
-- ``plan_turn`` gives each GURPS mover a random intent that :func:`systems.gurps.preview` accepts (falling back to
+- ``plan_turn`` gives each GURPS mover a random intent that :func:`esper_motion.systems.gurps.preview` accepts (falling
+back to
   simpler ones, then the default), a random climb or dive to fliers, random mounting and dismounting to riders,
   and now and then a hit on a horse, a spooked horse or a stunned rider.
 - ``plan_round`` gives each Spelljammer character a random speed mode its vegetation allows, a heading, and now
-  and then a flight, a chase, a pursuit action or shots, valid by the rules (``systems.spelljammer.rules``).
+  and then a flight, a chase, a pursuit action or shots, valid by the rules
+  (``esper_motion.systems.spelljammer.rules``).
 
 The GURPS preview does not know every rule a step applies: it leaves climbs (``FlightIntent``, refused for
 instance when a descent would come down onto a body that walked under the flier this turn) and riders' requests
@@ -53,7 +55,7 @@ from typing import Final, TypeVar
 import esper
 import pytest
 
-from components import (
+from esper_motion.components import (
     Condition,
     Control,
     Facing,
@@ -79,21 +81,21 @@ from components import (
     VegetationZone,
     Velocity,
 )
-from ecs import Event, IntentError, World, WorldError
-from ecs.hexgrid import DIRECTIONS, Hex, distance
-from systems import spelljammer
-from systems.gurps import Rules, install, preview, rules
-from systems.gurps.dive import normal_top_speed
-from systems.gurps.events import AltitudeChanged, LiftRegained, StallRecovered
-from systems.gurps.figure import occupied_hexes
-from systems.gurps.intent import check_intent
-from systems.gurps.mounted import mount_body, mount_seat, seat
-from systems.gurps.mounted_results import mount_hit, rider_stunned
-from systems.gurps.mounting import dismount, jump_off, leap_astride, mount_up
-from systems.gurps.movers import Body, bodies, body_of, installed_rules, limits
-from systems.gurps.spatial import figure_height_yd
-from systems.gurps.spooking import spook
-from systems.spelljammer.rules import CHASE_MODES, MOVING_FIRE, VEGETATION, allowed_modes
+from esper_motion.ecs import Event, IntentError, World, WorldError
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance
+from esper_motion.systems import spelljammer
+from esper_motion.systems.gurps import Rules, install, preview, rules
+from esper_motion.systems.gurps.dive import normal_top_speed
+from esper_motion.systems.gurps.events import AltitudeChanged, LiftRegained, StallRecovered
+from esper_motion.systems.gurps.figure import occupied_hexes
+from esper_motion.systems.gurps.intent import check_intent
+from esper_motion.systems.gurps.mounted import mount_body, mount_seat, seat
+from esper_motion.systems.gurps.mounted_results import mount_hit, rider_stunned
+from esper_motion.systems.gurps.mounting import dismount, jump_off, leap_astride, mount_up
+from esper_motion.systems.gurps.movers import Body, bodies, body_of, installed_rules, limits
+from esper_motion.systems.gurps.spatial import figure_height_yd
+from esper_motion.systems.gurps.spooking import spook
+from esper_motion.systems.spelljammer.rules import CHASE_MODES, MOVING_FIRE, VEGETATION, allowed_modes
 
 T = TypeVar("T")
 
@@ -382,7 +384,8 @@ def random_intent(world: World, body: Body, rng: random.Random, accept: Callable
 
 
 def by_preview(world: World, body: Body) -> None:
-    """Accept what :func:`systems.gurps.preview` accepts: every rule the intent check knows, and a falling flier's."""
+    """Accept what :func:`esper_motion.systems.gurps.preview` accepts: every rule the intent check knows, and a falling
+    flier's."""
     preview(world, body.entity)
 
 
@@ -487,7 +490,7 @@ def plan_turn(world: World, cast: Cast, rng: random.Random, *, wild: bool = True
 
 def clear_requests(world: World, entity: int) -> None:
     """Take back everything asked of ``entity`` this turn: its intent back to the default, which for a rider in the
-    saddle is Do Nothing (``systems.gurps.cleanup.IntentReset``)."""
+    saddle is Do Nothing (``esper_motion.systems.gurps.cleanup.IntentReset``)."""
     intent = world.try_get(entity, Intent)
     if intent is not None:
         reset_intent(intent)
@@ -518,7 +521,7 @@ def refusal_the_preview_cannot_see(error: IntentError) -> bool:
 def fingerprint(world: World) -> tuple[object, ...]:
     """Everything a step may change, as values: the turn, the dice, the last step's events and every entity's
     components (``repr`` shows each field exactly). Unlike a save, it also takes a world whose links dangle
-    (a mount despawned under its rider between steps: see :mod:`ecs.persist`)."""
+    (a mount despawned under its rider between steps: see :mod:`esper_motion.ecs.persist`)."""
     components = tuple((entity, repr(world.components(entity))) for entity in world.entities())
     return world.turn, world.dice.getstate(), tuple(world.events), components
 

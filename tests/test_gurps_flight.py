@@ -10,12 +10,22 @@ from pathlib import Path
 
 import pytest
 
-from components.flight import AirSupply, Atmosphere, Flight, FlightIntent, FlightMode
-from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, MoveState, Obstacle, Skills
-from components.motion import Facing, Position, Velocity
-from ecs import IntentError, RollMade, RuleValueError, World, WorldError
-from systems.gurps import Rules, install, preview, rules
-from systems.gurps.aerial import (
+from esper_motion.components.flight import AirSupply, Atmosphere, Flight, FlightIntent, FlightMode
+from esper_motion.components.gurps import (
+    Condition,
+    Control,
+    Intent,
+    LossCause,
+    Maneuver,
+    Mover,
+    MoveState,
+    Obstacle,
+    Skills,
+)
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.ecs import IntentError, RollMade, RuleValueError, World, WorldError
+from esper_motion.systems.gurps import Rules, install, preview, rules
+from esper_motion.systems.gurps.aerial import (
     acrobatic_dodge_skill,
     aerial_retreat,
     airborne,
@@ -28,8 +38,8 @@ from systems.gurps.aerial import (
     step_yards,
     vertically_clear,
 )
-from systems.gurps.dive import normal_top_speed
-from systems.gurps.events import (
+from esper_motion.systems.gurps.dive import normal_top_speed
+from esper_motion.systems.gurps.events import (
     AltitudeChanged,
     BreathingChanged,
     Collided,
@@ -45,9 +55,9 @@ from systems.gurps.events import (
     StallRecovered,
     VelocityChanged,
 )
-from systems.gurps.fall import free_fall_yd
-from systems.gurps.figure import occupied_hexes
-from systems.gurps.movers import body_of, installed_rules, limits
+from esper_motion.systems.gurps.fall import free_fall_yd
+from esper_motion.systems.gurps.figure import occupied_hexes
+from esper_motion.systems.gurps.movers import body_of, installed_rules, limits
 
 
 def gurps_world(flight: str = "basic", seed: int = 1) -> World:

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from components.flight import Flight, FlightIntent, FlightMode
-from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, MoveState, Obstacle
-from components.motion import Facing, Position, Velocity
-from ecs import Event, IntentError, RollMade, RuleValueError, World, WorldError, success_probability
-from systems.gurps import Rules, install, preview
-from systems.gurps.aerial import aerial_retreat, height_effect, house_ranged_distance, move_and_attack
-from systems.gurps.altitude import climb_cost
-from systems.gurps.events import (
+from esper_motion.components.flight import Flight, FlightIntent, FlightMode
+from esper_motion.components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, MoveState, Obstacle
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.ecs import Event, IntentError, RollMade, RuleValueError, World, WorldError, success_probability
+from esper_motion.systems.gurps import Rules, install, preview
+from esper_motion.systems.gurps.aerial import aerial_retreat, height_effect, house_ranged_distance, move_and_attack
+from esper_motion.systems.gurps.altitude import climb_cost
+from esper_motion.systems.gurps.events import (
     AltitudeChanged,
     ClimbDiveTurn,
     EnteredHighSpeed,
@@ -29,8 +29,8 @@ from systems.gurps.events import (
     WingspanObstructed,
     WipedOut,
 )
-from systems.gurps.movers import body_of, installed_rules, limits
-from systems.gurps.queries import movement_limits
+from esper_motion.systems.gurps.movers import body_of, installed_rules, limits
+from esper_motion.systems.gurps.queries import movement_limits
 
 
 def house_world() -> World:

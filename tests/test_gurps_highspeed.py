@@ -14,7 +14,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from components import (
+from esper_motion.components import (
     Condition,
     Control,
     Facing,
@@ -29,12 +29,12 @@ from components import (
     PostureState,
     Velocity,
 )
-from components.flight import Flight
-from components.gurps import LossCause
-from components.mount import Mount
-from ecs import Event, IntentError, RollMade, SuccessRoll, World
-from systems.gurps import Rules, install, systems_for
-from systems.gurps.events import (
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import LossCause
+from esper_motion.components.mount import Mount
+from esper_motion.ecs import Event, IntentError, RollMade, SuccessRoll, World
+from esper_motion.systems.gurps import Rules, install, systems_for
+from esper_motion.systems.gurps.events import (
     Collided,
     DodgedAside,
     EnteredHighSpeed,
@@ -51,7 +51,7 @@ from systems.gurps.events import (
     Turned,
     VelocityChanged,
 )
-from systems.gurps.movers import body_of, unmanned
+from esper_motion.systems.gurps.movers import body_of, unmanned
 
 
 def make_world(rules: Rules | None = None) -> World:

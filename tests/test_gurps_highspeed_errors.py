@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from test_gurps_highspeed import mover
 
-from components import (
+from esper_motion.components import (
     Condition,
     Control,
     Footing,
@@ -26,11 +26,11 @@ from components import (
     Posture,
     Velocity,
 )
-from components.flight import Flight
-from components.gurps import LossCause
-from ecs import IntentError, RuleValueError, World, WorldError, success_probability
-from systems.gurps import Forecast, RollForecast, Rules, install, preview
-from systems.gurps.queries import (
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import LossCause
+from esper_motion.ecs import IntentError, RuleValueError, World, WorldError, success_probability
+from esper_motion.systems.gurps import Forecast, RollForecast, Rules, install, preview
+from esper_motion.systems.gurps.queries import (
     at_high_speed,
     may_dive_for_cover,
     may_dodge,
@@ -353,7 +353,7 @@ def test_preview_refuses_a_bad_intent_as_the_step_would() -> None:
 def test_preview_needs_the_rules_installed_and_a_mover() -> None:
     bare = World()
     entity = bare.spawn(Position(0, 0))
-    with pytest.raises(WorldError, match=r"call systems\.gurps\.install"):
+    with pytest.raises(WorldError, match=r"call esper_motion\.systems\.gurps\.install"):
         preview(bare, entity)
     world = make_world()
     lamp = world.spawn(Position(0, 0))

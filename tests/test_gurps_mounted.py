@@ -9,13 +9,24 @@ from typing import Any, TypeVar
 
 import pytest
 
-from components import Condition, Control, Facing, Intent, Maneuver, Mover, MoveState, Position, Posture, Skills
-from components.gurps import PostureState
-from components.motion import Velocity
-from components.mount import Mount, Nerve, Rider
-from ecs import Event, IntentError, RollMade, RuleValueError, SaveError, World, WorldError
-from systems.gurps import Rules, install
-from systems.gurps.events import (
+from esper_motion.components import (
+    Condition,
+    Control,
+    Facing,
+    Intent,
+    Maneuver,
+    Mover,
+    MoveState,
+    Position,
+    Posture,
+    Skills,
+)
+from esper_motion.components.gurps import PostureState
+from esper_motion.components.motion import Velocity
+from esper_motion.components.mount import Mount, Nerve, Rider
+from esper_motion.ecs import Event, IntentError, RollMade, RuleValueError, SaveError, World, WorldError
+from esper_motion.systems.gurps import Rules, install
+from esper_motion.systems.gurps.events import (
     ClimbedOn,
     Dismounted,
     EnteredHighSpeed,
@@ -34,9 +45,9 @@ from systems.gurps.events import (
     SaddleTightening,
     WeaponSheathed,
 )
-from systems.gurps.mount_orders import attempt_feat
-from systems.gurps.mounted import body_hexes, seat, seat_hex
-from systems.gurps.mounted_results import (
+from esper_motion.systems.gurps.mount_orders import attempt_feat
+from esper_motion.systems.gurps.mounted import body_hexes, seat, seat_hex
+from esper_motion.systems.gurps.mounted_results import (
     charge,
     fire_noisy_shot,
     mount_attack,
@@ -46,8 +57,8 @@ from systems.gurps.mounted_results import (
     rider_knocked_back,
     rider_stunned,
 )
-from systems.gurps.mounting import dismount, jump_off, leap_astride, mount_up, sheathe, tighten_saddle
-from systems.gurps.spooking import spook
+from esper_motion.systems.gurps.mounting import dismount, jump_off, leap_astride, mount_up, sheathe, tighten_saddle
+from esper_motion.systems.gurps.spooking import spook
 
 E = TypeVar("E", bound=Event)
 
@@ -814,7 +825,7 @@ def test_a_noisy_shot_critically_failed_is_a_loss_of_control() -> None:
 
 
 def test_a_turn_in_the_saddle_costs_1_on_riding_rolls_that_turn() -> None:
-    from systems.gurps.mounted_results import take_trick
+    from esper_motion.systems.gurps.mounted_results import take_trick
 
     world = gurps_world()
     _, rider = mounted_pair(world)

@@ -1,5 +1,5 @@
-"""Fighting from the saddle as queries (``systems.gurps.cavalry``): weapon skill, speed, lances, mount attacks,
-ranged tricks and Aim, defenses, height, and attacks that miss into the other party (Basic Set: Mounted
+"""Fighting from the saddle as queries (``esper_motion.systems.gurps.cavalry``): weapon skill, speed, lances, mount
+attacks, ranged tricks and Aim, defenses, height, and attacks that miss into the other party (Basic Set: Mounted
 Combat)."""
 
 from __future__ import annotations
@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 from test_gurps_mounted import gurps_world, mounted_pair, spawn_horse, spawn_rider
 
-from components import Mover, Posture, Skills
-from components.gurps import PostureState
-from components.motion import Velocity
-from components.mount import Rider
-from ecs import IntentError, World, WorldError
-from ecs.damage import Damage
-from systems.gurps import Rules
-from systems.gurps.cavalry import (
+from esper_motion.components import Mover, Posture, Skills
+from esper_motion.components.gurps import PostureState
+from esper_motion.components.motion import Velocity
+from esper_motion.components.mount import Rider
+from esper_motion.ecs import IntentError, World, WorldError
+from esper_motion.ecs.damage import Damage
+from esper_motion.systems.gurps import Rules
+from esper_motion.systems.gurps.cavalry import (
     FAR_SIDE_TARGETS,
     LanceAttack,
     MountedDefense,
@@ -28,9 +28,9 @@ from systems.gurps.cavalry import (
     relative_velocity,
     target_locations,
 )
-from systems.gurps.mounted import seat
-from systems.gurps.mounted_results import take_trick
-from systems.gurps.spooking import spook
+from esper_motion.systems.gurps.mounted import seat
+from esper_motion.systems.gurps.mounted_results import take_trick
+from esper_motion.systems.gurps.spooking import spook
 
 
 @pytest.mark.parametrize(

@@ -17,13 +17,13 @@ from test_gurps_mounted import (
 )
 from test_gurps_mounted_table import lose_control
 
-from components import Condition, Control, Intent, Maneuver, Mover, MoveState
-from components.gurps import LossCause
-from components.mount import Mount, Rider
-from ecs import IntentError, RuleValueError
-from systems.gurps import Rules
-from systems.gurps.cavalry import counts_as_standing, mounted_attack, mounted_defense, rider_dx_modifier
-from systems.gurps.events import (
+from esper_motion.components import Condition, Control, Intent, Maneuver, Mover, MoveState
+from esper_motion.components.gurps import LossCause
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import IntentError, RuleValueError
+from esper_motion.systems.gurps import Rules
+from esper_motion.systems.gurps.cavalry import counts_as_standing, mounted_attack, mounted_defense, rider_dx_modifier
+from esper_motion.systems.gurps.events import (
     CrushedByMount,
     Dismounted,
     FallDamage,
@@ -34,11 +34,11 @@ from systems.gurps.events import (
     ReadyForced,
     StrappedTrauma,
 )
-from systems.gurps.mounted import initiative_order, seat
-from systems.gurps.mounted_results import mount_hit, note_mount_dx_roll, rider_knocked_back, rider_stunned
-from systems.gurps.mounting import jump_off, sheathe
-from systems.gurps.movers import bodies
-from systems.gurps.spooking import spook
+from esper_motion.systems.gurps.mounted import initiative_order, seat
+from esper_motion.systems.gurps.mounted_results import mount_hit, note_mount_dx_roll, rider_knocked_back, rider_stunned
+from esper_motion.systems.gurps.mounting import jump_off, sheathe
+from esper_motion.systems.gurps.movers import bodies
+from esper_motion.systems.gurps.spooking import spook
 
 HOUSE = Rules.house()
 BASIC = Rules.basic()

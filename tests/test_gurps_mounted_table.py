@@ -17,13 +17,13 @@ from test_gurps_mounted import (
     targets,
 )
 
-from components import Condition, Facing, Intent, Maneuver, MoveState, Position, Posture, Skills
-from components.gurps import PostureState
-from components.motion import Velocity
-from components.mount import Mount, Rider
-from ecs import Event, IntentError, World
-from systems.gurps.cavalry import mounted_attack
-from systems.gurps.events import (
+from esper_motion.components import Condition, Facing, Intent, Maneuver, MoveState, Position, Posture, Skills
+from esper_motion.components.gurps import PostureState
+from esper_motion.components.motion import Velocity
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import Event, IntentError, World
+from esper_motion.systems.gurps.cavalry import mounted_attack
+from esper_motion.systems.gurps.events import (
     CrushedByMount,
     FallDamage,
     FellOff,
@@ -34,9 +34,9 @@ from systems.gurps.events import (
     MountLossOfControl,
     VelocityChanged,
 )
-from systems.gurps.mount_control import apply_loss_row, end_engagement, rest
-from systems.gurps.mounted_results import fire_noisy_shot, mount_attack
-from systems.gurps.mounting import leap_astride, mount_up
+from esper_motion.systems.gurps.mount_control import apply_loss_row, end_engagement, rest
+from esper_motion.systems.gurps.mounted_results import fire_noisy_shot, mount_attack
+from esper_motion.systems.gurps.mounting import leap_astride, mount_up
 
 _TWO_DICE = {
     2: (1, 1),

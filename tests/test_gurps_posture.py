@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from components.gurps import Intent, Maneuver, Mover, Posture, PostureState
-from ecs import Event, IntentError, World
-from systems.gurps import Rules, install
-from systems.gurps.events import PostureChangeAbandoned, PostureChanged, PostureChanging
+from esper_motion.components.gurps import Intent, Maneuver, Mover, Posture, PostureState
+from esper_motion.ecs import Event, IntentError, World
+from esper_motion.systems.gurps import Rules, install
+from esper_motion.systems.gurps.events import PostureChangeAbandoned, PostureChanged, PostureChanging
 
 
 def armored_world(posture_in_armor: bool = True) -> World:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from test_gurps_highspeed import mover, of_type
 
-from components import (
+from esper_motion.components import (
     Condition,
     Control,
     Facing,
@@ -29,10 +29,10 @@ from components import (
     Skills,
     Velocity,
 )
-from components.mount import Mount
-from ecs import Event, IntentError, Phase, RollMade, SuccessRoll, System, World
-from systems.gurps import Rules, install, preview
-from systems.gurps.events import (
+from esper_motion.components.mount import Mount
+from esper_motion.ecs import Event, IntentError, Phase, RollMade, SuccessRoll, System, World
+from esper_motion.systems.gurps import Rules, install, preview
+from esper_motion.systems.gurps.events import (
     Collided,
     Dismounted,
     DodgedAside,
@@ -44,12 +44,12 @@ from systems.gurps.events import (
     Stalled,
     VelocityChanged,
 )
-from systems.gurps.figure import occupied_hexes
-from systems.gurps.mount_control import apply_loss_row
-from systems.gurps.mounted import seat
-from systems.gurps.mounted_results import rider_stunned
-from systems.gurps.mounting import dismount
-from systems.gurps.spatial import SpatialIndex, shared_index
+from esper_motion.systems.gurps.figure import occupied_hexes
+from esper_motion.systems.gurps.mount_control import apply_loss_row
+from esper_motion.systems.gurps.mounted import seat
+from esper_motion.systems.gurps.mounted_results import rider_stunned
+from esper_motion.systems.gurps.mounting import dismount
+from esper_motion.systems.gurps.spatial import SpatialIndex, shared_index
 
 
 def make_world(rules: Rules | None = None) -> World:

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ecs.damage import Damage
-from ecs.errors import RuleValueError
-from systems.gurps import rules
-from systems.gurps.rules import (
+from esper_motion.ecs.damage import Damage
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.rules import (
     DIFFERENT_LEVELS_TABLE,
     ENCUMBRANCE_TABLE,
     FALL_VELOCITY_TABLE,

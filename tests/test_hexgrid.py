@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import ecs.hexgrid
-from ecs.errors import RuleValueError
-from ecs.hexgrid import (
+import esper_motion.ecs.hexgrid
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.hexgrid import (
     DIRECTIONS,
     Hex,
     check_facing,
@@ -36,7 +36,7 @@ sizes = st.floats(0.5, 200.0)
 
 
 def test_module_doctests_pass() -> None:
-    assert doctest.testmod(ecs.hexgrid).failed == 0
+    assert doctest.testmod(esper_motion.ecs.hexgrid).failed == 0
 
 
 # --- facings point where the module says --------------------------------------------------------------

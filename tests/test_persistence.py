@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import components
-from components import (
+import esper_motion.components
+from esper_motion.components import (
     Condition,
     Control,
     Facing,
@@ -36,9 +36,16 @@ from components import (
     Skills,
     Velocity,
 )
-from components.flight import ATMOSPHERE_CATEGORIES, AirSupply, Atmosphere, Flight, FlightIntent, FlightMode
-from components.gurps import LossCause
-from components.mount import (
+from esper_motion.components.flight import (
+    ATMOSPHERE_CATEGORIES,
+    AirSupply,
+    Atmosphere,
+    Flight,
+    FlightIntent,
+    FlightMode,
+)
+from esper_motion.components.gurps import LossCause
+from esper_motion.components.mount import (
     CHARGES,
     MOUNT_ATTACKS,
     MOUNT_DEFENSES,
@@ -51,7 +58,7 @@ from components.mount import (
     Nerve,
     Rider,
 )
-from components.spelljammer import (
+from esper_motion.components.spelljammer import (
     Mobility,
     RangedWeapon,
     RoundIntent,
@@ -60,7 +67,7 @@ from components.spelljammer import (
     Vegetation,
     VegetationZone,
 )
-from ecs import (
+from esper_motion.ecs import (
     Event,
     Linked,
     Phase,
@@ -73,9 +80,9 @@ from ecs import (
     register,
     register_rule_set,
 )
-from ecs.hexgrid import Hex
-from ecs.persist import FORMAT, VERSION, check_savable
-from ecs.validate import check_int
+from esper_motion.ecs.hexgrid import Hex
+from esper_motion.ecs.persist import FORMAT, VERSION, check_savable
+from esper_motion.ecs.validate import check_int
 
 # --- a toy rule set: moves, rolls, spawns and despawns, so a turn uses every part of the world -----------
 
@@ -314,8 +321,8 @@ def test_load_never_imports_the_module_a_save_names(tmp_path: Path) -> None:
 
 
 def test_the_gurps_rule_set_reinstalls_and_steps_the_same(tmp_path: Path) -> None:
-    from systems import gurps
-    from systems.gurps.mounted import seat
+    from esper_motion.systems import gurps
+    from esper_motion.systems.gurps.mounted import seat
 
     def gurps_world() -> World:
         """A runner speeding up into an obstacle, a flier too slow to stay up (it stalls and falls), someone
@@ -642,7 +649,8 @@ SAVE_REFUSALS: list[tuple[str, Callable[[World], None], str]] = [
     (
         "rule set with no registered installer",
         lambda w: w.install_rules("test.unregistered", ToyOptions()),
-        r"rules: rule set 'test.unregistered' is not registered .*: its package must call ecs.register_rule_set",
+        r"rules: rule set 'test.unregistered' is not registered .*: its package must call "
+        r"esper_motion.ecs.register_rule_set",
     ),
 ]
 
@@ -982,7 +990,7 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
 def registered_component_classes() -> set[type[Any]]:
     """Every class the modules of the ``components`` package register under a stable name."""
     found: set[type[Any]] = set()
-    for module_info in pkgutil.iter_modules(components.__path__, "components."):
+    for module_info in pkgutil.iter_modules(esper_motion.components.__path__, "esper_motion.components."):
         module = importlib.import_module(module_info.name)
         for value in vars(module).values():
             if isinstance(value, type) and value.__module__ == module.__name__:

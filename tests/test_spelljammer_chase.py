@@ -11,11 +11,11 @@ from typing import TypeVar
 
 import pytest
 
-from components.motion import Position
-from components.spelljammer import Mobility, RoundIntent, RoundState, SpeedMode, Vegetation, VegetationZone
-from ecs import Event, IntentError, RollMade, World
-from systems.spelljammer import Options, install
-from systems.spelljammer.events import (
+from esper_motion.components.motion import Position
+from esper_motion.components.spelljammer import Mobility, RoundIntent, RoundState, SpeedMode, Vegetation, VegetationZone
+from esper_motion.ecs import Event, IntentError, RollMade, World
+from esper_motion.systems.spelljammer import Options, install
+from esper_motion.systems.spelljammer.events import (
     ChaseEnded,
     ChaseRound,
     FellDown,
@@ -25,7 +25,7 @@ from systems.spelljammer.events import (
     SpeedModeChosen,
     SquaresMoved,
 )
-from systems.spelljammer.rules import PursuitLevel
+from esper_motion.systems.spelljammer.rules import PursuitLevel
 
 M = SpeedMode
 E = TypeVar("E", bound=Event)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.spelljammer import (
+from esper_motion.components.spelljammer import (
     Mobility,
     RangedWeapon,
     RoundIntent,
@@ -14,8 +14,8 @@ from components.spelljammer import (
     VegetationZone,
     parse_time_dice,
 )
-from ecs import RuleValueError, name_of
-from systems.spelljammer import Options
+from esper_motion.ecs import RuleValueError, name_of
+from esper_motion.systems.spelljammer import Options
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ecs.errors import RuleValueError
-from systems.spelljammer.rules import (
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.systems.spelljammer.rules import (
     CHASE_MODES,
     CHASE_TABLE,
     DEFENSES,

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.motion import Position
-from components.spelljammer import (
+from esper_motion.components.motion import Position
+from esper_motion.components.spelljammer import (
     Mobility,
     RangedWeapon,
     RoundIntent,
@@ -19,11 +19,11 @@ from components.spelljammer import (
     Vegetation,
     VegetationZone,
 )
-from ecs import Event, IntentError, Roll, RollMade, World, WorldError
-from ecs.hexgrid import distance
-from systems.spelljammer import Options, defense, install
-from systems.spelljammer._shared import VegetationMap
-from systems.spelljammer.events import (
+from esper_motion.ecs import Event, IntentError, Roll, RollMade, World, WorldError
+from esper_motion.ecs.hexgrid import distance
+from esper_motion.systems.spelljammer import Options, defense, install
+from esper_motion.systems.spelljammer._shared import VegetationMap
+from esper_motion.systems.spelljammer.events import (
     ChaseRound,
     FellDown,
     Fled,
@@ -33,7 +33,14 @@ from systems.spelljammer.events import (
     SpeedModeChosen,
     SquaresMoved,
 )
-from systems.spelljammer.rules import CHASE_MODES, VEGETATION, DropResult, PursuitLevel, chase, movement_rate
+from esper_motion.systems.spelljammer.rules import (
+    CHASE_MODES,
+    VEGETATION,
+    DropResult,
+    PursuitLevel,
+    chase,
+    movement_rate,
+)
 
 M = SpeedMode
 V = Vegetation
@@ -131,7 +138,7 @@ def test_a_world_without_the_rule_set_says_so() -> None:
     install(world)
     world.rules.clear()
     character(world, heading=0)
-    with pytest.raises(WorldError, match=r"not installed: call systems\.spelljammer\.install\(world\)"):
+    with pytest.raises(WorldError, match=r"not installed: call esper_motion\.systems\.spelljammer\.install\(world\)"):
         world.step()
 
 

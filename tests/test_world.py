@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import esper
 import pytest
 
-from components import Facing, Position, Velocity
-from ecs import Event, Phase, System, World, WorldError
-from ecs.phase import PRIORITY_TOP
+from esper_motion.components import Facing, Position, Velocity
+from esper_motion.ecs import Event, Phase, System, World, WorldError
+from esper_motion.ecs.phase import PRIORITY_TOP
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 ``install(world, rules=Rules.basic())`` adds every system in its phase; ``Rules.house()`` switches to the
 campaign's house rules where they differ. ``preview(world, entity)`` tells a game UI which rolls this
-turn's intent would need, and :mod:`systems.gurps.queries` answers questions about attacking and defending
+turn's intent would need, and :mod:`esper_motion.systems.gurps.queries` answers questions about attacking and defending
 at speed. Where each phase's systems live:
 
 - ``INTENT``: ``mount_orders.MountOrderSystem`` (what a mount agrees to do: risky feats, charges, exhaustion),
@@ -30,38 +30,38 @@ own power), ``transitions`` (losing and regaining control, coming to rest), ``ev
 
 from __future__ import annotations
 
-from ecs import System, World, register_rule_set
-from systems.gurps.acceleration import VelocityChange
-from systems.gurps.altitude import AltitudeSystem
-from systems.gurps.ceiling import CeilingSystem
-from systems.gurps.cleanup import IntentReset
-from systems.gurps.collision import CollisionResolver
-from systems.gurps.control import Tripping
-from systems.gurps.drift import Drifting
-from systems.gurps.fall import FallSystem
-from systems.gurps.house_climb_turns import HouseClimbTurns
-from systems.gurps.house_dive import HouseDiveSpeed
-from systems.gurps.house_dive_control import HouseDiveControl
-from systems.gurps.house_drop import HouseUncontrolledDrop
-from systems.gurps.intent import IntentCheck
-from systems.gurps.maneuvers import ManeuverLimits
-from systems.gurps.mount_control import MountRecoverySystem
-from systems.gurps.mount_links import MountLinkSystem
-from systems.gurps.mount_orders import MountOrderSystem
-from systems.gurps.mounted_results import MountedResultsSystem
-from systems.gurps.mounting import MountingSystem
-from systems.gurps.movement import PathWalker
-from systems.gurps.options import Rules
-from systems.gurps.posture import PostureSystem
-from systems.gurps.preview import Forecast, RollForecast, preview
-from systems.gurps.recovery import HouseRecovery
-from systems.gurps.riding import RidingSystem
-from systems.gurps.spatial import SpatialIndex
-from systems.gurps.spooking import SpookingSystem
-from systems.gurps.stall import StallSystem
-from systems.gurps.turning import TurnPlanner
-from systems.gurps.wingspan import HouseWingspan
-from systems.gurps.wipe_out import HouseWipeOutRecovery
+from esper_motion.ecs import System, World, register_rule_set
+from esper_motion.systems.gurps.acceleration import VelocityChange
+from esper_motion.systems.gurps.altitude import AltitudeSystem
+from esper_motion.systems.gurps.ceiling import CeilingSystem
+from esper_motion.systems.gurps.cleanup import IntentReset
+from esper_motion.systems.gurps.collision import CollisionResolver
+from esper_motion.systems.gurps.control import Tripping
+from esper_motion.systems.gurps.drift import Drifting
+from esper_motion.systems.gurps.fall import FallSystem
+from esper_motion.systems.gurps.house_climb_turns import HouseClimbTurns
+from esper_motion.systems.gurps.house_dive import HouseDiveSpeed
+from esper_motion.systems.gurps.house_dive_control import HouseDiveControl
+from esper_motion.systems.gurps.house_drop import HouseUncontrolledDrop
+from esper_motion.systems.gurps.intent import IntentCheck
+from esper_motion.systems.gurps.maneuvers import ManeuverLimits
+from esper_motion.systems.gurps.mount_control import MountRecoverySystem
+from esper_motion.systems.gurps.mount_links import MountLinkSystem
+from esper_motion.systems.gurps.mount_orders import MountOrderSystem
+from esper_motion.systems.gurps.mounted_results import MountedResultsSystem
+from esper_motion.systems.gurps.mounting import MountingSystem
+from esper_motion.systems.gurps.movement import PathWalker
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.posture import PostureSystem
+from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
+from esper_motion.systems.gurps.recovery import HouseRecovery
+from esper_motion.systems.gurps.riding import RidingSystem
+from esper_motion.systems.gurps.spatial import SpatialIndex
+from esper_motion.systems.gurps.spooking import SpookingSystem
+from esper_motion.systems.gurps.stall import StallSystem
+from esper_motion.systems.gurps.turning import TurnPlanner
+from esper_motion.systems.gurps.wingspan import HouseWingspan
+from esper_motion.systems.gurps.wipe_out import HouseWipeOutRecovery
 
 __all__ = ["Forecast", "RollForecast", "Rules", "install", "preview", "systems_for"]
 

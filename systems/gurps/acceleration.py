@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from components.flight import Flight
-from components.gurps import LossCause, MoveState
-from ecs import Phase, RollMade, System, World
-from ecs.dice import modified
-from systems.gurps import rules
-from systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LeftHighSpeed, VelocityChanged
-from systems.gurps.mounted import mount_rolled_dx
-from systems.gurps.movers import (
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import LossCause, MoveState
+from esper_motion.ecs import Phase, RollMade, System, World
+from esper_motion.ecs.dice import modified
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LeftHighSpeed, VelocityChanged
+from esper_motion.systems.gurps.mounted import mount_rolled_dx
+from esper_motion.systems.gurps.movers import (
     Body,
     Limits,
     bodies,
@@ -19,8 +19,8 @@ from systems.gurps.movers import (
     limits,
     standing,
 )
-from systems.gurps.options import Rules
-from systems.gurps.transitions import lose_control
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.transitions import lose_control
 
 
 def _entry_refusal(world: World, body: Body, lim: Limits) -> str | None:
@@ -39,7 +39,7 @@ def _entry_refusal(world: World, body: Body, lim: Limits) -> str | None:
 
 def _flights(world: World) -> dict[int, Flight]:
     """Each flier's ``Flight`` by entity, made once and kept while the world keeps its shape
-    (:meth:`ecs.World.per_shape`)."""
+    (:meth:`esper_motion.ecs.World.per_shape`)."""
     return world.per_shape(_flights, (Flight,), lambda rows: {entity: flight for entity, (flight,) in rows})
 
 

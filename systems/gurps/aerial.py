@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from components.flight import AirSupply, Atmosphere, Flight
-from components.gurps import Control, Mover, Obstacle, Skills
-from components.motion import Position
-from ecs import World, WorldError
-from ecs.validate import check_bool, check_int
-from systems.gurps import rules, spatial
-from systems.gurps.cavalry import relative_velocity
-from systems.gurps.movers import installed_rules
+from esper_motion.components.flight import AirSupply, Atmosphere, Flight
+from esper_motion.components.gurps import Control, Mover, Obstacle, Skills
+from esper_motion.components.motion import Position
+from esper_motion.ecs import World, WorldError
+from esper_motion.ecs.validate import check_bool, check_int
+from esper_motion.systems.gurps import rules, spatial
+from esper_motion.systems.gurps.cavalry import relative_velocity
+from esper_motion.systems.gurps.movers import installed_rules
 
 _AERIAL: Final = "Basic Set: Flying Combat > Aerial Movement"
 _ATTACK: Final = "Basic Set: Flying Combat > Aerial Attack and Defense"
@@ -33,8 +33,8 @@ YARD_FT: Final = 3
 def scene_atmosphere(world: World) -> Atmosphere:
     """The scene's air: the ``Atmosphere`` on the world's scene entity, or standard air at sea level if none.
 
-    A scene has one atmosphere; two entities carrying one is a :class:`~ecs.errors.WorldError`. During a step
-    it is looked up once a turn (:meth:`ecs.World.per_turn`), however many fliers ask.
+    A scene has one atmosphere; two entities carrying one is a :class:`~esper_motion.ecs.errors.WorldError`. During a
+    step it is looked up once a turn (:meth:`esper_motion.ecs.World.per_turn`), however many fliers ask.
     """
     return world.per_turn(scene_atmosphere, lambda: _find_atmosphere(world))
 
@@ -55,9 +55,9 @@ def airborne(world: World, entity: int) -> bool:
 
 def level_yards(points: int, vertical_yd: int) -> int:
     """The most level yards a flier can fly with ``points`` movement points while also climbing or descending
-    ``vertical_yd`` yards, paying as :func:`systems.gurps.rules.vertical_move_cost` does: vertical and level
-    yards cost 1 each and a 45-degree diagonal yard 1.5 (Basic Set: Flying Combat > Aerial Movement >
-    Changing Height). A climb of more yards than there are points is refused.
+    ``vertical_yd`` yards, paying as :func:`esper_motion.systems.gurps.rules.vertical_move_cost` does: vertical and
+    level yards cost 1 each and a 45-degree diagonal yard 1.5 (Basic Set: Flying Combat > Aerial Movement > Changing
+    Height). A climb of more yards than there are points is refused.
 
     >>> level_yards(10, 4), level_yards(5, 4), level_yards(10, 0), level_yards(6, 6)
     (8, 2, 10, 0)
@@ -72,8 +72,8 @@ def level_yards(points: int, vertical_yd: int) -> int:
 
 def figure_height_yd(world: World, entity: int) -> float:
     """How far ``entity`` rises above its own altitude: an ``Obstacle``'s ``height_yd``, a body's linear size
-    for its Size Modifier (:func:`systems.gurps.spatial.figure_height_yd`: SM 0 is 2 yards), or 2 yards for a
-    figure with neither, as a human stands."""
+    for its Size Modifier (:func:`esper_motion.systems.gurps.spatial.figure_height_yd`: SM 0 is 2 yards), or 2 yards for
+    a figure with neither, as a human stands."""
     obstacle = world.try_get(entity, Obstacle)
     if obstacle is not None:
         return obstacle.height_yd
@@ -161,11 +161,11 @@ def height_effect(world: World, attacker: int, defender: int, reach_yd: int = 1)
     """How the height between ``attacker`` and ``defender`` changes a melee attack with ``reach_yd`` reach.
 
     Being airborne costs nothing to attack or defense. Against a foe on the ground a flier uses Combat at
-    Different Levels (:func:`systems.gurps.rules.different_levels`, the project's replaceable table); between
-    two fliers height does not matter (Basic Set: Flying Combat > Aerial Attack and Defense). Under the house
-    rules a yard or more of height gives +2 to the higher fighter's defenses and -2 to the lower's, fliers
-    or not (House rules: Flying Movement and Combat); which hit locations are out of reach still follows
-    Combat at Different Levels, which the house rules leave alone.
+    Different Levels (:func:`esper_motion.systems.gurps.rules.different_levels`, the project's replaceable table);
+    between two fliers height does not matter (Basic Set: Flying Combat > Aerial Attack and Defense). Under the house
+    rules a yard or more of height gives +2 to the higher fighter's defenses and -2 to the lower's, fliers or not (House
+    rules: Flying Movement and Combat); which hit locations are out of reach still follows Combat at Different Levels,
+    which the house rules leave alone.
     """
     check_int("height_effect", "reach_yd", reach_yd, low=0)
     height_yd = world.get(attacker, Position).altitude_yd - world.get(defender, Position).altitude_yd
@@ -185,7 +185,7 @@ def height_effect(world: World, attacker: int, defender: int, reach_yd: int = 1)
 
 def house_ranged_distance(world: World, attacker: int, target: int, horizontal_yd: float, spell: bool = False) -> float:
     """House rules: the effective range of a ranged attack across the height between ``attacker`` and
-    ``target`` (:func:`systems.gurps.rules.house_height_range`) for a target ``horizontal_yd`` away
+    ``target`` (:func:`esper_motion.systems.gurps.rules.house_height_range`) for a target ``horizontal_yd`` away
     (House rules: Flying Movement and Combat). Asked under the Basic Set it is an error."""
     if installed_rules(world).flight != "house":
         raise WorldError("house_ranged_distance applies the house flight rules; this world plays Rules.flight 'basic'")
@@ -218,20 +218,21 @@ def move_and_attack(
     """The numbers of ``attacker``'s attack at ``skill`` on a Move and Attack.
 
     - Melee at -4, and never above 9; ranged at -2 or the weapon's ``bulk``, whichever is worse (DESIGN.md
-      section 5, :func:`systems.gurps.rules.move_and_attack_melee_skill` and ``move_and_attack_ranged_modifier``).
+      section 5, :func:`esper_motion.systems.gurps.rules.move_and_attack_melee_skill` and
+      ``move_and_attack_ranged_modifier``).
     - House "Dragon" rule, when ``Rules.flight`` is ``"house"`` and the attacker is airborne: neither the -4 nor
       the cap, nor Bulk or the -2; and in melee on ``target`` after more than 7 yards of movement, the speed
       relative to the target as the house mounted rule reads it, a penalty to hit and a bonus to damage
-      (:func:`systems.gurps.rules.dragon_melee_speed_modifier`; House rules: "Dragon" Rule).
+      (:func:`esper_motion.systems.gurps.rules.dragon_melee_speed_modifier`; House rules: "Dragon" Rule).
     - Under the house rules the Move and Attack still takes 2 off every DX roll the attacker makes this turn
-      (``dx_modifier``, :data:`systems.gurps.rules.MOVE_AND_ATTACK_DX_MODIFIER`), flier or not; the systems
-      apply it themselves (:func:`systems.gurps.movers.dx_modifier`). Under the Basic Set it is 0.
+      (``dx_modifier``, :data:`esper_motion.systems.gurps.rules.MOVE_AND_ATTACK_DX_MODIFIER`), flier or not; the systems
+      apply it themselves (:func:`esper_motion.systems.gurps.movers.dx_modifier`). Under the Basic Set it is 0.
 
     Readings chosen: the yards moved are the attacker's ``Control.moved_yd``, the turn just resolved (as a
     couched lance reads its mount's); the relative speed is
-    :func:`systems.gurps.cavalry.relative_velocity` (a rider moves as its mount). Flying is the attacker's
+    :func:`esper_motion.systems.gurps.cavalry.relative_velocity` (a rider moves as its mount). Flying is the attacker's
     own: a rider on a flying mount has no ``Flight`` and fights under the mounted rules
-    (:func:`systems.gurps.cavalry.mounted_attack`).
+    (:func:`esper_motion.systems.gurps.cavalry.mounted_attack`).
     """
     owner = "move_and_attack"
     check_int(owner, "skill", skill)
@@ -264,7 +265,7 @@ def altitude_ft(world: World, entity: int) -> float:
 
 def breathing(world: World, entity: int) -> rules.Breathing:
     """How ``entity`` breathes where it is: normally, with trouble, or not without a mask
-    (:func:`systems.gurps.rules.breathing_limit` at its height above sea level and the scene's pressure).
+    (:func:`esper_motion.systems.gurps.rules.breathing_limit` at its height above sea level and the scene's pressure).
     An oxygen mask or Doesn't Breathe (``AirSupply``) means normal breathing anywhere
     (Basic Set: Flying Combat > Flight Ceiling)."""
     supply = world.try_get(entity, AirSupply)
@@ -276,7 +277,7 @@ def breathing(world: World, entity: int) -> rules.Breathing:
 def check_winged_flight(world: World, entity: int) -> None:
     """Refuse winged flight where the air cannot carry wings: a winged flier cannot fly at all in a trace
     atmosphere or a vacuum (Basic Set: Flying Combat > Flight Ceiling). Raises
-    :class:`~ecs.errors.WorldError` naming the entity and the scene's atmosphere."""
+    :class:`~esper_motion.ecs.errors.WorldError` naming the entity and the scene's atmosphere."""
     flight = world.try_get(entity, Flight)
     category = scene_atmosphere(world).category
     if flight is not None and flight.wings and not rules.winged_flight_possible(category):

@@ -6,18 +6,18 @@ from typing import Final
 
 import esper
 
-from components.flight import Flight, FlightIntent, Leg
-from components.gurps import Control, Intent, Maneuver, Mover, MoveState
-from components.motion import Position, Velocity
-from ecs import IntentError, Phase, World, WorldError
-from ecs.validate import check_int
-from systems.gurps import rules
-from systems.gurps.aerial import check_winged_flight, level_yards, scene_atmosphere, step_yards
-from systems.gurps.dive import normal_top_speed
-from systems.gurps.events import AltitudeChanged, EnteredHighSpeed
-from systems.gurps.figure import occupied_hexes
-from systems.gurps.movers import in_initiative_order, installed_rules
-from systems.gurps.spatial import IndexedSystem, figure_height_yd
+from esper_motion.components.flight import Flight, FlightIntent, Leg
+from esper_motion.components.gurps import Control, Intent, Maneuver, Mover, MoveState
+from esper_motion.components.motion import Position, Velocity
+from esper_motion.ecs import IntentError, Phase, World, WorldError
+from esper_motion.ecs.validate import check_int
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.aerial import check_winged_flight, level_yards, scene_atmosphere, step_yards
+from esper_motion.systems.gurps.dive import normal_top_speed
+from esper_motion.systems.gurps.events import AltitudeChanged, EnteredHighSpeed
+from esper_motion.systems.gurps.figure import occupied_hexes
+from esper_motion.systems.gurps.movers import in_initiative_order, installed_rules
+from esper_motion.systems.gurps.spatial import IndexedSystem, figure_height_yd
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """Maneuvers that spend the turn's movement; any other maneuver that allows a step may climb a step."""
@@ -33,7 +33,7 @@ yards cost a yard of movement each (House rules: Flying Movement and Combat)."""
 def climb_cost(level_yd: int, climb_yd: int, house: bool = False) -> float:
     """Movement points for ``level_yd`` level yards flown with a climb of ``climb_yd`` (negative: a descent).
 
-    Basic Set: as :func:`systems.gurps.rules.vertical_move_cost`, a 45-degree diagonal yard 1.5 (Flying
+    Basic Set: as :func:`esper_motion.systems.gurps.rules.vertical_move_cost`, a 45-degree diagonal yard 1.5 (Flying
     Combat > Aerial Movement > Changing Height). House rules: each yard climbed takes a yard of movement of
     its own, and a dive's first 10 yards are free, each deeper yard a yard of movement (House rules: Flying
     Movement and Combat).
@@ -77,8 +77,9 @@ def movement_points(world: World, entity: int) -> int | None:
 
 def level_points(world: World, entity: int, velocity: int) -> int:
     """The level yards the walk of ``entity`` may use this turn, out of its ``velocity``: a flier asked to climb
-    or descend keeps back what the vertical yards cost (:func:`climb_cost`, :func:`systems.gurps.aerial.level_yards`);
-    anyone else, and a flier out of control, without lift, or climbing only a step, walks its whole velocity."""
+    or descend keeps back what the vertical yards cost (:func:`climb_cost`,
+    :func:`esper_motion.systems.gurps.aerial.level_yards`); anyone else, and a flier out of control, without lift, or
+    climbing only a step, walks its whole velocity."""
     wish = world.try_get(entity, FlightIntent)
     legs = wish.vertical_legs() if wish is not None else ()
     if not legs:
@@ -120,36 +121,37 @@ class AltitudeSystem(IndexedSystem):
     take-off without hover, ``Control.state``; emits :class:`AltitudeChanged` and :class:`EnteredHighSpeed`.
 
     Climbing or descending costs movement points like level movement, a 45-degree diagonal yard 1.5
-    (:func:`systems.gurps.rules.vertical_move_cost`); the level movement of the turn has already left room
-    for the vertical yards (:func:`systems.gurps.aerial.level_yards`) (Basic Set: Flying Combat > Aerial
+    (:func:`esper_motion.systems.gurps.rules.vertical_move_cost`); the level movement of the turn has already left room
+    for the vertical yards (:func:`esper_motion.systems.gurps.aerial.level_yards`) (Basic Set: Flying Combat > Aerial
     Movement > Changing Height). Readings chosen:
 
     - On Move or Move and Attack the turn has the greater of the velocity and basic air Move as movement
       points; a maneuver that allows a step may climb or descend a step of air Move
-      (:func:`systems.gurps.aerial.step_yards`); Do Nothing and Change Posture allow no climb.
+      (:func:`esper_motion.systems.gurps.aerial.step_yards`); Do Nothing and Change Posture allow no climb.
     - A flier out of control moves straight ahead and does nothing else, so its climb is not flown.
     - A dive has to be a Move maneuver and go down (Basic Set: Flying Combat > Flying Fast).
     - House rules (``Rules.flight == "house"``): climbing and diving cost as :func:`climb_cost` says, and a
       flier that cannot hover leaves the ground only once it has run a quarter of its top airspeed on the
-      ground this turn (:func:`systems.gurps.rules.house_can_take_off`); in the air it must use High Speed
+      ground this turn (:func:`esper_motion.systems.gurps.rules.house_can_take_off`); in the air it must use High Speed
       Movement, so taking off puts it at high speed (:class:`EnteredHighSpeed`), velocity unchanged
-      (House rules: Flying Movement and Combat; see :func:`systems.gurps.movers.limits`).
+      (House rules: Flying Movement and Combat; see :func:`esper_motion.systems.gurps.movers.limits`).
     - Several climbs and dives in one turn (``FlightIntent.legs``) are flown in order, each reported; they cost
       what their yards cost together (:func:`legs_cost`) and each must start within the level yards flown this
       turn. ``Flight.climbed_yd`` is their sum and ``Flight.flown_legs`` keeps them for the systems that follow
       (House rules: Flying Movement and Combat, where each start counts as a turn: ``HouseClimbTurns``).
     - Asking more than the turn allows, a descent below the ground, a climb while stalled or wiped out (the
       flier falls instead) and a climb on wings in a trace atmosphere or vacuum are
-      :class:`~ecs.errors.IntentError` or :class:`~ecs.errors.WorldError`, never clamped.
+      :class:`~esper_motion.ecs.errors.IntentError` or :class:`~esper_motion.ecs.errors.WorldError`, never clamped.
     - A climb or descent is flown where the level movement ended, straight up or down; one that would run into
       a body or an obstacle on the hexes the flier fills (a flier lying flat fills two in the air, one on the
-      ground: :func:`systems.gurps.figure.occupied_hexes`) is an :class:`~ecs.errors.IntentError`: a flier does
-      not come down onto someone, nor rise into something above it. Reading chosen: refused rather than cut
-      short, as any wish the turn cannot grant; the check is made in the step, since others move first.
+      ground: :func:`esper_motion.systems.gurps.figure.occupied_hexes`) is an
+      :class:`~esper_motion.ecs.errors.IntentError`: a flier does not come down onto someone, nor rise into something
+      above it. Reading chosen: refused rather than cut short, as any wish the turn cannot grant; the check is made in
+      the step, since others move first.
     - Indoors (``Atmosphere.ceiling_yd``) a climb that would take the flier's top (its height,
-      :func:`systems.gurps.spatial.figure_height_yd`) past the ceiling is refused the same way, and a flier found
-      above it is a :class:`~ecs.errors.WorldError`. Whether a flier can pass over the heads of those below is
-      then the spatial index's usual question of heights (Basic Set: Flying Combat > Aerial Movement).
+      :func:`esper_motion.systems.gurps.spatial.figure_height_yd`) past the ceiling is refused the same way, and a flier
+      found above it is a :class:`~esper_motion.ecs.errors.WorldError`. Whether a flier can pass over the heads of those
+      below is then the spatial index's usual question of heights (Basic Set: Flying Combat > Aerial Movement).
     """
 
     phase = Phase.MOVEMENT

@@ -12,14 +12,14 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from components.gurps import Control, Mover, MoveState, Posture, PostureState
-from components.motion import Velocity
-from components.mount import MOUNT_ATTACKS, Mount, Rider
-from ecs import IntentError, World
-from ecs.damage import Damage
-from ecs.validate import check_bool, check_choice, check_int
-from systems.gurps import rules
-from systems.gurps.mounted import house, require_mount, require_rider, require_seated, skill_level
+from esper_motion.components.gurps import Control, Mover, MoveState, Posture, PostureState
+from esper_motion.components.motion import Velocity
+from esper_motion.components.mount import MOUNT_ATTACKS, Mount, Rider
+from esper_motion.ecs import IntentError, World
+from esper_motion.ecs.damage import Damage
+from esper_motion.ecs.validate import check_bool, check_choice, check_int
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.mounted import house, require_mount, require_rider, require_seated, skill_level
 
 FAR_SIDE_TARGETS: Final = ("foot", "face", "eyes", "skull", "hand")
 """All a foe can hit of a rider hanging on the far side of its mount (Basic Set: Mounted Combat > Using Ranged
@@ -81,7 +81,7 @@ def mounted_attack(
       Cavalry Weapons; Using Ranged Weapons While Mounted). House: the Cavalry Training perk lifts the limit
       (House rules: Mounts).
     - Melee against ``target``: at a relative velocity of 7 or more, -1 to hit and +1 damage; house, the Size
-      value of the relative velocity minus 2 (:func:`systems.gurps.rules.mounted_melee_speed_modifier`).
+      value of the relative velocity minus 2 (:func:`esper_motion.systems.gurps.rules.mounted_melee_speed_modifier`).
     - -2 if the mount attacked on the turn before this one (Attacks by Mounts); -3 with a loose saddle (Mount
       Loss of Control Table, row 11); the weapon modifier of the shooting trick taken this turn (Tricks).
     - Ranged: once the mount moved more than a step on the last turn, only one turn of Aim helps, and no scope
@@ -128,8 +128,8 @@ class LanceAttack:
 def couched_lance(world: World, rider: int, jousting: bool = False) -> LanceAttack:
     """Damage of a lance couched by mounted ``rider``: the mount's ST times the yards it moved last turn, over
     100, rounded down, in dice, plus 3; impaling for a war lance, crushing for a jousting lance, which snaps
-    above 15 points and deals 15 (:func:`systems.gurps.rules.jousting_damage_cap` on the rolled damage). A
-    rider without saddle and stirrups cannot couch a lance: :class:`~ecs.errors.IntentError` (Basic Set:
+    above 15 points and deals 15 (:func:`esper_motion.systems.gurps.rules.jousting_damage_cap` on the rolled damage). A
+    rider without saddle and stirrups cannot couch a lance: :class:`~esper_motion.ecs.errors.IntentError` (Basic Set:
     Mounted Combat > Cavalry Weapons > Lances)."""
     _, mount = require_seated(world, rider)
     check_bool("couched_lance", "jousting", jousting)
@@ -210,7 +210,7 @@ def _on_foot_standing(world: World, entity: int) -> bool:
 def height_difference(world: World, a: int, b: int, reach_yd: int = 1) -> HeightDifference:
     """A mounted fighter is 3 feet above a foe standing on foot (Basic Set: Mounted Combat > Height Difference);
     the effect is the row of Combat at Different Levels for that height and the weapon's ``reach_yd``
-    (:func:`systems.gurps.rules.different_levels`, DESIGN.md section 5). Reading chosen: two riders, or a
+    (:func:`esper_motion.systems.gurps.rules.different_levels`, DESIGN.md section 5). Reading chosen: two riders, or a
     rider and a foe who is not standing, are taken as level here."""
     for high, low in ((a, b), (b, a)):
         link = world.try_get(high, Rider)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import esper
 
-from components.flight import Flight
-from components.motion import Position
-from ecs import Phase, System
-from systems.gurps.aerial import altitude_ft, breathing, check_winged_flight
-from systems.gurps.events import BreathingChanged
+from esper_motion.components.flight import Flight
+from esper_motion.components.motion import Position
+from esper_motion.ecs import Phase, System
+from esper_motion.systems.gurps.aerial import altitude_ft, breathing, check_winged_flight
+from esper_motion.systems.gurps.events import BreathingChanged
 
 
 class CeilingSystem(System):
@@ -18,13 +18,13 @@ class CeilingSystem(System):
     ``Flight.breathing``; emits :class:`BreathingChanged` when a flier crosses a breathing limit.
 
     - A winged flier in the air of a trace atmosphere or a vacuum cannot be flying at all: the step is
-      refused with a :class:`~ecs.errors.WorldError` naming the entity and the atmosphere, and the world stays
-      as it was before the step. Reading chosen: refusing rather than dropping the flier, because such a
-      flier can never have got into the air there; a winged flier on the ground is left alone, and a climb
-      from the ground is refused by :class:`~systems.gurps.altitude.AltitudeSystem`.
+      refused with a :class:`~esper_motion.ecs.errors.WorldError` naming the entity and the atmosphere, and the world
+      stays as it was before the step. Reading chosen: refusing rather than dropping the flier, because such a flier can
+      never have got into the air there; a winged flier on the ground is left alone, and a climb from the ground is
+      refused by :class:`~esper_motion.systems.gurps.altitude.AltitudeSystem`.
     - Unprotected, a flier breathes with trouble above 6,000 ft and needs an oxygen mask or Doesn't Breathe
       above 20,000 ft, limits that move with the scene's air pressure
-      (:func:`systems.gurps.aerial.breathing`). The effects of thin air belong to the Basic Set's
+      (:func:`esper_motion.systems.gurps.aerial.breathing`). The effects of thin air belong to the Basic Set's
       Atmospheric Pressure rules, outside these texts: the event tells the game when they begin and end.
 
     (Basic Set: Flying Combat > Flight Ceiling.)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import esper
 
-from components.flight import FlightIntent
-from components.gurps import Intent, Maneuver
-from components.mount import Rider
-from ecs import Phase, System
+from esper_motion.components.flight import FlightIntent
+from esper_motion.components.gurps import Intent, Maneuver
+from esper_motion.components.mount import Rider
+from esper_motion.ecs import Phase, System
 
 
 class IntentReset(System):
@@ -16,7 +16,7 @@ class IntentReset(System):
 
     A rider seated on a mount defaults to Do Nothing instead: it does not move under its own power, and under
     the house rules it may not take a maneuver that moves it (House rules: Mounts), so a Move is asked for only
-    to jump off (``systems.gurps.mounting.jump_off``).
+    to jump off (``esper_motion.systems.gurps.mounting.jump_off``).
 
     Reads ``Rider``; reads and writes ``Intent`` and ``FlightIntent`` (no climb, no dive, no legs); emits nothing.
     ``Control.path`` and the rest of the turn's record stay until the next turn opens, for the renderer and

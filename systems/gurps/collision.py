@@ -8,18 +8,18 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from components.gurps import Condition, Mover, Obstacle, Posture, PostureState
-from components.motion import Position, Velocity
-from ecs import Damage, Phase, RollMade, System, World, WorldError
-from ecs.hexgrid import Hex
-from systems.gurps import rules
-from systems.gurps.events import Collided, KnockedDown
-from systems.gurps.movers import bodies, carried
-from systems.gurps.transitions import come_to_rest
+from esper_motion.components.gurps import Condition, Mover, Obstacle, Posture, PostureState
+from esper_motion.components.motion import Position, Velocity
+from esper_motion.ecs import Damage, Phase, RollMade, System, World, WorldError
+from esper_motion.ecs.hexgrid import Hex
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import Collided, KnockedDown
+from esper_motion.systems.gurps.movers import bodies, carried
+from esper_motion.systems.gurps.transitions import come_to_rest
 
 _collision_dice: Final = lru_cache(maxsize=256, typed=True)(rules.collision_dice)
-""":func:`systems.gurps.rules.collision_dice`, worked out once for each HP and velocity (its exact arithmetic is
-slow, and the same few figures collide again and again)."""
+""":func:`esper_motion.systems.gurps.rules.collision_dice`, worked out once for each HP and velocity (its exact
+arithmetic is slow, and the same few figures collide again and again)."""
 
 
 def inflict(world: World, entity: int, damage: Damage, purpose: str) -> tuple[int, int]:

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from components.gurps import Posture, PostureState
-from ecs import Phase, World
-from systems.gurps import rules
-from systems.gurps.collision import inflict, resolve_collision
-from systems.gurps.events import FallDamage, Skidded, Tripped
-from systems.gurps.movement import WalkPlan, dodge_aside, walk
-from systems.gurps.movers import Body, installed_rules, loss_mode, out_of_control
-from systems.gurps.options import Rules
-from systems.gurps.spatial import IndexedSystem, figure_height_yd
-from systems.gurps.transitions import come_to_rest
+from esper_motion.components.gurps import Posture, PostureState
+from esper_motion.ecs import Phase, World
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.collision import inflict, resolve_collision
+from esper_motion.systems.gurps.events import FallDamage, Skidded, Tripped
+from esper_motion.systems.gurps.movement import WalkPlan, dodge_aside, walk
+from esper_motion.systems.gurps.movers import Body, installed_rules, loss_mode, out_of_control
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.spatial import IndexedSystem, figure_height_yd
+from esper_motion.systems.gurps.transitions import come_to_rest
 
 
 class Tripping(IndexedSystem):
     """CONTROL phase: every mover out of control on the ground trips, in initiative order.
 
     Reads ``Control`` (``state``, ``loss_cause``, ``moved_yd`` and ``extra_cost``: the points spent),
-    ``Velocity``, ``Mover.hp``, the :class:`~systems.gurps.spatial.SpatialIndex` the MOVEMENT phase keeps;
+    ``Velocity``, ``Mover.hp``, the :class:`~esper_motion.systems.gurps.spatial.SpatialIndex` the MOVEMENT phase keeps;
     writes ``Position``, ``Posture.state`` (prone), ``Condition.injury``, ``Velocity.yps`` (0),
     ``Control`` (back to ordinary movement, ``halted``, the skid added to ``path``); emits :class:`Tripped`,
     :class:`Skidded`, then :class:`FallDamage` or (having hit something) ``Collided``, ``LeftHighSpeed`` and
@@ -28,8 +28,8 @@ class Tripping(IndexedSystem):
     it had left this turn (rounded down) straight ahead, and stops; with nothing hit it takes damage for a
     fall at its current velocity (a collision with the ground: its HP doubled, as for any immovable hard
     obstacle), and having hit something it takes and deals collision damage instead. A body in the skid's way
-    may dodge aside, as in ``systems.gurps.movement.PathWalker``. House rules (``Rules.control == "house"``):
-    the skid is a quarter of the velocity or the movement left, whichever is less; the fall is from a height
+    may dodge aside, as in ``esper_motion.systems.gurps.movement.PathWalker``. House rules (``Rules.control ==
+    "house"``): the skid is a quarter of the velocity or the movement left, whichever is less; the fall is from a height
     of a quarter of the velocity, and a collision is at half the velocity (House rules: High Speed Movement).
 
     Mounts of three or more wheels, fliers and swimmers do not trip: see ``Drifting``.

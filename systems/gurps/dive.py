@@ -1,16 +1,16 @@
 """Diving: what a dive adds to a flier's speed limits this turn.
 
 :func:`speed_limits` is what the high-speed rules ask for a flier's acceleration and top speed; this module
-imports nothing of theirs, so ``systems.gurps.movers`` can call it.
+imports nothing of theirs, so ``esper_motion.systems.gurps.movers`` can call it.
 """
 
 from __future__ import annotations
 
-from components.flight import Flight, FlightIntent
-from components.gurps import Intent, Maneuver, Mover
-from ecs import World
-from systems.gurps import rules
-from systems.gurps.options import Rules
+from esper_motion.components.flight import Flight, FlightIntent
+from esper_motion.components.gurps import Intent, Maneuver, Mover
+from esper_motion.ecs import World
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.options import Rules
 
 
 def diving(world: World, entity: int) -> bool:
@@ -25,7 +25,7 @@ def normal_top_speed(flight: Flight, mover: Mover, chosen: Rules) -> int:
     """A flier's top airspeed without any dive: its rated ``Flight.top_airspeed``, or else 20% over its air Move
     reduced for encumbrance; under the house rules the better of Encumbered Move + 20% and the rated figure
     (Basic Set: High-Speed Movement > Accelerating, with air Move per High-Speed Flying and Swimming;
-    House rules: High Speed Movement). The same figure ``systems.gurps.movers.limits`` uses."""
+    House rules: High Speed Movement). The same figure ``esper_motion.systems.gurps.movers.limits`` uses."""
     move = rules.encumbered_move(flight.air_move, mover.encumbrance)
     if chosen.control == "house":
         return rules.house_top_speed(move, flight.top_airspeed or 0)
@@ -36,12 +36,12 @@ def speed_limits(world: World, entity: int, chosen: Rules, accel_step: int, top_
     """(acceleration step, top speed) of a flier in the air this turn, from the ordinary ones.
 
     - Basic Set: a turn spent diving on a Move maneuver adds 10 to basic air Move and doubles top airspeed
-      (:func:`systems.gurps.rules.dive_limits`) (Basic Set: Flying Combat > Flying Fast). Reading chosen: the
-      +10 raises the acceleration, the Flying Fast rule's purpose; the safe deceleration and the turning
-      radius keep the plain air Move.
+      (:func:`esper_motion.systems.gurps.rules.dive_limits`) (Basic Set: Flying Combat > Flying Fast). Reading chosen:
+      the +10 raises the acceleration, the Flying Fast rule's purpose; the safe deceleration and the turning radius keep
+      the plain air Move.
     - House rules: the lasting dive bonus (``Flight.dive_bonus_yps``) raises top speed, never past the
-      absolute dive maximum (:func:`systems.gurps.rules.house_dive_speed_cap`) (House rules: Flying Movement
-      and Combat).
+      absolute dive maximum (:func:`esper_motion.systems.gurps.rules.house_dive_speed_cap`) (House rules: Flying
+      Movement and Combat).
     """
     flight = world.try_get(entity, Flight)
     if flight is None:

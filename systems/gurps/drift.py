@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ecs import Phase, System
-from systems.gurps.events import VelocityChanged
-from systems.gurps.movers import installed_rules, limits, loss_mode, out_of_control
-from systems.gurps.stall import stall_after_deceleration
-from systems.gurps.transitions import regain_control
+from esper_motion.ecs import Phase, System
+from esper_motion.systems.gurps.events import VelocityChanged
+from esper_motion.systems.gurps.movers import installed_rules, limits, loss_mode, out_of_control
+from esper_motion.systems.gurps.stall import stall_after_deceleration
+from esper_motion.systems.gurps.transitions import regain_control
 
 
 class Drifting(System):

@@ -1,16 +1,16 @@
 """Events of the GURPS rule set: frozen dataclasses the systems emit, one line each in a turn log.
 
 A flat list, one class per thing that can happen; every event names the entity it happened to first.
-Rolls are reported with ``ecs.RollMade``. Hexes are axial ``(q, r)`` tuples, speeds yards per second.
+Rolls are reported with ``esper_motion.ecs.RollMade``. Hexes are axial ``(q, r)`` tuples, speeds yards per second.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecs.events import Event
-from ecs.hexgrid import Hex
-from ecs.registry import register
+from esper_motion.ecs.events import Event
+from esper_motion.ecs.hexgrid import Hex
+from esper_motion.ecs.registry import register
 
 
 @register("gurps.EnteredHighSpeed")

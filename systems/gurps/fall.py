@@ -6,25 +6,25 @@ from typing import Final
 
 import esper
 
-from components.flight import Flight
-from components.gurps import Control, Intent, Mover, MoveState
-from components.motion import Facing, Position, Velocity
-from ecs import IntentError, Phase, RollMade, World
-from ecs.hexgrid import Hex
-from ecs.validate import check_int, check_number
-from systems.gurps import rules
-from systems.gurps.collision import inflict, resolve_collision
-from systems.gurps.dive import normal_top_speed
-from systems.gurps.events import FallDamage, Falling, FellClear, Landed, StallRecovered
-from systems.gurps.figure import occupied_hexes
-from systems.gurps.movers import body_of, dx_modifier, in_initiative_order, installed_rules, limits
-from systems.gurps.spatial import IndexedSystem, SpatialIndex, figure_height_yd
-from systems.gurps.transitions import come_to_rest
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import Control, Intent, Mover, MoveState
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.ecs import IntentError, Phase, RollMade, World
+from esper_motion.ecs.hexgrid import Hex
+from esper_motion.ecs.validate import check_int, check_number
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.collision import inflict, resolve_collision
+from esper_motion.systems.gurps.dive import normal_top_speed
+from esper_motion.systems.gurps.events import FallDamage, Falling, FellClear, Landed, StallRecovered
+from esper_motion.systems.gurps.figure import occupied_hexes
+from esper_motion.systems.gurps.movers import body_of, dx_modifier, in_initiative_order, installed_rules, limits
+from esper_motion.systems.gurps.spatial import IndexedSystem, SpatialIndex, figure_height_yd
+from esper_motion.systems.gurps.transitions import come_to_rest
 
 FALL_ACCELERATION_YPS2: Final = 10.7
 """How fast a fall gains speed at Earth gravity, in yards per second each second: half of the 21.4 in the
 fall velocity formula of Basic Set: Falling (velocity squared = 21.4 x gravity x yards), so that a fall of
-any length ends at the velocity :func:`systems.gurps.rules.fall_velocity` gives it."""
+any length ends at the velocity :func:`esper_motion.systems.gurps.rules.fall_velocity` gives it."""
 
 
 def free_fall_yd(seconds: int, gravity: float = 1.0) -> float:
@@ -44,9 +44,9 @@ def free_fall_yd(seconds: int, gravity: float = 1.0) -> float:
 def land(world: World, index: SpatialIndex, entity: int) -> None:
     """A falling flier reaches the ground: a collision with the ground at the velocity of its fall.
 
-    Damage is :func:`systems.gurps.rules.collision_dice` for the flier's HP against a hard obstacle at
-    :func:`systems.gurps.rules.fall_velocity` of the yards fallen, rolled and applied by
-    :func:`systems.gurps.collision.inflict` (crushing damage is never below 0; the injury adds to
+    Damage is :func:`esper_motion.systems.gurps.rules.collision_dice` for the flier's HP against a hard obstacle at
+    :func:`esper_motion.systems.gurps.rules.fall_velocity` of the yards fallen, rolled and applied by
+    :func:`esper_motion.systems.gurps.collision.inflict` (crushing damage is never below 0; the injury adds to
     ``Condition.injury``). The flier ends on the ground, stopped and
     with its fall counters cleared (:func:`_down`); emits :class:`Landed` and :class:`FallDamage` (Basic Set:
     Falling; Damage from Collisions).
@@ -64,14 +64,14 @@ def land(world: World, index: SpatialIndex, entity: int) -> None:
 
 def fall_onto(world: World, index: SpatialIndex, entity: int, struck: int) -> None:
     """A falling flier comes down onto ``struck``, a body or an obstacle below it: a collision with it at the
-    velocity of the fall so far (:func:`systems.gurps.collision.resolve_collision` from above: against a body
-    each side takes the other's HP x velocity / 100 dice, and both stop; an obstacle as in any collision).
+    velocity of the fall so far (:func:`esper_motion.systems.gurps.collision.resolve_collision` from above: against a
+    body each side takes the other's HP x velocity / 100 dice, and both stop; an obstacle as in any collision).
 
     Readings chosen: falling is a collision with the ground (DESIGN.md section 5), so falling onto something is a
     collision with that instead, and it breaks the fall: no more damage for the rest of the way down. The flier
     ends on the ground (:func:`_down`) beside what it struck: on its own hex if that is clear at ground level,
-    else the nearest clear hex (:meth:`systems.gurps.spatial.SpatialIndex.landing_spot`). Emits the collision's
-    events and :class:`FellClear`.
+    else the nearest clear hex (:meth:`esper_motion.systems.gurps.spatial.SpatialIndex.landing_spot`). Emits the
+    collision's events and :class:`FellClear`.
     """
     flight = world.get(entity, Flight)
     here = world.get(entity, Position).hex
@@ -137,9 +137,10 @@ RECOVERY_LABEL: Final = "DX-4 to recover from a stall"
 
 
 def recovery_target(world: World, entity: int) -> int | None:
-    """The DX-4 (with shock, and the house rules' -2 on a Move and Attack: :func:`systems.gurps.movers.dx_modifier`)
-    a flier stalled before this turn rolls this turn to pull out of its fall into a dive, or None when ``entity``
-    has no such roll to make (Basic Set: Flying Combat > Cannot Hover)."""
+    """The DX-4 (with shock, and the house rules' -2 on a Move and Attack:
+    :func:`esper_motion.systems.gurps.movers.dx_modifier`) a flier stalled before this turn rolls this turn to pull out
+    of its fall into a dive, or None when ``entity`` has no such roll to make (Basic Set: Flying Combat > Cannot
+    Hover)."""
     flight = world.try_get(entity, Flight)
     if flight is None or not flight.stalled or flight.fall_seconds == 0:
         return None
@@ -147,7 +148,7 @@ def recovery_target(world: World, entity: int) -> int | None:
 
 
 def refuse_steering(world: World, entity: int) -> None:
-    """Raise :class:`~ecs.errors.IntentError` if the intent of ``entity``, a flier falling since an earlier
+    """Raise :class:`~esper_motion.ecs.errors.IntentError` if the intent of ``entity``, a flier falling since an earlier
     turn, asks it to speed up, slow down, turn or veer (Basic Set: Flying Combat > Cannot Hover)."""
     intent = world.get(entity, Intent)
     if intent.throttle or intent.turn or any(intent.veer):
@@ -165,7 +166,7 @@ class FallSystem(IndexedSystem):
 
     Reads ``Flight``, ``Position``, ``Mover`` (DX, HP), ``Condition`` (shock) and ``Facing``; writes
     ``Flight``, ``Position.altitude_yd``, ``Velocity``, ``Control.state`` and ``Condition.injury``; emits
-    :class:`~ecs.events.RollMade`, :class:`StallRecovered`, :class:`Falling`, :class:`Landed` and
+    :class:`~esper_motion.ecs.events.RollMade`, :class:`StallRecovered`, :class:`Falling`, :class:`Landed` and
     :class:`FallDamage`.
 
     Each turn after the one it stalled in, a stalled flier rolls DX-4 (with its shock) to turn its fall into
@@ -175,12 +176,12 @@ class FallSystem(IndexedSystem):
     Readings chosen:
 
     - A recovered flier dives out of the fall at the velocity the fall has reached
-      (:func:`systems.gurps.rules.fall_velocity` of the yards fallen), heading where it faces, but no faster
-      than a dive allows (twice top airspeed; under the house rules the absolute dive maximum), and at high
-      speed if that is over what ordinary movement allows it in the air (``movers.limits``: its air Move; under
-      the house rules its Encumbered air Move, and nothing at all for a flier that cannot hover).
+      (:func:`esper_motion.systems.gurps.rules.fall_velocity` of the yards fallen), heading where it faces, but no
+      faster than a dive allows (twice top airspeed; under the house rules the absolute dive maximum), and at high speed
+      if that is over what ordinary movement allows it in the air (``movers.limits``: its air Move; under the house
+      rules its Encumbered air Move, and nothing at all for a flier that cannot hover).
     - A stalled flier's turn is over as far as its velocity goes (``Control.halted``); asking it to speed up,
-      slow down or turn is an :class:`~ecs.errors.IntentError`.
+      slow down or turn is an :class:`~esper_motion.ecs.errors.IntentError`.
     - Fliers act in initiative order (highest Basic Speed first, then lowest id), so the dice are drawn in a
       fixed order.
     """

@@ -5,11 +5,11 @@ Shared by the spatial index (collisions), the flight and mount queries and a ren
 
 from __future__ import annotations
 
-from components.flight import Flight
-from components.motion import Facing, Position, Velocity
-from components.mount import Mount
-from ecs import World, WorldError
-from ecs.hexgrid import Hex, neighbour, turn
+from esper_motion.components.flight import Flight
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.components.mount import Mount
+from esper_motion.ecs import World, WorldError
+from esper_motion.ecs.hexgrid import Hex, neighbour, turn
 
 
 def _facing(world: World, entity: int) -> int:
@@ -51,7 +51,7 @@ def occupied_hexes(world: World, entity: int, altitude_yd: float | None = None) 
     Mounting Up); a two-hex figure (:func:`two_hex`) its own hex and the one behind it, behind meaning opposite
     its facing (Basic Set: Flying Combat > Aerial Movement); anyone else its own hex.
 
-    >>> from components.flight import Flight
+    >>> from esper_motion.components.flight import Flight
     >>> world = World()
     >>> flier = world.spawn(Position(0, 0, altitude_yd=3.0), Facing(0), Flight(air_move=10, lying_flat=True))
     >>> occupied_hexes(world, flier)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from components.flight import Flight, Leg
-from components.gurps import LossCause, MoveState
-from ecs import Phase, RollMade, System
-from ecs.dice import modified
-from systems.gurps import rules
-from systems.gurps.events import ClimbDiveTurn
-from systems.gurps.movers import bodies, control_roll, environment, installed_rules, limits
-from systems.gurps.transitions import lose_control
+from esper_motion.components.flight import Flight, Leg
+from esper_motion.components.gurps import LossCause, MoveState
+from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.ecs.dice import modified
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import ClimbDiveTurn
+from esper_motion.systems.gurps.movers import bodies, control_roll, environment, installed_rules, limits
+from esper_motion.systems.gurps.transitions import lose_control
 
 CLIMB_DIVE_ROLL: Final = "climb or dive before the turning radius"
 """What the roll for an early climb or dive start is for."""
@@ -47,10 +47,10 @@ class HouseClimbTurns(System):
     :class:`ClimbDiveTurn`, ``RollMade`` and ``LostControl``.
 
     At high speed, starting a climb or a dive counts as a turn: 1-2 yards 0 degrees, 3-5 yards 60, 6 or more
-    120 (:func:`systems.gurps.rules.house_climb_dive_turn_degrees`); climbing or diving as much as last turn is
-    no new turn. A 60-degree one before the turning radius has been run straight, or any 120-degree one, needs
-    the early-turn roll, DX+3 minus the turning radius; failing it loses control (House rules: Flying
-    Movement and Combat; High Speed Movement). Readings chosen:
+    120 (:func:`esper_motion.systems.gurps.rules.house_climb_dive_turn_degrees`); climbing or diving as much as
+    last turn is no new turn. A 60-degree one before the turning radius has been run straight, or any 120-degree one,
+    needs the early-turn roll, DX+3 minus the turning radius; failing it loses control (House rules: Flying Movement and
+    Combat; High Speed Movement). Readings chosen:
 
     - A climb or dive (``FlightIntent.climb_yd``) starts where the turn's movement starts, so the straight
       yards that count are those run before this turn (none if the flier also turned a hexside this turn), and

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import esper
 
-from components.flight import Flight
-from components.gurps import Control, Mover, MoveState
-from components.motion import Velocity
-from ecs import Phase, System, World
-from systems.gurps import rules
-from systems.gurps.dive import normal_top_speed
-from systems.gurps.movers import installed_rules
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import Control, Mover, MoveState
+from esper_motion.components.motion import Velocity
+from esper_motion.ecs import Phase, System, World
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.dive import normal_top_speed
+from esper_motion.systems.gurps.movers import installed_rules
 
 
 def gather_dive_speed(world: World, entity: int, yards: int) -> None:
     """House rules: a dive of ``yards`` this turn adds 1 to the velocity and to the top speed for each of its
-    first 10 yards (:func:`systems.gurps.rules.house_dive_speed_gain`), never taking the velocity past the
-    absolute dive maximum (:func:`systems.gurps.rules.house_dive_speed_cap`); it counts a turn spent diving
+    first 10 yards (:func:`esper_motion.systems.gurps.rules.house_dive_speed_gain`), never taking the velocity past the
+    absolute dive maximum (:func:`esper_motion.systems.gurps.rules.house_dive_speed_cap`); it counts a turn spent diving
     (House rules: Flying Movement and Combat)."""
     flight = world.get(entity, Flight)
     velocity = world.get(entity, Velocity)
@@ -37,7 +37,7 @@ class HouseDiveSpeed(System):
     At high speed in the air (House rules: Flying Movement and Combat):
 
     - each of the first 10 yards climbed this turn takes 1 from the velocity at once
-      (:func:`systems.gurps.rules.house_climb_speed_loss`), never below 0;
+      (:func:`esper_motion.systems.gurps.rules.house_climb_speed_loss`), never below 0;
     - each of the first 10 yards dived adds 1 to the velocity and to the top speed
       (:func:`gather_dive_speed`), never past the absolute dive maximum;
     - the bonus to top speed lasts while the flier keeps diving, then one more turn for each turn it dived.

@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-from components.flight import Flight
-from components.gurps import LossCause, MoveState
-from ecs import Phase, RollMade, System
-from ecs.dice import modified
-from systems.gurps import rules
-from systems.gurps.dive import normal_top_speed
-from systems.gurps.movers import bodies, carried, dx_modifier, environment, installed_rules
-from systems.gurps.transitions import lose_control
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import LossCause, MoveState
+from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.ecs.dice import modified
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.dive import normal_top_speed
+from esper_motion.systems.gurps.movers import bodies, carried, dx_modifier, environment, installed_rules
+from esper_motion.systems.gurps.transitions import lose_control
 
 
 class HouseDiveControl(System):
     """ACCELERATION phase, after the velocity change (house rules only): fast dives.
 
     Reads ``Flight`` (the yards dived this turn, ``down_yd``), ``Control.state``, ``Velocity``, DX with
-    :func:`systems.gurps.movers.dx_modifier`; writes ``Control`` on a failure; emits ``RollMade`` and
+    :func:`esper_motion.systems.gurps.movers.dx_modifier`; writes ``Control`` on a failure; emits ``RollMade`` and
     ``LostControl``.
 
     A flier that dived this turn and ends it faster than its normal top speed (without the dive bonus,
-    :func:`systems.gurps.dive.normal_top_speed`) rolls DX+2 at the end of the turn
-    (:func:`systems.gurps.rules.house_dive_control_modifier`) or loses control (House rules: Flying Movement
-    and Combat).
+    :func:`esper_motion.systems.gurps.dive.normal_top_speed`) rolls DX+2 at the end of the turn
+    (:func:`esper_motion.systems.gurps.rules.house_dive_control_modifier`) or loses control (House rules: Flying
+    Movement and Combat).
     """
 
     phase = Phase.ACCELERATION

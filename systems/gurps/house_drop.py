@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from components.flight import Flight
-from components.gurps import MoveState
-from ecs import Phase
-from systems.gurps import rules
-from systems.gurps.fall import fall_through
-from systems.gurps.house_dive import gather_dive_speed
-from systems.gurps.movers import bodies, carried, environment
-from systems.gurps.spatial import IndexedSystem
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import MoveState
+from esper_motion.ecs import Phase
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.fall import fall_through
+from esper_motion.systems.gurps.house_dive import gather_dive_speed
+from esper_motion.systems.gurps.movers import bodies, carried, environment
+from esper_motion.systems.gurps.spatial import IndexedSystem
 
 
 class HouseUncontrolledDrop(IndexedSystem):
@@ -21,14 +21,14 @@ class HouseUncontrolledDrop(IndexedSystem):
     down onto something).
 
     Out of control in the air, a flier drops 5 yards each turn, with what a dive of 5 yards does to its speed
-    (:func:`systems.gurps.house_dive.gather_dive_speed`); wiped out, it has no lift and drops 10 yards the
-    first second, 20 the next, and so on (:func:`systems.gurps.rules.house_uncontrolled_drop_yd`) (House rules:
-    Flying Movement and Combat). Readings chosen:
+    (:func:`esper_motion.systems.gurps.house_dive.gather_dive_speed`); wiped out, it has no lift and drops 10 yards the
+    first second, 20 the next, and so on (:func:`esper_motion.systems.gurps.rules.house_uncontrolled_drop_yd`) (House
+    rules: Flying Movement and Combat). Readings chosen:
 
     - The drop comes after the turn's involuntary movement, the turn control is lost included.
     - A drop that reaches the ground is a fall from the yards dropped since control was lost
-      (:func:`systems.gurps.fall.land`); one that comes down onto a body or an obstacle on the way collides with
-      it instead (:func:`systems.gurps.fall.fall_onto`).
+      (:func:`esper_motion.systems.gurps.fall.land`); one that comes down onto a body or an obstacle on the way collides
+      with it instead (:func:`esper_motion.systems.gurps.fall.fall_onto`).
     """
 
     phase = Phase.STALL

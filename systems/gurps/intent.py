@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from components.gurps import Intent, Maneuver, MoveState
-from ecs import IntentError, Phase, RuleValueError, System, World
-from systems.gurps import rules
-from systems.gurps.movers import Body, Limits, bodies, installed_rules, limits, standing
-from systems.gurps.options import Rules
+from esper_motion.components.gurps import Intent, Maneuver, MoveState
+from esper_motion.ecs import IntentError, Phase, RuleValueError, System, World
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.movers import Body, Limits, bodies, installed_rules, limits, standing
+from esper_motion.systems.gurps.options import Rules
 
 
 def _plainly_valid(intent: Intent) -> bool:
@@ -193,7 +193,7 @@ def early_turn_modifier(body: Body, lim: Limits, chosen: Rules) -> int:
 
 
 def check_intent(world: World, body: Body, chosen: Rules) -> None:
-    """Raise :class:`~ecs.errors.IntentError` if ``body``'s intent breaks the rules in its present state.
+    """Raise :class:`~esper_motion.ecs.errors.IntentError` if ``body``'s intent breaks the rules in its present state.
 
     Refused: a field out of range (a 180-degree turn, an unknown maneuver); anything but a plain Intent
     for a rider; turning, veering or changing speed with a Basic Move of 0 (Basic Set: High-Speed Movement >
@@ -208,7 +208,7 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
         _recheck_fields(body)
     moving = intent.turn or intent.throttle or any(intent.veer)
     control = body.control
-    if control.carried_by is not None:  # carried (:func:`systems.gurps.movers.carried`): a rider
+    if control.carried_by is not None:  # carried (:func:`esper_motion.systems.gurps.movers.carried`): a rider
         if moving:
             raise IntentError(
                 body.entity,
@@ -244,7 +244,7 @@ class IntentCheck(System):
     """INTENT phase, first: checks every mover's ``Intent`` before anything changes (:func:`check_intent`).
 
     Reads ``Intent``, ``Velocity``, ``Control.state``, ``Mover`` and the Move in use; writes nothing; emits
-    nothing; raises :class:`~ecs.errors.IntentError` (or ``RuleValueError`` for a velocity above Basic Move
+    nothing; raises :class:`~esper_motion.ecs.errors.IntentError` (or ``RuleValueError`` for a velocity above Basic Move
     in ordinary movement) for the first bad intent in initiative order, and the step leaves the world as it
     was.
     """

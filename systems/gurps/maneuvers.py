@@ -5,15 +5,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from components.gurps import Condition, LossCause, Maneuver, MoveState
-from ecs import Phase, System, World
-from systems.gurps import rules
-from systems.gurps.movers import Body, basic_move, bodies, carried, installed_rules, limits, unmanned
-from systems.gurps.options import Rules
-from systems.gurps.transitions import lose_control
+from esper_motion.components.gurps import Condition, LossCause, Maneuver, MoveState
+from esper_motion.ecs import Phase, System, World
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.movers import Body, basic_move, bodies, carried, installed_rules, limits, unmanned
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.transitions import lose_control
 
 _keeps_control: Final = lru_cache(maxsize=32, typed=True)(rules.high_speed_maneuver_allowed)
-""":func:`systems.gurps.rules.high_speed_maneuver_allowed`, answered once for each maneuver."""
+""":func:`esper_motion.systems.gurps.rules.high_speed_maneuver_allowed`, answered once for each maneuver."""
 
 
 def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
@@ -26,8 +26,8 @@ def maneuver_loss(world: World, body: Body, chosen: Rules) -> LossCause | None:
     most half the top speed, and an All-Out Attack that is a slam (``Intent.slam``) at any speed; a top speed
     fallen below the velocity loses control as well (House rules: High Speed Movement).
 
-    A vehicle at high speed with nobody at its controls (:func:`systems.gurps.movers.unmanned`) loses control
-    whatever its own ``Intent`` says (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement):
+    A vehicle at high speed with nobody at its controls (:func:`esper_motion.systems.gurps.movers.unmanned`) loses
+    control whatever its own ``Intent`` says (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement):
     ``LossCause.UNCONTROLLED``, which is no injury, so three wheels still only decelerate.
     """
     if body.control.state is not MoveState.HIGH_SPEED or carried(body):

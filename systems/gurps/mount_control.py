@@ -12,14 +12,14 @@ from typing import Final
 
 import esper
 
-from components.gurps import Condition, Control, Mover, MoveState, Posture, PostureState
-from components.motion import Facing, Position, Velocity
-from components.mount import Mount, Rider
-from ecs import Phase, RollMade, System, World
-from ecs.hexgrid import direction_to, line, turn
-from systems.gurps import rules
-from systems.gurps.aerial import figure_height_yd
-from systems.gurps.events import (
+from esper_motion.components.gurps import Condition, Control, Mover, MoveState, Posture, PostureState
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import Phase, RollMade, System, World
+from esper_motion.ecs.hexgrid import direction_to, line, turn
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.aerial import figure_height_yd
+from esper_motion.systems.gurps.events import (
     CrushedByMount,
     ItemDropped,
     MountCalledBack,
@@ -28,8 +28,8 @@ from systems.gurps.events import (
     MountFell,
     MountLossOfControl,
 )
-from systems.gurps.figure import body_hexes
-from systems.gurps.mounted import (
+from esper_motion.systems.gurps.figure import body_hexes
+from esper_motion.systems.gurps.mounted import (
     best_skill,
     fall_damage,
     fall_off,
@@ -44,7 +44,7 @@ from systems.gurps.mounted import (
     skill_roll,
     strapped,
 )
-from systems.gurps.spatial import shared_index, tell_index
+from esper_motion.systems.gurps.spatial import shared_index, tell_index
 
 _HORSE_FALL_YD: Final = 3
 """The table's falls are for a horse; a mount's ``fall_yd`` shifts each of them by its difference from this."""
@@ -52,7 +52,7 @@ _HORSE_FALL_YD: Final = 3
 
 def lose_control(world: World, mount: int) -> None:
     """A total loss of control: roll 2d on the table and apply the row (Basic Set: Mounted Combat > Mount Loss
-    of Control Table). Emits :class:`~ecs.events.RollMade` and the row's events."""
+    of Control Table). Emits :class:`~esper_motion.ecs.events.RollMade` and the row's events."""
     roll = world.dice.roll("2d")
     world.emit(RollMade(mount, "Mount Loss of Control Table", roll))
     apply_loss_row(world, mount, roll.total, rolled=True)
@@ -73,8 +73,8 @@ def apply_loss_row(world: World, mount: int, number: int, rolled: bool = False) 
       spends the next turn charging (``Mount.charging``, carried out by :class:`MountOrderSystem`). With no
       threat known, or no room to turn (its body would swing into a body or an obstacle), it charges the way it
       faces.
-    - Row 11 without a saddle is row 3 (:func:`systems.gurps.rules.mount_loss_of_control`).
-    - House rules: a controller strapped into the saddle (:func:`systems.gurps.mounted.strapped`) cannot be
+    - Row 11 without a saddle is row 3 (:func:`esper_motion.systems.gurps.rules.mount_loss_of_control`).
+    - House rules: a controller strapped into the saddle (:func:`esper_motion.systems.gurps.mounted.strapped`) cannot be
       thrown or lose its grip (rows 2 and 3). It stays seated and spends its next turn on a Ready to reorient
       itself, as after any failed roll to stay on while strapped in; the mount, still ridden, does not run
       loose (House rules: Mounts).
@@ -152,7 +152,7 @@ def _facing_toward(world: World, mount: int, threat: int) -> int | None:
 
 def _room_to_turn(world: World, mount: int, facing: int) -> bool:
     """Whether ``mount`` can turn in place to face ``facing``: every hex its body would swing into is clear of
-    bodies and obstacles at its level (:meth:`systems.gurps.spatial.SpatialIndex.clear`)."""
+    bodies and obstacles at its level (:meth:`esper_motion.systems.gurps.spatial.SpatialIndex.clear`)."""
     index = shared_index(world)
     body = mount_body(world, mount)
     height = figure_height_yd(world, mount)
@@ -181,18 +181,18 @@ def _charge(world: World, mount: int, direction: str) -> None:
 def mount_falls(world: World, mount: int) -> None:
     """Table row 12, the mount falls: it rolls DX+1 or breaks a leg, and ends prone (stopped, unless the
     high-speed rules' trip is still to play out). Each rider rolls Riding-2 to stay seated
-    (:func:`systems.gurps.mounted.riding_roll` with ``stay_on``): on a failure it is unseated and falls 3 yards;
-    on a success it rolls Riding again at minus its encumbrance level to leap clear, taking row 3's 2-yard fall
-    (Jumping or Acrobatics negates it), or else the mount lands on it: thrust crushing damage for the mount's
-    ST and a 2-yard fall (Basic Set: Mounted Combat > Mount Loss of Control Table, row 12; falls shifted by
-    the mount's ``fall_yd``). Reading chosen: the riders roll in seat order while all are still seated (the
-    controller keeps its -1 for the passenger, the passenger holds on by the controller's Riding); the falls
-    follow. A mount without a ``Mover`` counts as DX 10, ST 10.
+    (:func:`esper_motion.systems.gurps.mounted.riding_roll` with ``stay_on``): on a failure it is unseated and falls 3
+    yards; on a success it rolls Riding again at minus its encumbrance level to leap clear, taking row 3's 2-yard fall
+    (Jumping or Acrobatics negates it), or else the mount lands on it: thrust crushing damage for the mount's ST and a
+    2-yard fall (Basic Set: Mounted Combat > Mount Loss of Control Table, row 12; falls shifted by the mount's
+    ``fall_yd``). Reading chosen: the riders roll in seat order while all are still seated (the controller keeps its -1
+    for the passenger, the passenger holds on by the controller's Riding); the falls follow. A mount without a ``Mover``
+    counts as DX 10, ST 10.
 
-    House rules, a rider strapped into the saddle (:func:`systems.gurps.mounted.strapped`), reading chosen: it
-    still rolls Riding-2, and a failure costs it a Ready next turn instead of unseating it (House rules: Mounts).
-    Strapped in, it can neither be unseated nor leap clear, so it goes down with the mount, which lands on it:
-    the thrust damage and the 2-yard fall (shifted by ``fall_yd``), and it stays seated."""
+    House rules, a rider strapped into the saddle (:func:`esper_motion.systems.gurps.mounted.strapped`), reading chosen:
+    it still rolls Riding-2, and a failure costs it a Ready next turn instead of unseating it (House rules: Mounts).
+    Strapped in, it can neither be unseated nor leap clear, so it goes down with the mount, which lands on it: the
+    thrust damage and the 2-yard fall (shifted by ``fall_yd``), and it stays seated."""
     found = world.get(mount, Mount)
     row = rules.mount_loss_of_control(12)
     assert row.mount_dx_modifier is not None and row.stay_seated_modifier is not None
@@ -288,7 +288,7 @@ class MountRecoverySystem(System):
 
     Reads ``Mount``, ``Rider``, ``Intent``, ``Condition`` and ``Skills``; writes ``Mount.loose``,
     ``Mount.call_back_in``, ``Mount.out_of_control`` and ``Rider.ready_turn``; emits :class:`MountCalledBack`,
-    :class:`MountControlRegained` and :class:`~ecs.events.RollMade`.
+    :class:`MountControlRegained` and :class:`~esper_motion.ecs.events.RollMade`.
 
     - A loose mount's thrown rider tries to call it back each time 300 seconds have passed, if it is
       conscious and still on foot (Basic Set: Mounted Combat > Mount Loss of Control Table, row 2).

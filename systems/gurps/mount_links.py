@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import esper
 
-from components.mount import Mount, Rider
-from ecs import Phase, System, WorldError
-from systems.gurps.events import MountingAbandoned
-from systems.gurps.mounted import check_can_ride, fall_off, initiative_order
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import Phase, System, WorldError
+from esper_motion.systems.gurps.events import MountingAbandoned
+from esper_motion.systems.gurps.mounted import check_can_ride, fall_off, initiative_order
 
 
 class MountLinkSystem(System):
@@ -22,7 +22,7 @@ class MountLinkSystem(System):
     - A mount forgets riders that no longer exist, and threats, callers and charged foes that are gone.
     - A link the other side does not share (a ``Rider.mount`` whose mount does not list the rider, or a
       ``Mount.riders`` entry whose rider names another mount) or a riding chain that loops back to itself is
-      a :class:`~ecs.errors.WorldError`: those only arise when a game writes the links by hand.
+      a :class:`~esper_motion.ecs.errors.WorldError`: those only arise when a game writes the links by hand.
     """
 
     phase = Phase.MOUNTED

@@ -9,16 +9,23 @@ from typing import Final
 
 import esper
 
-from components.gurps import Intent, Maneuver, Mover, MoveState
-from components.motion import Velocity
-from components.mount import RISKY_FEATS, Mount, Rider
-from ecs import IntentError, Phase, System, World
-from ecs.validate import check_choice
-from systems.gurps import rules
-from systems.gurps.events import FeatRefused
-from systems.gurps.mounted import house, initiative_order, maneuver, require_mount, riding_roll, set_maneuver
-from systems.gurps.movers import BODY_TYPES, body_of, installed_rules, limits
-from systems.gurps.spooking import start_spooking
+from esper_motion.components.gurps import Intent, Maneuver, Mover, MoveState
+from esper_motion.components.motion import Velocity
+from esper_motion.components.mount import RISKY_FEATS, Mount, Rider
+from esper_motion.ecs import IntentError, Phase, System, World
+from esper_motion.ecs.validate import check_choice
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import FeatRefused
+from esper_motion.systems.gurps.mounted import (
+    house,
+    initiative_order,
+    maneuver,
+    require_mount,
+    riding_roll,
+    set_maneuver,
+)
+from esper_motion.systems.gurps.movers import BODY_TYPES, body_of, installed_rules, limits
+from esper_motion.systems.gurps.spooking import start_spooking
 
 EXHAUSTED_MOVE: Final = 2
 """An exhausted mount moves no faster than a slow walk (Basic Set: Mounted Combat > Mount Loss of Control
@@ -28,8 +35,8 @@ _ATTACKS: Final = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.
 _HOUSE_MOUNT_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK, Maneuver.ATTACK})
 _MOVING: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 _coaxing: Final = lru_cache(maxsize=32, typed=True)(rules.risky_feat_riding_modifier)
-""":func:`systems.gurps.rules.risky_feat_riding_modifier`, looked up once for each training (every mount asks every
-turn)."""
+""":func:`esper_motion.systems.gurps.rules.risky_feat_riding_modifier`, looked up once for each training (every mount
+asks every turn)."""
 
 
 def attempt_feat(world: World, mount: int, feat: str) -> None:
@@ -45,13 +52,14 @@ class MountOrderSystem(System):
     """INTENT phase, before the high-speed systems read the intents: what a mount agrees to do this turn.
 
     Reads ``Mount``, ``Rider``, ``Intent``, ``Mover``, ``Velocity`` and ``Skills``; writes the mount's ``Intent``
-    and ``Mount.feat``, ``Mount.charging``, ``Mount.spooked_from``; emits :class:`~ecs.events.RollMade`,
+    and ``Mount.feat``, ``Mount.charging``, ``Mount.spooked_from``; emits :class:`~esper_motion.ecs.events.RollMade`,
     :class:`FeatRefused` and :class:`MountSpooked`. Mounts act in initiative order.
 
     - A mount charging out of control (table rows 5 and 10) spends the turn on a Move straight the way it
       faces, speeding up all it may (to its full Move, or at high speed by its acceleration step toward top
       speed); nothing its rider wanted of it happens.
-    - An exhausted mount will not fight: an attacking maneuver is an :class:`~ecs.errors.IntentError`, and so
+    - An exhausted mount will not fight: an attacking maneuver is an :class:`~esper_motion.ecs.errors.IntentError`, and
+    so
       is speeding up past Move 2; one that is faster than that slows itself by its Basic Move each turn
       (Mount Loss of Control Table, rows 6-7).
     - A mount without war training asked for a risky feat (:func:`attempt_feat`, or ``Intent.push``) with a
@@ -59,13 +67,13 @@ class MountOrderSystem(System):
       goes straight on at its speed (no turn, no change of velocity, no push) and spooks (Basic Set: Mounted
       Combat).
     - House rules: a ridden mount only takes Move, Move and Attack, or Attack (the step and attack); anything
-      else is an :class:`~ecs.errors.IntentError`. A rider whose turn must be a Ready (``Rider.ready_turn``)
-      is made to take one: the rule forces the maneuver (House rules: Mounts).
+      else is an :class:`~esper_motion.ecs.errors.IntentError`. A rider whose turn must be a Ready
+      (``Rider.ready_turn``) is made to take one: the rule forces the maneuver (House rules: Mounts).
     - House rules: a seated rider, still on its mount, takes only maneuvers that do not move it, since it is
-      stationary on its mount; a Move or a Move and Attack is an :class:`~ecs.errors.IntentError` unless it is
-      jumping off (``Rider.action == "jump off"``, :func:`systems.gurps.mounting.jump_off`), which the Basic Set
-      does on either (House rules: Mounts; Basic Set: Mounted Combat > Movement and Maneuvers). Reading chosen:
-      the rider attacks with an Attack while its mount moves, so Move and Attack is refused like Move; the other
+      stationary on its mount; a Move or a Move and Attack is an :class:`~esper_motion.ecs.errors.IntentError` unless it
+      is jumping off (``Rider.action == "jump off"``, :func:`esper_motion.systems.gurps.mounting.jump_off`), which the
+      Basic Set does on either (House rules: Mounts; Basic Set: Mounted Combat > Movement and Maneuvers). Reading
+      chosen: the rider attacks with an Attack while its mount moves, so Move and Attack is refused like Move; the other
       maneuvers stand, without their step.
     """
 
@@ -137,7 +145,8 @@ def charge_throttle(world: World, entity: int) -> int:
 def exhausted_throttle(world: World, entity: int, intent: Intent) -> int:
     """The throttle exhausted mount ``entity`` takes this turn instead of ``intent``'s: faster than Move 2 it slows
     itself by its Basic Move (no further than to 2), otherwise the throttle asked. An attacking maneuver, or a
-    throttle past Move 2, is an :class:`~ecs.errors.IntentError` (Mount Loss of Control Table, rows 6-7)."""
+    throttle past Move 2, is an :class:`~esper_motion.ecs.errors.IntentError` (Mount Loss of Control Table, rows
+    6-7)."""
     if intent.maneuver in _ATTACKS:
         raise IntentError(entity, "maneuver", intent.maneuver.value, "an exhausted mount will not fight")
     mover = world.try_get(entity, Mover)
@@ -190,10 +199,9 @@ def ordered_intent(world: World, entity: int) -> Intent:
     """The intent ``entity`` will act on this turn once :class:`MountOrderSystem` has given its orders, worked out
     without changing the world: a charging mount's Move at :func:`charge_throttle`, an exhausted mount's
     :func:`exhausted_throttle`, under the house rules a rider's forced Ready; otherwise its own ``Intent``. It
-    raises the :class:`~ecs.errors.IntentError` the step would for the orders: an exhausted mount told to fight or
-    speed up, and under the house rules a ridden mount's maneuver (:func:`check_ridden_mount`) or a seated
-    rider's (:func:`check_seated_rider`). A risky feat hangs on its rider's roll, so its refusal is not
-    foreseen."""
+    raises the :class:`~esper_motion.ecs.errors.IntentError` the step would for the orders: an exhausted mount told to
+    fight or speed up, and under the house rules a ridden mount's maneuver (:func:`check_ridden_mount`) or a seated
+    rider's (:func:`check_seated_rider`). A risky feat hangs on its rider's roll, so its refusal is not foreseen."""
     intent = world.get(entity, Intent)
     mount = world.try_get(entity, Mount)
     if mount is not None and mount.charging is not None:

@@ -11,17 +11,27 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final, TypeVar
 
-from components.gurps import Condition, Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState, Skills
-from components.motion import Facing, Position, Velocity
-from components.mount import Mount, Rider
-from ecs import IntentError, RollMade, SuccessRoll, World, WorldError
-from ecs.dice import modified
-from ecs.hexgrid import Hex, neighbour, turn
-from systems.gurps import rules
-from systems.gurps.events import FallDamage, FellOff, ReadyForced
-from systems.gurps.figure import body_hexes
-from systems.gurps.options import Rules
-from systems.gurps.spatial import figure_height_yd, shared_index, tell_index
+from esper_motion.components.gurps import (
+    Condition,
+    Control,
+    Intent,
+    Maneuver,
+    Mover,
+    MoveState,
+    Posture,
+    PostureState,
+    Skills,
+)
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import IntentError, RollMade, SuccessRoll, World, WorldError
+from esper_motion.ecs.dice import modified
+from esper_motion.ecs.hexgrid import Hex, neighbour, turn
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import FallDamage, FellOff, ReadyForced
+from esper_motion.systems.gurps.figure import body_hexes
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.spatial import figure_height_yd, shared_index, tell_index
 
 C = TypeVar("C")
 
@@ -30,7 +40,9 @@ def house(world: World) -> bool:
     """Whether the world plays the house rules' Mounts (``Rules.mounts == "house"``)."""
     chosen = world.rules.get("gurps")
     if not isinstance(chosen, Rules):
-        raise WorldError("the GURPS rules are not installed in this world: call systems.gurps.install(world)")
+        raise WorldError(
+            "the GURPS rules are not installed in this world: call esper_motion.systems.gurps.install(world)"
+        )
     return chosen.mounts == "house"
 
 
@@ -147,8 +159,8 @@ def mount_beside(world: World, mount: int) -> tuple[Hex, ...]:
 
 
 def _height_yd(world: World, entity: int) -> float:
-    """How tall ``entity`` stands (:func:`systems.gurps.spatial.figure_height_yd`), 2 yards without a ``Mover``, as a
-    human stands (SM 0)."""
+    """How tall ``entity`` stands (:func:`esper_motion.systems.gurps.spatial.figure_height_yd`), 2 yards without a
+    ``Mover``, as a human stands (SM 0)."""
     mover = world.try_get(entity, Mover)
     return figure_height_yd(mover) if mover is not None else 2.0
 
@@ -156,7 +168,7 @@ def _height_yd(world: World, entity: int) -> float:
 def step_down_hex(world: World, rider: int, mount: int) -> Hex:
     """Where ``rider`` stands after climbing down from ``mount`` with a Change Posture: the first hex beside the
     seat (:func:`mount_beside`) clear of bodies and obstacles at ground level. Reading chosen: with none clear the
-    rider has nowhere to step down to, and the request is an :class:`~ecs.errors.IntentError`."""
+    rider has nowhere to step down to, and the request is an :class:`~esper_motion.ecs.errors.IntentError`."""
     index = shared_index(world)
     height = _height_yd(world, rider)
     beside = mount_beside(world, mount)
@@ -171,8 +183,8 @@ def step_down_hex(world: World, rider: int, mount: int) -> Hex:
 def landing_hex(world: World, rider: int, mount: int) -> Hex:
     """Where ``rider`` lands after jumping or falling off ``mount``: the first hex beside the seat
     (:func:`mount_beside`) clear of bodies and obstacles at ground level; with none clear, the nearest clear hex
-    round the seat, ring by ring (:meth:`systems.gurps.spatial.SpatialIndex.landing_spot`). A rider whose mount
-    no longer exists comes down where it sat, or the nearest clear hex to it. Reading chosen: a rider coming off
+    round the seat, ring by ring (:meth:`esper_motion.systems.gurps.spatial.SpatialIndex.landing_spot`). A rider whose
+    mount no longer exists comes down where it sat, or the nearest clear hex to it. Reading chosen: a rider coming off
     never lands on a body or an obstacle; one hemmed in is thrown clear of those round it."""
     index = shared_index(world)
     height = _height_yd(world, rider)
@@ -188,7 +200,7 @@ def landing_hex(world: World, rider: int, mount: int) -> Hex:
 def check_can_ride(world: World, rider: int, mount: int) -> None:
     """Refuse a rider riding itself, or a mount that is (or sits on, at any depth) the rider.
 
-    Raises :class:`~ecs.errors.WorldError` naming the chain, for instance ``3 -> 5 -> 3``.
+    Raises :class:`~esper_motion.ecs.errors.WorldError` naming the chain, for instance ``3 -> 5 -> 3``.
     """
     chain = [rider, mount]
     current = mount
@@ -214,10 +226,10 @@ def seat(world: World, rider: int, mount: int) -> None:
 
     The rider no longer moves under its own power: its ``Control.carried_by`` names the mount and its own
     velocity is 0; it sits (``Posture``) at the mount's seat, and its maneuver is Do Nothing until the game
-    chooses another (a seated rider's default, see ``systems.gurps.cleanup.IntentReset``). The systems call
+    chooses another (a seated rider's default, see ``esper_motion.systems.gurps.cleanup.IntentReset``). The systems call
     this once a mounting succeeds;
     a game may call it to set up a rider already in the saddle. A rider already mounted, a mount with no free
-    seat, or a chain that loops back is a :class:`~ecs.errors.WorldError`.
+    seat, or a chain that loops back is a :class:`~esper_motion.ecs.errors.WorldError`.
     """
     rider_component = world.get(rider, Rider)
     if rider_component.mount is not None:
@@ -310,7 +322,7 @@ def best_skill(world: World, entity: int, names: Iterable[str]) -> tuple[str, in
 
 
 def success_roll(world: World, entity: int, target: int, label: str, purpose: str) -> SuccessRoll:
-    """Roll 3d6 against ``target`` for ``entity`` and report it with :class:`~ecs.events.RollMade`."""
+    """Roll 3d6 against ``target`` for ``entity`` and report it with :class:`~esper_motion.ecs.events.RollMade`."""
     result = world.dice.success(target, label)
     world.emit(RollMade(entity, purpose, result))
     return result
@@ -325,7 +337,8 @@ def shock(world: World, entity: int) -> int:
 
 def skill_roll(world: World, entity: int, skill: str, modifier: int, purpose: str) -> SuccessRoll:
     """Roll ``entity``'s ``skill`` (``"DX"``: its ``Mover.dx``, 10 without a ``Mover``) plus ``modifier`` and its
-    shock; the label shows the total modifier, e.g. ``DX-3``. Reported with :class:`~ecs.events.RollMade`."""
+    shock; the label shows the total modifier, e.g. ``DX-3``. Reported with
+    :class:`~esper_motion.ecs.events.RollMade`."""
     if skill == "DX":
         mover = world.try_get(entity, Mover)
         level = mover.dx if mover is not None else 10
@@ -448,7 +461,8 @@ def require_rider(world: World, rider: int) -> Rider:
 
 
 def require_seated(world: World, rider: int) -> tuple[Rider, int]:
-    """The ``Rider`` of a mounted ``rider`` and its mount; an :class:`~ecs.errors.IntentError` when on foot."""
+    """The ``Rider`` of a mounted ``rider`` and its mount; an :class:`~esper_motion.ecs.errors.IntentError` when on
+    foot."""
     found = require_rider(world, rider)
     if found.mount is None:
         raise IntentError(rider, "Rider.mount", None, "the rider is on foot; mount up first")

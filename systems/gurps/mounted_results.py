@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import esper
 
-from components.gurps import Maneuver, Mover, Posture, PostureState
-from components.mount import MOUNT_ATTACKS, RANGED_TRICKS, Mount, Nerve, Rider
-from ecs import IntentError, Phase, System, World
-from ecs.dice import modified
-from ecs.validate import check_bool, check_choice, check_int
-from systems.gurps import rules
-from systems.gurps.events import MountAttacked, MountOutOfControl, PanicChecked, StrappedTrauma
-from systems.gurps.mount_control import apply_loss_row, lose_control
-from systems.gurps.mounted import (
+from esper_motion.components.gurps import Maneuver, Mover, Posture, PostureState
+from esper_motion.components.mount import MOUNT_ATTACKS, RANGED_TRICKS, Mount, Nerve, Rider
+from esper_motion.ecs import IntentError, Phase, System, World
+from esper_motion.ecs.dice import modified
+from esper_motion.ecs.validate import check_bool, check_choice, check_int
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import MountAttacked, MountOutOfControl, PanicChecked, StrappedTrauma
+from esper_motion.systems.gurps.mount_control import apply_loss_row, lose_control
+from esper_motion.systems.gurps.mounted import (
     fall_off,
     force_ready,
     house,
@@ -30,7 +30,7 @@ from systems.gurps.mounted import (
     strapped,
     success_roll,
 )
-from systems.gurps.spooking import start_spooking
+from esper_motion.systems.gurps.spooking import start_spooking
 
 _ATTACKING = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 
@@ -39,7 +39,7 @@ def note_mount_dx_roll(world: World, mount: int, made: bool) -> None:
     """Report that ``mount`` rolled DX for a difficult action the game resolved itself (a jump, say): on a
     success its riders roll Riding to stay on; on a failure it is table row 12, the mount falls (Basic Set:
     Mounted Combat > Movement and Maneuvers > Falling Off). The high-speed systems report the mount's own
-    Pushing the Envelope and obstacle rolls (:func:`systems.gurps.mounted.mount_rolled_dx`)."""
+    Pushing the Envelope and obstacle rolls (:func:`esper_motion.systems.gurps.mounted.mount_rolled_dx`)."""
     require_mount(world, mount).dx_rolls.append(check_bool("note_mount_dx_roll", "made", made))
 
 
@@ -119,9 +119,10 @@ class MountedResultsSystem(System):
     """MOUNTED phase, after spooking: resolves this turn's reports for each mount, in initiative order.
 
     Reads ``Mount``, ``Rider``, ``Skills``, ``Mover`` and ``Nerve``; writes ``Mount``, ``Rider``, ``Nerve.panicked``,
-    ``Condition.injury``, ``Position`` and ``Posture``; emits :class:`~ecs.events.RollMade`, :class:`FellOff`,
-    :class:`FallDamage`, :class:`MountSpooked`, :class:`MountAttacked`, :class:`PanicChecked`, the table's events,
-    and under the house rules :class:`ReadyForced`, :class:`StrappedTrauma` and :class:`MountOutOfControl`.
+    ``Condition.injury``, ``Position`` and ``Posture``; emits :class:`~esper_motion.ecs.events.RollMade`,
+    :class:`FellOff`, :class:`FallDamage`, :class:`MountSpooked`, :class:`MountAttacked`, :class:`PanicChecked`, the
+    table's events, and under the house rules :class:`ReadyForced`, :class:`StrappedTrauma` and
+    :class:`MountOutOfControl`.
 
     In order, for each mount (Basic Set: Mounted Combat, and House rules: Mounts where ``Rules.mounts`` is
     ``"house"``):
@@ -135,9 +136,9 @@ class MountedResultsSystem(System):
        saddle and +1 for stirrups, and no saddle needed to try; a rider strapped in does not fall but must
        take a Ready next turn, and after knockback takes 1 injury a yard.
     3. Each hit on the mount: the controller rolls Riding plus the mount's shock penalty
-       (:func:`systems.gurps.rules.shock_penalty` of the injury) or the mount spooks. House: a failure puts the
-       mount out of control until the controller's next maneuver, which must be a Ready; a critical failure
-       is a roll on the table.
+       (:func:`esper_motion.systems.gurps.rules.shock_penalty` of the injury) or the mount spooks. House: a failure puts
+       the mount out of control until the controller's next maneuver, which must be a Ready; a critical failure is a
+       roll on the table.
     4. Each noisy shot: the shooter rolls Riding; a failure spooks the mount, a critical failure is a roll on
        the table. An open vehicle does not spook.
     5. A crippled mount falls: table row 12.

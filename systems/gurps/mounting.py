@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import esper
 
-from components.gurps import Control, Maneuver, Mover, Posture, PostureState
-from components.motion import Position, Velocity
-from components.mount import Mount, Rider
-from ecs import IntentError, Phase, RollMade, System, World, WorldError
-from ecs.hexgrid import distance
-from systems.gurps import rules
-from systems.gurps.cavalry import rider_dx_modifier
-from systems.gurps.events import (
+from esper_motion.components.gurps import Control, Maneuver, Mover, Posture, PostureState
+from esper_motion.components.motion import Position, Velocity
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import IntentError, Phase, RollMade, System, World, WorldError
+from esper_motion.ecs.hexgrid import distance
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.cavalry import rider_dx_modifier
+from esper_motion.systems.gurps.events import (
     ClimbedOn,
     Dismounted,
     ItemDropped,
@@ -25,7 +25,7 @@ from systems.gurps.events import (
     SaddleTightening,
     WeaponSheathed,
 )
-from systems.gurps.mounted import (
+from esper_motion.systems.gurps.mounted import (
     check_can_ride,
     fall_off,
     has_seat,
@@ -137,7 +137,7 @@ def dismount(world: World, rider: int) -> None:
     """Get off safely with a Change Posture, from a mount that has not moved, or moved only a step, this turn
     (Basic Set: Mounted Combat > Movement and Maneuvers). Refused while the mount is moving faster than a
     step a second (then jump off: :func:`jump_off`), and while no hex beside the seat is clear to step down onto
-    (:func:`systems.gurps.mounted.step_down_hex`)."""
+    (:func:`esper_motion.systems.gurps.mounted.step_down_hex`)."""
     link, mount = require_seated(world, rider)
     velocity = world.try_get(mount, Velocity)
     if velocity is not None and velocity.yps > 1:
@@ -197,7 +197,7 @@ class MountingSystem(System):
     ``Rider``, ``Mount``, ``Position``, ``Posture``, ``Control.carried_by`` and ``Condition.injury``; emits
     :class:`ClimbedOn`, :class:`Mounted`, :class:`MountingAbandoned`, :class:`MountingFailed`,
     :class:`Dismounted`, :class:`FellOff`, :class:`FallDamage`, :class:`WeaponSheathed`, :class:`ItemDropped`,
-    :class:`SaddleTightening` and :class:`~ecs.events.RollMade`. Riders act in initiative order; a request
+    :class:`SaddleTightening` and :class:`~esper_motion.ecs.events.RollMade`. Riders act in initiative order; a request
     from the saddle by a rider no longer in it (thrown earlier in the phase) lapses.
 
     Readings chosen (Basic Set: Mounted Combat > Mounting Up; Movement and Maneuvers):
@@ -208,20 +208,20 @@ class MountingSystem(System):
     - A failed leap astride leaves the rider prone beside the mount with no damage: it falls from its own
       height. A failed jump off is a fall from the saddle: 3 yards (or the mount's ``fall_yd``).
     - Whoever gets off lands on the first hex beside the seat clear of bodies and obstacles, in the order of
-      :data:`systems.gurps.mounted.BESIDE` (the mount's left first). Stepping down with no such hex is an
-      :class:`~ecs.errors.IntentError` (checked again in the step: others move during the turn); a rider who
-      jumps or falls off with none is thrown clear, to the nearest clear hex round the seat
-      (:func:`systems.gurps.mounted.landing_hex`).
+      :data:`esper_motion.systems.gurps.mounted.BESIDE` (the mount's left first). Stepping down with no such hex is an
+      :class:`~esper_motion.ecs.errors.IntentError` (checked again in the step: others move during the turn); a rider
+      who jumps or falls off with none is thrown clear, to the nearest clear hex round the seat
+      (:func:`esper_motion.systems.gurps.mounted.landing_hex`).
     - Two riders getting on the same turn take the seats in initiative order; one left without a seat stays
       on the ground (:class:`MountingAbandoned`).
     - The mount "moved only a step" when it covered at most 1 yard this turn; a Change Posture dismount
-      from a mount that moved further is an :class:`~ecs.errors.IntentError`.
+      from a mount that moved further is an :class:`~esper_motion.ecs.errors.IntentError`.
     - Sheathing on a mount that is not bucking needs no roll. Under the house rules a rider whose mount is
       out of control is at -10 to the DX roll (House rules: Mounts).
     - Tightening the saddle counts one second for each turn the rider spends on it.
     - A request naming an entity without a ``Mount`` (written into ``Rider`` by hand, past the checks of
-      :func:`mount_up` and the rest) is an :class:`~ecs.errors.IntentError`, and the step leaves the world as it
-      was; a request whose target no longer exists lapses (``MountLinkSystem``).
+      :func:`mount_up` and the rest) is an :class:`~esper_motion.ecs.errors.IntentError`, and the step leaves the world
+      as it was; a request whose target no longer exists lapses (``MountLinkSystem``).
     """
 
     phase = Phase.MOUNTED

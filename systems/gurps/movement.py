@@ -1,6 +1,6 @@
 """MOVEMENT: walking each mover's path hex by hex, paying for footing, jumping or running into what is there.
 
-:func:`walk` is the path itself, free of dice and of writes, so :func:`systems.gurps.preview` follows the
+:func:`walk` is the path itself, free of dice and of writes, so :func:`esper_motion.systems.gurps.preview` follows the
 same path the system will; :class:`PathWalker` rolls the dice it asks for and writes the result.
 """
 
@@ -10,16 +10,16 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
-from components.motion import Position
-from ecs import Phase, RollMade, World
-from ecs.hexgrid import DIRECTIONS, Hex, turn
-from systems.gurps import rules
-from systems.gurps.altitude import level_points
-from systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned
-from systems.gurps.figure import body_hexes
-from systems.gurps.mounted import mount_rolled_dx
-from systems.gurps.movers import (
+from esper_motion.components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
+from esper_motion.components.motion import Position
+from esper_motion.ecs import Phase, RollMade, World
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, turn
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.altitude import level_points
+from esper_motion.systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned
+from esper_motion.systems.gurps.figure import body_hexes
+from esper_motion.systems.gurps.mounted import mount_rolled_dx
+from esper_motion.systems.gurps.movers import (
     Body,
     bodies,
     carried,
@@ -29,8 +29,8 @@ from systems.gurps.movers import (
     limits,
     loss_mode,
 )
-from systems.gurps.options import Rules
-from systems.gurps.spatial import IndexedSystem, SpatialIndex, figure_height_yd
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 
 
 class WalkPlan(NamedTuple):
@@ -82,7 +82,7 @@ JumpRoll = Callable[[int, Hex], bool]
 
 DodgeRoll = Callable[[int, Hex, int], bool]
 """Asked whether body ``entity`` on ``hex`` dodges out of the walker's way by stepping one hex in the direction
-given (where :meth:`~systems.gurps.spatial.SpatialIndex.room_to_step_aside` found it room); on a yes it has
+given (where :meth:`~esper_motion.systems.gurps.spatial.SpatialIndex.room_to_step_aside` found it room); on a yes it has
 stepped there, in the world and in the index."""
 
 
@@ -95,8 +95,8 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
     otherwise collides with what it cannot pass or what does not dodge out of the way.
 
     A walker that fills several hexes (a horse, a flier lying flat: ``SpatialIndex.length``) fills them in a line
-    behind its front, opposite its facing (:func:`systems.gurps.figure.body_hexes`): every hex its body comes to
-    fill, stepping or swinging round in a turn, is entered as its front hex is, and whatever stops it there
+    behind its front, opposite its facing (:func:`esper_motion.systems.gurps.figure.body_hexes`): every hex its body
+    comes to fill, stepping or swinging round in a turn, is entered as its front hex is, and whatever stops it there
     stops the whole walker (a turn whose swing is stopped is not made).
     """
     here = plan.start
@@ -261,8 +261,8 @@ def _in_the_way(
 
 def jump_skill(world: World, body: Body) -> int:
     """DX or Jumping, whichever is better, less shock: the roll to jump an obstacle at a run. Under the house
-    rules a Move and Attack takes 2 more off (:func:`systems.gurps.movers.dx_modifier`; House rules: "Dragon"
-    Rule)."""
+    rules a Move and Attack takes 2 more off (:func:`esper_motion.systems.gurps.movers.dx_modifier`; House rules:
+    "Dragon" Rule)."""
     skills = world.try_get(body.entity, Skills)
     jumping = skills.level("Jumping") if skills is not None else None
     return max(body.mover.dx, jumping or 0) + dx_modifier(world, body.entity)
@@ -341,11 +341,11 @@ class PathWalker(IndexedSystem):
 
     Reads ``Velocity`` (movement points), ``Facing``, ``Intent.turn`` and ``Intent.veer``, ``Control``
     (``turn_yd`` from the TURNING phase, ``state``, ``lost_at_yd``), footing, obstacles and other bodies through
-    the :class:`~systems.gurps.spatial.SpatialIndex` (brought up to date here once a turn); writes ``Position``,
-    ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``, ``moved_yd``, ``extra_cost``,
-    ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into); emits
-    :class:`Turned`, :class:`Moved`, :class:`ObstacleCrossed`, :class:`DodgedAside` and ``RollMade``; moves
-    a body that dodges aside (its ``Position``).
+    the :class:`~esper_motion.systems.gurps.spatial.SpatialIndex` (brought up to date here once a turn); writes
+    ``Position``, ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``, ``moved_yd``, ``extra_cost``,
+    ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into); emits :class:`Turned`,
+    :class:`Moved`, :class:`ObstacleCrossed`, :class:`DodgedAside` and ``RollMade``; moves a body that dodges aside (its
+    ``Position``).
 
     Basic Set: High-Speed Movement > Velocity (the whole velocity is moved unless footing slows it), Tactical
     Movement and Direction and Turning Radius, as :func:`walk` says. Readings chosen:
@@ -358,8 +358,8 @@ class PathWalker(IndexedSystem):
     - A planned turn at a yard the walk never reaches does not happen.
     - Bodies in the way roll Dodge (Basic Speed + 3, encumbrance, -4 stunned); an unconscious body cannot. One
       that dodges gets out of the way: it steps one hex aside, off the walker's path (the order of
-      :data:`systems.gurps.spatial.ASIDE`: beside the path behind the walker's front first), onto a hex clear of
-      bodies and obstacles that the walker neither fills nor is about to fill; a body with no such hex cannot
+      :data:`esper_motion.systems.gurps.spatial.ASIDE`: beside the path behind the walker's front first), onto a hex
+      clear of bodies and obstacles that the walker neither fills nor is about to fill; a body with no such hex cannot
       get out of the way and is run into without a roll. So no walk ends on the hex of a body it met.
     - Running into something stops the walker on the hex before it; the body struck stops too (its own walk
       this turn is over). The COLLISION phase works out the damage.

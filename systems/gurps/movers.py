@@ -1,8 +1,8 @@
 """Reading a GURPS mover: who moves, in which order, with which Move, how fast at most, and what keeps control.
 
 Every high-speed system starts from :func:`bodies` (the entities that move, in initiative order) and
-:func:`limits` (the numbers the rules allow them this turn), so the systems, :func:`systems.gurps.preview`
-and the queries of :mod:`systems.gurps.queries` agree by construction.
+:func:`limits` (the numbers the rules allow them this turn), so the systems, :func:`esper_motion.systems.gurps.preview`
+and the queries of :mod:`esper_motion.systems.gurps.queries` agree by construction.
 
 Where the Move comes from (Basic Set: High-Speed Movement > High-Speed Flying and Swimming): on the ground
 ``Mover.basic_move``; in the air (a ``Flight`` component and an altitude above 0) ``Flight.air_move``; in water
@@ -15,15 +15,25 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, Final, Literal, NamedTuple, cast
 
-from components.flight import Flight
-from components.gurps import Condition, Control, Intent, LossCause, Maneuver, Mover, MoveState, Posture, PostureState
-from components.motion import Facing, Position, Velocity
-from components.mount import Mount
-from ecs import World, WorldError
-from systems.gurps import rules
-from systems.gurps.dive import speed_limits
-from systems.gurps.mounted import initiative_mover
-from systems.gurps.options import Rules
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import (
+    Condition,
+    Control,
+    Intent,
+    LossCause,
+    Maneuver,
+    Mover,
+    MoveState,
+    Posture,
+    PostureState,
+)
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.components.mount import Mount
+from esper_motion.ecs import World, WorldError
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.dive import speed_limits
+from esper_motion.systems.gurps.mounted import initiative_mover
+from esper_motion.systems.gurps.options import Rules
 
 Environment = Literal["ground", "air", "water"]
 """Where an entity moves: the Move it uses and what losing control does depend on it."""
@@ -63,7 +73,7 @@ def bodies(world: World) -> tuple[Body, ...]:
     """Every entity with all of :data:`BODY_TYPES`, in initiative order.
 
     During a step the order is settled once, when the first system of the turn asks, and every system of the
-    turn walks the same tuple (:meth:`ecs.World.per_turn`). Nothing the systems before the MOUNTED phase do
+    turn walks the same tuple (:meth:`esper_motion.ecs.World.per_turn`). Nothing the systems before the MOUNTED phase do
     changes a Basic Speed or who controls a mount, and structural changes wait for the end of the turn, so
     this is the order each system would have found for itself.
     """
@@ -85,8 +95,8 @@ def _in_order(world: World) -> tuple[Body, ...]:
 
 class _Bodies:
     """A :class:`Body` for each row of a query of :data:`BODY_TYPES` (made once, then kept while the world's
-    entities keep the same components: :meth:`ecs.World.per_shape`), and their order of initiative as last worked
-    out, with the Basic Speeds it was worked out from."""
+    entities keep the same components: :meth:`esper_motion.ecs.World.per_shape`), and their order of initiative as last
+    worked out, with the Basic Speeds it was worked out from."""
 
     __slots__ = ("bodies", "order", "speeds")
 
@@ -105,7 +115,8 @@ class _Bodies:
 
 
 def body_of(world: World, entity: int) -> Body:
-    """The :class:`Body` of one entity; a :class:`~ecs.errors.WorldError` naming what it lacks otherwise."""
+    """The :class:`Body` of one entity; a :class:`~esper_motion.ecs.errors.WorldError` naming what it lacks
+    otherwise."""
     missing = [kind.__name__ for kind in BODY_TYPES if not world.has(entity, kind)]
     if missing:
         raise WorldError(f"entity {entity} is not a GURPS mover: it has no {', '.join(missing)}")
@@ -168,11 +179,11 @@ def shock(world: World, entity: int) -> int:
 
 def dx_modifier(world: World, entity: int) -> int:
     """What counts against a DX roll ``entity`` makes this turn: its shock (:func:`shock`), and under the house
-    rules -2 while it takes a Move and Attack (:data:`systems.gurps.rules.MOVE_AND_ATTACK_DX_MODIFIER`; House
-    rules: "Dragon" Rule). Reading chosen: the house text states the -2 of Move and Attack in general (the
-    Dragon rule leaves it on fliers too), so it binds every mover, flier or not, when ``Rules.flight`` is
-    ``"house"``, the option that carries the Dragon rule. The Basic Set seeds do not give it, so under
-    ``Rules.basic()`` only shock counts. An entity without an ``Intent`` takes no Move and Attack."""
+    rules -2 while it takes a Move and Attack (:data:`esper_motion.systems.gurps.rules.MOVE_AND_ATTACK_DX_MODIFIER`;
+    House rules: "Dragon" Rule). Reading chosen: the house text states the -2 of Move and Attack in general (the Dragon
+    rule leaves it on fliers too), so it binds every mover, flier or not, when ``Rules.flight`` is ``"house"``, the
+    option that carries the Dragon rule. The Basic Set seeds do not give it, so under ``Rules.basic()`` only shock
+    counts. An entity without an ``Intent`` takes no Move and Attack."""
     modifier = shock(world, entity)
     intent = world.try_get(entity, Intent)
     if intent is not None and intent.maneuver is Maneuver.MOVE_AND_ATTACK and installed_rules(world).flight == "house":
@@ -333,8 +344,11 @@ def loss_mode(world: World, body: Body, cause: LossCause, chosen: Rules) -> Loss
 
 
 def installed_rules(world: World) -> Rules:
-    """The GURPS :class:`Rules` installed in ``world``; a clear error when ``systems.gurps.install`` was not called."""
+    """The GURPS :class:`Rules` installed in ``world``; a clear error when ``esper_motion.systems.gurps.install`` was
+    not called."""
     chosen = world.rules.get("gurps")
     if not isinstance(chosen, Rules):
-        raise WorldError("the GURPS rules are not installed in this world: call systems.gurps.install(world)")
+        raise WorldError(
+            "the GURPS rules are not installed in this world: call esper_motion.systems.gurps.install(world)"
+        )
     return chosen

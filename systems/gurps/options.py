@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecs.validate import check_bool, check_choice
+from esper_motion.ecs.validate import check_bool, check_choice
 
 TURNING_RADIUS_VARIANTS = ("basic", "house", "realistic")
 RULE_SOURCES = ("basic", "house")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import esper
 
-from components.gurps import Intent, Maneuver, Mover, Posture
-from ecs import IntentError, Phase, System
-from systems.gurps.events import PostureChangeAbandoned, PostureChanged, PostureChanging
-from systems.gurps.movers import installed_rules
-from systems.gurps.rules import posture_change_seconds
+from esper_motion.components.gurps import Intent, Maneuver, Mover, Posture
+from esper_motion.ecs import IntentError, Phase, System
+from esper_motion.systems.gurps.events import PostureChangeAbandoned, PostureChanged, PostureChanging
+from esper_motion.systems.gurps.movers import installed_rules
+from esper_motion.systems.gurps.rules import posture_change_seconds
 
 
 class PostureSystem(System):
@@ -28,7 +28,7 @@ class PostureSystem(System):
       and the next attempt starts over.
     - An entity without a ``Mover`` carries nothing (encumbrance None).
     - A Change Posture with no ``Posture.target``, or with the target it already has, is an
-      :class:`~ecs.errors.IntentError`.
+      :class:`~esper_motion.ecs.errors.IntentError`.
     """
 
     phase = Phase.INTENT

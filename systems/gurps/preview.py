@@ -8,20 +8,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from components.flight import Flight, FlightIntent
-from components.gurps import MoveState
-from ecs import World, critical_failure_probability, success_probability
-from ecs.dice import modified
-from ecs.hexgrid import Hex
-from systems.gurps import rules
-from systems.gurps.fall import RECOVERY_LABEL, recovery_target, refuse_steering
-from systems.gurps.house_climb_turns import CLIMB_DIVE_ROLL, climb_dive_turns
-from systems.gurps.intent import check_intent, early_turn_modifier
-from systems.gurps.maneuvers import maneuver_loss
-from systems.gurps.mount_orders import ordered_intent
-from systems.gurps.movement import jump_skill, plan_walk, walk
-from systems.gurps.movers import Body, Limits, body_of, carried, control_roll, installed_rules, limits
-from systems.gurps.spatial import SpatialIndex
+from esper_motion.components.flight import Flight, FlightIntent
+from esper_motion.components.gurps import MoveState
+from esper_motion.ecs import World, critical_failure_probability, success_probability
+from esper_motion.ecs.dice import modified
+from esper_motion.ecs.hexgrid import Hex
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.fall import RECOVERY_LABEL, recovery_target, refuse_steering
+from esper_motion.systems.gurps.house_climb_turns import CLIMB_DIVE_ROLL, climb_dive_turns
+from esper_motion.systems.gurps.intent import check_intent, early_turn_modifier
+from esper_motion.systems.gurps.maneuvers import maneuver_loss
+from esper_motion.systems.gurps.mount_orders import ordered_intent
+from esper_motion.systems.gurps.movement import jump_skill, plan_walk, walk
+from esper_motion.systems.gurps.movers import Body, Limits, body_of, carried, control_roll, installed_rules, limits
+from esper_motion.systems.gurps.spatial import SpatialIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,14 +61,14 @@ class Forecast:
 def preview(world: World, entity: int) -> Forecast:
     """The :class:`Forecast` of ``entity``'s intent this turn, without changing the world.
 
-    The same rules as the systems: a bad intent raises the :class:`~ecs.errors.IntentError` the step would,
+    The same rules as the systems: a bad intent raises the :class:`~esper_motion.ecs.errors.IntentError` the step would,
     the orders a mount takes included (an exhausted mount's, under the house rules a ridden mount's and a seated
-    rider's: :func:`systems.gurps.mount_orders.ordered_intent`), and the forecast is of the intent the entity
-    will act on (a charging or exhausted mount's throttle, a forced Ready). The path follows the positions of this
-    moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made; a pushed
-    turn is assumed made. Under the house flight rules the roll for a climb or dive started before the turning
-    radius is listed and assumed made; the end-of-turn roll for a dive past the normal top speed is not
-    forecast (it depends on the velocity the turn ends with).
+    rider's: :func:`esper_motion.systems.gurps.mount_orders.ordered_intent`), and the forecast is of the intent the
+    entity will act on (a charging or exhausted mount's throttle, a forced Ready). The path follows the positions of
+    this moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made; a pushed turn
+    is assumed made. Under the house flight rules the roll for a climb or dive started before the turning radius is
+    listed and assumed made; the end-of-turn roll for a dive past the normal top speed is not forecast (it depends on
+    the velocity the turn ends with).
     """
     chosen = installed_rules(world)
     body = body_of(world, entity)
@@ -129,7 +129,7 @@ def preview(world: World, entity: int) -> Forecast:
 
 def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yd: int | None) -> list[RollForecast]:
     """House rules: the early-turn rolls ``body``'s climbs and dives of this turn would take, each assumed made
-    (:class:`systems.gurps.house_climb_turns.HouseClimbTurns`)."""
+    (:class:`esper_motion.systems.gurps.house_climb_turns.HouseClimbTurns`)."""
     flight = world.try_get(body.entity, Flight)
     wish = world.try_get(body.entity, FlightIntent)
     if flight is None or wish is None or body.control.state is not MoveState.HIGH_SPEED or body.mover.swimming:

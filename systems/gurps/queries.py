@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import math
 
-from components.flight import Flight
-from components.gurps import Control, MoveState
-from components.motion import Velocity
-from ecs import World
-from ecs.hexgrid import DIRECTIONS, to_pixel
-from ecs.validate import check_number
-from systems.gurps import rules
-from systems.gurps.movers import Limits, body_of, installed_rules, limits
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import Control, MoveState
+from esper_motion.components.motion import Velocity
+from esper_motion.ecs import World
+from esper_motion.ecs.hexgrid import DIRECTIONS, to_pixel
+from esper_motion.ecs.validate import check_number
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.movers import Limits, body_of, installed_rules, limits
 
 
 def movement_limits(world: World, entity: int) -> Limits:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from components.gurps import LossCause
-from ecs import Phase, RollMade, System
-from systems.gurps import rules
-from systems.gurps.events import VelocityChanged
-from systems.gurps.mounted import mount_rolled_dx
-from systems.gurps.movers import dx_modifier, installed_rules, limits, loss_mode, out_of_control
-from systems.gurps.stall import stall_after_deceleration
-from systems.gurps.transitions import regain_control
+from esper_motion.components.gurps import LossCause
+from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import VelocityChanged
+from esper_motion.systems.gurps.mounted import mount_rolled_dx
+from esper_motion.systems.gurps.movers import dx_modifier, installed_rules, limits, loss_mode, out_of_control
+from esper_motion.systems.gurps.stall import stall_after_deceleration
+from esper_motion.systems.gurps.transitions import regain_control
 
 
 class HouseRecovery(System):
@@ -17,7 +17,7 @@ class HouseRecovery(System):
     do not trip slow down and win their control back, in initiative order.
 
     Reads ``Control`` (``state``, ``loss_cause``, ``lost_at_yd``), ``Velocity``, ``Mover.dx`` with
-    :func:`systems.gurps.movers.dx_modifier`,
+    :func:`esper_motion.systems.gurps.movers.dx_modifier`,
     Basic and Encumbered Move; writes ``Velocity.yps``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits
     ``RollMade``, ``VelocityChanged``, ``RegainedControl`` and ``LeftHighSpeed``.
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import esper
 
-from components.mount import Rider
-from ecs import Phase, System, World
-from systems.gurps.mounted import place_rider
+from esper_motion.components.mount import Rider
+from esper_motion.ecs import Phase, System, World
+from esper_motion.systems.gurps.mounted import place_rider
 
 
 def _depth(world: World, link: Rider) -> int:
@@ -27,7 +27,7 @@ class RidingSystem(System):
     ``Facing``. A rider sits in the centre hex of a 3-hex mount and the front hex of a 2-hex mount, at the
     mount's altitude, facing the way it faces (Basic Set: Mounted Combat > Mounting Up). Riders of riders are
     placed after the riders they sit on, so a chain of any depth ends up together. The links were checked
-    earlier in the phase (:class:`~systems.gurps.mount_links.MountLinkSystem`).
+    earlier in the phase (:class:`~esper_motion.systems.gurps.mount_links.MountLinkSystem`).
     """
 
     phase = Phase.MOUNTED

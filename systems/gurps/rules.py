@@ -33,10 +33,10 @@ from enum import Enum, IntEnum
 from fractions import Fraction
 from typing import Final, Literal, TypeVar
 
-from components.gurps import Maneuver
-from ecs.damage import Damage
-from ecs.errors import RuleValueError
-from ecs.validate import check_bool, check_choice, check_int, check_number
+from esper_motion.components.gurps import Maneuver
+from esper_motion.ecs.damage import Damage
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 
 _MOUNTED: Final = "Basic Set: Mounted Combat"
 _ENCUMBRANCE: Final = "Basic Set: Encumbrance and Move"
@@ -62,7 +62,7 @@ def _enum(owner: str, field: str, value: object, kind: type[_E]) -> _E:
     """Return the member of ``kind`` that ``value`` is or equals by value; raise a clear error otherwise.
 
     The enums here have string values, so the plain string and a member of another string enum with the
-    same value (such as the ``Maneuver`` of ``components.gurps``) are accepted too.
+    same value (such as the ``Maneuver`` of ``esper_motion.components.gurps``) are accepted too.
     """
     try:
         return kind(value)  # the member itself, or the member whose value ``value`` equals
@@ -196,7 +196,7 @@ def move_and_attack_melee_skill(skill: int, dragon: bool = False) -> int:
 MOVE_AND_ATTACK_DX_MODIFIER: Final = -2
 """Modifier to every DX roll made during a Move and Attack, which the house "Dragon" rule leaves in place for
 fliers (House rules: "Dragon" Rule). Neither the Basic Set seeds nor DESIGN.md section 5 give it, so the
-systems apply it under the house rules only (``systems.gurps.movers.dx_modifier``)."""
+systems apply it under the house rules only (``esper_motion.systems.gurps.movers.dx_modifier``)."""
 
 DRAGON_MOVE_YD: Final = 7
 """A flier's Move and Attack melee counts its speed only after more than this many yards of movement
@@ -338,7 +338,7 @@ def hasty_deceleration_modifier(decel: int, basic_move: int) -> int:
     Within Basic Move no roll is needed (0). Beyond it, -1 per two full yards/second over Basic Move,
     on a roll of DX + :data:`PUSHING_THE_ENVELOPE_DX_BONUS`; the roll is due even when that modifier is
     still 0 (one yard/second over). More than twice Basic Move cannot be
-    attempted voluntarily and raises :class:`~ecs.errors.RuleValueError`; a forced deceleration that
+    attempted voluntarily and raises :class:`~esper_motion.ecs.errors.RuleValueError`; a forced deceleration that
     large is handled by :func:`footing_deceleration`
     (Basic Set: High-Speed Movement > Pushing the Envelope).
 

@@ -3,8 +3,8 @@
 Brought up to date once a turn from the world (DESIGN.md section 10), re-filing only what moved, and kept up to
 date as bodies move during the turn.
 Bodies are entities with ``Position`` and ``Mover`` that ride nothing, filed under every hex they fill
-(:func:`systems.gurps.figure.occupied_hexes`: a horse's three hexes, a flier lying flat its two); obstacles have
-``Position`` and ``Obstacle``; footing tiles have ``Position`` and ``Footing``, one tile a hex.
+(:func:`esper_motion.systems.gurps.figure.occupied_hexes`: a horse's three hexes, a flier lying flat its two); obstacles
+have ``Position`` and ``Obstacle``; footing tiles have ``Position`` and ``Footing``, one tile a hex.
 
 Levels: a body and something on the same hex meet unless the higher one is at or above the top of the lower
 one. An obstacle rises ``Obstacle.height_yd`` above its altitude; a body stands as tall as the linear size of
@@ -18,14 +18,14 @@ from collections.abc import Container, Iterable, Iterator
 from itertools import chain
 from typing import Final
 
-from components.flight import Flight
-from components.gurps import Control, Footing, Mover, Obstacle
-from components.motion import Position
-from components.mount import Mount
-from ecs import System, World, WorldError
-from ecs.hexgrid import DIRECTIONS, Hex
-from systems.gurps import rules
-from systems.gurps.figure import body_hexes, occupied_hexes
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import Control, Footing, Mover, Obstacle
+from esper_motion.components.motion import Position
+from esper_motion.components.mount import Mount
+from esper_motion.ecs import System, World, WorldError
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.figure import body_hexes, occupied_hexes
 
 
 def figure_height_yd(mover: Mover) -> float:
@@ -81,7 +81,7 @@ class SpatialIndex:
     def rebuild(self, world: World) -> None:
         """Index every body, obstacle and footing tile of ``world`` where it stands now.
 
-        Two footing tiles on one hex are a :class:`~ecs.errors.WorldError`: a hex has one kind of ground.
+        Two footing tiles on one hex are a :class:`~esper_motion.ecs.errors.WorldError`: a hex has one kind of ground.
         """
         self._bodies = {}
         self._obstacles = {}
@@ -323,7 +323,7 @@ class SpatialIndex:
 
     def _file(self, world: World, row: Row, multi: bool) -> None:
         """File a body where it stands: its own hex, and for one that may fill several (``multi``: a mount, a
-        flier lying flat) every hex :func:`systems.gurps.figure.occupied_hexes` gives it."""
+        flier lying flat) every hex :func:`esper_motion.systems.gurps.figure.occupied_hexes` gives it."""
         self._place(row, occupied_hexes(world, row[0]) if multi else (row[1].hex,))
 
     def _place(self, row: Row, hexes: tuple[Hex, ...]) -> None:
@@ -379,9 +379,9 @@ def shared_index(world: World) -> SpatialIndex:
     turning).
 
     While a system runs the index is brought up to date once, at the first call of the run
-    (:meth:`ecs.World.per_run`): what the systems change after that they tell it themselves (:meth:`SpatialIndex.move`,
-    :meth:`~SpatialIndex.refile`, :func:`tell_index`), so a run that unseats many riders does not read the whole
-    world again for each.
+    (:meth:`esper_motion.ecs.World.per_run`): what the systems change after that they tell it themselves
+    (:meth:`SpatialIndex.move`, :meth:`~SpatialIndex.refile`, :func:`tell_index`), so a run that unseats many riders
+    does not read the whole world again for each.
     """
     index = _installed_index(world)
     world.per_run(shared_index, lambda: index.refresh(world))
@@ -399,7 +399,9 @@ def tell_index(world: World, entity: int) -> None:
 def _installed_index(world: World) -> SpatialIndex:
     index = _find_index(world)
     if index is None:
-        raise WorldError("the GURPS systems are not installed in this world: call systems.gurps.install(world)")
+        raise WorldError(
+            "the GURPS systems are not installed in this world: call esper_motion.systems.gurps.install(world)"
+        )
     return index
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import esper
 
-from components.mount import Mount, Rider
-from ecs import Phase, System, World
-from systems.gurps import rules
-from systems.gurps.events import MountCalmed, MountSpooked
-from systems.gurps.mount_control import lose_control
-from systems.gurps.mounted import initiative_order, readies, require_mount, riding_roll
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import Phase, System, World
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import MountCalmed, MountSpooked
+from esper_motion.systems.gurps.mount_control import lose_control
+from esper_motion.systems.gurps.mounted import initiative_order, readies, require_mount, riding_roll
 
 
 def spook(world: World, mount: int, threat: int | None = None) -> None:
@@ -39,17 +39,17 @@ class SpookingSystem(System):
     """MOUNTED phase: the controlling rider of each spooked mount fights it.
 
     Reads ``Mount``, ``Rider``, ``Intent`` and ``Skills``; writes ``Mount.spooked_from`` and the running counts;
-    emits :class:`~ecs.events.RollMade`, :class:`MountCalmed`, and through :func:`lose_control` the Mount Loss
-    of Control Table's events.
+    emits :class:`~esper_motion.ecs.events.RollMade`, :class:`MountCalmed`, and through :func:`lose_control` the Mount
+    Loss of Control Table's events.
 
     From the turn after it spooked, each turn its controlling rider takes a Ready it rolls Riding (with every
-    modifier of :func:`systems.gurps.mounted.riding_roll`): a critical success or a third success in a row
+    modifier of :func:`esper_motion.systems.gurps.mounted.riding_roll`): a critical success or a third success in a row
     calms the mount; a critical failure or a third failure in a row is a total loss of control, a roll on the
-    table (Basic Set: Mounted Combat > Spooked Mounts; :func:`systems.gurps.rules.spooked_mount_roll`).
+    table (Basic Set: Mounted Combat > Spooked Mounts; :func:`esper_motion.systems.gurps.rules.spooked_mount_roll`).
     Readings chosen: a turn without a Ready neither helps nor hurts (the run of rolls is unbroken); a Ready
     spent on something else (sheathing a weapon: a ``Rider.action``) is not spent fighting the mount; a
     spooked mount with nobody on it stays spooked. This system runs before the riders' own requests are
-    resolved (:class:`~systems.gurps.mounting.MountingSystem`).
+    resolved (:class:`~esper_motion.systems.gurps.mounting.MountingSystem`).
     """
 
     phase = Phase.MOUNTED

@@ -7,16 +7,16 @@ from typing import Final
 
 import esper
 
-from components.flight import Flight
-from components.gurps import Control, Intent, Maneuver, Mover
-from components.motion import Position, Velocity
-from ecs import Phase, System, World
-from systems.gurps import rules
-from systems.gurps.dive import normal_top_speed
-from systems.gurps.events import Stalled
-from systems.gurps.movers import installed_rules
-from systems.gurps.options import Rules
-from systems.gurps.transitions import come_to_rest
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import Control, Intent, Maneuver, Mover
+from esper_motion.components.motion import Position, Velocity
+from esper_motion.ecs import Phase, System, World
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.dive import normal_top_speed
+from esper_motion.systems.gurps.events import Stalled
+from esper_motion.systems.gurps.movers import installed_rules
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.transitions import come_to_rest
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """The maneuvers that keep a flier that cannot hover in the air (Basic Set: Flying Combat > Cannot Hover)."""
@@ -29,7 +29,7 @@ _quarter_of: Final = lru_cache(maxsize=64, typed=True)(rules.stall_speed)
 
 def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: int) -> None:
     """Make ``entity`` stall: it loses its airspeed and starts to fall; emits :class:`Stalled`, and it comes to
-    rest as far as its movement goes (:func:`systems.gurps.transitions.come_to_rest`: velocity 0, ordinary
+    rest as far as its movement goes (:func:`esper_motion.systems.gurps.transitions.come_to_rest`: velocity 0, ordinary
     movement, no more velocity change this turn)."""
     flight = world.get(entity, Flight)
     flight.stalled = True
@@ -41,7 +41,8 @@ def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: 
 
 def stall_speed(world: World, entity: int) -> int:
     """The least yards ``entity`` must cover each turn to stay up: a quarter of its top airspeed
-    (:func:`systems.gurps.rules.stall_speed` of :func:`systems.gurps.dive.normal_top_speed`)."""
+    (:func:`esper_motion.systems.gurps.rules.stall_speed` of
+    :func:`esper_motion.systems.gurps.dive.normal_top_speed`)."""
     return _least_speed(world.get(entity, Flight), world.get(entity, Mover), installed_rules(world))
 
 
@@ -73,16 +74,16 @@ class StallSystem(System):
     emits :class:`Stalled`.
 
     A flier in the air with Cannot Hover, Controlled Gliding or Gliding must take Move or Move and Attack and
-    cover at least a quarter of its top airspeed (:func:`systems.gurps.rules.stall_speed`) each turn, or it
+    cover at least a quarter of its top airspeed (:func:`esper_motion.systems.gurps.rules.stall_speed`) each turn, or it
     stalls and starts to fall (Basic Set: Flying Combat > Cannot Hover). Readings chosen:
 
     - The distance covered is the movement paid for the turn, climbs and descents included
-      (:func:`systems.gurps.rules.vertical_move_cost`). Under the house rules every level yard counts and two
-      full yards up or down count as one (:func:`systems.gurps.rules.house_cannot_hover_credit`).
+      (:func:`esper_motion.systems.gurps.rules.vertical_move_cost`). Under the house rules every level yard counts and
+      two full yards up or down count as one (:func:`esper_motion.systems.gurps.rules.house_cannot_hover_credit`).
     - A stalled flier has lost its airspeed: its velocity drops to 0 and it falls straight down
-      (:class:`~systems.gurps.fall.FallSystem`) until it recovers or lands.
+      (:class:`~esper_motion.systems.gurps.fall.FallSystem`) until it recovers or lands.
     - A flier at altitude 0 is on the ground and cannot stall.
-    - Top airspeed is the one the high-speed rules use (:func:`systems.gurps.dive.normal_top_speed`).
+    - Top airspeed is the one the high-speed rules use (:func:`esper_motion.systems.gurps.dive.normal_top_speed`).
     - A loss of control whose deceleration leaves the flier under the least speed stalls it too, once the
       deceleration is made (:func:`stall_after_deceleration`, called in the CONTROL phase).
     - Under the house rules the Basic Set's demand for Move or Move and Attack stands: the house text adds to

@@ -6,12 +6,12 @@ Losing control, coming to rest, and settling the state that goes with a new velo
 
 from __future__ import annotations
 
-from components.gurps import Control, LossCause, MoveState
-from components.motion import Velocity
-from ecs import World
-from systems.gurps.events import LeftHighSpeed, LostControl, RegainedControl
-from systems.gurps.movers import Body, loss_mode
-from systems.gurps.options import Rules
+from esper_motion.components.gurps import Control, LossCause, MoveState
+from esper_motion.components.motion import Velocity
+from esper_motion.ecs import World
+from esper_motion.systems.gurps.events import LeftHighSpeed, LostControl, RegainedControl
+from esper_motion.systems.gurps.movers import Body, loss_mode
+from esper_motion.systems.gurps.options import Rules
 
 
 def lose_control(world: World, body: Body, cause: LossCause, after_yd: int, chosen: Rules) -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from components.gurps import LossCause, MoveState
-from ecs import Phase, RollMade, System
-from ecs.dice import modified
-from systems.gurps.intent import early_turn_modifier
-from systems.gurps.mounted import mount_rolled_dx
-from systems.gurps.movers import bodies, carried, control_roll, installed_rules, limits
-from systems.gurps.transitions import lose_control
+from esper_motion.components.gurps import LossCause, MoveState
+from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.ecs.dice import modified
+from esper_motion.systems.gurps.intent import early_turn_modifier
+from esper_motion.systems.gurps.mounted import mount_rolled_dx
+from esper_motion.systems.gurps.movers import bodies, carried, control_roll, installed_rules, limits
+from esper_motion.systems.gurps.transitions import lose_control
 
 
 class TurnPlanner(System):

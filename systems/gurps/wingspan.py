@@ -2,30 +2,30 @@
 
 from __future__ import annotations
 
-from components.flight import Flight
-from components.gurps import LossCause, MoveState
-from ecs import Phase, RollMade
-from systems.gurps.events import WingspanObstructed
-from systems.gurps.movers import bodies, carried, dx_modifier, environment, installed_rules
-from systems.gurps.spatial import IndexedSystem
-from systems.gurps.transitions import lose_control
-from systems.gurps.wipe_out import wingspan_obstacles, wipe_out
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import LossCause, MoveState
+from esper_motion.ecs import Phase, RollMade
+from esper_motion.systems.gurps.events import WingspanObstructed
+from esper_motion.systems.gurps.movers import bodies, carried, dx_modifier, environment, installed_rules
+from esper_motion.systems.gurps.spatial import IndexedSystem
+from esper_motion.systems.gurps.transitions import lose_control
+from esper_motion.systems.gurps.wipe_out import wingspan_obstacles, wipe_out
 
 
 class HouseWingspan(IndexedSystem):
     """STALL phase, first (house rules only): obstacles in the wingspan and crippled wings.
 
     Reads ``Flight`` (``wings``, ``wingspan_yd``, ``crippled_wing``), ``Control`` (``path``, ``state``), DX with
-    :func:`systems.gurps.movers.dx_modifier`, and the :class:`~systems.gurps.spatial.SpatialIndex` the MOVEMENT
-    phase keeps; writes ``Flight`` and ``Control``; emits :class:`WingspanObstructed`, ``RollMade``,
-    ``LostControl`` and :class:`WipedOut`.
+    :func:`esper_motion.systems.gurps.movers.dx_modifier`, and the
+    :class:`~esper_motion.systems.gurps.spatial.SpatialIndex` the MOVEMENT phase keeps; writes ``Flight`` and
+    ``Control``; emits :class:`WingspanObstructed`, ``RollMade``, ``LostControl`` and :class:`WipedOut`.
 
     A winged flier with an obstacle (another flier included) in its wingspan at any point of its movement
     rolls DX at once or loses control; with one there all through its movement it wipes out at the end of
     the movement. A crippled wing wipes it out too (House rules: Flying Movement and Combat). Readings chosen:
 
     - "Its movement" is the hexes it entered this turn (its own hex if it did not move); what lies within
-      the wingspan is :func:`systems.gurps.wipe_out.wingspan_obstacles`, where everything stands after the
+      the wingspan is :func:`esper_motion.systems.gurps.wipe_out.wingspan_obstacles`, where everything stands after the
       movement.
     - A flier already out of control has no roll to make; the whole-movement wipe-out still applies.
     """

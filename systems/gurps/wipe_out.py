@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from components.flight import Flight
-from components.gurps import LossCause, Mover, MoveState
-from components.motion import Position
-from ecs import Phase, RollMade, World
-from ecs.hexgrid import Hex
-from systems.gurps import rules
-from systems.gurps.events import LiftRegained, VelocityChanged, WipedOut
-from systems.gurps.movers import Body, bodies, carried, dx_modifier, installed_rules, limits
-from systems.gurps.options import Rules
-from systems.gurps.spatial import IndexedSystem, SpatialIndex, figure_height_yd
-from systems.gurps.transitions import lose_control, regain_control
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import LossCause, Mover, MoveState
+from esper_motion.components.motion import Position
+from esper_motion.ecs import Phase, RollMade, World
+from esper_motion.ecs.hexgrid import Hex
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import LiftRegained, VelocityChanged, WipedOut
+from esper_motion.systems.gurps.movers import Body, bodies, carried, dx_modifier, installed_rules, limits
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.spatial import IndexedSystem, SpatialIndex, figure_height_yd
+from esper_motion.systems.gurps.transitions import lose_control, regain_control
 
 
 def wingspan_obstacles(world: World, index: SpatialIndex, entity: int, spot: Hex) -> set[int]:
@@ -53,8 +53,8 @@ class HouseWipeOutRecovery(IndexedSystem):
     """CONTROL phase, before the house recovery (house rules only): wiped-out fliers try to win back control.
 
     Reads ``Flight`` (``wiped_out``, ``fall_seconds``, ``crippled_wing``), ``Control``, ``Velocity``, DX with
-    :func:`systems.gurps.movers.dx_modifier` and what lies in the wingspan; writes ``Velocity.yps``, ``Flight``,
-    ``Control`` (``state``, ``loss_cause``, ``halted``); emits ``RollMade``, :class:`LiftRegained`,
+    :func:`esper_motion.systems.gurps.movers.dx_modifier` and what lies in the wingspan; writes ``Velocity.yps``,
+    ``Flight``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits ``RollMade``, :class:`LiftRegained`,
     ``RegainedControl`` and ``LeftHighSpeed``.
 
     Like any loss of control under the house rules, from the turn after the wipe-out the flier rolls at the end

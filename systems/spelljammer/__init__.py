@@ -2,12 +2,12 @@
 
 ``install(world)`` adds its systems; ``install(world, Options(...))`` picks the readings a table prefers. One
 ``World.step`` is one ten-second round. It knows nothing of GURPS: it shares only the framework (``ecs``) and
-the map (``components.motion.Position``).
+the map (``esper_motion.components.motion.Position``).
 
 A character is an entity with ``Mobility``, ``RoundIntent``, ``RoundState`` and ``Position`` (from
-``components.spelljammer`` and ``components.motion``); vegetation is an entity with a ``Position`` and a
-``VegetationZone``. The game writes ``RoundIntent`` before a step and reads the events after it. The systems,
-in the order they run:
+``esper_motion.components.spelljammer`` and ``esper_motion.components.motion``); vegetation is an entity with a
+``Position`` and a ``VegetationZone``. The game writes ``RoundIntent`` before a step and reads the events after it. The
+systems, in the order they run:
 
 ==========  ======================  ====================================================================
 phase       system                  job
@@ -27,8 +27,8 @@ CLEANUP     ``ClearRoundIntents``   empty the one-round intents (pursuit action,
 Within a system, characters act in initiative order: higher TMR first, then lower entity id (``Move`` also
 puts a pursuer after the runner it chases), so a run is fixed by its seed and its inputs.
 
->>> from components.motion import Position
->>> from components.spelljammer import Mobility, RoundIntent, RoundState
+>>> from esper_motion.components.motion import Position
+>>> from esper_motion.components.spelljammer import Mobility, RoundIntent, RoundState
 >>> from ecs import World
 >>> world = World(seed=1)
 >>> install(world)
@@ -41,20 +41,20 @@ True
 
 from __future__ import annotations
 
-from components.spelljammer import RoundState
-from ecs import System, World, WorldError, register_rule_set
-from systems.spelljammer.chase import ChaseTable
-from systems.spelljammer.chase_links import ChaseLinks
-from systems.spelljammer.cleanup import ClearRoundIntents
-from systems.spelljammer.fatigue import SprintFatigue
-from systems.spelljammer.flee import Flee
-from systems.spelljammer.intent_check import IntentCheck
-from systems.spelljammer.move import Move
-from systems.spelljammer.options import Options
-from systems.spelljammer.pursuit import PursuitActions
-from systems.spelljammer.rules import DefenseAllowed, defense_allowed
-from systems.spelljammer.shooting import MovingFire
-from systems.spelljammer.speed import ChooseSpeed
+from esper_motion.components.spelljammer import RoundState
+from esper_motion.ecs import System, World, WorldError, register_rule_set
+from esper_motion.systems.spelljammer.chase import ChaseTable
+from esper_motion.systems.spelljammer.chase_links import ChaseLinks
+from esper_motion.systems.spelljammer.cleanup import ClearRoundIntents
+from esper_motion.systems.spelljammer.fatigue import SprintFatigue
+from esper_motion.systems.spelljammer.flee import Flee
+from esper_motion.systems.spelljammer.intent_check import IntentCheck
+from esper_motion.systems.spelljammer.move import Move
+from esper_motion.systems.spelljammer.options import Options
+from esper_motion.systems.spelljammer.pursuit import PursuitActions
+from esper_motion.systems.spelljammer.rules import DefenseAllowed, defense_allowed
+from esper_motion.systems.spelljammer.shooting import MovingFire
+from esper_motion.systems.spelljammer.speed import ChooseSpeed
 
 __all__ = [
     "ChaseLinks",
@@ -96,11 +96,11 @@ def systems_for(options: Options) -> list[System]:
 def install(world: World, options: Options | None = None) -> None:
     """Install the Spelljammer systems into ``world`` with ``options`` (``Options()`` by default).
 
-    Installing twice in one world is an error (:class:`~ecs.errors.WorldError`), not a double run.
+    Installing twice in one world is an error (:class:`~esper_motion.ecs.errors.WorldError`), not a double run.
     """
     chosen = Options() if options is None else options
     if not isinstance(chosen, Options):
-        raise WorldError(f"systems.spelljammer.install: options must be an Options, not {chosen!r}")
+        raise WorldError(f"esper_motion.systems.spelljammer.install: options must be an Options, not {chosen!r}")
     world.install_rules("spelljammer", chosen)
     for system in systems_for(chosen):
         world.add_system(system)

@@ -8,12 +8,12 @@ from typing import Final
 
 import esper
 
-from components.motion import Position
-from components.spelljammer import Mobility, RoundIntent, RoundState, Vegetation, VegetationZone
-from ecs import World, WorldError
-from ecs.hexgrid import Hex, distance
-from systems.spelljammer.options import Options
-from systems.spelljammer.rules import VEGETATION
+from esper_motion.components.motion import Position
+from esper_motion.components.spelljammer import Mobility, RoundIntent, RoundState, Vegetation, VegetationZone
+from esper_motion.ecs import World, WorldError
+from esper_motion.ecs.hexgrid import Hex, distance
+from esper_motion.systems.spelljammer.options import Options
+from esper_motion.systems.spelljammer.rules import VEGETATION
 
 Character = tuple[int, tuple[Mobility, RoundIntent, RoundState, Position]]
 """An entity the Spelljammer rules move, with its four components."""
@@ -34,7 +34,9 @@ def options_of(world: World) -> Options:
     """The Spelljammer options installed in ``world``; a clear error when the rule set is not installed."""
     options = world.rules.get("spelljammer")
     if not isinstance(options, Options):
-        raise WorldError("the Spelljammer rule set is not installed: call systems.spelljammer.install(world)")
+        raise WorldError(
+            "the Spelljammer rule set is not installed: call esper_motion.systems.spelljammer.install(world)"
+        )
     return options
 
 

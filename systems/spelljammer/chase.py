@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import esper
 
-from components.motion import Position
-from components.spelljammer import RoundState, SpeedMode
-from ecs import Phase, RollMade, System
-from ecs.hexgrid import distance
-from systems.spelljammer._shared import characters, options_of
-from systems.spelljammer.events import ChaseRound as ChaseRoundEvent
-from systems.spelljammer.events import FellDown
-from systems.spelljammer.rules import ROUND_SECONDS, chase_attacks, dex_grade, grade_name
+from esper_motion.components.motion import Position
+from esper_motion.components.spelljammer import RoundState, SpeedMode
+from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.ecs.hexgrid import distance
+from esper_motion.systems.spelljammer._shared import characters, options_of
+from esper_motion.systems.spelljammer.events import ChaseRound as ChaseRoundEvent
+from esper_motion.systems.spelljammer.events import FellDown
+from esper_motion.systems.spelljammer.rules import ROUND_SECONDS, chase_attacks, dex_grade, grade_name
 
 
 class ChaseTable(System):
@@ -19,8 +19,8 @@ class ChaseTable(System):
 
     Reads ``RoundIntent.chase``, ``Mobility`` (``attacks``, ``dex``), both sides' ``RoundState`` (``mode``,
     ``squares``) and ``Position``, and the ``chase_on_map`` option; writes the pursuer's ``RoundState``
-    (``fallen``, ``seconds_owed``) after a fall; emits :class:`~ecs.RollMade`,
-    :class:`~systems.spelljammer.events.ChaseRound` and :class:`FellDown`.
+    (``fallen``, ``seconds_owed``) after a fall; emits :class:`~esper_motion.ecs.RollMade`,
+    :class:`~esper_motion.systems.spelljammer.events.ChaseRound` and :class:`FellDown`.
 
     Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing, through ``rules.chase_attacks``:
     the chase table by pursuer minus runner, never more attacks than the pursuer's own, at most one at Sprint;

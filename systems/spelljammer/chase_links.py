@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import esper
 
-from ecs import Phase, System
-from systems.spelljammer._shared import characters
-from systems.spelljammer.events import ChaseEnded
+from esper_motion.ecs import Phase, System
+from esper_motion.systems.spelljammer._shared import characters
+from esper_motion.systems.spelljammer.events import ChaseEnded
 
 
 class ChaseLinks(System):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ecs import Phase, System
-from systems.spelljammer._shared import characters
+from esper_motion.ecs import Phase, System
+from esper_motion.systems.spelljammer._shared import characters
 
 
 class ClearRoundIntents(System):

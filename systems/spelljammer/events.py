@@ -1,6 +1,6 @@
 """Events of the Spelljammer rule set: frozen dataclasses the systems emit, one line each in a round's log.
 
-Every event names first the entity it happened to. Rolls are reported with ``ecs.RollMade``. Distances are
+Every event names first the entity it happened to. Rolls are reported with ``esper_motion.ecs.RollMade``. Distances are
 5-foot squares (``squares``) or map hexes (``hexes``); times are seconds of the ten-second round.
 """
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from components.spelljammer import RangedWeapon, SpeedMode, Vegetation
-from ecs.events import Event
-from ecs.hexgrid import Hex
-from ecs.registry import register
-from systems.spelljammer.rules import DropResult, PursuitLevel, grade_name
+from esper_motion.components.spelljammer import RangedWeapon, SpeedMode, Vegetation
+from esper_motion.ecs.events import Event
+from esper_motion.ecs.hexgrid import Hex
+from esper_motion.ecs.registry import register
+from esper_motion.systems.spelljammer.rules import DropResult, PursuitLevel, grade_name
 
 
 @register("spelljammer.SpeedModeChosen")

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from ecs import Phase, RollMade, System
-from systems.spelljammer._shared import characters
-from systems.spelljammer.events import NonLethalDamage
-from systems.spelljammer.rules import nonlethal_damage
+from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.systems.spelljammer._shared import characters
+from esper_motion.systems.spelljammer.events import NonLethalDamage
+from esper_motion.systems.spelljammer.rules import nonlethal_damage
 
 
 class SprintFatigue(System):
     """MOVEMENT phase, after ``Move``: rolls the non-lethal damage of a round at Sprint or Fast Sprint.
 
     Reads ``RoundState`` (``mode``, ``squares``); writes ``RoundState.nonlethal_taken`` (this round's, 0 for
-    any other round) and ``RoundState.nonlethal_total``; emits :class:`~ecs.RollMade` and
+    any other round) and ``RoundState.nonlethal_total``; emits :class:`~esper_motion.ecs.RollMade` and
     :class:`NonLethalDamage`.
 
     Spelljammer: Running, Shooting, Chasing and Fleeing > Movement and Defense: 1d6 a round at Sprint, 2d6 at

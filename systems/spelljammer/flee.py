@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ecs import Phase, System
-from systems.spelljammer._shared import characters
-from systems.spelljammer.events import Fled
-from systems.spelljammer.rules import free_attack_on_fleeing
+from esper_motion.ecs import Phase, System
+from esper_motion.systems.spelljammer._shared import characters
+from esper_motion.systems.spelljammer.events import Fled
+from esper_motion.systems.spelljammer.rules import free_attack_on_fleeing
 
 
 class Flee(System):
@@ -19,7 +19,7 @@ class Flee(System):
     - The offer comes once a flight, the first round a foe is in ``flee_from``; emptying ``flee_from`` ends
       the flight, and a later one offers again.
     - The odds are the foes in ``flee_from`` against the character and its ``allies``; at 1 to 1 or better
-      every foe gets its attack (:func:`~systems.spelljammer.rules.free_attack_on_fleeing`).
+      every foe gets its attack (:func:`~esper_motion.systems.spelljammer.rules.free_attack_on_fleeing`).
     - Who may chase needs no rule of its own: a foe gives chase by setting ``RoundIntent.chase``; if it has
       other opponents, it lists them in its own ``flee_from``, which offers them their free attacks in turn,
       and they may chase as well.

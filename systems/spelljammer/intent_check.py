@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import esper
 
-from components.spelljammer import RangedWeapon, SpeedMode
-from ecs import IntentError, Phase, RuleValueError, System
-from systems.spelljammer._shared import VegetationMap, characters, is_character
-from systems.spelljammer.rules import CHASE_MODES, allowed_modes
+from esper_motion.components.spelljammer import RangedWeapon, SpeedMode
+from esper_motion.ecs import IntentError, Phase, RuleValueError, System
+from esper_motion.systems.spelljammer._shared import VegetationMap, characters, is_character
+from esper_motion.systems.spelljammer.rules import CHASE_MODES, allowed_modes
 
 
 def _names(modes: tuple[SpeedMode, ...]) -> str:
@@ -19,7 +19,7 @@ class IntentCheck(System):
 
     Reads ``RoundIntent``, ``Mobility``, ``Position`` and every ``VegetationZone``; writes nothing but the
     enumerated fields of an intent given as text (``"run"`` becomes ``SpeedMode.RUN``); emits nothing; raises
-    :class:`~ecs.errors.IntentError` naming the entity, the field, the value and what is allowed.
+    :class:`~esper_motion.ecs.errors.IntentError` naming the entity, the field, the value and what is allowed.
 
     - Every field is checked again (the game may have changed it since construction).
     - A mode the vegetation under the character forbids is refused (Spelljammer: Running, Shooting, Chasing

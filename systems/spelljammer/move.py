@@ -6,13 +6,13 @@ import math
 
 import esper
 
-from components.motion import Position
-from components.spelljammer import RoundIntent
-from ecs import Phase, System
-from ecs.hexgrid import DIRECTIONS, distance, line
-from systems.spelljammer._shared import Character, characters, options_of
-from systems.spelljammer.events import SquaresMoved
-from systems.spelljammer.rules import ROUND_SECONDS, SQUARE_FT, movement_rate
+from esper_motion.components.motion import Position
+from esper_motion.components.spelljammer import RoundIntent
+from esper_motion.ecs import Phase, System
+from esper_motion.ecs.hexgrid import DIRECTIONS, distance, line
+from esper_motion.systems.spelljammer._shared import Character, characters, options_of
+from esper_motion.systems.spelljammer.events import SquaresMoved
+from esper_motion.systems.spelljammer.rules import ROUND_SECONDS, SQUARE_FT, movement_rate
 
 _DECIMALS = 9  # rounding that keeps float noise (a TMR times 1/10) from losing a hex
 
@@ -50,7 +50,7 @@ class Move(System):
       round wait for the next.
     - ``squares`` is the rate times the seconds left; a square is ``5 / hex_ft`` hexes, and the fraction of a
       hex left over is carried into the next round while the character keeps moving.
-    - A pursuer moves straight toward its runner's hex (``ecs.hexgrid.line``) and stops beside it; anyone
+    - A pursuer moves straight toward its runner's hex (``esper_motion.ecs.hexgrid.line``) and stops beside it; anyone
       else moves along ``heading``, or stays put when it has none (its ``squares`` are then 0).
     - Order: initiative (higher TMR first, then lower id), except that a pursuer moves after the runner it
       chases (:func:`movement_order`).

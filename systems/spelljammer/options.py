@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecs.validate import check_bool, check_choice, check_int
-from systems.spelljammer.rules import HALF_MOVE_FIRE_READINGS, SQUARE_FT
+from esper_motion.ecs.validate import check_bool, check_choice, check_int
+from esper_motion.systems.spelljammer.rules import HALF_MOVE_FIRE_READINGS, SQUARE_FT
 
 
 @dataclass(frozen=True, slots=True)

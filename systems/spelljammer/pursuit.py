@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ecs import Phase, RollMade, System
-from systems.spelljammer._shared import characters, options_of
-from systems.spelljammer.events import FellDown, PursuitActionResolved
-from systems.spelljammer.rules import (
+from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.systems.spelljammer._shared import characters, options_of
+from esper_motion.systems.spelljammer.events import FellDown, PursuitActionResolved
+from esper_motion.systems.spelljammer.rules import (
     dex_grade,
     grade_name,
     pursuit_action,
@@ -20,7 +20,7 @@ class PursuitActions(System):
     Reads ``RoundIntent`` (``pursuit_dice``, ``pursuit_label``, ``pursuit_skill``) and ``Mobility`` (``dex``,
     ``skills``) and the ``larger_dice`` and ``max_die_steps`` options; writes ``RoundState.seconds_owed`` (the
     time the action takes, served from this round's movement) and ``RoundState.fallen``; emits
-    :class:`~ecs.RollMade` for each roll, :class:`PursuitActionResolved` and :class:`FellDown`.
+    :class:`~esper_motion.ecs.RollMade` for each roll, :class:`PursuitActionResolved` and :class:`FellDown`.
 
     Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing (Pursuit Actions): a d100 roll
     graded by multiples of DEX (``rules.dex_grade``) sets the outcome and the time (``rules.pursuit_action``):

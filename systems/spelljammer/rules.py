@@ -24,9 +24,9 @@ from enum import Enum
 from fractions import Fraction
 from typing import Final, TypeVar
 
-from components.spelljammer import RangedWeapon, SpeedMode, Vegetation, parse_time_dice
-from ecs.errors import RuleValueError
-from ecs.validate import check_bool, check_choice, check_int, check_number
+from esper_motion.components.spelljammer import RangedWeapon, SpeedMode, Vegetation, parse_time_dice
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 
 __all__ = [
     "CHASE_MODES",
@@ -251,7 +251,7 @@ def movement_rate(tmr: float, mode: SpeedMode, encumbrance: int = 0, vegetation:
 
     A mode the vegetation rules out (no Sprint or Fast Sprint in heavy or dense vegetation; no Run,
     Sprint or Fast Sprint in very dense or extremely dense vegetation) raises a
-    :class:`~ecs.errors.RuleValueError` naming the vegetation and the modes it allows.
+    :class:`~esper_motion.ecs.errors.RuleValueError` naming the vegetation and the modes it allows.
     """
     owner = "movement_rate"
     check_number(owner, "tmr", tmr, low=0)

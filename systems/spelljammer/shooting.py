@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ecs import Phase, RollMade, System
-from systems.spelljammer._shared import characters, options_of
-from systems.spelljammer.events import ShotsOnTheMove
-from systems.spelljammer.rules import DropResult, drop_check, fire_on_the_move
+from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.systems.spelljammer._shared import characters, options_of
+from esper_motion.systems.spelljammer.events import ShotsOnTheMove
+from esper_motion.systems.spelljammer.rules import DropResult, drop_check, fire_on_the_move
 
 
 class MovingFire(System):
@@ -13,7 +13,7 @@ class MovingFire(System):
 
     Reads ``RoundIntent`` (``shots``, ``weapon``, ``reloads_itself``), ``Mobility`` (``dex``, ``large``,
     ``centaur``, ``master_reduction``), ``RoundState.mode`` and the ``half_move_fire`` option; writes nothing;
-    emits :class:`~ecs.RollMade` for each drop check and :class:`ShotsOnTheMove`.
+    emits :class:`~esper_motion.ecs.RollMade` for each drop check and :class:`ShotsOnTheMove`.
 
     Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting, in place of the normal
     half-move rule from Walk up: ``rules.fire_on_the_move`` gives the attacks allowed and the strike modifier

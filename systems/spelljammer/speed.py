@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from components.spelljammer import RoundIntent, SpeedMode, Vegetation
-from ecs import Phase, System
-from systems.spelljammer._shared import VegetationMap, characters
-from systems.spelljammer.events import SpeedModeChosen
-from systems.spelljammer.rules import CHASE_MODES, SPEEDS, allowed_modes
+from esper_motion.components.spelljammer import RoundIntent, SpeedMode, Vegetation
+from esper_motion.ecs import Phase, System
+from esper_motion.systems.spelljammer._shared import VegetationMap, characters
+from esper_motion.systems.spelljammer.events import SpeedModeChosen
+from esper_motion.systems.spelljammer.rules import CHASE_MODES, SPEEDS, allowed_modes
 
 _PACE: dict[SpeedMode, Fraction] = {row.mode: row.tmr_multiple for row in SPEEDS}
 

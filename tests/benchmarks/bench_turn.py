@@ -28,17 +28,13 @@ import gc
 import json
 import random
 import statistics
-import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from pathlib import Path
 
 import esper
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from components import (
+from esper_motion.components import (
     Condition,
     Control,
     Facing,
@@ -53,12 +49,12 @@ from components import (
     Skills,
     Velocity,
 )
-from components.flight import Flight, FlightIntent, FlightMode
-from components.mount import Mount, Rider
-from ecs import World
-from ecs.hexgrid import DIRECTIONS
-from systems.gurps import install
-from systems.gurps.mounted import seat
+from esper_motion.components.flight import Flight, FlightIntent, FlightMode
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import World
+from esper_motion.ecs.hexgrid import DIRECTIONS
+from esper_motion.systems.gurps import install
+from esper_motion.systems.gurps.mounted import seat
 
 SIZES = (1_000, 10_000, 100_000)
 YARDS_PER_ENTITY = 60  # map area per entity, in hexes
