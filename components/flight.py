@@ -259,8 +259,8 @@ class Atmosphere:
 
     ``ceiling_yd`` is the height of the roof over an indoor scene, in yards above its ground (None outdoors):
     no flier rises so far that its top would pass it, so only under a ceiling high enough can a flier pass over
-    the heads of those below (Basic Set: Flying Combat > Aerial Movement; :class:`esper_motion.systems.gurps.altitude.
-    AltitudeSystem`).
+    the heads of those below (Basic Set: Flying Combat > Aerial Movement;
+    :class:`esper_motion.systems.gurps.flight.altitude. AltitudeSystem`).
 
     >>> Atmosphere("vacuum", pressure_atm=1.0)
     Traceback (most recent call last):

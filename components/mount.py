@@ -12,8 +12,9 @@ falling off change fields (``Rider.mount``, ``Mount.riders``), never components,
 somebody mounts or falls drops esper's cached queries.
 
 Each component has two kinds of field: lasting state, and this turn's requests, which a game writes
-through the functions of ``esper_motion.systems.gurps.mounting``, ``esper_motion.systems.gurps.mounted_results`` and
-their neighbours; the MOUNTED phase resolves the requests and clears them.
+through the functions of ``esper_motion.systems.gurps.mounted.mounting``,
+``esper_motion.systems.gurps.mounted.mounted_results`` and their neighbours; the MOUNTED phase resolves the requests and
+clears them.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ MOUNT_TRAININGS: Final = ("war-trained", "well-broken", "not fully broken")
 Combat)."""
 
 RIDER_ACTIONS: Final = ("mount", "leap astride", "dismount", "jump off", "sheathe", "tighten saddle")
-"""What a rider may ask of the MOUNTED phase this turn (see ``esper_motion.systems.gurps.mounting``)."""
+"""What a rider may ask of the MOUNTED phase this turn (see ``esper_motion.systems.gurps.mounted.mounting``)."""
 
 MOUNTING_SKILLS: Final = ("Riding", "Acrobatics", "Jumping")
 """Skills that can leap astride in one turn; jumping off takes Acrobatics or Jumping

@@ -67,8 +67,8 @@ from esper_motion.components import Control, Mover, MoveState, Position
 from esper_motion.components.mount import Rider
 from esper_motion.ecs import Event, MotionError, Phase, System, World, hexgrid, name_of, rule_set_named, type_named
 from esper_motion.ecs.hexgrid import Hex
-from esper_motion.systems.gurps import cavalry as gurps_cavalry
-from esper_motion.systems.gurps import queries as gurps_queries
+from esper_motion.systems.gurps.highspeed import queries as gurps_queries
+from esper_motion.systems.gurps.mounted import cavalry as gurps_cavalry
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -130,9 +130,9 @@ class DemoRuleSet:
 def gurps_yards_before_turn(world: World, entity: int) -> int | None:
     """Yards a GURPS mover at high speed must still run straight before it may turn without a roll.
 
-    The rule set's own figure (``esper_motion.systems.gurps.queries.movement_limits(...).free_turn_yd``); None when the
-    entity is not at high speed, is no GURPS mover, or cannot turn under its own power
-    (Basic Set: High-Speed Movement > Direction and Turning Radius).
+    The rule set's own figure (``esper_motion.systems.gurps.highspeed.queries.movement_limits(...).free_turn_yd``); None
+    when the entity is not at high speed, is no GURPS mover, or cannot turn under its own power (Basic Set: High-Speed
+    Movement > Direction and Turning Radius).
     """
     control = world.try_get(entity, Control)
     if control is None or control.state is not MoveState.HIGH_SPEED:
@@ -146,8 +146,8 @@ def gurps_yards_before_turn(world: World, entity: int) -> int | None:
 
 def gurps_couched_lance(world: World, rider: int) -> str:
     """The damage of a lance couched by a mounted rider, and where it comes from: the mount's ST times the
-    yards it moved last turn, over 100, in dice, +3 (``esper_motion.systems.gurps.cavalry.couched_lance``; Basic Set:
-    Mounted Combat > Cavalry Weapons > Lances)."""
+    yards it moved last turn, over 100, in dice, +3 (``esper_motion.systems.gurps.mounted.cavalry.couched_lance``; Basic
+    Set: Mounted Combat > Cavalry Weapons > Lances)."""
     attack = gurps_cavalry.couched_lance(world, rider)
     mount = world.get(rider, Rider).mount
     assert mount is not None  # couched_lance refuses a rider on foot

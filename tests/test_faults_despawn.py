@@ -54,7 +54,7 @@ from esper_motion.components import (
 from esper_motion.ecs import Phase, SaveError, World
 from esper_motion.systems.gurps import install, preview
 from esper_motion.systems.gurps.events import Collided, FellOff, MountingAbandoned, Moved, Stalled
-from esper_motion.systems.gurps.mounting import mount_up
+from esper_motion.systems.gurps.mounted.mounting import mount_up
 from esper_motion.systems.spelljammer import install as install_spelljammer
 from esper_motion.systems.spelljammer.events import ChaseEnded
 

@@ -48,7 +48,7 @@ from esper_motion.systems.gurps.events import (
     StallRecovered,
     VelocityChanged,
 )
-from esper_motion.systems.gurps.mounting import leap_astride, mount_up
+from esper_motion.systems.gurps.mounted.mounting import leap_astride, mount_up
 from esper_motion.systems.spelljammer.rules import VEGETATION, allowed_modes
 
 

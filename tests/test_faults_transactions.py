@@ -37,7 +37,7 @@ from esper_motion.components import (
 from esper_motion.components.spelljammer import SpeedMode
 from esper_motion.ecs import PRIORITY_TOP, Event, IntentError, Phase, RollMade, World
 from esper_motion.systems.gurps import preview
-from esper_motion.systems.gurps.movers import bodies
+from esper_motion.systems.gurps.shared.movers import bodies
 
 SEED = 11
 

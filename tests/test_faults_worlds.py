@@ -85,16 +85,16 @@ from esper_motion.ecs import Event, IntentError, World, WorldError
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance
 from esper_motion.systems import spelljammer
 from esper_motion.systems.gurps import Rules, install, preview, rules
-from esper_motion.systems.gurps.dive import normal_top_speed
 from esper_motion.systems.gurps.events import AltitudeChanged, LiftRegained, StallRecovered
-from esper_motion.systems.gurps.figure import occupied_hexes
-from esper_motion.systems.gurps.intent import check_intent
-from esper_motion.systems.gurps.mounted import mount_body, mount_seat, seat
-from esper_motion.systems.gurps.mounted_results import mount_hit, rider_stunned
-from esper_motion.systems.gurps.mounting import dismount, jump_off, leap_astride, mount_up
-from esper_motion.systems.gurps.movers import Body, bodies, body_of, installed_rules, limits
-from esper_motion.systems.gurps.spatial import figure_height_yd
-from esper_motion.systems.gurps.spooking import spook
+from esper_motion.systems.gurps.highspeed.intent import check_intent
+from esper_motion.systems.gurps.mounted.common import mount_body, mount_seat, seat
+from esper_motion.systems.gurps.mounted.mounted_results import mount_hit, rider_stunned
+from esper_motion.systems.gurps.mounted.mounting import dismount, jump_off, leap_astride, mount_up
+from esper_motion.systems.gurps.mounted.spooking import spook
+from esper_motion.systems.gurps.shared.dive import normal_top_speed
+from esper_motion.systems.gurps.shared.figure import occupied_hexes
+from esper_motion.systems.gurps.shared.movers import Body, bodies, body_of, installed_rules, limits
+from esper_motion.systems.gurps.shared.spatial import figure_height_yd
 from esper_motion.systems.spelljammer.rules import CHASE_MODES, MOVING_FIRE, VEGETATION, allowed_modes
 
 T = TypeVar("T")
@@ -490,7 +490,7 @@ def plan_turn(world: World, cast: Cast, rng: random.Random, *, wild: bool = True
 
 def clear_requests(world: World, entity: int) -> None:
     """Take back everything asked of ``entity`` this turn: its intent back to the default, which for a rider in the
-    saddle is Do Nothing (``esper_motion.systems.gurps.cleanup.IntentReset``)."""
+    saddle is Do Nothing (``esper_motion.systems.gurps.shared.cleanup.IntentReset``)."""
     intent = world.try_get(entity, Intent)
     if intent is not None:
         reset_intent(intent)

@@ -25,20 +25,6 @@ from esper_motion.components.gurps import (
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.ecs import IntentError, RollMade, RuleValueError, World, WorldError
 from esper_motion.systems.gurps import Rules, install, preview, rules
-from esper_motion.systems.gurps.aerial import (
-    acrobatic_dodge_skill,
-    aerial_retreat,
-    airborne,
-    breathing,
-    figure_height_yd,
-    height_effect,
-    house_ranged_distance,
-    level_yards,
-    scene_atmosphere,
-    step_yards,
-    vertically_clear,
-)
-from esper_motion.systems.gurps.dive import normal_top_speed
 from esper_motion.systems.gurps.events import (
     AltitudeChanged,
     BreathingChanged,
@@ -55,9 +41,23 @@ from esper_motion.systems.gurps.events import (
     StallRecovered,
     VelocityChanged,
 )
-from esper_motion.systems.gurps.fall import free_fall_yd
-from esper_motion.systems.gurps.figure import occupied_hexes
-from esper_motion.systems.gurps.movers import body_of, installed_rules, limits
+from esper_motion.systems.gurps.flight.aerial import (
+    acrobatic_dodge_skill,
+    aerial_retreat,
+    airborne,
+    breathing,
+    figure_height_yd,
+    height_effect,
+    house_ranged_distance,
+    level_yards,
+    scene_atmosphere,
+    step_yards,
+    vertically_clear,
+)
+from esper_motion.systems.gurps.flight.fall import free_fall_yd
+from esper_motion.systems.gurps.shared.dive import normal_top_speed
+from esper_motion.systems.gurps.shared.figure import occupied_hexes
+from esper_motion.systems.gurps.shared.movers import body_of, installed_rules, limits
 
 
 def gurps_world(flight: str = "basic", seed: int = 1) -> World:

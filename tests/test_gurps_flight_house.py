@@ -12,8 +12,6 @@ from esper_motion.components.gurps import Condition, Control, Intent, LossCause,
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.ecs import Event, IntentError, RollMade, RuleValueError, World, WorldError, success_probability
 from esper_motion.systems.gurps import Rules, install, preview
-from esper_motion.systems.gurps.aerial import aerial_retreat, height_effect, house_ranged_distance, move_and_attack
-from esper_motion.systems.gurps.altitude import climb_cost
 from esper_motion.systems.gurps.events import (
     AltitudeChanged,
     ClimbDiveTurn,
@@ -29,8 +27,15 @@ from esper_motion.systems.gurps.events import (
     WingspanObstructed,
     WipedOut,
 )
-from esper_motion.systems.gurps.movers import body_of, installed_rules, limits
-from esper_motion.systems.gurps.queries import movement_limits
+from esper_motion.systems.gurps.flight.aerial import (
+    aerial_retreat,
+    height_effect,
+    house_ranged_distance,
+    move_and_attack,
+)
+from esper_motion.systems.gurps.flight.altitude import climb_cost
+from esper_motion.systems.gurps.highspeed.queries import movement_limits
+from esper_motion.systems.gurps.shared.movers import body_of, installed_rules, limits
 
 
 def house_world() -> World:

@@ -51,7 +51,7 @@ from esper_motion.systems.gurps.events import (
     Turned,
     VelocityChanged,
 )
-from esper_motion.systems.gurps.movers import body_of, unmanned
+from esper_motion.systems.gurps.shared.movers import body_of, unmanned
 
 
 def make_world(rules: Rules | None = None) -> World:

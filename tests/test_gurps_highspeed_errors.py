@@ -30,7 +30,7 @@ from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import LossCause
 from esper_motion.ecs import IntentError, RuleValueError, World, WorldError, success_probability
 from esper_motion.systems.gurps import Forecast, RollForecast, Rules, install, preview
-from esper_motion.systems.gurps.queries import (
+from esper_motion.systems.gurps.highspeed.queries import (
     at_high_speed,
     may_dive_for_cover,
     may_dodge,

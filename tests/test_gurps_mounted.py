@@ -45,9 +45,9 @@ from esper_motion.systems.gurps.events import (
     SaddleTightening,
     WeaponSheathed,
 )
-from esper_motion.systems.gurps.mount_orders import attempt_feat
-from esper_motion.systems.gurps.mounted import body_hexes, seat, seat_hex
-from esper_motion.systems.gurps.mounted_results import (
+from esper_motion.systems.gurps.mounted.common import body_hexes, seat, seat_hex
+from esper_motion.systems.gurps.mounted.mount_orders import attempt_feat
+from esper_motion.systems.gurps.mounted.mounted_results import (
     charge,
     fire_noisy_shot,
     mount_attack,
@@ -57,8 +57,15 @@ from esper_motion.systems.gurps.mounted_results import (
     rider_knocked_back,
     rider_stunned,
 )
-from esper_motion.systems.gurps.mounting import dismount, jump_off, leap_astride, mount_up, sheathe, tighten_saddle
-from esper_motion.systems.gurps.spooking import spook
+from esper_motion.systems.gurps.mounted.mounting import (
+    dismount,
+    jump_off,
+    leap_astride,
+    mount_up,
+    sheathe,
+    tighten_saddle,
+)
+from esper_motion.systems.gurps.mounted.spooking import spook
 
 E = TypeVar("E", bound=Event)
 
@@ -825,7 +832,7 @@ def test_a_noisy_shot_critically_failed_is_a_loss_of_control() -> None:
 
 
 def test_a_turn_in_the_saddle_costs_1_on_riding_rolls_that_turn() -> None:
-    from esper_motion.systems.gurps.mounted_results import take_trick
+    from esper_motion.systems.gurps.mounted.mounted_results import take_trick
 
     world = gurps_world()
     _, rider = mounted_pair(world)

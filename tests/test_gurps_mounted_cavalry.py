@@ -1,5 +1,5 @@
-"""Fighting from the saddle as queries (``esper_motion.systems.gurps.cavalry``): weapon skill, speed, lances, mount
-attacks, ranged tricks and Aim, defenses, height, and attacks that miss into the other party (Basic Set: Mounted
+"""Fighting from the saddle as queries (``esper_motion.systems.gurps.mounted.cavalry``): weapon skill, speed, lances,
+mount attacks, ranged tricks and Aim, defenses, height, and attacks that miss into the other party (Basic Set: Mounted
 Combat)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from esper_motion.components.mount import Rider
 from esper_motion.ecs import IntentError, World, WorldError
 from esper_motion.ecs.damage import Damage
 from esper_motion.systems.gurps import Rules
-from esper_motion.systems.gurps.cavalry import (
+from esper_motion.systems.gurps.mounted.cavalry import (
     FAR_SIDE_TARGETS,
     LanceAttack,
     MountedDefense,
@@ -28,9 +28,9 @@ from esper_motion.systems.gurps.cavalry import (
     relative_velocity,
     target_locations,
 )
-from esper_motion.systems.gurps.mounted import seat
-from esper_motion.systems.gurps.mounted_results import take_trick
-from esper_motion.systems.gurps.spooking import spook
+from esper_motion.systems.gurps.mounted.common import seat
+from esper_motion.systems.gurps.mounted.mounted_results import take_trick
+from esper_motion.systems.gurps.mounted.spooking import spook
 
 
 @pytest.mark.parametrize(

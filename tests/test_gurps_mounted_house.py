@@ -22,7 +22,6 @@ from esper_motion.components.gurps import LossCause
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import IntentError, RuleValueError
 from esper_motion.systems.gurps import Rules
-from esper_motion.systems.gurps.cavalry import counts_as_standing, mounted_attack, mounted_defense, rider_dx_modifier
 from esper_motion.systems.gurps.events import (
     CrushedByMount,
     Dismounted,
@@ -34,11 +33,22 @@ from esper_motion.systems.gurps.events import (
     ReadyForced,
     StrappedTrauma,
 )
-from esper_motion.systems.gurps.mounted import initiative_order, seat
-from esper_motion.systems.gurps.mounted_results import mount_hit, note_mount_dx_roll, rider_knocked_back, rider_stunned
-from esper_motion.systems.gurps.mounting import jump_off, sheathe
-from esper_motion.systems.gurps.movers import bodies
-from esper_motion.systems.gurps.spooking import spook
+from esper_motion.systems.gurps.mounted.cavalry import (
+    counts_as_standing,
+    mounted_attack,
+    mounted_defense,
+    rider_dx_modifier,
+)
+from esper_motion.systems.gurps.mounted.common import initiative_order, seat
+from esper_motion.systems.gurps.mounted.mounted_results import (
+    mount_hit,
+    note_mount_dx_roll,
+    rider_knocked_back,
+    rider_stunned,
+)
+from esper_motion.systems.gurps.mounted.mounting import jump_off, sheathe
+from esper_motion.systems.gurps.mounted.spooking import spook
+from esper_motion.systems.gurps.shared.movers import bodies
 
 HOUSE = Rules.house()
 BASIC = Rules.basic()

@@ -22,7 +22,6 @@ from esper_motion.components.gurps import PostureState
 from esper_motion.components.motion import Velocity
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import Event, IntentError, World
-from esper_motion.systems.gurps.cavalry import mounted_attack
 from esper_motion.systems.gurps.events import (
     CrushedByMount,
     FallDamage,
@@ -34,9 +33,10 @@ from esper_motion.systems.gurps.events import (
     MountLossOfControl,
     VelocityChanged,
 )
-from esper_motion.systems.gurps.mount_control import apply_loss_row, end_engagement, rest
-from esper_motion.systems.gurps.mounted_results import fire_noisy_shot, mount_attack
-from esper_motion.systems.gurps.mounting import leap_astride, mount_up
+from esper_motion.systems.gurps.mounted.cavalry import mounted_attack
+from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row, end_engagement, rest
+from esper_motion.systems.gurps.mounted.mounted_results import fire_noisy_shot, mount_attack
+from esper_motion.systems.gurps.mounted.mounting import leap_astride, mount_up
 
 _TWO_DICE = {
     2: (1, 1),

@@ -44,12 +44,12 @@ from esper_motion.systems.gurps.events import (
     Stalled,
     VelocityChanged,
 )
-from esper_motion.systems.gurps.figure import occupied_hexes
-from esper_motion.systems.gurps.mount_control import apply_loss_row
-from esper_motion.systems.gurps.mounted import seat
-from esper_motion.systems.gurps.mounted_results import rider_stunned
-from esper_motion.systems.gurps.mounting import dismount
-from esper_motion.systems.gurps.spatial import SpatialIndex, shared_index
+from esper_motion.systems.gurps.mounted.common import seat
+from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row
+from esper_motion.systems.gurps.mounted.mounted_results import rider_stunned
+from esper_motion.systems.gurps.mounted.mounting import dismount
+from esper_motion.systems.gurps.shared.figure import occupied_hexes
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex, shared_index
 
 
 def make_world(rules: Rules | None = None) -> World:

@@ -8,7 +8,7 @@ from esper_motion.components import Control, Facing, Footing, Mover, Obstacle, P
 from esper_motion.components.flight import Flight
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import Hex
-from esper_motion.systems.gurps.spatial import SpatialIndex
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
 AREA = [(q, r) for q in range(-2, 14) for r in range(-2, 14)]
 TALL = 1000.0  # a figure this tall meets everything on a hex

@@ -322,7 +322,7 @@ def test_load_never_imports_the_module_a_save_names(tmp_path: Path) -> None:
 
 def test_the_gurps_rule_set_reinstalls_and_steps_the_same(tmp_path: Path) -> None:
     from esper_motion.systems import gurps
-    from esper_motion.systems.gurps.mounted import seat
+    from esper_motion.systems.gurps.mounted.common import seat
 
     def gurps_world() -> World:
         """A runner speeding up into an obstacle, a flier too slow to stay up (it stalls and falls), someone

@@ -34,7 +34,7 @@ import pytest
 from test_faults_worlds import SPAWNERS, link_problems, mixed_world, plan_turn, speed_cap, step_refusing
 
 from esper_motion.ecs import World
-from esper_motion.systems.gurps.movers import bodies, installed_rules
+from esper_motion.systems.gurps.shared.movers import bodies, installed_rules
 
 GROUPS: Final = 100
 TURNS: Final = 1_000

@@ -2,8 +2,8 @@
 
 ``install(world, rules=Rules.basic())`` adds every system in its phase; ``Rules.house()`` switches to the
 campaign's house rules where they differ. ``preview(world, entity)`` tells a game UI which rolls this
-turn's intent would need, and :mod:`esper_motion.systems.gurps.queries` answers questions about attacking and defending
-at speed. Where each phase's systems live:
+turn's intent would need, and :mod:`esper_motion.systems.gurps.highspeed.queries` answers questions about attacking and
+defending at speed. Where each phase's systems live:
 
 - ``INTENT``: ``mount_orders.MountOrderSystem`` (what a mount agrees to do: risky feats, charges, exhaustion),
   ``intent.IntentCheck`` (refuses bad intents before anything changes),
@@ -31,37 +31,37 @@ own power), ``transitions`` (losing and regaining control, coming to rest), ``ev
 from __future__ import annotations
 
 from esper_motion.ecs import System, World, register_rule_set
-from esper_motion.systems.gurps.acceleration import VelocityChange
-from esper_motion.systems.gurps.altitude import AltitudeSystem
-from esper_motion.systems.gurps.ceiling import CeilingSystem
-from esper_motion.systems.gurps.cleanup import IntentReset
-from esper_motion.systems.gurps.collision import CollisionResolver
-from esper_motion.systems.gurps.control import Tripping
-from esper_motion.systems.gurps.drift import Drifting
-from esper_motion.systems.gurps.fall import FallSystem
-from esper_motion.systems.gurps.house_climb_turns import HouseClimbTurns
-from esper_motion.systems.gurps.house_dive import HouseDiveSpeed
-from esper_motion.systems.gurps.house_dive_control import HouseDiveControl
-from esper_motion.systems.gurps.house_drop import HouseUncontrolledDrop
-from esper_motion.systems.gurps.intent import IntentCheck
-from esper_motion.systems.gurps.maneuvers import ManeuverLimits
-from esper_motion.systems.gurps.mount_control import MountRecoverySystem
-from esper_motion.systems.gurps.mount_links import MountLinkSystem
-from esper_motion.systems.gurps.mount_orders import MountOrderSystem
-from esper_motion.systems.gurps.mounted_results import MountedResultsSystem
-from esper_motion.systems.gurps.mounting import MountingSystem
-from esper_motion.systems.gurps.movement import PathWalker
+from esper_motion.systems.gurps.flight.altitude import AltitudeSystem
+from esper_motion.systems.gurps.flight.ceiling import CeilingSystem
+from esper_motion.systems.gurps.flight.fall import FallSystem
+from esper_motion.systems.gurps.flight.house_climb_turns import HouseClimbTurns
+from esper_motion.systems.gurps.flight.house_dive import HouseDiveSpeed
+from esper_motion.systems.gurps.flight.house_dive_control import HouseDiveControl
+from esper_motion.systems.gurps.flight.house_drop import HouseUncontrolledDrop
+from esper_motion.systems.gurps.flight.house_wingspan import HouseWingspan
+from esper_motion.systems.gurps.flight.house_wipe_out import HouseWipeOutRecovery
+from esper_motion.systems.gurps.flight.stall import StallSystem
+from esper_motion.systems.gurps.highspeed.acceleration import VelocityChange
+from esper_motion.systems.gurps.highspeed.collision import CollisionResolver
+from esper_motion.systems.gurps.highspeed.control import Tripping
+from esper_motion.systems.gurps.highspeed.drift import Drifting
+from esper_motion.systems.gurps.highspeed.house_recovery import HouseRecovery
+from esper_motion.systems.gurps.highspeed.intent import IntentCheck
+from esper_motion.systems.gurps.highspeed.maneuvers import ManeuverLimits
+from esper_motion.systems.gurps.highspeed.movement import PathWalker
+from esper_motion.systems.gurps.highspeed.turning import TurnPlanner
+from esper_motion.systems.gurps.mounted.mount_control import MountRecoverySystem
+from esper_motion.systems.gurps.mounted.mount_links import MountLinkSystem
+from esper_motion.systems.gurps.mounted.mount_orders import MountOrderSystem
+from esper_motion.systems.gurps.mounted.mounted_results import MountedResultsSystem
+from esper_motion.systems.gurps.mounted.mounting import MountingSystem
+from esper_motion.systems.gurps.mounted.riding import RidingSystem
+from esper_motion.systems.gurps.mounted.spooking import SpookingSystem
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.posture import PostureSystem
+from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
-from esper_motion.systems.gurps.recovery import HouseRecovery
-from esper_motion.systems.gurps.riding import RidingSystem
-from esper_motion.systems.gurps.spatial import SpatialIndex
-from esper_motion.systems.gurps.spooking import SpookingSystem
-from esper_motion.systems.gurps.stall import StallSystem
-from esper_motion.systems.gurps.turning import TurnPlanner
-from esper_motion.systems.gurps.wingspan import HouseWingspan
-from esper_motion.systems.gurps.wipe_out import HouseWipeOutRecovery
+from esper_motion.systems.gurps.shared.cleanup import IntentReset
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
 __all__ = ["Forecast", "RollForecast", "Rules", "install", "preview", "systems_for"]
 

@@ -14,14 +14,22 @@ from esper_motion.ecs import World, critical_failure_probability, success_probab
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.fall import RECOVERY_LABEL, recovery_target, refuse_steering
-from esper_motion.systems.gurps.house_climb_turns import CLIMB_DIVE_ROLL, climb_dive_turns
-from esper_motion.systems.gurps.intent import check_intent, early_turn_modifier
-from esper_motion.systems.gurps.maneuvers import maneuver_loss
-from esper_motion.systems.gurps.mount_orders import ordered_intent
-from esper_motion.systems.gurps.movement import jump_skill, plan_walk, walk
-from esper_motion.systems.gurps.movers import Body, Limits, body_of, carried, control_roll, installed_rules, limits
-from esper_motion.systems.gurps.spatial import SpatialIndex
+from esper_motion.systems.gurps.flight.fall import RECOVERY_LABEL, recovery_target, refuse_steering
+from esper_motion.systems.gurps.flight.house_climb_turns import CLIMB_DIVE_ROLL, climb_dive_turns
+from esper_motion.systems.gurps.highspeed.intent import check_intent, early_turn_modifier
+from esper_motion.systems.gurps.highspeed.maneuvers import maneuver_loss
+from esper_motion.systems.gurps.highspeed.movement import jump_skill, plan_walk, walk
+from esper_motion.systems.gurps.mounted.mount_orders import ordered_intent
+from esper_motion.systems.gurps.shared.movers import (
+    Body,
+    Limits,
+    body_of,
+    carried,
+    control_roll,
+    installed_rules,
+    limits,
+)
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +71,8 @@ def preview(world: World, entity: int) -> Forecast:
 
     The same rules as the systems: a bad intent raises the :class:`~esper_motion.ecs.errors.IntentError` the step would,
     the orders a mount takes included (an exhausted mount's, under the house rules a ridden mount's and a seated
-    rider's: :func:`esper_motion.systems.gurps.mount_orders.ordered_intent`), and the forecast is of the intent the
-    entity will act on (a charging or exhausted mount's throttle, a forced Ready). The path follows the positions of
+    rider's: :func:`esper_motion.systems.gurps.mounted.mount_orders.ordered_intent`), and the forecast is of the intent
+    the entity will act on (a charging or exhausted mount's throttle, a forced Ready). The path follows the positions of
     this moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made; a pushed turn
     is assumed made. Under the house flight rules the roll for a climb or dive started before the turning radius is
     listed and assumed made; the end-of-turn roll for a dive past the normal top speed is not forecast (it depends on
@@ -129,7 +137,7 @@ def preview(world: World, entity: int) -> Forecast:
 
 def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yd: int | None) -> list[RollForecast]:
     """House rules: the early-turn rolls ``body``'s climbs and dives of this turn would take, each assumed made
-    (:class:`esper_motion.systems.gurps.house_climb_turns.HouseClimbTurns`)."""
+    (:class:`esper_motion.systems.gurps.flight.house_climb_turns.HouseClimbTurns`)."""
     flight = world.try_get(body.entity, Flight)
     wish = world.try_get(body.entity, FlightIntent)
     if flight is None or wish is None or body.control.state is not MoveState.HIGH_SPEED or body.mover.swimming:

@@ -196,7 +196,7 @@ def move_and_attack_melee_skill(skill: int, dragon: bool = False) -> int:
 MOVE_AND_ATTACK_DX_MODIFIER: Final = -2
 """Modifier to every DX roll made during a Move and Attack, which the house "Dragon" rule leaves in place for
 fliers (House rules: "Dragon" Rule). Neither the Basic Set seeds nor DESIGN.md section 5 give it, so the
-systems apply it under the house rules only (``esper_motion.systems.gurps.movers.dx_modifier``)."""
+systems apply it under the house rules only (``esper_motion.systems.gurps.shared.movers.dx_modifier``)."""
 
 DRAGON_MOVE_YD: Final = 7
 """A flier's Move and Attack melee counts its speed only after more than this many yards of movement

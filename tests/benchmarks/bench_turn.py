@@ -54,7 +54,7 @@ from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import DIRECTIONS
 from esper_motion.systems.gurps import install
-from esper_motion.systems.gurps.mounted import seat
+from esper_motion.systems.gurps.mounted.common import seat
 
 SIZES = (1_000, 10_000, 100_000)
 YARDS_PER_ENTITY = 60  # map area per entity, in hexes

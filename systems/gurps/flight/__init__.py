@@ -1,0 +1,1 @@
+"""Basic Set: Flying Combat, and the house rules' Flying Movement and Combat beside it (``house_`` modules)."""

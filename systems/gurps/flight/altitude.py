@@ -1,0 +1,303 @@
+"""Climbing and descending under a flier's own power, paid from the turn's movement."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import esper
+
+from esper_motion.components.flight import Flight, FlightIntent, Leg
+from esper_motion.components.gurps import Control, Intent, Maneuver, Mover, MoveState
+from esper_motion.components.motion import Position, Velocity
+from esper_motion.ecs import IntentError, Phase, World, WorldError
+from esper_motion.ecs.validate import check_int
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import AltitudeChanged, EnteredHighSpeed
+from esper_motion.systems.gurps.flight.aerial import check_winged_flight, level_yards, scene_atmosphere, step_yards
+from esper_motion.systems.gurps.shared.dive import normal_top_speed
+from esper_motion.systems.gurps.shared.figure import occupied_hexes
+from esper_motion.systems.gurps.shared.movers import in_initiative_order, installed_rules
+from esper_motion.systems.gurps.shared.spatial import IndexedSystem, figure_height_yd
+
+MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
+"""Maneuvers that spend the turn's movement; any other maneuver that allows a step may climb a step."""
+
+STILL_MANEUVERS: Final = frozenset({Maneuver.DO_NOTHING, Maneuver.CHANGE_POSTURE})
+"""Maneuvers that allow no movement at all, so no climb or descent either."""
+
+HOUSE_FREE_DIVE_YD: Final = 10
+"""House rules: a flier at speed dives up to this many yards a turn without spending movement on it; deeper
+yards cost a yard of movement each (House rules: Flying Movement and Combat)."""
+
+
+def climb_cost(level_yd: int, climb_yd: int, house: bool = False) -> float:
+    """Movement points for ``level_yd`` level yards flown with a climb of ``climb_yd`` (negative: a descent).
+
+    Basic Set: as :func:`esper_motion.systems.gurps.rules.vertical_move_cost`, a 45-degree diagonal yard 1.5 (Flying
+    Combat > Aerial Movement > Changing Height). House rules: each yard climbed takes a yard of movement of
+    its own, and a dive's first 10 yards are free, each deeper yard a yard of movement (House rules: Flying
+    Movement and Combat).
+
+    >>> climb_cost(8, 4), climb_cost(8, 4, house=True), climb_cost(8, -12, house=True)
+    (10.0, 12, 10)
+    """
+    level_yd = check_int("climb_cost", "level_yd", level_yd, low=0)
+    climb_yd = check_int("climb_cost", "climb_yd", climb_yd)
+    if not house:
+        return rules.vertical_move_cost(level_yd, abs(climb_yd))
+    if climb_yd > 0:
+        return level_yd + climb_yd
+    return level_yd + max(0, -climb_yd - HOUSE_FREE_DIVE_YD)
+
+
+def legs_cost(level_yd: int, legs: tuple[Leg, ...], house: bool = False) -> float:
+    """Movement points for ``level_yd`` level yards flown with the climbs and dives of ``legs`` (``(at_yd,
+    climb_yd)`` pairs, ``FlightIntent.legs``): as :func:`climb_cost` for their yards together. Basic Set: every
+    vertical yard, up or down, pairs with a level one into a 1.5-point diagonal. House rules: each yard climbed
+    takes a yard of movement, and the first 10 yards dived in the turn, all dives together, are free.
+
+    >>> legs_cost(8, ((0, 4), (6, -4)), house=True), legs_cost(8, ((0, 4), (6, -4)))
+    (12, 12.0)
+    """
+    up = sum(climb for _, climb in legs if climb > 0)
+    down = -sum(climb for _, climb in legs if climb < 0)
+    if not house:
+        return rules.vertical_move_cost(level_yd, up + down)
+    return level_yd + up + max(0, down - HOUSE_FREE_DIVE_YD)
+
+
+def movement_points(world: World, entity: int) -> int | None:
+    """The movement points a flier has this turn for level yards and climbing together: on Move or Move and
+    Attack the greater of its velocity and its basic air Move; None on any other maneuver (which climbs at
+    most a step, paid for by the step)."""
+    if world.get(entity, Intent).maneuver not in MOVING_MANEUVERS:
+        return None
+    return max(world.get(entity, Velocity).yps, world.get(entity, Flight).air_move)
+
+
+def level_points(world: World, entity: int, velocity: int) -> int:
+    """The level yards the walk of ``entity`` may use this turn, out of its ``velocity``: a flier asked to climb
+    or descend keeps back what the vertical yards cost (:func:`climb_cost`,
+    :func:`esper_motion.systems.gurps.flight.aerial.level_yards`); anyone else, and a flier out of control, without
+    lift, or climbing only a step, walks its whole velocity."""
+    wish = world.try_get(entity, FlightIntent)
+    legs = wish.vertical_legs() if wish is not None else ()
+    if not legs:
+        return velocity
+    flight = world.try_get(entity, Flight)
+    if flight is None or flight.stalled or flight.wiped_out:
+        return velocity
+    if world.get(entity, Control).state is MoveState.OUT_OF_CONTROL:
+        return velocity
+    points = movement_points(world, entity)
+    vertical = sum(abs(climb) for _, climb in legs)
+    if points is None or vertical > points:
+        return velocity  # a step, or a climb the altitude system refuses
+    if installed_rules(world).flight == "house":
+        kept = int(legs_cost(0, legs, house=True))
+        return max(0, min(velocity, points - kept))
+    return min(velocity, level_yards(points, vertical))
+
+
+def _check_under(world: World, entity: int, ceiling_yd: float) -> None:
+    """Refuse a flier whose top is above the scene's indoor ceiling (placed there, or the ceiling lowered)."""
+    position, mover = world.try_get(entity, Position), world.try_get(entity, Mover)
+    if position is None or mover is None:
+        return  # not a body on the map
+    top = position.altitude_yd + figure_height_yd(mover)
+    if top > ceiling_yd:
+        raise WorldError(
+            f"entity {entity} reaches {top:g} yd up, above the ceiling {ceiling_yd:g} yd up "
+            "(Atmosphere.ceiling_yd): place it lower or raise the ceiling"
+        )
+
+
+class AltitudeSystem(IndexedSystem):
+    """MOVEMENT phase, after the level movement: climbs and descents.
+
+    Reads ``FlightIntent`` (``climb_yd``, ``dive``), ``Flight``, ``Intent.maneuver``, ``Velocity``, ``Control``
+    (``state``, and ``moved_yd``, the level yards flown this turn) and the shared spatial index; writes
+    ``Position.altitude_yd``, ``Flight.climbed_yd`` (last turn's moves to ``previous_climb_yd``) and, for a house
+    take-off without hover, ``Control.state``; emits :class:`AltitudeChanged` and :class:`EnteredHighSpeed`.
+
+    Climbing or descending costs movement points like level movement, a 45-degree diagonal yard 1.5
+    (:func:`esper_motion.systems.gurps.rules.vertical_move_cost`); the level movement of the turn has already left room
+    for the vertical yards (:func:`esper_motion.systems.gurps.flight.aerial.level_yards`) (Basic Set: Flying Combat >
+    Aerial Movement > Changing Height). Readings chosen:
+
+    - On Move or Move and Attack the turn has the greater of the velocity and basic air Move as movement
+      points; a maneuver that allows a step may climb or descend a step of air Move
+      (:func:`esper_motion.systems.gurps.flight.aerial.step_yards`); Do Nothing and Change Posture allow no climb.
+    - A flier out of control moves straight ahead and does nothing else, so its climb is not flown.
+    - A dive has to be a Move maneuver and go down (Basic Set: Flying Combat > Flying Fast).
+    - House rules (``Rules.flight == "house"``): climbing and diving cost as :func:`climb_cost` says, and a
+      flier that cannot hover leaves the ground only once it has run a quarter of its top airspeed on the
+      ground this turn (:func:`esper_motion.systems.gurps.rules.house_can_take_off`); in the air it must use High Speed
+      Movement, so taking off puts it at high speed (:class:`EnteredHighSpeed`), velocity unchanged
+      (House rules: Flying Movement and Combat; see :func:`esper_motion.systems.gurps.shared.movers.limits`).
+    - Several climbs and dives in one turn (``FlightIntent.legs``) are flown in order, each reported; they cost
+      what their yards cost together (:func:`legs_cost`) and each must start within the level yards flown this
+      turn. ``Flight.climbed_yd`` is their sum and ``Flight.flown_legs`` keeps them for the systems that follow
+      (House rules: Flying Movement and Combat, where each start counts as a turn: ``HouseClimbTurns``).
+    - Asking more than the turn allows, a descent below the ground, a climb while stalled or wiped out (the
+      flier falls instead) and a climb on wings in a trace atmosphere or vacuum are
+      :class:`~esper_motion.ecs.errors.IntentError` or :class:`~esper_motion.ecs.errors.WorldError`, never clamped.
+    - A climb or descent is flown where the level movement ended, straight up or down; one that would run into
+      a body or an obstacle on the hexes the flier fills (a flier lying flat fills two in the air, one on the
+      ground: :func:`esper_motion.systems.gurps.shared.figure.occupied_hexes`) is an
+      :class:`~esper_motion.ecs.errors.IntentError`: a flier does not come down onto someone, nor rise into something
+      above it. Reading chosen: refused rather than cut short, as any wish the turn cannot grant; the check is made in
+      the step, since others move first.
+    - Indoors (``Atmosphere.ceiling_yd``) a climb that would take the flier's top (its height,
+      :func:`esper_motion.systems.gurps.shared.spatial.figure_height_yd`) past the ceiling is refused the same way, and
+      a flier found above it is a :class:`~esper_motion.ecs.errors.WorldError`. Whether a flier can pass over the heads
+      of those below is then the spatial index's usual question of heights (Basic Set: Flying Combat > Aerial Movement).
+    """
+
+    phase = Phase.MOVEMENT
+
+    def run(self) -> None:
+        """Fly every climb and descent asked for this turn, in initiative order."""
+        world = self.world
+        house = installed_rules(world).flight == "house"
+        ceiling = scene_atmosphere(world).ceiling_yd
+        asked = []
+        for entity, (flight, wish) in esper.get_components(Flight, FlightIntent):
+            if ceiling is not None:
+                _check_under(world, entity, ceiling)
+            flight.previous_climb_yd = flight.last_climb_yd
+            flight.climbed_yd, flight.flown_legs = 0, ()
+            if wish.climb_yd or wish.dive or wish.legs:
+                asked.append(entity)
+        for entity in in_initiative_order(world, asked):
+            wish = world.get(entity, FlightIntent)
+            flight = world.get(entity, Flight)
+            control = world.get(entity, Control)
+            if control.state is MoveState.OUT_OF_CONTROL:
+                continue
+            maneuver = world.get(entity, Intent).maneuver
+            legs = wish.vertical_legs()
+            climb = sum(leg for _, leg in legs)
+            asked_field, asked_value = (
+                ("FlightIntent.legs", wish.legs) if wish.legs else ("FlightIntent.climb_yd", climb)
+            )
+            if wish.dive and (climb >= 0 or maneuver is not Maneuver.MOVE):
+                raise IntentError(
+                    entity, "maneuver", maneuver.value, "a dive is a Move maneuver going down and nothing else"
+                )
+            if flight.stalled or flight.wiped_out:
+                raise IntentError(
+                    entity, asked_field, asked_value, "0: a flier without lift falls and cannot climb or descend"
+                )
+            position = world.get(entity, Position)
+            level = control.moved_yd
+            self._check_legs(entity, wish, position.altitude_yd, level)
+            if any(leg > 0 for _, leg in legs):
+                check_winged_flight(world, entity)
+                if house and position.altitude_yd == 0 and not flight.mode.can_hover:
+                    top = normal_top_speed(flight, world.get(entity, Mover), installed_rules(world))
+                    if not rules.house_can_take_off(level, top):
+                        raise IntentError(
+                            entity,
+                            asked_field,
+                            asked_value,
+                            f"0 until it has run {-(-top // 4)} yards on the ground this turn: a flier that cannot "
+                            f"hover takes off at a quarter of its top airspeed {top} (it ran {level})",
+                        )
+            cost = legs_cost(level, legs, house)
+            points = movement_points(world, entity)
+            if points is not None:
+                if cost > points:
+                    raise IntentError(
+                        entity,
+                        asked_field,
+                        asked_value,
+                        f"a climb and {level} level yards costing at most {points} movement points "
+                        f"(this costs {cost:g})",
+                    )
+            elif maneuver in STILL_MANEUVERS or sum(abs(leg) for _, leg in legs) > step_yards(flight.air_move):
+                raise IntentError(
+                    entity,
+                    asked_field,
+                    asked_value,
+                    f"at most a step of {step_yards(flight.air_move)} yards up or down on {maneuver.value}, "
+                    "none on Do Nothing or Change Posture",
+                )
+            self._check_room(entity, legs, asked_field, asked_value)
+            took_off = position.altitude_yd == 0
+            for _, leg in legs:
+                position.altitude_yd += leg
+                world.emit(AltitudeChanged(entity, leg, position.altitude_yd, level, cost))
+            flight.climbed_yd, flight.flown_legs = climb, legs
+            self.index.refile(world, entity)  # a flier lying flat fills two hexes in the air, one on the ground
+            took_off = took_off and position.altitude_yd > 0
+            if house and took_off and not flight.mode.can_hover and control.state is MoveState.NORMAL:
+                control.state = MoveState.HIGH_SPEED
+                world.emit(EnteredHighSpeed(entity, world.get(entity, Velocity).yps))
+
+    def _check_room(self, entity: int, legs: tuple[Leg, ...], field: str, value: object) -> None:
+        """Refuse climbs and descents that run into a body or an obstacle on the flier's hexes (one it did not meet
+        already), each leg flown from where the last one ended (:meth:`SpatialIndex.met_on_the_way`), and climbs
+        that would take its top past an indoor ceiling (``Atmosphere.ceiling_yd``)."""
+        world = self.world
+        altitude = world.get(entity, Position).altitude_yd
+        height = figure_height_yd(world.get(entity, Mover))
+        ceiling = scene_atmosphere(world).ceiling_yd
+        for number, (_, leg) in enumerate(legs):
+            end = altitude + leg
+            if ceiling is not None and leg > 0 and end + height > ceiling:
+                raise IntentError(
+                    entity,
+                    field,
+                    value,
+                    f"climbs and dives with room for them: leg {number} ({leg:+} yd from {altitude:g} yd) takes the "
+                    f"flier's top ({height:g} yd tall) past the ceiling {ceiling:g} yd up",
+                )
+            met = self.index.met_on_the_way(
+                entity,
+                before=occupied_hexes(world, entity, altitude),
+                after=occupied_hexes(world, entity, end),
+                start_yd=altitude,
+                end_yd=end,
+                height_yd=height,
+            )
+            if met:
+                bottom, top, other = met[0]
+                raise IntentError(
+                    entity,
+                    field,
+                    value,
+                    f"climbs and dives with room for them: leg {number} ({leg:+} yd from {altitude:g} yd) runs into "
+                    f"entity {other}, from {bottom:g} to {top:g} yd up on the flier's hexes",
+                )
+            altitude = end
+
+    @staticmethod
+    def _check_legs(entity: int, wish: FlightIntent, altitude_yd: float, level_yd: int) -> None:
+        """Refuse a descent below the ground, and climbs and dives starting past the level yards flown."""
+        if not wish.legs:
+            if altitude_yd + wish.climb_yd < 0:
+                raise IntentError(
+                    entity,
+                    "FlightIntent.climb_yd",
+                    wish.climb_yd,
+                    f"at least {-altitude_yd}: the ground is that far below",
+                )
+            return
+        for index, (at, leg) in enumerate(wish.legs):
+            if at > level_yd:
+                raise IntentError(
+                    entity,
+                    "FlightIntent.legs",
+                    wish.legs,
+                    f"climbs and dives starting within the {level_yd} level yards flown this turn (leg {index} "
+                    f"starts at yard {at})",
+                )
+            altitude_yd += leg
+            if altitude_yd < 0:
+                raise IntentError(
+                    entity,
+                    "FlightIntent.legs",
+                    wish.legs,
+                    f"climbs and dives that stay above the ground (leg {index} would end {-altitude_yd:g} yd below it)",
+                )

@@ -1,0 +1,69 @@
+"""House rules: what climbing and diving at high speed do to a flier's speed."""
+
+from __future__ import annotations
+
+import esper
+
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import Control, Mover, MoveState
+from esper_motion.components.motion import Velocity
+from esper_motion.ecs import Phase, System, World
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.shared.dive import normal_top_speed
+from esper_motion.systems.gurps.shared.movers import installed_rules
+
+
+def gather_dive_speed(world: World, entity: int, yards: int) -> None:
+    """House rules: a dive of ``yards`` this turn adds 1 to the velocity and to the top speed for each of its
+    first 10 yards (:func:`esper_motion.systems.gurps.rules.house_dive_speed_gain`), never taking the velocity past the
+    absolute dive maximum (:func:`esper_motion.systems.gurps.rules.house_dive_speed_cap`); it counts a turn spent diving
+    (House rules: Flying Movement and Combat)."""
+    flight = world.get(entity, Flight)
+    velocity = world.get(entity, Velocity)
+    gain = rules.house_dive_speed_gain(yards)
+    top = normal_top_speed(flight, world.get(entity, Mover), installed_rules(world))
+    cap = rules.house_dive_speed_cap(top)
+    velocity.yps = max(velocity.yps, min(velocity.yps + gain, cap))
+    flight.dive_bonus_yps = min(flight.dive_bonus_yps + gain, cap - top)
+    flight.dive_bonus_turns += 1
+
+
+class HouseDiveSpeed(System):
+    """MOVEMENT phase, after the climbs and descents (house rules only): what climbing and diving do to speed.
+
+    Reads ``Flight`` (the yards climbed and dived this turn, ``up_yd`` and ``down_yd``), ``Control.state``,
+    ``Velocity``; writes ``Velocity.yps``, ``Flight.dive_bonus_yps`` and ``Flight.dive_bonus_turns``.
+
+    At high speed in the air (House rules: Flying Movement and Combat):
+
+    - each of the first 10 yards climbed this turn takes 1 from the velocity at once
+      (:func:`esper_motion.systems.gurps.rules.house_climb_speed_loss`), never below 0;
+    - each of the first 10 yards dived adds 1 to the velocity and to the top speed
+      (:func:`gather_dive_speed`), never past the absolute dive maximum;
+    - the bonus to top speed lasts while the flier keeps diving, then one more turn for each turn it dived.
+      Reading chosen: the bonuses of successive turns of diving add up (so a long dive can keep the speed it
+      gathers), and ``dive_bonus_turns`` counts the turns dived, then counts them down.
+    - A turn that both climbs and dives (``FlightIntent.legs``) loses speed for its climbs and gains it for its
+      dives, each up to 10 yards in all for the turn, the climb first if it came first; it counts as a turn
+      spent diving.
+    """
+
+    phase = Phase.MOVEMENT
+
+    def run(self) -> None:
+        """Apply the climbs and dives of this turn to every flier's speed (no dice, entity order)."""
+        for entity, (flight, control, velocity) in esper.get_components(Flight, Control, Velocity):
+            up, down = flight.up_yd, flight.down_yd
+            at_speed = control.state is MoveState.HIGH_SPEED
+            climbed_first = bool(flight.flown_legs) and flight.flown_legs[0][1] > 0
+            if up and at_speed and (climbed_first or not down):
+                velocity.yps = max(0, velocity.yps - rules.house_climb_speed_loss(up))
+            if down and at_speed:
+                gather_dive_speed(self.world, entity, down)
+                if up and not climbed_first:
+                    velocity.yps = max(0, velocity.yps - rules.house_climb_speed_loss(up))
+                continue
+            if flight.dive_bonus_turns > 0:
+                flight.dive_bonus_turns -= 1
+                if flight.dive_bonus_turns == 0:
+                    flight.dive_bonus_yps = 0

@@ -1,0 +1,50 @@
+"""House rules: a dive past the normal top speed takes a DX+2 roll to stay in control."""
+
+from __future__ import annotations
+
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import LossCause, MoveState
+from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.ecs.dice import modified
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.shared.dive import normal_top_speed
+from esper_motion.systems.gurps.shared.movers import bodies, carried, dx_modifier, environment, installed_rules
+from esper_motion.systems.gurps.shared.transitions import lose_control
+
+
+class HouseDiveControl(System):
+    """ACCELERATION phase, after the velocity change (house rules only): fast dives.
+
+    Reads ``Flight`` (the yards dived this turn, ``down_yd``), ``Control.state``, ``Velocity``, DX with
+    :func:`esper_motion.systems.gurps.shared.movers.dx_modifier`; writes ``Control`` on a failure; emits ``RollMade``
+    and ``LostControl``.
+
+    A flier that dived this turn and ends it faster than its normal top speed (without the dive bonus,
+    :func:`esper_motion.systems.gurps.shared.dive.normal_top_speed`) rolls DX+2 at the end of the turn
+    (:func:`esper_motion.systems.gurps.rules.house_dive_control_modifier`) or loses control (House rules: Flying
+    Movement and Combat).
+    """
+
+    phase = Phase.ACCELERATION
+
+    def run(self) -> None:
+        """Roll for every fast diver in control, in initiative order."""
+        world = self.world
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            flight = world.try_get(body.entity, Flight)
+            if flight is None or flight.down_yd == 0 or carried(body):
+                continue
+            if body.control.state is not MoveState.HIGH_SPEED or environment(world, body) != "air":
+                continue
+            top = normal_top_speed(flight, body.mover, chosen)
+            modifier = rules.house_dive_control_modifier(body.velocity.yps, top)
+            if modifier is None:
+                continue
+            result = world.dice.success(
+                body.mover.dx + modifier + dx_modifier(world, body.entity), modified("DX", modifier)
+            )
+            world.emit(RollMade(body.entity, "dive past top speed", result))
+            if not result.success:
+                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+                lose_control(world, body, cause, body.control.moved_yd, chosen)

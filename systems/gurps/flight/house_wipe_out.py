@@ -1,0 +1,104 @@
+"""House rules: wipe-outs, a loss of control with no lift at all, and winning lift back."""
+
+from __future__ import annotations
+
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import LossCause, Mover, MoveState
+from esper_motion.components.motion import Position
+from esper_motion.ecs import Phase, RollMade, World
+from esper_motion.ecs.hexgrid import Hex
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import LiftRegained, VelocityChanged, WipedOut
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.shared.movers import Body, bodies, carried, dx_modifier, installed_rules, limits
+from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
+from esper_motion.systems.gurps.shared.transitions import lose_control, regain_control
+
+
+def wingspan_obstacles(world: World, index: SpatialIndex, entity: int, spot: Hex) -> set[int]:
+    """What lies within the wingspan of winged flier ``entity`` were it on ``spot``: obstacles and other bodies
+    (fliers too) on the hexes 1 to half its ``Flight.wingspan_yd`` (rounded down) away that it would meet at
+    its altitude (House rules: Flying Movement and Combat). Reading chosen: the wings reach that far on every
+    side, and its own hex is a collision, not a wingspan matter."""
+    reach = world.get(entity, Flight).wingspan_yd // 2
+    altitude = world.get(entity, Position).altitude_yd
+    height = figure_height_yd(world.get(entity, Mover))
+    found: set[int] = set()
+    q, r = spot
+    for dq in range(-reach, reach + 1):
+        for dr in range(max(-reach, -dq - reach), min(reach, -dq + reach) + 1):
+            near = (q + dq, r + dr)
+            if (dq, dr) == (0, 0):
+                continue
+            found.update(other for other, _ in index.obstacles_in_way(near, altitude, height))
+            found.update(index.bodies_in_way(near, entity, altitude, height))
+    return found
+
+
+def wipe_out(world: World, body: Body, reason: str, chosen: Rules) -> None:
+    """Wipe ``body`` out: it loses all lift and control (a loss of control with cause ``WIPE_OUT``) and starts
+    its wipe-out drop from the next second (House rules: Flying Movement and Combat); emits :class:`WipedOut`."""
+    flight = world.get(body.entity, Flight)
+    flight.wiped_out = True
+    flight.fall_seconds = 0
+    flight.fall_yd = 0.0
+    world.emit(WipedOut(body.entity, reason))
+    if body.control.state is MoveState.OUT_OF_CONTROL:
+        body.control.loss_cause = LossCause.WIPE_OUT
+    else:
+        lose_control(world, body, LossCause.WIPE_OUT, body.control.moved_yd, chosen)
+
+
+class HouseWipeOutRecovery(IndexedSystem):
+    """CONTROL phase, before the house recovery (house rules only): wiped-out fliers try to win back control.
+
+    Reads ``Flight`` (``wiped_out``, ``fall_seconds``, ``crippled_wing``), ``Control``, ``Velocity``, DX with
+    :func:`esper_motion.systems.gurps.shared.movers.dx_modifier` and what lies in the wingspan; writes ``Velocity.yps``,
+    ``Flight``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits ``RollMade``, :class:`LiftRegained`,
+    ``RegainedControl`` and ``LeftHighSpeed``.
+
+    Like any loss of control under the house rules, from the turn after the wipe-out the flier rolls at the end
+    of its movement to win control back, here DX-4; it cannot while the obstacle that wiped it out is still in
+    its wingspan. Regaining control, it adds the speed of its dive, the drop of its last second, to its
+    velocity (House rules: Flying Movement and Combat). Readings chosen:
+
+    - A crippled wing keeps the flier from regaining control at all.
+    - Failing (or on the turn of the wipe-out) it slows by Basic Move, as the house cycle has it, but never wins
+      control back just by slowing down: without lift only the roll brings it back.
+    - Its turn is over (``Control.halted``), so the ordinary house recovery leaves it alone.
+    """
+
+    phase = Phase.CONTROL
+
+    def run(self) -> None:
+        """Resolve every wiped-out flier's turn, in initiative order."""
+        world = self.world
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            flight = world.try_get(body.entity, Flight)
+            control = body.control
+            if flight is None or not flight.wiped_out or carried(body) or control.halted:
+                continue
+            lim = limits(world, body, chosen)
+            control.halted = True
+            here = body.position.hex
+            if (
+                control.lost_at_yd is None
+                and not flight.crippled_wing
+                and not wingspan_obstacles(world, self.index, body.entity, here)
+            ):
+                skill = body.mover.dx + rules.HOUSE_WIPE_OUT_REGAIN_DX_MODIFIER + dx_modifier(world, body.entity)
+                result = world.dice.success(skill, "DX-4")
+                world.emit(RollMade(body.entity, "regain control after a wipe-out", result))
+                if result.success:
+                    dive = rules.house_uncontrolled_drop_yd(flight.fall_seconds, wipe_out=True)
+                    body.velocity.yps += dive
+                    flight.wiped_out = False
+                    flight.fall_seconds = 0
+                    flight.fall_yd = 0.0
+                    world.emit(LiftRegained(body.entity, dive, body.velocity.yps))
+                    regain_control(world, body, lim.high_speed_above)
+                    continue
+            before = body.velocity.yps
+            body.velocity.yps = rules.house_out_of_control_velocity(before, lim.basic_move)
+            world.emit(VelocityChanged(body.entity, before, body.velocity.yps, 0, before - body.velocity.yps))

@@ -1,0 +1,179 @@
+"""ACCELERATION: the end-of-turn change of velocity, and entering and leaving high speed."""
+
+from __future__ import annotations
+
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import LossCause, MoveState
+from esper_motion.ecs import Phase, RollMade, System, World
+from esper_motion.ecs.dice import modified
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LeftHighSpeed, VelocityChanged
+from esper_motion.systems.gurps.mounted.common import mount_rolled_dx
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.shared.movers import (
+    Body,
+    Limits,
+    bodies,
+    control_roll,
+    high_speed_above,
+    installed_rules,
+    limits,
+    standing,
+)
+from esper_motion.systems.gurps.shared.transitions import lose_control
+
+
+def _entry_refusal(world: World, body: Body, lim: Limits) -> str | None:
+    """Why this turn does not qualify for switching to high speed, or None when it does."""
+    control = body.control
+    if rules.can_enter_high_speed(
+        control.moved_yd, lim.move, control.turned_hexsides, body.intent.maneuver, standing(world, body.entity)
+    ):
+        return None
+    if control.moved_yd < lim.move:
+        return f"moved {control.moved_yd} of its Move of {lim.move} yd"
+    if control.turned_hexsides > 1:
+        return f"turned {control.turned_hexsides} hexsides"
+    return "not standing"
+
+
+def _flights(world: World) -> dict[int, Flight]:
+    """Each flier's ``Flight`` by entity, made once and kept while the world keeps its shape
+    (:meth:`esper_motion.ecs.World.per_shape`)."""
+    return world.per_shape(_flights, (Flight,), lambda rows: {entity: flight for entity, (flight,) in rows})
+
+
+def _flier_landing(body: Body, flights: dict[int, Flight]) -> bool | None:
+    """For a flier on the ground, which may have come down faster than it can run, whether it came down this turn
+    (a descent of its own: ``Flight.climbed_yd``); None for anyone else. ``flights``: :func:`_flights`."""
+    if body.position.altitude_yd:
+        return None
+    flight = flights.get(body.entity)
+    return None if flight is None else flight.climbed_yd < 0
+
+
+class VelocityChange(System):
+    """ACCELERATION phase: sets next turn's velocity for every mover in control, in initiative order.
+
+    Reads ``Intent`` (``throttle``, ``maneuver``), ``Velocity``, ``Control`` (``state``, ``moved_yd``,
+    ``turned_hexsides``, ``extra_cost``), ``Posture`` and the Move in use; writes ``Velocity.yps`` and
+    ``Control`` (``state``; ``loss_cause`` and ``lost_at_yd`` when control is lost); emits
+    :class:`VelocityChanged`, :class:`EnteredHighSpeed`, :class:`LeftHighSpeed`, :class:`HighSpeedRefused`,
+    ``RollMade`` and ``LostControl``. Movers whose turn is over (``Control.halted``: a trip, a collision, a
+    drift) and riders are left alone.
+
+    - Ordinary movement: the throttle sets next turn's yards within Move. Past Move it switches to high speed,
+      which needs a turn on Move or Move and Attack, standing, moving the full Move with at most one
+      60-degree turn, and a velocity no higher than the entry limit (20% over Move, at least +1; twice Basic
+      Move with Enhanced Move or a rated top speed above Move) (Basic Set: High-Speed Movement). A turn that
+      fell short (footing, a collision) is refused with :class:`HighSpeedRefused` and the velocity stays.
+      Reading chosen: a mover in ordinary movement whose velocity is already above high speed where it ends
+      the turn (a flier that came down to the ground faster than its ground Basic Move) is not speeding up
+      into high speed but is there already, so it needs no qualifying turn: it goes to high speed at its
+      velocity.
+    - Landing at speed (the texts are silent on it), reading chosen: a flier on the ground goes no faster than
+      its ground top speed, so one that came down faster than it can run is slowed to that at the end of the
+      turn, a forced deceleration counted as bad footing's is (the footing it paid included, not added):
+      with any voluntary deceleration, within Basic Move it is safe, up to twice Basic Move it takes the
+      Pushing the Envelope roll for a hasty deceleration, beyond that control is lost outright (Basic Set:
+      High-Speed Movement > Tactical Movement; Pushing the Envelope). The turn it lands, however slowly, a
+      throttle up is not applied: landing is a deceleration, of nothing or more, and one accelerates or
+      decelerates at the end of a turn, not both (as with footing). It ends at high speed or not by its new
+      velocity, as any mover does.
+    - High speed: accelerate by up to Basic Move to top speed (Accelerating); or decelerate, the footing's
+      extra points paid this turn adding to the voluntary deceleration: within Basic Move it is safe, up to
+      twice Basic Move it takes a Pushing the Envelope roll at the hasty-deceleration modifier, beyond that
+      control is lost outright (Decelerating; Pushing the Envelope; Tactical Movement). At Basic Move or
+      less the mover leaves high speed. House rules: high speed is anything over Encumbered Move; the first
+      turn at speed and every later one add up to Encumbered Move, to the house maximum; deceleration is by
+      at most Basic Move (House rules: High Speed Movement).
+
+    Readings chosen: a turn that paid extra points for footing decelerates, so its positive throttle is not
+    applied (one accelerates or decelerates at the end of a turn, not both). When control is lost here the
+    footing's deceleration still happens, the voluntary part does not, and the loss plays out from the
+    start of the next turn: on the ground it trips before moving, with its whole velocity as the movement it
+    has left.
+    """
+
+    phase = Phase.ACCELERATION
+
+    def run(self) -> None:
+        """Settle every velocity."""
+        world = self.world
+        chosen = installed_rules(world)
+        flights = _flights(world)
+        for body in bodies(world):
+            control = body.control
+            if control.carried_by is not None or control.halted or control.state is MoveState.OUT_OF_CONTROL:
+                continue  # a rider (carried), a turn that is over, or no control to change speed with
+            landing = _flier_landing(body, flights)
+            if control.state is MoveState.NORMAL:
+                if body.velocity.yps or body.intent.throttle:  # standing still and asked for nothing: nothing to do
+                    self._ordinary(world, body, limits(world, body, chosen), chosen, landing)
+            elif body.intent.throttle or control.extra_cost or landing is not None:
+                self._high_speed(world, body, limits(world, body, chosen), chosen, landing)
+            else:
+                self._cruise(world, body, chosen)
+
+    def _ordinary(self, world: World, body: Body, lim: Limits, chosen: Rules, landing: bool | None) -> None:
+        before = body.velocity.yps
+        if landing or (landing is not None and before > lim.top_speed):  # landed, or came down too fast to run
+            self._high_speed(world, body, lim, chosen, landing)
+            return
+        throttle = body.intent.throttle
+        target = before + throttle
+        if target > lim.move and before <= lim.high_speed_above:
+            refusal = _entry_refusal(world, body, lim)
+            if refusal is not None:
+                world.emit(HighSpeedRefused(body.entity, before, refusal))
+                return
+        body.velocity.yps = target
+        if throttle:
+            world.emit(VelocityChanged(body.entity, before, target, throttle, 0))
+        if target > lim.high_speed_above:
+            body.control.state = MoveState.HIGH_SPEED
+            world.emit(EnteredHighSpeed(body.entity, target))
+
+    def _cruise(self, world: World, body: Body, chosen: Rules) -> None:
+        """At high speed with no change of speed asked and no footing paid for: the velocity stays, and it leaves
+        high speed only when that velocity is no longer above the threshold (its environment changed)."""
+        velocity = body.velocity.yps
+        if velocity <= high_speed_above(world, body, chosen):
+            body.control.state = MoveState.NORMAL
+            world.emit(LeftHighSpeed(body.entity, velocity, "slowed out of high speed"))
+
+    def _high_speed(self, world: World, body: Body, lim: Limits, chosen: Rules, landing: bool | None) -> None:
+        """``landing``: :func:`_flier_landing` of ``body``."""
+        entity = body.entity
+        before = body.velocity.yps
+        throttle = body.intent.throttle
+        footing = body.control.extra_cost
+        if landing is not None:  # on the ground: down to its ground top speed, the footing included
+            footing = max(footing, before - lim.top_speed)
+        if throttle > 0 and footing == 0 and not landing:
+            body.velocity.yps = before + throttle
+            world.emit(VelocityChanged(entity, before, body.velocity.yps, throttle, 0))
+            return
+        voluntary = min(max(0, -throttle), before - footing)
+        outcome = rules.footing_deceleration(before, footing, lim.basic_move, voluntary)
+        cause = LossCause.FOOTING if outcome.lost_control else None
+        if outcome.roll_modifier is not None:
+            skill, label = control_roll(world, body)
+            result = world.dice.success(skill + outcome.roll_modifier, modified(label, outcome.roll_modifier))
+            world.emit(RollMade(entity, "hasty deceleration", result))
+            mount_rolled_dx(world, entity, result.success)
+            if not result.success:
+                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+        after = before - footing if cause is not None else outcome.new_velocity
+        body.velocity.yps = after
+        if after != before or throttle:
+            world.emit(VelocityChanged(entity, before, after, throttle, footing))
+        if cause is not None:
+            lose_control(world, body, cause, body.control.moved_yd, chosen)
+        elif after > lim.high_speed_above:
+            if body.control.state is MoveState.NORMAL:  # a flier that came down fast: at high speed on the ground
+                body.control.state = MoveState.HIGH_SPEED
+                world.emit(EnteredHighSpeed(entity, after))
+        elif body.control.state is MoveState.HIGH_SPEED:
+            body.control.state = MoveState.NORMAL
+            world.emit(LeftHighSpeed(entity, after, "slowed out of high speed"))

@@ -1,0 +1,58 @@
+"""CONTROL, house rules: the cycle of losing and regaining control (House rules: High Speed Movement)."""
+
+from __future__ import annotations
+
+from esper_motion.components.gurps import LossCause
+from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import VelocityChanged
+from esper_motion.systems.gurps.flight.stall import stall_after_deceleration
+from esper_motion.systems.gurps.mounted.common import mount_rolled_dx
+from esper_motion.systems.gurps.shared.movers import dx_modifier, installed_rules, limits, loss_mode, out_of_control
+from esper_motion.systems.gurps.shared.transitions import regain_control
+
+
+class HouseRecovery(System):
+    """CONTROL phase under ``Rules.control == "house"`` (in place of ``Drifting``): movers out of control that
+    do not trip slow down and win their control back, in initiative order.
+
+    Reads ``Control`` (``state``, ``loss_cause``, ``lost_at_yd``), ``Velocity``, ``Mover.dx`` with
+    :func:`esper_motion.systems.gurps.shared.movers.dx_modifier`,
+    Basic and Encumbered Move; writes ``Velocity.yps``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits
+    ``RollMade``, ``VelocityChanged``, ``RegainedControl`` and ``LeftHighSpeed``.
+
+    The house cycle: out of control, the mover keeps moving its velocity straight ahead (the MOVEMENT phase
+    has done that), and at the end of its turn slows by Basic Move; once that takes it below Encumbered Move,
+    control is back at once. From the turn after the loss on, a DX roll at the end of its movement wins control
+    back, and then it speeds up or slows down normally (its throttle applies); failing, it slows by Basic Move
+    again (House rules: High Speed Movement). Movers on the ground trip instead (``Tripping``). Reading chosen:
+    a vehicle with nobody at its controls (``LossCause.UNCONTROLLED``) has nobody to roll, so it only slows,
+    and has control back once below Encumbered Move.
+    """
+
+    phase = Phase.CONTROL
+
+    def run(self) -> None:
+        """Slow every mover out of control and give control back where the house rules allow."""
+        world = self.world
+        chosen = installed_rules(world)
+        for body, cause in out_of_control(world):
+            control = body.control
+            if loss_mode(world, body, cause, chosen) == "trip":
+                continue
+            lim = limits(world, body, chosen)
+            if control.lost_at_yd is None and control.loss_cause is not LossCause.UNCONTROLLED:
+                result = world.dice.success(body.mover.dx + dx_modifier(world, body.entity), "DX")
+                world.emit(RollMade(body.entity, "regain control", result))
+                mount_rolled_dx(world, body.entity, result.success)
+                if result.success:
+                    regain_control(world, body, lim.high_speed_above)
+                    continue
+            before = body.velocity.yps
+            body.velocity.yps = rules.house_out_of_control_velocity(before, lim.basic_move)
+            world.emit(VelocityChanged(body.entity, before, body.velocity.yps, 0, before - body.velocity.yps))
+            if lim.environment == "air" and stall_after_deceleration(world, body.entity):
+                continue  # stalled: at rest, falling, its turn over
+            control.halted = True
+            if rules.house_regains_control_automatically(body.velocity.yps, lim.move):
+                regain_control(world, body, lim.high_speed_above)

@@ -1,0 +1,259 @@
+"""INTENT: every intent is checked against the rules before anything in the world changes."""
+
+from __future__ import annotations
+
+from esper_motion.components.gurps import Intent, Maneuver, MoveState
+from esper_motion.ecs import IntentError, Phase, RuleValueError, System, World
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, installed_rules, limits, standing
+
+
+def _plainly_valid(intent: Intent) -> bool:
+    """A quick look at every field of ``intent`` (the common case); anything unusual gets the full check."""
+    at = intent.turn_at_yd
+    return (
+        type(intent.maneuver) is Maneuver
+        and type(intent.throttle) is int
+        and type(intent.turn) is int
+        and -2 <= intent.turn <= 2
+        and (at is None or (type(at) is int and at >= 0))
+        and type(intent.push) is bool
+        and type(intent.veer) is tuple
+        and (not intent.veer or all(side in (-1, 0, 1) and type(side) is int for side in intent.veer))
+        and intent.slam is False
+    )
+
+
+def _recheck_fields(body: Body) -> None:
+    """The Intent's own checks again, as an IntentError: a game may have changed a field after construction.
+    For an intent that :func:`_plainly_valid` does not pass."""
+    intent = body.intent
+    if intent.turn in (3, -3):
+        raise IntentError(body.entity, "turn", intent.turn, "a 180-degree turn is not possible; at most 2 hexsides")
+    try:
+        Intent(intent.maneuver, intent.throttle, intent.turn, intent.turn_at_yd, intent.push, intent.veer, intent.slam)
+    except RuleValueError as error:
+        raise IntentError(body.entity, error.field, error.value, f"expected {error.allowed}") from None
+
+
+def _moves_under_own_power(body: Body, lim: Limits) -> None:
+    intent = body.intent
+    if lim.basic_move == 0 and (intent.turn or intent.throttle or any(intent.veer)):
+        field = "turn" if intent.turn or any(intent.veer) else "throttle"
+        value = intent.turn if field == "turn" else intent.throttle
+        raise IntentError(
+            body.entity,
+            field,
+            value,
+            "0: with Basic Move 0 it cannot turn, veer, speed up or slow down under its own power, only drift",
+        )
+
+
+def _check_normal(body: Body, lim: Limits, world: World) -> None:
+    """Ordinary movement: any turn; a throttle that stays within Move, or switches to high speed."""
+    intent = body.intent
+    velocity = body.velocity.yps
+    if velocity > lim.high_speed_above:
+        why = "above it is high speed"
+        if lim.environment == "air" and lim.high_speed_above == 0 < lim.move:  # see movers.limits
+            why = "under the house rules a flier that cannot hover is at high speed whenever it flies"
+        raise RuleValueError(
+            "Velocity", "yps", velocity, f"at most {lim.high_speed_above} while Control.state is normal ({why})"
+        )
+    if intent.turn_at_yd is not None and intent.turn_at_yd > velocity:
+        raise IntentError(body.entity, "turn_at_yd", intent.turn_at_yd, f"at most {velocity}, the yards of this turn")
+    target = velocity + intent.throttle
+    if target < 0:
+        raise IntentError(body.entity, "throttle", intent.throttle, f"at least {-velocity}: velocity cannot go below 0")
+    if target <= lim.move:
+        return
+    if target > lim.entry_limit:
+        raise IntentError(
+            body.entity,
+            "throttle",
+            intent.throttle,
+            f"at most {lim.entry_limit - velocity}: on switching to high speed the next turn starts at no more "
+            f"than {lim.entry_limit} yd/s",
+        )
+    missing = []
+    if not rules.high_speed_maneuver_allowed(intent.maneuver):
+        missing.append("a Move or Move and Attack maneuver")
+    if not standing(world, body.entity):
+        missing.append("standing")
+    if velocity < lim.move:
+        missing.append(f"moving the full Move of {lim.move} yd (velocity is {velocity})")
+    if abs(intent.turn) > 1:
+        missing.append("at most one 60-degree turn")
+    if missing:
+        raise IntentError(
+            body.entity,
+            "throttle",
+            intent.throttle,
+            f"at most {lim.move - velocity} (Move {lim.move}); going faster switches to high speed, "
+            f"which needs {', '.join(missing)}",
+        )
+
+
+def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
+    """High speed: turns within the turning radius, acceleration and deceleration within their limits."""
+    intent = body.intent
+    velocity = body.velocity.yps
+    entity = body.entity
+    if intent.turn:
+        at = intent.turn_at_yd if intent.turn_at_yd is not None else lim.free_turn_yd
+        if at > velocity:
+            if intent.turn_at_yd is not None:
+                raise IntentError(entity, "turn_at_yd", at, f"at most {velocity}, the yards of this turn")
+            raise IntentError(
+                entity,
+                "turn",
+                intent.turn,
+                f"0 this turn: the turning radius of {lim.radius} yd ({lim.free_turn_yd} yd still to run straight) "
+                f"is not met within this turn's {velocity} yd; set push=True and turn_at_yd to try an early turn",
+            )
+        early = at < lim.free_turn_yd
+        if (early or abs(intent.turn) == 2) and not intent.push:
+            what = "an early turn" if early else "a 120-degree turn"
+            raise IntentError(
+                entity,
+                "turn_at_yd" if early else "turn",
+                intent.turn_at_yd if early else intent.turn,
+                f"push=True for {what}: pushing the envelope needs a roll at "
+                f"{early_turn_modifier(body, lim, chosen):+d}",
+            )
+    if intent.throttle > 0:
+        if intent.throttle > lim.accel_step:
+            raise IntentError(
+                entity,
+                "throttle",
+                intent.throttle,
+                f"at most +{lim.accel_step}: one turn adds at most {lim.accel_step}",
+            )
+        if velocity + intent.throttle > lim.top_speed:
+            raise IntentError(
+                entity,
+                "throttle",
+                intent.throttle,
+                f"at most +{max(0, lim.top_speed - velocity)}: accelerating past the top speed of "
+                f"{lim.top_speed} yd/s is not possible",
+            )
+    elif intent.throttle < 0:
+        decel = -intent.throttle
+        if decel > velocity:
+            raise IntentError(entity, "throttle", intent.throttle, f"at least {-velocity}: velocity cannot go below 0")
+        if decel > lim.max_decel:
+            raise IntentError(
+                entity,
+                "throttle",
+                intent.throttle,
+                f"at least -{lim.max_decel}: no more can be cut from the velocity in one turn",
+            )
+        if decel > lim.safe_decel and not intent.push:
+            modifier = rules.hasty_deceleration_modifier(decel, lim.basic_move)
+            raise IntentError(
+                entity,
+                "throttle",
+                intent.throttle,
+                f"at least -{lim.safe_decel}, or push=True to risk a hasty deceleration (a roll at {modifier:+d})",
+            )
+
+
+def _check_out_of_control(body: Body, lim: Limits | None, chosen: Rules) -> None:
+    """Out of control: no turn, no veer. Under the Basic Set no throttle either. Under the house rules the mover
+    takes Move maneuvers, and its throttle (within the usual limits) applies if it wins control back this turn
+    (House rules: High Speed Movement). ``lim`` is None when the intent turns, veers and throttles nothing."""
+    intent = body.intent
+    if chosen.control != "house":
+        if intent.turn or intent.throttle or any(intent.veer):
+            raise IntentError(
+                body.entity,
+                "throttle" if intent.throttle else "turn",
+                intent.throttle or intent.turn or intent.veer,
+                "nothing: out of control, it cannot turn, veer, speed up or slow down until control returns",
+            )
+        return
+    if intent.turn or any(intent.veer):
+        raise IntentError(body.entity, "turn", intent.turn or intent.veer, "0: out of control, it moves straight ahead")
+    if intent.maneuver != Maneuver.MOVE:
+        raise IntentError(
+            body.entity, "maneuver", Maneuver(intent.maneuver).value, "Move: out of control, it takes Move maneuvers"
+        )
+    if lim is not None:
+        _check_high_speed(body, lim, chosen)
+
+
+def early_turn_modifier(body: Body, lim: Limits, chosen: Rules) -> int:
+    """The modifier of an early or tight turn: -1 per full Basic Move by which the velocity exceeds Basic Move;
+    with the house turning radius, minus the radius (Basic Set: High-Speed Movement > Pushing the Envelope;
+    House rules: High Speed Movement)."""
+    if chosen.turning_radius == "house":
+        return rules.early_turn_modifier(body.velocity.yps, lim.move, "house")
+    return rules.early_turn_modifier(body.velocity.yps, lim.basic_move)
+
+
+def check_intent(world: World, body: Body, chosen: Rules) -> None:
+    """Raise :class:`~esper_motion.ecs.errors.IntentError` if ``body``'s intent breaks the rules in its present state.
+
+    Refused: a field out of range (a 180-degree turn, an unknown maneuver); anything but a plain Intent
+    for a rider; turning, veering or changing speed with a Basic Move of 0 (Basic Set: High-Speed Movement >
+    Direction and Turning Radius), or while out of control; at ordinary speed, going past Move without
+    qualifying for high speed, or past the entry limit (Basic Set: High-Speed Movement); at high speed, a turn
+    the radius does not allow this turn, an early or 120-degree turn without ``push``, accelerating by more
+    than the step or past top speed (Accelerating), decelerating past Basic Move without ``push`` or past
+    twice Basic Move (Decelerating; Pushing the Envelope); more ``veer`` entries than yards to move.
+    """
+    intent = body.intent
+    if not _plainly_valid(intent):
+        _recheck_fields(body)
+    moving = intent.turn or intent.throttle or any(intent.veer)
+    control = body.control
+    if control.carried_by is not None:  # carried (:func:`esper_motion.systems.gurps.shared.movers.carried`): a rider
+        if moving:
+            raise IntentError(
+                body.entity,
+                "throttle" if intent.throttle else "turn",
+                intent.throttle or intent.turn,
+                "0: a rider does not move under its own power",
+            )
+        return
+    state = control.state
+    # Asked for no turn, veer or change of speed, nothing left to check needs the limits, unless the mover is
+    # moving in ordinary movement (its velocity must stay within what ordinary movement allows).
+    lim = limits(world, body, chosen) if moving or (state is MoveState.NORMAL and body.velocity.yps) else None
+    if lim is not None:
+        _moves_under_own_power(body, lim)
+    if state is MoveState.OUT_OF_CONTROL:
+        _check_out_of_control(body, lim, chosen)
+        return
+    if len(intent.veer) > body.velocity.yps:
+        raise IntentError(
+            body.entity, "veer", intent.veer, f"at most {body.velocity.yps} entries, one per yard of this turn"
+        )
+    if intent.turn_at_yd is not None and intent.turn == 0:
+        raise IntentError(body.entity, "turn_at_yd", intent.turn_at_yd, "None when turn is 0")
+    if lim is None:
+        return
+    if state is MoveState.NORMAL:
+        _check_normal(body, lim, world)
+    else:
+        _check_high_speed(body, lim, chosen)
+
+
+class IntentCheck(System):
+    """INTENT phase, first: checks every mover's ``Intent`` before anything changes (:func:`check_intent`).
+
+    Reads ``Intent``, ``Velocity``, ``Control.state``, ``Mover`` and the Move in use; writes nothing; emits
+    nothing; raises :class:`~esper_motion.ecs.errors.IntentError` (or ``RuleValueError`` for a velocity above Basic Move
+    in ordinary movement) for the first bad intent in initiative order, and the step leaves the world as it
+    was.
+    """
+
+    phase = Phase.INTENT
+
+    def run(self) -> None:
+        """Check every intent."""
+        world = self.world
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            check_intent(world, body, chosen)

@@ -1,0 +1,428 @@
+"""MOVEMENT: walking each mover's path hex by hex, paying for footing, jumping or running into what is there.
+
+:func:`walk` is the path itself, free of dice and of writes, so :func:`esper_motion.systems.gurps.preview` follows the
+same path the system will; :class:`PathWalker` rolls the dice it asks for and writes the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from esper_motion.components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
+from esper_motion.components.motion import Position
+from esper_motion.ecs import Phase, RollMade, World
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, turn
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned
+from esper_motion.systems.gurps.flight.altitude import level_points
+from esper_motion.systems.gurps.mounted.common import mount_rolled_dx
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.shared.figure import body_hexes
+from esper_motion.systems.gurps.shared.movers import (
+    Body,
+    bodies,
+    carried,
+    dx_modifier,
+    environment,
+    installed_rules,
+    limits,
+    loss_mode,
+)
+from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
+
+
+class WalkPlan(NamedTuple):
+    """Everything one walk needs to know before it starts (a named tuple: one is made for every mover every turn,
+    and a tuple is quick to make).
+
+    The walker faces ``facing`` and travels along ``heading``. It has ``points`` movement points, each yard
+    costing 1 plus the footing's extra points when ``footing`` is paid. Up to ``drift_from_yd`` it enters
+    the front hex ``veer`` picks for that yard; from ``drift_from_yd`` on it goes straight along its heading.
+    At yard ``turn_yd`` (counted before entering the next hex) its facing turns by ``turn_by`` hexsides, and
+    its heading with it when ``heading_follows_turn``. The walk ends at yard ``stop_at_yd`` (a trip), when
+    the points run out, or at whatever it cannot pass. With ``can_jump`` it may try to jump crossable
+    obstacles.
+    """
+
+    entity: int
+    start: Hex
+    altitude_yd: float
+    height_yd: float
+    facing: int
+    heading: int
+    points: int
+    veer: tuple[int, ...] = ()
+    turn_yd: int | None = None
+    turn_by: int = 0
+    heading_follows_turn: bool = True
+    stop_at_yd: int | None = None
+    drift_from_yd: int | None = None
+    footing: bool = True
+    can_jump: bool = False
+
+
+@dataclass(slots=True)
+class WalkResult:
+    """Where a walk went: the hexes entered, the final facing and heading, the points spent (of which
+    ``extra`` for footing), the turn made (yards before it, and the hex), and what stopped it, if anything."""
+
+    facing: int
+    heading: int
+    path: list[Hex] = field(default_factory=list)
+    spent: int = 0
+    extra: int = 0
+    turned: tuple[int, Hex] | None = None
+    struck: int | None = None
+
+
+JumpRoll = Callable[[int, Hex], bool]
+"""Asked whether the walker clears obstacle ``entity`` on ``hex``."""
+
+DodgeRoll = Callable[[int, Hex, int], bool]
+"""Asked whether body ``entity`` on ``hex`` dodges out of the walker's way by stepping one hex in the direction
+given (where :meth:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex.room_to_step_aside` found it room); on
+a yes it has stepped there, in the world and in the index."""
+
+
+def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) -> WalkResult:
+    """Follow ``plan`` through ``index``; ``jump`` and ``dodge`` decide the rolls met on the way.
+
+    Basic Set: High-Speed Movement > Tactical Movement: movement points are the velocity, bad footing
+    costs extra points; Direction and Turning Radius: until the radius is met the walker may enter any of
+    its three front hexes without changing facing; a walker with legs may roll to jump obstacles, and
+    otherwise collides with what it cannot pass or what does not dodge out of the way.
+
+    A walker that fills several hexes (a horse, a flier lying flat: ``SpatialIndex.length``) fills them in a line
+    behind its front, opposite its facing (:func:`esper_motion.systems.gurps.shared.figure.body_hexes`): every hex its
+    body comes to fill, stepping or swinging round in a turn, is entered as its front hex is, and whatever stops it
+    there stops the whole walker (a turn whose swing is stopped is not made).
+    """
+    here = plan.start
+    facing, heading = plan.facing, plan.heading
+    path: list[Hex] = []
+    spent = extra = 0
+    turned: tuple[int, Hex] | None = None
+    struck: int | None = None
+    turn_yd, stop_at_yd, drift_from_yd = plan.turn_yd, plan.stop_at_yd, plan.drift_from_yd
+    points, footing, veer = plan.points, plan.footing, plan.veer
+    occupied = index.occupied
+    rolls = (jump, dodge)
+    length = index.length(plan.entity)
+    body = body_hexes(here, facing, length) if length > 1 else (here,)
+    yard = 0
+    while True:
+        if yard == turn_yd and turned is None:
+            turned_to = turn(facing, plan.turn_by)
+            if length > 1:
+                swung = body_hexes(here, turned_to, length)
+                struck = _body_in_way(plan, index, body, swung, toward=turned_to, rolls=rolls)
+                if struck is not None:
+                    break
+                body = swung
+            facing = turned_to
+            if plan.heading_follows_turn:
+                heading = facing
+            turned = (yard, here)
+        if stop_at_yd is not None and yard >= stop_at_yd:
+            break
+        drifting = drift_from_yd is not None and yard >= drift_from_yd
+        if drifting:
+            toward = heading
+        else:
+            side = veer[yard] if yard < len(veer) else 0
+            toward = (facing + side) % 6  # one of the three front hexes
+        step = DIRECTIONS[toward]
+        if length == 1 and (drifting or yard >= len(veer)):
+            # Up to the next yard where the plan changes something, every empty hex costs one point and holds
+            # nothing to meet: walk those in one go, then look again at the yard after them.
+            most = points - spent
+            for mark in (None if turned else turn_yd, stop_at_yd, None if drifting else drift_from_yd):
+                if mark is not None and mark > yard:
+                    most = min(most, mark - yard)
+            ran = _clear_run(here, step, most, occupied, path)
+            if ran:
+                here = path[-1]
+                body = (here,)
+                spent += ran
+                yard += ran
+                if spent == points and (turned or yard != turn_yd):
+                    break  # no point left for another yard, and no turn due here
+                continue
+        ahead = (here[0] + step[0], here[1] + step[1])
+        empty = ahead not in occupied  # nothing there: no footing to pay, nothing to jump or run into
+        cost = 1 if empty or not footing else 1 + index.footing_extra(ahead)
+        if spent + cost > points:
+            break
+        moved = body_hexes(ahead, facing, length) if length > 1 else (ahead,)
+        if not empty:
+            if not drifting and _no_landing(plan, index, ahead, step=step, length=length, left=points - spent - cost):
+                break
+            avoid = (*body, *moved)
+            struck = _in_the_way(plan, index, ahead, toward=toward, avoid=avoid, rolls=rolls, may_jump=not drifting)
+            if struck is not None:
+                break
+        if length > 1:
+            struck = _body_in_way(plan, index, body, moved, toward=toward, rolls=rolls)
+            if struck is not None:
+                break
+        body = moved
+        path.append(ahead)
+        here = ahead
+        spent += cost
+        extra += cost - 1
+        yard += 1
+    return WalkResult(facing, heading, path, spent, extra, turned, struck)
+
+
+def _no_landing(plan: WalkPlan, index: SpatialIndex, ahead: Hex, *, step: Hex, length: int, left: int) -> bool:
+    """Whether what stands on ``ahead`` is only obstacles the walker could jump, with nowhere to land beyond them:
+    the ``left`` movement points (once ``ahead`` is paid for) cannot carry its whole body (``length`` hexes) past
+    them straight on, or something it would meet stands there. Then it stops short of them."""
+    if not plan.can_jump:
+        return False
+    found = index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd)
+    if not found or not all(what.crossable for _, what in found):
+        return False
+    q, r = ahead
+    for _ in range(length):
+        q, r = q + step[0], r + step[1]
+        left -= 1 + (index.footing_extra((q, r)) if plan.footing else 0)
+        if left < 0 or index.obstacles_in_way((q, r), plan.altitude_yd, plan.height_yd):
+            return True
+        if index.bodies_in_way((q, r), plan.entity, plan.altitude_yd, plan.height_yd):
+            return True
+    return False
+
+
+def _clear_run(here: Hex, step: Hex, most: int, occupied: Container[Hex], path: list[Hex]) -> int:
+    """Walk from ``here`` by ``step`` through at most ``most`` hexes that are not ``occupied``, adding each to
+    ``path``; return how many."""
+    q, r = here
+    dq, dr = step
+    ran = 0
+    while ran < most:
+        ahead = (q + dq, r + dr)
+        if ahead in occupied:
+            break
+        path.append(ahead)
+        q, r = ahead
+        ran += 1
+    return ran
+
+
+def _body_in_way(
+    plan: WalkPlan,
+    index: SpatialIndex,
+    body: tuple[Hex, ...],
+    moved: tuple[Hex, ...],
+    *,
+    toward: int,
+    rolls: tuple[JumpRoll, DodgeRoll],
+) -> int | None:
+    """What stops a walker filling several hexes from filling the hexes behind its front in ``moved`` that its
+    ``body`` did not fill yet (its front hex is :func:`_in_the_way`'s business). Only the front jumps: an
+    obstacle that the body behind it would swing or slide onto stops the walker."""
+    avoid = (*body, *moved)
+    for spot in moved[1:]:
+        if spot not in body and spot in index.occupied:
+            struck = _in_the_way(plan, index, spot, toward=toward, avoid=avoid, rolls=rolls, may_jump=False)
+            if struck is not None:
+                return struck
+    return None
+
+
+def _in_the_way(
+    plan: WalkPlan,
+    index: SpatialIndex,
+    ahead: Hex,
+    *,
+    toward: int,
+    avoid: tuple[Hex, ...],
+    rolls: tuple[JumpRoll, DodgeRoll],
+    may_jump: bool,
+) -> int | None:
+    """What stops the walker, travelling in direction ``toward``, entering ``ahead``: an obstacle it does not jump
+    (it tries only when ``may_jump``), then a body that does not dodge out of the way. A body dodges by stepping
+    aside onto a clear hex not in ``avoid`` (the hexes the walker fills now and will fill); one with no such hex
+    cannot get out of the way. ``rolls`` are the walk's jump and dodge rolls."""
+    jump, dodge = rolls
+    for obstacle, what in index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd):
+        if what.crossable and plan.can_jump and may_jump and jump(obstacle, ahead):
+            continue
+        return obstacle
+    for other in index.bodies_in_way(ahead, plan.entity, plan.altitude_yd, plan.height_yd):
+        aside = index.room_to_step_aside(other, toward, avoid, (other, plan.entity))
+        if aside is None or not dodge(other, ahead, aside):
+            return other
+    return None
+
+
+def jump_skill(world: World, body: Body) -> int:
+    """DX or Jumping, whichever is better, less shock: the roll to jump an obstacle at a run. Under the house
+    rules a Move and Attack takes 2 more off (:func:`esper_motion.systems.gurps.shared.movers.dx_modifier`; House rules:
+    "Dragon" Rule)."""
+    skills = world.try_get(body.entity, Skills)
+    jumping = skills.level("Jumping") if skills is not None else None
+    return max(body.mover.dx, jumping or 0) + dx_modifier(world, body.entity)
+
+
+def dodge_skill(world: World, entity: int) -> int | None:
+    """Dodge of a body in the way: Basic Speed + 3 (rounded down) less encumbrance, -4 when stunned; None for
+    one that cannot dodge (unconscious, or no ``Mover``)."""
+    mover = world.try_get(entity, Mover)
+    if mover is None:
+        return None
+    condition = world.try_get(entity, Condition)
+    if condition is not None and not condition.conscious:
+        return None
+    stunned = -4 if condition is not None and condition.stunned else 0
+    return int(mover.basic_speed) + 3 + rules.dodge_encumbrance_penalty(mover.encumbrance) + stunned
+
+
+def dodge_aside(world: World, index: SpatialIndex, mover: int, other: int, *, at: Hex, aside: int) -> bool:
+    """Roll ``other``'s Dodge to get out of ``mover``'s way on ``at``; on a success it steps one hex in direction
+    ``aside`` (every hex it fills with it, in the world and in ``index``) and says so."""
+    skill = dodge_skill(world, other)
+    if skill is None:
+        return False
+    result = world.dice.success(skill, "Dodge")
+    world.emit(RollMade(other, f"dodge out of the way of entity {mover}", result))
+    if result.success:
+        index.shift(other, aside)
+        position = world.get(other, Position)
+        step = DIRECTIONS[aside]
+        position.q, position.r = position.q + step[0], position.r + step[1]
+        world.emit(DodgedAside(other, mover, at, position.hex))
+    return result.success
+
+
+def plan_walk(
+    world: World, body: Body, chosen: Rules, turn_yd: int | None, loss: tuple[int, LossCause] | None
+) -> WalkPlan:
+    """The :class:`WalkPlan` of ``body`` this turn, turning at ``turn_yd`` (None: no turn); ``loss`` is the yard
+    from which it is out of control (0: from the start) and why, or None when it keeps control all the way.
+
+    In control it follows its facing and its ``Intent.veer``. From the loss of control on it either stops (a
+    trip: the skid comes in the CONTROL phase) or goes straight along its heading (in the air, in water, on
+    three or more wheels). A turn planned while out of control (the house rules' failed early turn) changes
+    the facing, not the heading.
+    """
+    stop_at = drift_from = None
+    if loss is not None:
+        if loss_mode(world, body, loss[1], chosen) == "trip":
+            stop_at = loss[0]
+        else:
+            drift_from = loss[0]
+    heading = body.velocity.heading if loss is not None and loss[0] == 0 else body.facing.direction
+    on_ground = environment(world, body) == "ground"
+    return WalkPlan(
+        entity=body.entity,
+        start=body.position.hex,
+        altitude_yd=body.position.altitude_yd,
+        height_yd=figure_height_yd(body.mover),
+        facing=body.facing.direction,
+        heading=heading,
+        points=level_points(world, body.entity, body.velocity.yps),
+        veer=body.intent.veer,
+        turn_yd=turn_yd,
+        turn_by=body.intent.turn,
+        heading_follows_turn=loss is None,
+        stop_at_yd=stop_at,
+        drift_from_yd=drift_from,
+        footing=on_ground,
+        can_jump=body.mover.legs and on_ground,
+    )
+
+
+class PathWalker(IndexedSystem):
+    """MOVEMENT phase: moves every mover along its path, in initiative order.
+
+    Reads ``Velocity`` (movement points), ``Facing``, ``Intent.turn`` and ``Intent.veer``, ``Control``
+    (``turn_yd`` from the TURNING phase, ``state``, ``lost_at_yd``), footing, obstacles and other bodies through
+    the :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` (brought up to date here once a turn); writes
+    ``Position``, ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``, ``moved_yd``, ``extra_cost``,
+    ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into); emits :class:`Turned`,
+    :class:`Moved`, :class:`ObstacleCrossed`, :class:`DodgedAside` and ``RollMade``; moves a body that dodges aside (its
+    ``Position``).
+
+    Basic Set: High-Speed Movement > Velocity (the whole velocity is moved unless footing slows it), Tactical
+    Movement and Direction and Turning Radius, as :func:`walk` says. Readings chosen:
+
+    - A yard is entered only with the points for it; a hex of footing the points cannot pay for ends the walk.
+    - A jump lands beyond the obstacle: it is tried only with the points to bring the walker's whole body past
+      it, straight on (footing paid), onto hexes where nothing stands that it would meet; a walker without them
+      stops short of the obstacle, with no roll. Only the front jumps: an obstacle the body behind it would
+      swing or slide onto stops the walker. So no walk ends on top of an obstacle.
+    - A planned turn at a yard the walk never reaches does not happen.
+    - Bodies in the way roll Dodge (Basic Speed + 3, encumbrance, -4 stunned); an unconscious body cannot. One
+      that dodges gets out of the way: it steps one hex aside, off the walker's path (the order of
+      :data:`esper_motion.systems.gurps.shared.spatial.ASIDE`: beside the path behind the walker's front first), onto a
+      hex clear of bodies and obstacles that the walker neither fills nor is about to fill; a body with no such hex
+      cannot get out of the way and is run into without a roll. So no walk ends on the hex of a body it met.
+    - Running into something stops the walker on the hex before it; the body struck stops too (its own walk
+      this turn is over). The COLLISION phase works out the damage.
+    - Footing costs only on the ground; fliers and swimmers pay none.
+    """
+
+    phase = Phase.MOVEMENT
+
+    def run(self) -> None:
+        """Walk every mover in initiative order."""
+        world = self.world
+        chosen = installed_rules(world)
+        self.index.refresh(world)
+        for body in bodies(world):
+            if carried(body) or body.control.halted:
+                continue
+            self._walk(world, body, chosen)
+
+    def _walk(self, world: World, body: Body, chosen: Rules) -> None:
+        control = body.control
+        entity = body.entity
+        loss = None
+        if control.loss_cause is not None:
+            loss = (control.lost_at_yd or 0, control.loss_cause)
+        plan = plan_walk(world, body, chosen, control.turn_yd, loss)
+
+        def jump(obstacle: int, at: Hex) -> bool:
+            result = world.dice.success(jump_skill(world, body), "DX or Jumping")
+            world.emit(RollMade(entity, f"jump obstacle {obstacle}", result))
+            mount_rolled_dx(world, entity, result.success)
+            if result.success:
+                world.emit(ObstacleCrossed(entity, obstacle, at))
+            return result.success
+
+        index = self.index
+
+        def dodge(other: int, at: Hex, aside: int) -> bool:
+            return dodge_aside(world, index, entity, other, at=at, aside=aside)
+
+        result = walk(plan, index, jump, dodge)
+        start = body.position.hex
+        if result.turned is not None:
+            after_yd, at = result.turned
+            pushed = False
+            if control.state is MoveState.HIGH_SPEED or control.loss_cause is not None:
+                lim = limits(world, body, chosen)
+                pushed = after_yd < lim.free_turn_yd or abs(plan.turn_by) == 2
+            world.emit(Turned(entity, plan.facing, result.facing, at, after_yd, pushed))
+            control.turned_hexsides += abs(plan.turn_by)
+            control.straight_yd = len(result.path) - after_yd
+        else:
+            control.straight_yd += len(result.path)
+        end = result.path[-1] if result.path else start
+        body.position.q, body.position.r = end
+        body.facing.direction = result.facing
+        index.move(entity, start, end, result.facing)
+        body.velocity.heading = result.heading
+        control.path = result.path  # this walk's own list
+        control.moved_yd = len(result.path)
+        control.extra_cost = result.extra
+        control.struck = result.struck
+        if result.struck is not None:
+            struck_control = world.try_get(result.struck, Control)
+            if struck_control is not None:
+                struck_control.halted = True
+        world.emit(Moved(entity, tuple(result.path), result.extra))

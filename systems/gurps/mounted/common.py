@@ -1,0 +1,488 @@
+"""What the Mounted Combat systems share: links between riders and mounts, seats on the map, Riding rolls and
+falls. No system lives here; the systems are in ``mount_links``, ``mount_orders``, ``mounting``, ``spooking``,
+``mounted_results``, ``mount_control`` and ``riding``, the queries in ``cavalry``.
+
+Sources: Basic Set: Mounted Combat, and the house rules' Mounts when ``Rules.mounts`` is ``"house"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Final, TypeVar
+
+from esper_motion.components.gurps import (
+    Condition,
+    Control,
+    Intent,
+    Maneuver,
+    Mover,
+    MoveState,
+    Posture,
+    PostureState,
+    Skills,
+)
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import IntentError, RollMade, SuccessRoll, World, WorldError
+from esper_motion.ecs.dice import modified
+from esper_motion.ecs.hexgrid import Hex, neighbour, turn
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import FallDamage, FellOff, ReadyForced
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.shared.figure import body_hexes
+from esper_motion.systems.gurps.shared.spatial import figure_height_yd, shared_index, tell_index
+
+C = TypeVar("C")
+
+
+def house(world: World) -> bool:
+    """Whether the world plays the house rules' Mounts (``Rules.mounts == "house"``)."""
+    chosen = world.rules.get("gurps")
+    if not isinstance(chosen, Rules):
+        raise WorldError(
+            "the GURPS rules are not installed in this world: call esper_motion.systems.gurps.install(world)"
+        )
+    return chosen.mounts == "house"
+
+
+def strapped(world: World, rider: int) -> bool:
+    """Whether ``rider`` is strapped into its saddle under the house rules (``Rider.strapped_in`` while
+    ``Rules.mounts`` is ``"house"``): then it cannot fall or be thrown off its mount, and a failed roll to stay on
+    costs it a Ready instead (House rules: Mounts). Under the Basic Set strapping in changes nothing."""
+    found = world.try_get(rider, Rider)
+    return found is not None and found.strapped_in and house(world)
+
+
+def force_ready(world: World, rider: int, cause: str) -> None:
+    """House rules: ``rider`` must spend its next turn on a Ready (``Rider.ready_turn``), for instance to
+    reorient itself after a failed roll to stay on while strapped in (House rules: Mounts). Called from the
+    MOUNTED phase, so the next turn is ``world.turn + 1``. Emits :class:`ReadyForced`."""
+    world.get(rider, Rider).ready_turn = world.turn + 1
+    world.emit(ReadyForced(rider, cause))
+
+
+def maneuver(world: World, entity: int) -> Maneuver | None:
+    """The entity's maneuver this turn, or None when it has no ``Intent``."""
+    intent = world.try_get(entity, Intent)
+    return intent.maneuver if intent is not None else None
+
+
+def readies(world: World, entity: int) -> bool:
+    """Whether the entity spends this turn on a Ready. Reading chosen: an entity without an ``Intent`` (a game
+    that does not model its maneuvers) counts as readying whenever the rules ask for a Ready."""
+    chosen = maneuver(world, entity)
+    return chosen is None or chosen is Maneuver.READY
+
+
+def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | None:
+    """The ``Mover`` whose Basic Speed ``entity`` acts on: its own (``mover``); under the house rules a ridden
+    mount acts on its controlling rider's initiative (House rules: Mounts). The high-speed systems order their
+    movers by it too."""
+    chosen = world.rules.get("gurps")
+    if not isinstance(chosen, Rules) or chosen.mounts != "house":
+        return mover
+    found = world.try_get(entity, Mount)
+    if found is None or found.controller is None:
+        return mover
+    controller = world.try_get(found.controller, Mover)
+    return controller if controller is not None else mover
+
+
+def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
+    """``entities`` in the order they act: highest Basic Speed first, then lowest id (DESIGN.md section 2),
+    a ridden mount on its rider's Basic Speed under the house rules (:func:`initiative_mover`)."""
+
+    def key(entity: int) -> tuple[float, int]:
+        mover = initiative_mover(world, entity, world.try_get(entity, Mover))
+        return (-(mover.basic_speed if mover is not None else 0.0), entity)
+
+    return sorted(entities, key=key)
+
+
+# --- The map --------------------------------------------------------------------------------------
+
+
+def seat_hex(front: Hex, facing: int, hexes: int) -> Hex:
+    """Where the rider sits: the centre hex of a 3-hex mount, the front hex of a 2-hex mount
+    (Basic Set: Mounted Combat > Mounting Up).
+
+    >>> seat_hex((0, 0), 0, 3), seat_hex((0, 0), 0, 2)
+    ((-1, 0), (0, 0))
+    """
+    dq, dr = _seat_offset(facing, hexes)
+    return front[0] + dq, front[1] + dr
+
+
+@lru_cache(maxsize=64, typed=True)
+def _seat_offset(facing: int, hexes: int) -> Hex:
+    """Where the seat is from the front hex: the same wherever the mount stands, so worked out once for each
+    facing and length (every seated rider is placed every turn)."""
+    return body_hexes((0, 0), facing, hexes)[1 if hexes == 3 else 0]
+
+
+BESIDE: Final = (2, -2, 1, -1, 0, 3)
+"""Where someone getting off or falling off a mount lands, in order of preference: the hexes round the seat, in
+hexsides from the way the mount faces: its left (the traditional side), its right, front left, front right,
+ahead, behind; a hex the mount itself fills is passed over. Reading chosen: the texts name no side."""
+
+
+def beside_hexes(seat: Hex, facing: int, body: tuple[Hex, ...]) -> tuple[Hex, ...]:
+    """The hexes round ``seat`` where a rider may come down from a mount facing ``facing`` and filling ``body``,
+    in the order of :data:`BESIDE`.
+
+    >>> beside_hexes((-1, 0), 0, body_hexes((0, 0), 0, 3))
+    ((-2, 1), (-1, -1), (-1, 1), (0, -1))
+    """
+    return tuple(spot for side in BESIDE if (spot := neighbour(seat, turn(facing, side))) not in body)
+
+
+def mount_body(world: World, mount: int) -> tuple[Hex, ...]:
+    """The hexes ``mount`` fills now."""
+    position = world.get(mount, Position)
+    facing = world.try_get(mount, Facing)
+    return body_hexes(position.hex, facing.direction if facing is not None else 0, world.get(mount, Mount).hexes)
+
+
+def mount_seat(world: World, mount: int) -> Hex:
+    """The hex where the riders of ``mount`` sit now (:func:`seat_hex`)."""
+    position = world.get(mount, Position)
+    facing = world.try_get(mount, Facing)
+    return seat_hex(position.hex, facing.direction if facing is not None else 0, world.get(mount, Mount).hexes)
+
+
+def mount_beside(world: World, mount: int) -> tuple[Hex, ...]:
+    """The hexes beside the seat of ``mount`` where a rider may get off or fall, in order (:func:`beside_hexes`)."""
+    facing = world.try_get(mount, Facing)
+    direction = facing.direction if facing is not None else 0
+    return beside_hexes(mount_seat(world, mount), direction, mount_body(world, mount))
+
+
+def _height_yd(world: World, entity: int) -> float:
+    """How tall ``entity`` stands (:func:`esper_motion.systems.gurps.shared.spatial.figure_height_yd`), 2 yards without
+    a ``Mover``, as a human stands (SM 0)."""
+    mover = world.try_get(entity, Mover)
+    return figure_height_yd(mover) if mover is not None else 2.0
+
+
+def step_down_hex(world: World, rider: int, mount: int) -> Hex:
+    """Where ``rider`` stands after climbing down from ``mount`` with a Change Posture: the first hex beside the
+    seat (:func:`mount_beside`) clear of bodies and obstacles at ground level. Reading chosen: with none clear the
+    rider has nowhere to step down to, and the request is an :class:`~esper_motion.ecs.errors.IntentError`."""
+    index = shared_index(world)
+    height = _height_yd(world, rider)
+    beside = mount_beside(world, mount)
+    for spot in beside:
+        if index.clear(spot, 0.0, height, (rider,)):
+            return spot
+    raise IntentError(
+        rider, "Rider.action", "dismount", f"a clear hex beside the seat to step down onto (all of {beside} are taken)"
+    )
+
+
+def landing_hex(world: World, rider: int, mount: int) -> Hex:
+    """Where ``rider`` lands after jumping or falling off ``mount``: the first hex beside the seat
+    (:func:`mount_beside`) clear of bodies and obstacles at ground level; with none clear, the nearest clear hex
+    round the seat, ring by ring (:meth:`esper_motion.systems.gurps.shared.spatial.SpatialIndex.landing_spot`). A rider
+    whose mount no longer exists comes down where it sat, or the nearest clear hex to it. Reading chosen: a rider coming
+    off never lands on a body or an obstacle; one hemmed in is thrown clear of those round it."""
+    index = shared_index(world)
+    height = _height_yd(world, rider)
+    if not world.has(mount, Mount):
+        here = world.get(rider, Position).hex
+        return index.landing_spot(rider, height, (here,), here)
+    return index.landing_spot(rider, height, mount_beside(world, mount), mount_seat(world, mount))
+
+
+# --- Links ----------------------------------------------------------------------------------------
+
+
+def check_can_ride(world: World, rider: int, mount: int) -> None:
+    """Refuse a rider riding itself, or a mount that is (or sits on, at any depth) the rider.
+
+    Raises :class:`~esper_motion.ecs.errors.WorldError` naming the chain, for instance ``3 -> 5 -> 3``.
+    """
+    chain = [rider, mount]
+    current = mount
+    while True:
+        if current == rider:
+            shown = " -> ".join(str(entity) for entity in chain)
+            raise WorldError(f"entity {rider} cannot ride entity {mount}: the riding chain {shown} loops back to it")
+        below = world.try_get(current, Rider)
+        if below is None or below.mount is None:
+            return
+        current = below.mount
+        chain.append(current)
+
+
+def has_seat(world: World, mount: int) -> bool:
+    """Whether ``mount`` has room for one more rider (``Mount.seats``)."""
+    found = world.get(mount, Mount)
+    return len(found.riders) < found.seats
+
+
+def seat(world: World, rider: int, mount: int) -> None:
+    """Link ``rider`` to ``mount`` as its last seated rider and sit it down.
+
+    The rider no longer moves under its own power: its ``Control.carried_by`` names the mount and its own
+    velocity is 0; it sits (``Posture``) at the mount's seat, and its maneuver is Do Nothing until the game
+    chooses another (a seated rider's default, see ``esper_motion.systems.gurps.shared.cleanup.IntentReset``). The
+    systems call this once a mounting succeeds; a game may call it to set up a rider already in the saddle. A rider
+    already mounted, a mount with no free seat, or a chain that loops back is a
+    :class:`~esper_motion.ecs.errors.WorldError`.
+    """
+    rider_component = world.get(rider, Rider)
+    if rider_component.mount is not None:
+        raise WorldError(f"entity {rider} already rides entity {rider_component.mount}")
+    check_can_ride(world, rider, mount)
+    if not has_seat(world, mount):
+        raise WorldError(f"entity {mount} has no free seat for entity {rider}")
+    rider_component.mount = mount
+    rider_component.climbing_onto = None
+    world.get(mount, Mount).riders.append(rider)
+    control = world.try_get(rider, Control)
+    if control is not None:
+        control.carried_by = mount
+        control.state = MoveState.NORMAL
+        control.loss_cause = None
+    velocity = world.try_get(rider, Velocity)
+    if velocity is not None:
+        velocity.yps = 0
+    posture = world.try_get(rider, Posture)
+    if posture is not None:
+        posture.state = PostureState.SITTING
+        posture.target = None
+        posture.seconds_left = 0
+    set_maneuver(world, rider, Maneuver.DO_NOTHING)
+    place_rider(world, rider, mount)
+    tell_index(world, rider)
+
+
+def unlink(world: World, rider: int, at: Hex, posture: PostureState) -> None:
+    """Take ``rider`` off its mount (whether or not the mount still exists) and put it on the ground at ``at``
+    in ``posture``; it moves under its own power again."""
+    rider_component = world.get(rider, Rider)
+    mount = rider_component.mount
+    rider_component.mount = None
+    if mount is not None:
+        mount_component = world.try_get(mount, Mount)
+        if mount_component is not None and rider in mount_component.riders:
+            mount_component.riders.remove(rider)
+    control = world.try_get(rider, Control)
+    if control is not None:
+        control.carried_by = None
+    position = world.try_get(rider, Position)
+    if position is not None:
+        position.q, position.r = at
+        position.altitude_yd = 0.0
+    tell_index(world, rider)
+    body = world.try_get(rider, Posture)
+    if body is not None:
+        body.state = posture
+        body.target = None
+        body.seconds_left = 0
+
+
+def place_rider(world: World, rider: int, mount: int) -> None:
+    """Put a seated rider where it sits on its mount: the seat hex, the mount's altitude and facing."""
+    mount_position = world.try_get(mount, Position)
+    position = world.try_get(rider, Position)
+    if mount_position is None or position is None:
+        return
+    position.q, position.r = mount_seat(world, mount)
+    position.altitude_yd = mount_position.altitude_yd
+    facing = world.try_get(rider, Facing)
+    mount_facing = world.try_get(mount, Facing)
+    if facing is not None and mount_facing is not None:
+        facing.direction = mount_facing.direction
+
+
+# --- Rolls ----------------------------------------------------------------------------------------
+
+
+def skill_level(world: World, entity: int, skill: str) -> int:
+    """The entity's level in ``skill``; a clear error when it has none (no defaults are assumed)."""
+    skills = world.try_get(entity, Skills)
+    level = skills.level(skill) if skills is not None else None
+    if level is None:
+        raise WorldError(f"entity {entity} has no {skill} skill: set Skills.levels[{skill!r}]")
+    return level
+
+
+def best_skill(world: World, entity: int, names: Iterable[str]) -> tuple[str, int] | None:
+    """The entity's best skill among ``names`` as ``(name, level)``, or None when it has none of them."""
+    skills = world.try_get(entity, Skills)
+    if skills is None:
+        return None
+    found = [(level, name) for name in names if (level := skills.level(name)) is not None]
+    if not found:
+        return None
+    level, name = max(found, key=lambda pair: (pair[0], pair[1]))
+    return name, level
+
+
+def success_roll(world: World, entity: int, target: int, label: str, purpose: str) -> SuccessRoll:
+    """Roll 3d6 against ``target`` for ``entity`` and report it with :class:`~esper_motion.ecs.events.RollMade`."""
+    result = world.dice.success(target, label)
+    world.emit(RollMade(entity, purpose, result))
+    return result
+
+
+def shock(world: World, entity: int) -> int:
+    """This turn's shock penalty (``Condition.shock``, 0 without a ``Condition``): it counts against DX- and
+    IQ-based rolls such as Riding, Jumping, Acrobatics, Animal Handling and DX itself (DESIGN.md section 5)."""
+    condition = world.try_get(entity, Condition)
+    return condition.shock if condition is not None else 0
+
+
+def skill_roll(world: World, entity: int, skill: str, modifier: int, purpose: str) -> SuccessRoll:
+    """Roll ``entity``'s ``skill`` (``"DX"``: its ``Mover.dx``, 10 without a ``Mover``) plus ``modifier`` and its
+    shock; the label shows the total modifier, e.g. ``DX-3``. Reported with
+    :class:`~esper_motion.ecs.events.RollMade`."""
+    if skill == "DX":
+        mover = world.try_get(entity, Mover)
+        level = mover.dx if mover is not None else 10
+    else:
+        level = skill_level(world, entity, skill)
+    total = modifier + shock(world, entity)
+    return success_roll(world, entity, level + total, modified(skill, total), purpose)
+
+
+def riding_roll(
+    world: World, rider: int, mount: int, modifier: int, purpose: str, *, stay_on: bool = False
+) -> SuccessRoll:
+    """Roll the rider's Riding on ``mount`` with every modifier that applies, plus ``modifier``.
+
+    - The controlling rider (the first seated, or anyone riding alone): -3 with no hand on the reins, -1 with
+      one (Basic Set: Mounted Combat); 0, -3 or -6 for the mount's training (combat Riding rolls, ibid.); -1
+      more with a passenger behind (Multiple Riders).
+    - Every rider: the mount's cumulative fractious penalty and -3 for a loose saddle (Mount Loss of Control
+      Table, rows 8-9 and 11); the shooting trick taken this turn, -1 or -3 (Using Ranged Weapons While
+      Mounted > Tricks).
+    - A rider rolling its own Riding: its shock (:func:`shock`).
+    - ``stay_on`` marks a roll to avoid falling off: a passenger then rolls the lower of the controlling
+      rider's Riding and its own ST, at -3 (Multiple Riders), and under the house rules a war saddle gives
+      +3 and stirrups +1 (House rules: Mounts).
+
+    A rider on its own mount with nobody else seated is the controller. The label of the roll shows the base
+    and the total modifier, e.g. ``Riding-4``.
+    """
+    rider_component = world.get(rider, Rider)
+    mount_component = world.get(mount, Mount)
+    controller = mount_component.controller
+    passenger = controller is not None and controller != rider
+    total = modifier
+    if passenger and stay_on:
+        assert controller is not None
+        base = min(skill_level(world, controller, "Riding"), world.get(rider, Mover).st)
+        skill = "Riding or ST"
+        total -= 3
+    else:
+        base = skill_level(world, rider, "Riding")
+        skill = "Riding"
+        total += shock(world, rider)
+    if not passenger:
+        total += rules.riding_control_penalty(rider_component.hands_on_reins)
+        total += rules.training_penalty(mount_component.training)
+        if len(mount_component.riders) > 1:
+            total -= 1
+    total += mount_component.fractious
+    if mount_component.saddle_loose:
+        total -= 3
+    if rider_component.trick is not None:
+        total += rules.ranged_trick(rider_component.trick).riding_modifier
+    if stay_on and house(world):
+        total += 3 if mount_component.war_saddle else 0
+        total += 1 if mount_component.stirrups else 0
+    return success_roll(world, rider, base + total, modified(skill, total), purpose)
+
+
+# --- Falls ----------------------------------------------------------------------------------------
+
+
+def injure(world: World, entity: int, injury: int) -> None:
+    """Add ``injury`` to the entity's ``Condition.injury`` when it has one."""
+    condition = world.try_get(entity, Condition)
+    if condition is not None:
+        condition.injury += injury
+
+
+def fall_damage(world: World, entity: int, yards: float) -> int:
+    """Roll and apply damage for a fall of ``yards``: a collision with the ground at the fall's velocity,
+    the faller's HP counting double; crushing, never below 0 (Basic Set: Falling; Damage from Collisions, as
+    in DESIGN.md section 5). Emits :class:`FallDamage`; returns the injury."""
+    mover = world.try_get(entity, Mover)
+    hp = mover.hp if mover is not None else 10
+    velocity = rules.fall_velocity(yards)
+    damage = rules.collision_dice(hp, velocity, hard_obstacle=True)
+    rolled = world.dice.roll(damage.expression).total if damage.dice else 0
+    injury = max(0, rolled)
+    injure(world, entity, injury)
+    world.emit(FallDamage(entity, velocity, str(damage), rolled, injury))
+    return injury
+
+
+def fall_off(
+    world: World, rider: int, mount: int, cause: str, fall_yd: float, *, negated_by: tuple[str, ...] = ()
+) -> None:
+    """The rider comes off ``mount`` (``cause`` says why): it lands prone beside the seat (:func:`landing_hex`) and
+    takes damage for a fall of ``fall_yd`` yards plus the mount's altitude, unless a roll of its best skill in
+    ``negated_by`` succeeds (Mount Loss of Control Table, row 3). Emits :class:`FellOff`, then the roll and
+    :class:`FallDamage`."""
+    at = landing_hex(world, rider, mount)
+    position = world.try_get(rider, Position)
+    yards = fall_yd + (position.altitude_yd if position is not None else 0.0)
+    unlink(world, rider, at, PostureState.PRONE)
+    world.emit(FellOff(rider, mount, cause, yards, at))
+    chosen = best_skill(world, rider, negated_by)
+    if chosen is not None and skill_roll(world, rider, chosen[0], 0, f"land safely after falling off {mount}").success:
+        return
+    fall_damage(world, rider, yards)
+
+
+def _require(world: World, entity: int, kind: type[C], what_for: str) -> C:
+    """The ``kind`` component of ``entity``; a clear error when the entity is missing or has none."""
+    if not world.exists(entity):
+        raise WorldError(f"entity {entity} does not exist in this world")
+    found = world.try_get(entity, kind)
+    if found is None:
+        raise WorldError(f"entity {entity} has no {kind.__name__}: it {what_for}")
+    return found
+
+
+def require_mount(world: World, mount: int) -> Mount:
+    """The ``Mount`` of ``mount``; a clear error when the entity is missing or cannot be ridden."""
+    return _require(world, mount, Mount, "cannot be ridden")
+
+
+def require_rider(world: World, rider: int) -> Rider:
+    """The ``Rider`` of ``rider``; a clear error when the entity is missing or cannot ride."""
+    return _require(world, rider, Rider, "cannot ride")
+
+
+def require_seated(world: World, rider: int) -> tuple[Rider, int]:
+    """The ``Rider`` of a mounted ``rider`` and its mount; an :class:`~esper_motion.ecs.errors.IntentError` when on
+    foot."""
+    found = require_rider(world, rider)
+    if found.mount is None:
+        raise IntentError(rider, "Rider.mount", None, "the rider is on foot; mount up first")
+    return found, found.mount
+
+
+def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
+    """Record that ``entity``, if it is a mount, rolled DX this turn for a difficult action (a jump, an early or
+    tight turn, a hasty deceleration): the MOUNTED phase then has its riders roll Riding, or applies table row
+    12 for a failure (Basic Set: Mounted Combat > Movement and Maneuvers > Falling Off). The high-speed systems
+    call this after each such roll; for any other mover it does nothing."""
+    found = world.try_get(entity, Mount)
+    if found is not None:
+        found.dx_rolls.append(made)
+
+
+def set_maneuver(world: World, entity: int, chosen: Maneuver) -> None:
+    """Write ``chosen`` as the entity's maneuver this turn, when it has an ``Intent`` (a slam goes with an All-Out
+    Attack replaced)."""
+    intent = world.try_get(entity, Intent)
+    if intent is not None:
+        intent.maneuver = chosen
+        intent.slam = intent.slam and chosen is Maneuver.ALL_OUT_ATTACK

@@ -1,0 +1,64 @@
+"""The links between riders and mounts, checked every turn before any other Mounted Combat rule."""
+
+from __future__ import annotations
+
+import esper
+
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import Phase, System, WorldError
+from esper_motion.systems.gurps.events import MountingAbandoned
+from esper_motion.systems.gurps.mounted.common import check_can_ride, fall_off, initiative_order
+
+
+class MountLinkSystem(System):
+    """MOUNTED phase, first: checks every rider-mount link.
+
+    Reads and writes ``Rider`` and ``Mount``; emits :class:`FellOff` and :class:`FallDamage` for the riders of
+    a mount that is gone, and :class:`MountingAbandoned` when the mount a rider was climbing onto is gone.
+
+    - A rider whose mount no longer exists (despawned, or stripped of its ``Mount``) falls off through the
+      rules: reading chosen, the fall of a thrown rider from a horse, 3 yards (Basic Set: Mounted Combat >
+      Mount Loss of Control Table, row 2), landing where it sat.
+    - A mount forgets riders that no longer exist, and threats, callers and charged foes that are gone.
+    - A link the other side does not share (a ``Rider.mount`` whose mount does not list the rider, or a
+      ``Mount.riders`` entry whose rider names another mount) or a riding chain that loops back to itself is
+      a :class:`~esper_motion.ecs.errors.WorldError`: those only arise when a game writes the links by hand.
+    """
+
+    phase = Phase.MOUNTED
+
+    def run(self) -> None:
+        """Check every link, in initiative order."""
+        world = self.world
+        riders = [entity for entity, rider in esper.get_component(Rider) if rider.mount is not None]
+        for entity in initiative_order(world, riders):
+            ridden = world.get(entity, Rider).mount
+            assert ridden is not None
+            found = world.try_get(ridden, Mount)
+            if found is None:
+                fall_off(world, entity, ridden, "the mount is gone", 3)
+            elif entity not in found.riders:
+                raise WorldError(
+                    f"entity {entity}'s Rider.mount is {ridden}, but Mount.riders of {ridden} is {found.riders}"
+                )
+            else:
+                check_can_ride(world, entity, ridden)
+        for entity, rider in esper.get_component(Rider):
+            if rider.climbing_onto is not None and not world.has(rider.climbing_onto, Mount):
+                world.emit(MountingAbandoned(entity, rider.climbing_onto))
+                rider.climbing_onto = None
+            if rider.action_target is not None and not world.exists(rider.action_target):
+                rider.action = rider.action_target = rider.action_skill = None
+        for entity, mount in esper.get_component(Mount):
+            mount.riders[:] = [rider for rider in mount.riders if world.exists(rider)]
+            for seated in mount.riders:
+                link = world.try_get(seated, Rider)
+                if link is None or link.mount != entity:
+                    named = "no Rider" if link is None else f"Rider.mount {link.mount}"
+                    raise WorldError(f"entity {entity}'s Mount.riders lists entity {seated}, which has {named}")
+            if mount.threat is not None and not world.exists(mount.threat):
+                mount.threat = None
+            if mount.charge_foe is not None and not world.exists(mount.charge_foe):
+                mount.charge_foe = None
+            if mount.call_back_by is not None and not world.exists(mount.call_back_by):
+                mount.call_back_by = None

@@ -1,0 +1,229 @@
+"""Whether a mount does what it is told this turn: risky feats for mounts without war training, charges out of
+control, exhausted mounts, and the house rules' limits on maneuvers in the saddle."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from typing import Final
+
+import esper
+
+from esper_motion.components.gurps import Intent, Maneuver, Mover, MoveState
+from esper_motion.components.motion import Velocity
+from esper_motion.components.mount import RISKY_FEATS, Mount, Rider
+from esper_motion.ecs import IntentError, Phase, System, World
+from esper_motion.ecs.validate import check_choice
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import FeatRefused
+from esper_motion.systems.gurps.mounted.common import (
+    house,
+    initiative_order,
+    maneuver,
+    require_mount,
+    riding_roll,
+    set_maneuver,
+)
+from esper_motion.systems.gurps.mounted.spooking import start_spooking
+from esper_motion.systems.gurps.shared.movers import BODY_TYPES, body_of, installed_rules, limits
+
+EXHAUSTED_MOVE: Final = 2
+"""An exhausted mount moves no faster than a slow walk (Basic Set: Mounted Combat > Mount Loss of Control
+Table, rows 6-7)."""
+
+_ATTACKS: Final = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
+_HOUSE_MOUNT_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK, Maneuver.ATTACK})
+_MOVING: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
+_coaxing: Final = lru_cache(maxsize=32, typed=True)(rules.risky_feat_riding_modifier)
+""":func:`esper_motion.systems.gurps.rules.risky_feat_riding_modifier`, looked up once for each training (every mount
+asks every turn)."""
+
+
+def attempt_feat(world: World, mount: int, feat: str) -> None:
+    """Ask ``mount`` for a risky feat this turn (charging an obstacle, going onto bad footing, a jump, a tight
+    turn, a hasty deceleration). A mount without war training does it only if its rider makes Riding+2, else it
+    refuses and spooks (Basic Set: Mounted Combat). A game does not call this when the feat is a matter of life
+    and death for the mount. A ``push`` in the mount's ``Intent`` asks for a tight turn or hasty deceleration
+    by itself."""
+    require_mount(world, mount).feat = check_choice("attempt_feat", "feat", feat, RISKY_FEATS)
+
+
+class MountOrderSystem(System):
+    """INTENT phase, before the high-speed systems read the intents: what a mount agrees to do this turn.
+
+    Reads ``Mount``, ``Rider``, ``Intent``, ``Mover``, ``Velocity`` and ``Skills``; writes the mount's ``Intent``
+    and ``Mount.feat``, ``Mount.charging``, ``Mount.spooked_from``; emits :class:`~esper_motion.ecs.events.RollMade`,
+    :class:`FeatRefused` and :class:`MountSpooked`. Mounts act in initiative order.
+
+    - A mount charging out of control (table rows 5 and 10) spends the turn on a Move straight the way it
+      faces, speeding up all it may (to its full Move, or at high speed by its acceleration step toward top
+      speed); nothing its rider wanted of it happens.
+    - An exhausted mount will not fight: an attacking maneuver is an :class:`~esper_motion.ecs.errors.IntentError`, and
+    so
+      is speeding up past Move 2; one that is faster than that slows itself by its Basic Move each turn
+      (Mount Loss of Control Table, rows 6-7).
+    - A mount without war training asked for a risky feat (:func:`attempt_feat`, or ``Intent.push``) with a
+      rider on it: the controller rolls Riding+2; on a failure the mount refuses (:class:`FeatRefused`): it
+      goes straight on at its speed (no turn, no change of velocity, no push) and spooks (Basic Set: Mounted
+      Combat).
+    - House rules: a ridden mount only takes Move, Move and Attack, or Attack (the step and attack); anything
+      else is an :class:`~esper_motion.ecs.errors.IntentError`. A rider whose turn must be a Ready
+      (``Rider.ready_turn``) is made to take one: the rule forces the maneuver (House rules: Mounts).
+    - House rules: a seated rider, still on its mount, takes only maneuvers that do not move it, since it is
+      stationary on its mount; a Move or a Move and Attack is an :class:`~esper_motion.ecs.errors.IntentError` unless it
+      is jumping off (``Rider.action == "jump off"``, :func:`esper_motion.systems.gurps.mounted.mounting.jump_off`),
+      which the Basic Set does on either (House rules: Mounts; Basic Set: Mounted Combat > Movement and Maneuvers).
+      Reading chosen: the rider attacks with an Attack while its mount moves, so Move and Attack is refused like Move;
+      the other maneuvers stand, without their step.
+    """
+
+    phase = Phase.INTENT
+
+    def run(self) -> None:
+        """Settle every mount's orders, then check the riders' maneuvers under the house rules."""
+        world = self.world
+        for entity in initiative_order(world, [entity for entity, _ in esper.get_component(Mount)]):
+            mount = world.get(entity, Mount)
+            intent = world.try_get(entity, Intent)
+            if intent is not None:
+                self._orders(entity, mount, intent)
+            mount.feat = None
+        if house(world):
+            self._house_riders()
+
+    def _orders(self, entity: int, mount: Mount, intent: Intent) -> None:
+        world = self.world
+        if mount.charging is not None:
+            intent.maneuver = Maneuver.MOVE
+            intent.throttle = charge_throttle(world, entity)
+            intent.turn, intent.turn_at_yd, intent.push, intent.veer, intent.slam = 0, None, False, (), False
+            mount.charging = None
+            return
+        if mount.exhausted:
+            intent.throttle = exhausted_throttle(world, entity, intent)
+        feat = mount.feat
+        if feat is None and intent.push:
+            feat = "tight turn" if intent.turn else "hasty deceleration"
+        coax = _coaxing(mount.training)
+        controller = mount.controller
+        if feat is None or coax is None or controller is None or not world.exists(controller):
+            return  # no rider (one despawned since the last turn is forgotten in the MOUNTED phase)
+        if riding_roll(world, controller, entity, coax, f"make the mount attempt a {feat}").success:
+            return
+        intent.turn, intent.turn_at_yd, intent.push, intent.throttle = 0, None, False, 0
+        world.emit(FeatRefused(entity, feat))
+        start_spooking(world, entity, f"refused a {feat}")
+
+    def _house_riders(self) -> None:
+        world = self.world
+        for entity, rider in esper.get_component(Rider):
+            if rider.ready_turn == world.turn:
+                set_maneuver(world, entity, Maneuver.READY)
+            check_seated_rider(world, entity, rider, maneuver(world, entity))
+            ridden = world.try_get(rider.mount, Mount) if rider.mount is not None else None
+            if ridden is not None and ridden.controller == entity:
+                assert rider.mount is not None
+                check_ridden_mount(world, rider.mount)
+
+
+def charge_throttle(world: World, entity: int) -> int:
+    """The throttle of a mount charging out of control: it speeds up all it may, to its full Move at ordinary
+    speed, by its acceleration step toward top speed at high speed; nothing while out of control (or for a mount
+    the high-speed systems do not move)."""
+    if not all(world.has(entity, kind) for kind in BODY_TYPES):
+        return 0
+    body = body_of(world, entity)
+    lim = limits(world, body, installed_rules(world))
+    velocity = body.velocity.yps
+    if body.control.state is MoveState.NORMAL:
+        return max(0, lim.move - velocity)
+    if body.control.state is MoveState.HIGH_SPEED:
+        return max(0, min(lim.accel_step, lim.top_speed - velocity))
+    return 0
+
+
+def exhausted_throttle(world: World, entity: int, intent: Intent) -> int:
+    """The throttle exhausted mount ``entity`` takes this turn instead of ``intent``'s: faster than Move 2 it slows
+    itself by its Basic Move (no further than to 2), otherwise the throttle asked. An attacking maneuver, or a
+    throttle past Move 2, is an :class:`~esper_motion.ecs.errors.IntentError` (Mount Loss of Control Table, rows
+    6-7)."""
+    if intent.maneuver in _ATTACKS:
+        raise IntentError(entity, "maneuver", intent.maneuver.value, "an exhausted mount will not fight")
+    mover = world.try_get(entity, Mover)
+    basic_move = mover.basic_move if mover is not None else 0
+    velocity = world.try_get(entity, Velocity)
+    speed = velocity.yps if velocity is not None else 0
+    if speed > EXHAUSTED_MOVE:
+        return -min(basic_move, speed - EXHAUSTED_MOVE)
+    if speed + intent.throttle > EXHAUSTED_MOVE:
+        raise IntentError(
+            entity, "throttle", intent.throttle, f"an exhausted mount moves no faster than {EXHAUSTED_MOVE} yd/s"
+        )
+    return intent.throttle
+
+
+def check_seated_rider(world: World, entity: int, rider: Rider, chosen: Maneuver | None) -> None:
+    """House rules: refuse a maneuver ``chosen`` that moves ``rider`` (entity ``entity``) while it sits on a live
+    mount, unless it jumps off (House rules: Mounts). Nothing for a rider on foot."""
+    if rider.mount is None or not world.has(rider.mount, Mount):
+        return  # on foot, or on a mount despawned since the last turn (it falls in the MOUNTED phase)
+    if chosen in _MOVING and rider.action != "jump off":
+        assert chosen is not None
+        raise IntentError(
+            entity,
+            "maneuver",
+            chosen.value,
+            "a maneuver that does not move the rider, who is stationary on its mount; a Move or Move and "
+            "Attack only to jump off (House rules: Mounts)",
+        )
+
+
+def check_ridden_mount(world: World, mount: int) -> None:
+    """House rules: refuse a maneuver of ``mount``, ridden by a controlling rider seated on it, other than Move,
+    Move and Attack or Attack (House rules: Mounts)."""
+    controller = world.get(mount, Mount).controller
+    link = world.try_get(controller, Rider) if controller is not None else None
+    if link is None or link.mount != mount:
+        return
+    mount_maneuver = maneuver(world, mount)
+    if mount_maneuver is not None and mount_maneuver not in _HOUSE_MOUNT_MANEUVERS:
+        raise IntentError(
+            mount,
+            "maneuver",
+            mount_maneuver.value,
+            "a ridden mount takes Move, Move and Attack or Attack (House rules: Mounts)",
+        )
+
+
+def ordered_intent(world: World, entity: int) -> Intent:
+    """The intent ``entity`` will act on this turn once :class:`MountOrderSystem` has given its orders, worked out
+    without changing the world: a charging mount's Move at :func:`charge_throttle`, an exhausted mount's
+    :func:`exhausted_throttle`, under the house rules a rider's forced Ready; otherwise its own ``Intent``. It
+    raises the :class:`~esper_motion.ecs.errors.IntentError` the step would for the orders: an exhausted mount told to
+    fight or speed up, and under the house rules a ridden mount's maneuver (:func:`check_ridden_mount`) or a seated
+    rider's (:func:`check_seated_rider`). A risky feat hangs on its rider's roll, so its refusal is not foreseen."""
+    intent = world.get(entity, Intent)
+    mount = world.try_get(entity, Mount)
+    if mount is not None and mount.charging is not None:
+        return replace(
+            intent,
+            maneuver=Maneuver.MOVE,
+            throttle=charge_throttle(world, entity),
+            turn=0,
+            turn_at_yd=None,
+            push=False,
+            veer=(),
+            slam=False,
+        )
+    if mount is not None and mount.exhausted:
+        intent = replace(intent, throttle=exhausted_throttle(world, entity, intent))
+    if not house(world):
+        return intent
+    if mount is not None:
+        check_ridden_mount(world, entity)
+    link = world.try_get(entity, Rider)
+    if link is None:
+        return intent
+    chosen = Maneuver.READY if link.ready_turn == world.turn else intent.maneuver
+    check_seated_rider(world, entity, link, chosen)
+    return intent if chosen is intent.maneuver else replace(intent, maneuver=chosen)

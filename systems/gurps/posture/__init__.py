@@ -1,0 +1,1 @@
+"""Basic Set: the optional rule Changing Posture in Armor."""

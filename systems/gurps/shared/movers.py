@@ -1,0 +1,354 @@
+"""Reading a GURPS mover: who moves, in which order, with which Move, how fast at most, and what keeps control.
+
+Every high-speed system starts from :func:`bodies` (the entities that move, in initiative order) and
+:func:`limits` (the numbers the rules allow them this turn), so the systems, :func:`esper_motion.systems.gurps.preview`
+and the queries of :mod:`esper_motion.systems.gurps.highspeed.queries` agree by construction.
+
+Where the Move comes from (Basic Set: High-Speed Movement > High-Speed Flying and Swimming): on the ground
+``Mover.basic_move``; in the air (a ``Flight`` component and an altitude above 0) ``Flight.air_move``; in water
+(``Mover.swimming``) ``Mover.water_move``. Encumbrance reduces each of them alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from typing import Any, Final, Literal, NamedTuple, cast
+
+from esper_motion.components.flight import Flight
+from esper_motion.components.gurps import (
+    Condition,
+    Control,
+    Intent,
+    LossCause,
+    Maneuver,
+    Mover,
+    MoveState,
+    Posture,
+    PostureState,
+)
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.components.mount import Mount
+from esper_motion.ecs import World, WorldError
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.mounted.common import initiative_mover
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.shared.dive import speed_limits
+
+Environment = Literal["ground", "air", "water"]
+"""Where an entity moves: the Move it uses and what losing control does depend on it."""
+
+LossMode = Literal["trip", "drift", "wheels"]
+"""What losing control does: trip and skid (on the ground), drift straight ahead (in the air or water), or
+decelerate steadily (three or more wheels)."""
+
+BODY_TYPES: Final = (Position, Facing, Velocity, Mover, Control, Intent)
+"""The components every entity the high-speed systems move must have."""
+
+
+class Body(NamedTuple):
+    """One entity the high-speed systems move, with the components they read and write."""
+
+    entity: int
+    position: Position
+    facing: Facing
+    velocity: Velocity
+    mover: Mover
+    control: Control
+    intent: Intent
+
+
+def initiative_key(entity: int, mover: Mover | None) -> tuple[float, int]:
+    """Sort key of initiative: highest ``Mover.basic_speed`` first, then the lowest entity id (DESIGN.md
+    section 2); an entity without a ``Mover`` counts Basic Speed 0."""
+    return (-(mover.basic_speed if mover is not None else 0.0), entity)
+
+
+def in_initiative_order(world: World, entities: Iterable[int]) -> list[int]:
+    """``entities`` in the order they act within a phase (see :func:`initiative_key`)."""
+    return sorted(entities, key=lambda entity: initiative_key(entity, world.try_get(entity, Mover)))
+
+
+def bodies(world: World) -> tuple[Body, ...]:
+    """Every entity with all of :data:`BODY_TYPES`, in initiative order.
+
+    During a step the order is settled once, when the first system of the turn asks, and every system of the
+    turn walks the same tuple (:meth:`esper_motion.ecs.World.per_turn`). Nothing the systems before the MOUNTED phase do
+    changes a Basic Speed or who controls a mount, and structural changes wait for the end of the turn, so
+    this is the order each system would have found for itself.
+    """
+    return world.per_turn(bodies, lambda: _in_order(world))
+
+
+def _in_order(world: World) -> tuple[Body, ...]:
+    found = world.per_shape(bodies, BODY_TYPES, _Bodies)
+    chosen = world.rules.get("gurps")
+    if isinstance(chosen, Rules) and chosen.mounts == "house":  # a ridden mount acts on its rider's Basic Speed
+        return tuple(
+            sorted(
+                found.bodies,
+                key=lambda body: initiative_key(body.entity, initiative_mover(world, body.entity, body.mover)),
+            )
+        )
+    return found.by_initiative()
+
+
+class _Bodies:
+    """A :class:`Body` for each row of a query of :data:`BODY_TYPES` (made once, then kept while the world's
+    entities keep the same components: :meth:`esper_motion.ecs.World.per_shape`), and their order of initiative as last
+    worked out, with the Basic Speeds it was worked out from."""
+
+    __slots__ = ("bodies", "order", "speeds")
+
+    def __init__(self, rows: Sequence[tuple[int, tuple[Any, ...]]]) -> None:
+        self.bodies = [Body(entity, *components) for entity, components in rows]
+        self.speeds: list[float] | None = None
+        self.order: tuple[Body, ...] = ()
+
+    def by_initiative(self) -> tuple[Body, ...]:
+        """The bodies in initiative order (:func:`initiative_key`); sorted again only when a Basic Speed changed."""
+        speeds = [body.mover.basic_speed for body in self.bodies]
+        if speeds != self.speeds:
+            self.order = tuple(sorted(self.bodies, key=lambda body: initiative_key(body.entity, body.mover)))
+            self.speeds = speeds
+        return self.order
+
+
+def body_of(world: World, entity: int) -> Body:
+    """The :class:`Body` of one entity; a :class:`~esper_motion.ecs.errors.WorldError` naming what it lacks
+    otherwise."""
+    missing = [kind.__name__ for kind in BODY_TYPES if not world.has(entity, kind)]
+    if missing:
+        raise WorldError(f"entity {entity} is not a GURPS mover: it has no {', '.join(missing)}")
+    return Body(
+        entity,
+        world.get(entity, Position),
+        world.get(entity, Facing),
+        world.get(entity, Velocity),
+        world.get(entity, Mover),
+        world.get(entity, Control),
+        world.get(entity, Intent),
+    )
+
+
+def carried(body: Body) -> bool:
+    """Whether the entity rides a mount or vehicle and so does not move under its own power
+    (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement)."""
+    return body.control.carried_by is not None
+
+
+def out_of_control(world: World) -> Iterator[tuple[Body, LossCause]]:
+    """Every body out of control and moving under its own power whose turn is not over yet, with the cause,
+    in initiative order (the CONTROL phase's systems each take the ones their rules cover)."""
+    for body in bodies(world):
+        control = body.control
+        if carried(body) or control.halted or control.state is not MoveState.OUT_OF_CONTROL:
+            continue
+        assert control.loss_cause is not None  # Control keeps the two together
+        yield body, control.loss_cause
+
+
+def unmanned(world: World, body: Body) -> bool:
+    """Whether ``body`` is a vehicle with nobody at its controls: a ``Mover`` with ``handling`` but no
+    ``operator_skill``, and no rider controlling it as a mount (a motorcycle's rider drives it). Reading chosen:
+    ``handling`` is what marks a vehicle (Basic Set: High-Speed Movement > Maneuvers During High-Speed
+    Movement)."""
+    mover = body.mover
+    if mover.handling is None or mover.operator_skill is not None:
+        return False
+    ridden = world.try_get(body.entity, Mount)
+    return ridden is None or ridden.controller is None
+
+
+def environment(world: World, body: Body) -> Environment:
+    """``water`` while swimming, ``air`` with a ``Flight`` above the ground, otherwise ``ground``."""
+    return _move_in_use(world, body)[0]
+
+
+def standing(world: World, entity: int) -> bool:
+    """Whether the entity stands; one without a ``Posture`` counts as standing."""
+    posture = world.try_get(entity, Posture)
+    return posture is None or posture.state is PostureState.STANDING
+
+
+def shock(world: World, entity: int) -> int:
+    """This turn's shock penalty to DX-based rolls (0 without a ``Condition``)."""
+    condition = world.try_get(entity, Condition)
+    return condition.shock if condition is not None else 0
+
+
+def dx_modifier(world: World, entity: int) -> int:
+    """What counts against a DX roll ``entity`` makes this turn: its shock (:func:`shock`), and under the house
+    rules -2 while it takes a Move and Attack (:data:`esper_motion.systems.gurps.rules.MOVE_AND_ATTACK_DX_MODIFIER`;
+    House rules: "Dragon" Rule). Reading chosen: the house text states the -2 of Move and Attack in general (the Dragon
+    rule leaves it on fliers too), so it binds every mover, flier or not, when ``Rules.flight`` is ``"house"``, the
+    option that carries the Dragon rule. The Basic Set seeds do not give it, so under ``Rules.basic()`` only shock
+    counts. An entity without an ``Intent`` takes no Move and Attack."""
+    modifier = shock(world, entity)
+    intent = world.try_get(entity, Intent)
+    if intent is not None and intent.maneuver is Maneuver.MOVE_AND_ATTACK and installed_rules(world).flight == "house":
+        modifier += rules.MOVE_AND_ATTACK_DX_MODIFIER
+    return modifier
+
+
+class Limits(NamedTuple):
+    """What the rules allow one mover this turn (Basic Set: High-Speed Movement, or the house rules). A named
+    tuple, quick to make: the systems work one out for most movers every turn.
+
+    - ``basic_move``: Basic Move in its environment (air or water Move in place of it); the safe
+      deceleration, and the acceleration step of the Basic Set.
+    - ``move``: that Move reduced for encumbrance (Encumbered Move).
+    - ``top_speed``: the fastest it may go; ``entry_limit`` the most it may start the first turn at high
+      speed with (never above ``top_speed``).
+    - ``accel_step``: how much it may add at the end of a turn (Basic Move; Encumbered Move in the house
+      rules). ``safe_decel`` and ``max_decel`` bound deceleration without and with a roll.
+    - ``radius``: the turning radius at the present velocity (``math.inf`` for a Move of 0) and
+      ``free_turn_yd`` how many yards into this turn the radius is met, counting the yards already run
+      straight (``Control.straight_yd``).
+    - ``high_speed_above``: a velocity above this is high speed: Basic Move, or Encumbered Move in the
+      house rules. House rules only: 0 for a flier in the air that cannot hover, which always moves at high
+      speed while it flies (House rules: Flying Movement and Combat).
+    """
+
+    environment: Environment
+    basic_move: int
+    move: int
+    top_speed: int
+    entry_limit: int
+    accel_step: int
+    safe_decel: int
+    max_decel: int
+    radius: int | float
+    free_turn_yd: int | float
+    high_speed_above: int
+
+
+def _move_in_use(world: World, body: Body) -> tuple[Environment, int, int | None]:
+    """The entity's environment (:func:`environment`), its Basic Move there and its rated top speed there (None if
+    it has none)."""
+    mover = body.mover
+    if mover.swimming:
+        assert mover.water_move is not None  # Mover refuses swimming without water_move
+        return "water", mover.water_move, mover.top_speed
+    if body.position.altitude_yd > 0 and (flight := world.try_get(body.entity, Flight)) is not None:
+        return "air", flight.air_move, flight.top_airspeed
+    return "ground", mover.basic_move, mover.top_speed
+
+
+def basic_move(world: World, body: Body) -> int:
+    """Basic Move in the entity's environment: ground Basic Move, basic air Move, or basic water Move."""
+    return _move_in_use(world, body)[1]
+
+
+def rated_top_speed(world: World, body: Body) -> int | None:
+    """The rated top speed in the entity's environment (Enhanced Move, a vehicle's figure), or None."""
+    return _move_in_use(world, body)[2]
+
+
+def limits(world: World, body: Body, chosen: Rules) -> Limits:
+    """The :class:`Limits` of ``body`` this turn under ``chosen`` rules.
+
+    In the air the Move is ``Flight.air_move``, which is the flier's air Move with the doubling of Flight
+    already in it; Encumbered Move reduces that figure, so the house rules' Encumbered Move includes Flight's
+    x2 by construction (House rules: High Speed Movement).
+
+    House rules, reading chosen (``Rules.flight == "house"``): a flier in the air that cannot hover must use
+    High Speed Movement (House rules: Flying Movement and Combat), so any velocity is high speed for it
+    (``high_speed_above`` 0): it never slows back into ordinary movement while it flies, and a velocity above
+    0 at ordinary movement in the air is refused as for any mover. It takes off into high speed
+    (``AltitudeSystem``) and lands back into ordinary movement. Under the Basic Set it follows the ordinary
+    thresholds, with only the stall of Cannot Hover to keep it moving.
+    """
+    where, base, rated = _move_in_use(world, body)
+    mover, house = body.mover, chosen.control == "house"
+    move, top, first_turn, accel_step, max_decel, radius, high = _fixed_limits(
+        base, rated, mover.encumbrance, mover.enhanced, house, chosen.turning_radius, body.velocity.yps
+    )
+    if where == "air":  # a dive changes the acceleration and top speed, and Cannot Hover may change the threshold
+        accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
+        high = _high_speed_above(world, body, chosen, where, high)
+    entry = min(first_turn, top)
+    free = max(0, radius - body.control.straight_yd)
+    # Positional, in the order of the fields: quicker to make than by keyword.
+    return Limits(where, base, move, top, entry, accel_step, base, max_decel, radius, free, high)
+
+
+@lru_cache(maxsize=256, typed=True)
+def _fixed_limits(  # noqa: PLR0917 (positional arguments make the quickest cache key)
+    base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool, variant: str, velocity: int
+) -> tuple[int, int, int, int, int, int | float, int]:
+    """Move, top speed, the most the first turn at high speed may start with, acceleration step, most deceleration,
+    turning radius and high-speed threshold of :func:`limits` before anything a flier's dive or hover changes: they
+    follow from these numbers alone, which most movers share, so they are worked out once for each combination."""
+    move, top, accel_step, first_turn = _speeds(base, rated, encumbrance, enhanced, house)
+    radius_move = move if variant == "house" else base
+    radius = rules.turning_radius(velocity, radius_move, cast("rules.RadiusVariant", variant))
+    max_decel = base if house else 2 * base
+    return move, top, first_turn, accel_step, max_decel, radius, move if house else base
+
+
+@lru_cache(maxsize=64, typed=True)
+def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool) -> tuple[int, int, int, int]:
+    """Encumbered Move, top speed, acceleration step and the most the first turn at high speed may start with,
+    for a Basic Move of ``base`` and a rated top speed of ``rated`` in the environment (:func:`limits`, before a
+    dive changes them). Pure arithmetic of the rules on a handful of numbers that most movers share, so it is
+    worked out once for each combination."""
+    move = rules.encumbered_move(base, encumbrance)
+    if house:
+        top = rules.house_top_speed(move, rated or 0)
+    else:
+        top = rated if rated is not None else rules.sprint_top_speed(move)
+    enhanced = enhanced or (rated is not None and rated > move)
+    accel_step = move if house else base
+    # House rules: the first turn at speed adds up to Encumbered Move, as any other (House rules: High Speed Movement)
+    first_turn = 2 * move if house else rules.entry_velocity_limit(move, base, enhanced)
+    return move, top, accel_step, first_turn
+
+
+def high_speed_above(world: World, body: Body, chosen: Rules) -> int:
+    """:attr:`Limits.high_speed_above` on its own, for a system that needs nothing else of the limits (a mover
+    cruising at high speed checks only that it is still above it): cheaper than :func:`limits`."""
+    where, base, _ = _move_in_use(world, body)
+    ordinary = rules.encumbered_move(base, body.mover.encumbrance) if chosen.control == "house" else base
+    return _high_speed_above(world, body, chosen, where, ordinary)
+
+
+def _high_speed_above(world: World, body: Body, chosen: Rules, where: Environment, ordinary: int) -> int:
+    """Basic Move (``ordinary``; Encumbered Move under the house rules), or 0 for a house-rules flier aloft."""
+    if where == "air" and chosen.flight == "house" and not world.get(body.entity, Flight).mode.can_hover:
+        return 0  # House rules: Flying Movement and Combat: without hover, always at high speed
+    return ordinary
+
+
+def control_roll(world: World, body: Body) -> tuple[int, str]:
+    """The roll that keeps control when pushing the envelope, before its modifier: DX+3, or for a driven
+    vehicle (``Mover.operator_skill`` set) vehicle skill plus Handling; shock counts against either
+    (Basic Set: High-Speed Movement > Pushing the Envelope), and the house rules' -2 of a Move and Attack
+    against the DX roll alone (:func:`dx_modifier`)."""
+    mover = body.mover
+    if mover.operator_skill is not None:
+        skill = mover.operator_skill + (mover.handling or 0) + shock(world, body.entity)
+        return skill, "vehicle skill+Handling"
+    return mover.dx + rules.PUSHING_THE_ENVELOPE_DX_BONUS + dx_modifier(world, body.entity), "DX+3"
+
+
+def loss_mode(world: World, body: Body, cause: LossCause, chosen: Rules) -> LossMode:
+    """What losing control does to ``body``: ``drift`` in the air or water; ``wheels`` on three or more wheels
+    (when ``Rules.wheeled_stability`` is on and the loss came from neither a critical failure nor an injury);
+    otherwise ``trip`` (Basic Set: High-Speed Movement > Losing Control; High-Speed Flying and Swimming)."""
+    if environment(world, body) != "ground":
+        return "drift"
+    if body.mover.wheels >= 3 and chosen.wheeled_stability and not cause.from_injury_or_critical:
+        return "wheels"
+    return "trip"
+
+
+def installed_rules(world: World) -> Rules:
+    """The GURPS :class:`Rules` installed in ``world``; a clear error when ``esper_motion.systems.gurps.install`` was
+    not called."""
+    chosen = world.rules.get("gurps")
+    if not isinstance(chosen, Rules):
+        raise WorldError(
+            "the GURPS rules are not installed in this world: call esper_motion.systems.gurps.install(world)"
+        )
+    return chosen
