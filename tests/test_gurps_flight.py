@@ -46,18 +46,18 @@ from esper_motion.systems.gurps.flight.aerial import (
     aerial_retreat,
     airborne,
     breathing,
-    figure_height_yd,
     height_effect,
     house_ranged_distance,
-    level_yards,
     scene_atmosphere,
     step_yards,
     vertically_clear,
 )
 from esper_motion.systems.gurps.flight.fall import free_fall_yd
+from esper_motion.systems.gurps.shared.climbing import level_yards
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
 from esper_motion.systems.gurps.shared.movers import body_of, installed_rules, limits
+from esper_motion.systems.gurps.shared.spatial import entity_height_yd
 
 
 def gurps_world(flight: str = "basic", seed: int = 1) -> World:
@@ -657,17 +657,17 @@ def test_a_flier_passes_over_a_fighter_when_high_enough(altitude_yd: float, clea
 def test_figure_height_follows_the_size_table(size_modifier: int, height: float) -> None:
     world = gurps_world()
     figure = world.spawn(Position(0, 0), Mover(basic_move=5, size_modifier=size_modifier))
-    assert figure_height_yd(world, figure) == height
+    assert entity_height_yd(world, figure) == height
 
 
 def test_an_obstacle_is_as_tall_as_it_says() -> None:
     world = gurps_world()
     wall = world.spawn(Position(0, 0), Obstacle(height_yd=4))
     hawk = flier(world, altitude_yd=3.5)
-    assert figure_height_yd(world, wall) == 4
+    assert entity_height_yd(world, wall) == 4
     assert not vertically_clear(world, hawk, wall)
     marker = world.spawn(Position(0, 0))
-    assert figure_height_yd(world, marker) == 2  # neither Obstacle nor Mover: as tall as a human
+    assert entity_height_yd(world, marker) == 2  # neither Obstacle nor Mover: as tall as a human
 
 
 @pytest.mark.parametrize(

@@ -33,8 +33,8 @@ from esper_motion.systems.gurps.flight.aerial import (
     house_ranged_distance,
     move_and_attack,
 )
-from esper_motion.systems.gurps.flight.altitude import climb_cost
 from esper_motion.systems.gurps.highspeed.queries import movement_limits
+from esper_motion.systems.gurps.shared.climbing import climb_cost
 from esper_motion.systems.gurps.shared.movers import body_of, installed_rules, limits
 
 

@@ -25,12 +25,12 @@ from esper_motion.systems.gurps.mounted.cavalry import (
     mount_attack_damage,
     mounted_attack,
     mounted_defense,
-    relative_velocity,
     target_locations,
 )
 from esper_motion.systems.gurps.mounted.common import seat
 from esper_motion.systems.gurps.mounted.mounted_results import take_trick
 from esper_motion.systems.gurps.mounted.spooking import spook
+from esper_motion.systems.gurps.shared.movers import relative_velocity
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,7 @@ from esper_motion.systems.gurps.mounted.cavalry import (
     mounted_defense,
     rider_dx_modifier,
 )
-from esper_motion.systems.gurps.mounted.common import initiative_order, seat
+from esper_motion.systems.gurps.mounted.common import seat
 from esper_motion.systems.gurps.mounted.mounted_results import (
     mount_hit,
     note_mount_dx_roll,
@@ -48,7 +48,7 @@ from esper_motion.systems.gurps.mounted.mounted_results import (
 )
 from esper_motion.systems.gurps.mounted.mounting import jump_off, sheathe
 from esper_motion.systems.gurps.mounted.spooking import spook
-from esper_motion.systems.gurps.shared.movers import bodies
+from esper_motion.systems.gurps.shared.movers import bodies, initiative_order
 
 HOUSE = Rules.house()
 BASIC = Rules.basic()

@@ -13,14 +13,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from esper_motion.components.flight import AirSupply, Atmosphere, Flight
-from esper_motion.components.gurps import Control, Mover, Obstacle, Skills
+from esper_motion.components.gurps import Control, Skills
 from esper_motion.components.motion import Position
 from esper_motion.ecs import World, WorldError
 from esper_motion.ecs.validate import check_bool, check_int
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.mounted.cavalry import relative_velocity
-from esper_motion.systems.gurps.shared import spatial
-from esper_motion.systems.gurps.shared.movers import installed_rules
+from esper_motion.systems.gurps.shared.movers import installed_rules, relative_velocity
+from esper_motion.systems.gurps.shared.spatial import entity_height_yd
 
 _AERIAL: Final = "Basic Set: Flying Combat > Aerial Movement"
 _ATTACK: Final = "Basic Set: Flying Combat > Aerial Attack and Defense"
@@ -54,42 +53,12 @@ def airborne(world: World, entity: int) -> bool:
     return flight is not None and world.get(entity, Position).altitude_yd > 0
 
 
-def level_yards(points: int, vertical_yd: int) -> int:
-    """The most level yards a flier can fly with ``points`` movement points while also climbing or descending
-    ``vertical_yd`` yards, paying as :func:`esper_motion.systems.gurps.rules.vertical_move_cost` does: vertical and
-    level yards cost 1 each and a 45-degree diagonal yard 1.5 (Basic Set: Flying Combat > Aerial Movement > Changing
-    Height). A climb of more yards than there are points is refused.
-
-    >>> level_yards(10, 4), level_yards(5, 4), level_yards(10, 0), level_yards(6, 6)
-    (8, 2, 10, 0)
-    """
-    points = check_int("level_yards", "points", points, low=0)
-    vertical_yd = check_int("level_yards", "vertical_yd", vertical_yd, low=0, high=points)
-    paired = (2 * points - vertical_yd) // 2  # level yards when every vertical yard pairs into a diagonal
-    if paired >= vertical_yd:
-        return paired
-    return 2 * (points - vertical_yd)  # fewer level yards than vertical: each level yard adds half a point
-
-
-def figure_height_yd(world: World, entity: int) -> float:
-    """How far ``entity`` rises above its own altitude: an ``Obstacle``'s ``height_yd``, a body's linear size
-    for its Size Modifier (:func:`esper_motion.systems.gurps.shared.spatial.figure_height_yd`: SM 0 is 2 yards), or 2
-    yards for a figure with neither, as a human stands."""
-    obstacle = world.try_get(entity, Obstacle)
-    if obstacle is not None:
-        return obstacle.height_yd
-    mover = world.try_get(entity, Mover)
-    if mover is None:
-        return 2.0  # the 2-yard row of the Size and Speed/Range Table: a human, SM 0
-    return spatial.figure_height_yd(mover)
-
-
 def vertically_clear(world: World, a: int, b: int) -> bool:
     """Whether ``a`` and ``b`` can share a hex without meeting: the higher one is at or above the top of the
     lower one, so a flier passes over a fighter (or another flier) when it has the height
     (Basic Set: Flying Combat > Aerial Movement)."""
     low, high = sorted((a, b), key=lambda entity: world.get(entity, Position).altitude_yd)
-    return world.get(high, Position).altitude_yd >= world.get(low, Position).altitude_yd + figure_height_yd(world, low)
+    return world.get(high, Position).altitude_yd >= world.get(low, Position).altitude_yd + entity_height_yd(world, low)
 
 
 def step_yards(move: int) -> int:
@@ -231,7 +200,7 @@ def move_and_attack(
 
     Readings chosen: the yards moved are the attacker's ``Control.moved_yd``, the turn just resolved (as a
     couched lance reads its mount's); the relative speed is
-    :func:`esper_motion.systems.gurps.mounted.cavalry.relative_velocity` (a rider moves as its mount). Flying is the
+    :func:`esper_motion.systems.gurps.shared.movers.relative_velocity` (a rider moves as its mount). Flying is the
     attacker's own: a rider on a flying mount has no ``Flight`` and fights under the mounted rules
     (:func:`esper_motion.systems.gurps.mounted.cavalry.mounted_attack`).
     """

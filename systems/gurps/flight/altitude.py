@@ -10,93 +10,17 @@ from esper_motion.components.flight import Flight, FlightIntent, Leg
 from esper_motion.components.gurps import Control, Intent, Maneuver, Mover, MoveState
 from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import IntentError, Phase, World, WorldError
-from esper_motion.ecs.validate import check_int
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import AltitudeChanged, EnteredHighSpeed
-from esper_motion.systems.gurps.flight.aerial import check_winged_flight, level_yards, scene_atmosphere, step_yards
+from esper_motion.systems.gurps.flight.aerial import check_winged_flight, scene_atmosphere, step_yards
+from esper_motion.systems.gurps.shared.climbing import legs_cost, movement_points
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
 from esper_motion.systems.gurps.shared.movers import in_initiative_order, installed_rules
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, figure_height_yd
 
-MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
-"""Maneuvers that spend the turn's movement; any other maneuver that allows a step may climb a step."""
-
 STILL_MANEUVERS: Final = frozenset({Maneuver.DO_NOTHING, Maneuver.CHANGE_POSTURE})
 """Maneuvers that allow no movement at all, so no climb or descent either."""
-
-HOUSE_FREE_DIVE_YD: Final = 10
-"""House rules: a flier at speed dives up to this many yards a turn without spending movement on it; deeper
-yards cost a yard of movement each (House rules: Flying Movement and Combat)."""
-
-
-def climb_cost(level_yd: int, climb_yd: int, house: bool = False) -> float:
-    """Movement points for ``level_yd`` level yards flown with a climb of ``climb_yd`` (negative: a descent).
-
-    Basic Set: as :func:`esper_motion.systems.gurps.rules.vertical_move_cost`, a 45-degree diagonal yard 1.5 (Flying
-    Combat > Aerial Movement > Changing Height). House rules: each yard climbed takes a yard of movement of
-    its own, and a dive's first 10 yards are free, each deeper yard a yard of movement (House rules: Flying
-    Movement and Combat).
-
-    >>> climb_cost(8, 4), climb_cost(8, 4, house=True), climb_cost(8, -12, house=True)
-    (10.0, 12, 10)
-    """
-    level_yd = check_int("climb_cost", "level_yd", level_yd, low=0)
-    climb_yd = check_int("climb_cost", "climb_yd", climb_yd)
-    if not house:
-        return rules.vertical_move_cost(level_yd, abs(climb_yd))
-    if climb_yd > 0:
-        return level_yd + climb_yd
-    return level_yd + max(0, -climb_yd - HOUSE_FREE_DIVE_YD)
-
-
-def legs_cost(level_yd: int, legs: tuple[Leg, ...], house: bool = False) -> float:
-    """Movement points for ``level_yd`` level yards flown with the climbs and dives of ``legs`` (``(at_yd,
-    climb_yd)`` pairs, ``FlightIntent.legs``): as :func:`climb_cost` for their yards together. Basic Set: every
-    vertical yard, up or down, pairs with a level one into a 1.5-point diagonal. House rules: each yard climbed
-    takes a yard of movement, and the first 10 yards dived in the turn, all dives together, are free.
-
-    >>> legs_cost(8, ((0, 4), (6, -4)), house=True), legs_cost(8, ((0, 4), (6, -4)))
-    (12, 12.0)
-    """
-    up = sum(climb for _, climb in legs if climb > 0)
-    down = -sum(climb for _, climb in legs if climb < 0)
-    if not house:
-        return rules.vertical_move_cost(level_yd, up + down)
-    return level_yd + up + max(0, down - HOUSE_FREE_DIVE_YD)
-
-
-def movement_points(world: World, entity: int) -> int | None:
-    """The movement points a flier has this turn for level yards and climbing together: on Move or Move and
-    Attack the greater of its velocity and its basic air Move; None on any other maneuver (which climbs at
-    most a step, paid for by the step)."""
-    if world.get(entity, Intent).maneuver not in MOVING_MANEUVERS:
-        return None
-    return max(world.get(entity, Velocity).yps, world.get(entity, Flight).air_move)
-
-
-def level_points(world: World, entity: int, velocity: int) -> int:
-    """The level yards the walk of ``entity`` may use this turn, out of its ``velocity``: a flier asked to climb
-    or descend keeps back what the vertical yards cost (:func:`climb_cost`,
-    :func:`esper_motion.systems.gurps.flight.aerial.level_yards`); anyone else, and a flier out of control, without
-    lift, or climbing only a step, walks its whole velocity."""
-    wish = world.try_get(entity, FlightIntent)
-    legs = wish.vertical_legs() if wish is not None else ()
-    if not legs:
-        return velocity
-    flight = world.try_get(entity, Flight)
-    if flight is None or flight.stalled or flight.wiped_out:
-        return velocity
-    if world.get(entity, Control).state is MoveState.OUT_OF_CONTROL:
-        return velocity
-    points = movement_points(world, entity)
-    vertical = sum(abs(climb) for _, climb in legs)
-    if points is None or vertical > points:
-        return velocity  # a step, or a climb the altitude system refuses
-    if installed_rules(world).flight == "house":
-        kept = int(legs_cost(0, legs, house=True))
-        return max(0, min(velocity, points - kept))
-    return min(velocity, level_yards(points, vertical))
 
 
 def _check_under(world: World, entity: int, ceiling_yd: float) -> None:
@@ -122,7 +46,7 @@ class AltitudeSystem(IndexedSystem):
 
     Climbing or descending costs movement points like level movement, a 45-degree diagonal yard 1.5
     (:func:`esper_motion.systems.gurps.rules.vertical_move_cost`); the level movement of the turn has already left room
-    for the vertical yards (:func:`esper_motion.systems.gurps.flight.aerial.level_yards`) (Basic Set: Flying Combat >
+    for the vertical yards (:func:`esper_motion.systems.gurps.shared.climbing.level_yards`) (Basic Set: Flying Combat >
     Aerial Movement > Changing Height). Readings chosen:
 
     - On Move or Move and Attack the turn has the greater of the velocity and basic air Move as movement
@@ -130,15 +54,17 @@ class AltitudeSystem(IndexedSystem):
       (:func:`esper_motion.systems.gurps.flight.aerial.step_yards`); Do Nothing and Change Posture allow no climb.
     - A flier out of control moves straight ahead and does nothing else, so its climb is not flown.
     - A dive has to be a Move maneuver and go down (Basic Set: Flying Combat > Flying Fast).
-    - House rules (``Rules.flight == "house"``): climbing and diving cost as :func:`climb_cost` says, and a
+    - House rules (``Rules.flight == "house"``): climbing and diving cost as
+    :func:`esper_motion.systems.gurps.shared.climbing.climb_cost` says, and a
       flier that cannot hover leaves the ground only once it has run a quarter of its top airspeed on the
       ground this turn (:func:`esper_motion.systems.gurps.rules.house_can_take_off`); in the air it must use High Speed
       Movement, so taking off puts it at high speed (:class:`EnteredHighSpeed`), velocity unchanged
       (House rules: Flying Movement and Combat; see :func:`esper_motion.systems.gurps.shared.movers.limits`).
     - Several climbs and dives in one turn (``FlightIntent.legs``) are flown in order, each reported; they cost
-      what their yards cost together (:func:`legs_cost`) and each must start within the level yards flown this
-      turn. ``Flight.climbed_yd`` is their sum and ``Flight.flown_legs`` keeps them for the systems that follow
-      (House rules: Flying Movement and Combat, where each start counts as a turn: ``HouseClimbTurns``).
+      what their yards cost together (:func:`esper_motion.systems.gurps.shared.climbing.legs_cost`) and each must start
+      within the level yards flown this turn. ``Flight.climbed_yd`` is their sum and ``Flight.flown_legs`` keeps them
+      for the systems that follow (House rules: Flying Movement and Combat, where each start counts as a turn:
+      ``HouseClimbTurns``).
     - Asking more than the turn allows, a descent below the ground, a climb while stalled or wiped out (the
       flier falls instead) and a climb on wings in a trace atmosphere or vacuum are
       :class:`~esper_motion.ecs.errors.IntentError` or :class:`~esper_motion.ecs.errors.WorldError`, never clamped.

@@ -14,9 +14,9 @@ from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.validate import check_int, check_number
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import FallDamage, Falling, FellClear, Landed, StallRecovered
-from esper_motion.systems.gurps.highspeed.collision import inflict, resolve_collision
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
+from esper_motion.systems.gurps.shared.impact import inflict, resolve_collision
 from esper_motion.systems.gurps.shared.movers import body_of, dx_modifier, in_initiative_order, installed_rules, limits
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
@@ -46,7 +46,7 @@ def land(world: World, index: SpatialIndex, entity: int) -> None:
 
     Damage is :func:`esper_motion.systems.gurps.rules.collision_dice` for the flier's HP against a hard obstacle at
     :func:`esper_motion.systems.gurps.rules.fall_velocity` of the yards fallen, rolled and applied by
-    :func:`esper_motion.systems.gurps.highspeed.collision.inflict` (crushing damage is never below 0; the injury adds to
+    :func:`esper_motion.systems.gurps.shared.impact.inflict` (crushing damage is never below 0; the injury adds to
     ``Condition.injury``). The flier ends on the ground, stopped and
     with its fall counters cleared (:func:`_down`); emits :class:`Landed` and :class:`FallDamage` (Basic Set:
     Falling; Damage from Collisions).
@@ -64,7 +64,7 @@ def land(world: World, index: SpatialIndex, entity: int) -> None:
 
 def fall_onto(world: World, index: SpatialIndex, entity: int, struck: int) -> None:
     """A falling flier comes down onto ``struck``, a body or an obstacle below it: a collision with it at the
-    velocity of the fall so far (:func:`esper_motion.systems.gurps.highspeed.collision.resolve_collision` from above:
+    velocity of the fall so far (:func:`esper_motion.systems.gurps.shared.impact.resolve_collision` from above:
     against a body each side takes the other's HP x velocity / 100 dice, and both stop; an obstacle as in any
     collision).
 

@@ -9,14 +9,11 @@ import esper
 
 from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import Control, Intent, Maneuver, Mover
-from esper_motion.components.motion import Position, Velocity
-from esper_motion.ecs import Phase, System, World
+from esper_motion.components.motion import Position
+from esper_motion.ecs import Phase, System
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.events import Stalled
-from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.movers import installed_rules
-from esper_motion.systems.gurps.shared.transitions import come_to_rest
+from esper_motion.systems.gurps.shared.transitions import least_speed, stall
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """The maneuvers that keep a flier that cannot hover in the air (Basic Set: Flying Combat > Cannot Hover)."""
@@ -24,46 +21,6 @@ MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 # The rules' arithmetic on a few small whole numbers, answered once for each (every flier asks every turn).
 _move_cost: Final = lru_cache(maxsize=128, typed=True)(rules.vertical_move_cost)
 _house_credit: Final = lru_cache(maxsize=128, typed=True)(rules.house_cannot_hover_credit)
-_quarter_of: Final = lru_cache(maxsize=64, typed=True)(rules.stall_speed)
-
-
-def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: int) -> None:
-    """Make ``entity`` stall: it loses its airspeed and starts to fall; emits :class:`Stalled`, and it comes to
-    rest as far as its movement goes (:func:`esper_motion.systems.gurps.shared.transitions.come_to_rest`: velocity 0,
-    ordinary movement, no more velocity change this turn)."""
-    flight = world.get(entity, Flight)
-    flight.stalled = True
-    flight.fall_seconds = 0
-    flight.fall_yd = 0.0
-    world.emit(Stalled(entity, reason, covered_yd, needed_yd))
-    come_to_rest(world, entity, "stalled")
-
-
-def stall_speed(world: World, entity: int) -> int:
-    """The least yards ``entity`` must cover each turn to stay up: a quarter of its top airspeed
-    (:func:`esper_motion.systems.gurps.rules.stall_speed` of
-    :func:`esper_motion.systems.gurps.shared.dive.normal_top_speed`)."""
-    return _least_speed(world.get(entity, Flight), world.get(entity, Mover), installed_rules(world))
-
-
-def _least_speed(flight: Flight, mover: Mover, chosen: Rules) -> int:
-    """:func:`stall_speed` of the flier with ``flight`` and ``mover`` under ``chosen`` rules."""
-    return _quarter_of(normal_top_speed(flight, mover, chosen))
-
-
-def stall_after_deceleration(world: World, entity: int) -> bool:
-    """A flier that cannot hover, slowed by the deceleration that follows a loss of control in the air to
-    under a quarter of its top airspeed, stalls (Basic Set: Flying Combat > Cannot Hover). The CONTROL phase
-    calls this once the safe deceleration is made; it returns whether the flier stalled."""
-    flight = world.get(entity, Flight)
-    if flight.mode.can_hover or flight.stalled or flight.wiped_out:
-        return False
-    needed = stall_speed(world, entity)
-    speed = world.get(entity, Velocity).yps
-    if speed >= needed:
-        return False
-    stall(world, entity, "lost control and slowed under a quarter of top airspeed", speed, needed)
-    return True
 
 
 class StallSystem(System):
@@ -86,7 +43,8 @@ class StallSystem(System):
     - Top airspeed is the one the high-speed rules use
     (:func:`esper_motion.systems.gurps.shared.dive.normal_top_speed`).
     - A loss of control whose deceleration leaves the flier under the least speed stalls it too, once the
-      deceleration is made (:func:`stall_after_deceleration`, called in the CONTROL phase).
+      deceleration is made (:func:`esper_motion.systems.gurps.shared.transitions.stall_after_deceleration`, called in
+      the CONTROL phase).
     - Under the house rules the Basic Set's demand for Move or Move and Attack stands: the house text adds to
       the Cannot Hover rule (the take-off run, the credit for climbs and dives) without lifting it, so an
       All-Out maneuver the house high-speed rules allow keeps control but still stalls such a flier.
@@ -109,7 +67,7 @@ class StallSystem(System):
                 covered: float = _house_credit(level, vertical)
             else:
                 covered = _move_cost(level, vertical)
-            needed = _least_speed(flight, world.get(entity, Mover), chosen)
+            needed = least_speed(flight, world.get(entity, Mover), chosen)
             if maneuver not in MOVING_MANEUVERS:
                 stall(world, entity, f"took {maneuver.value}, not Move or Move and Attack", covered, needed)
             elif covered < needed:

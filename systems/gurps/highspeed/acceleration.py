@@ -8,7 +8,6 @@ from esper_motion.ecs import Phase, RollMade, System, World
 from esper_motion.ecs.dice import modified
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LeftHighSpeed, VelocityChanged
-from esper_motion.systems.gurps.mounted.common import mount_rolled_dx
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.movers import (
     Body,
@@ -18,6 +17,7 @@ from esper_motion.systems.gurps.shared.movers import (
     high_speed_above,
     installed_rules,
     limits,
+    mount_rolled_dx,
     standing,
 )
 from esper_motion.systems.gurps.shared.transitions import lose_control

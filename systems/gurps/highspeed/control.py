@@ -6,9 +6,9 @@ from esper_motion.components.gurps import Posture, PostureState
 from esper_motion.ecs import Phase, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import FallDamage, Skidded, Tripped
-from esper_motion.systems.gurps.highspeed.collision import inflict, resolve_collision
 from esper_motion.systems.gurps.highspeed.movement import WalkPlan, dodge_aside, walk
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.shared.impact import inflict, resolve_collision
 from esper_motion.systems.gurps.shared.movers import Body, installed_rules, loss_mode, out_of_control
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import come_to_rest

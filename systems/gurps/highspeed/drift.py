@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from esper_motion.ecs import Phase, System
 from esper_motion.systems.gurps.events import VelocityChanged
-from esper_motion.systems.gurps.flight.stall import stall_after_deceleration
 from esper_motion.systems.gurps.shared.movers import installed_rules, limits, loss_mode, out_of_control
-from esper_motion.systems.gurps.shared.transitions import regain_control
+from esper_motion.systems.gurps.shared.transitions import regain_control, stall_after_deceleration
 
 
 class Drifting(System):

@@ -6,10 +6,15 @@ from esper_motion.components.gurps import LossCause
 from esper_motion.ecs import Phase, RollMade, System
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import VelocityChanged
-from esper_motion.systems.gurps.flight.stall import stall_after_deceleration
-from esper_motion.systems.gurps.mounted.common import mount_rolled_dx
-from esper_motion.systems.gurps.shared.movers import dx_modifier, installed_rules, limits, loss_mode, out_of_control
-from esper_motion.systems.gurps.shared.transitions import regain_control
+from esper_motion.systems.gurps.shared.movers import (
+    dx_modifier,
+    installed_rules,
+    limits,
+    loss_mode,
+    mount_rolled_dx,
+    out_of_control,
+)
+from esper_motion.systems.gurps.shared.transitions import regain_control, stall_after_deceleration
 
 
 class HouseRecovery(System):

@@ -16,9 +16,8 @@ from esper_motion.ecs import Phase, RollMade, World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, turn
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned
-from esper_motion.systems.gurps.flight.altitude import level_points
-from esper_motion.systems.gurps.mounted.common import mount_rolled_dx
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.shared.climbing import level_points
 from esper_motion.systems.gurps.shared.figure import body_hexes
 from esper_motion.systems.gurps.shared.movers import (
     Body,
@@ -29,6 +28,7 @@ from esper_motion.systems.gurps.shared.movers import (
     installed_rules,
     limits,
     loss_mode,
+    mount_rolled_dx,
 )
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 

@@ -6,8 +6,14 @@ from esper_motion.components.gurps import LossCause, MoveState
 from esper_motion.ecs import Phase, RollMade, System
 from esper_motion.ecs.dice import modified
 from esper_motion.systems.gurps.highspeed.intent import early_turn_modifier
-from esper_motion.systems.gurps.mounted.common import mount_rolled_dx
-from esper_motion.systems.gurps.shared.movers import bodies, carried, control_roll, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import (
+    bodies,
+    carried,
+    control_roll,
+    installed_rules,
+    limits,
+    mount_rolled_dx,
+)
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 

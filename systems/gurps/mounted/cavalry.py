@@ -8,18 +8,17 @@ Mounts where ``Rules.mounts`` is ``"house"``.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Final
 
 from esper_motion.components.gurps import Control, Mover, MoveState, Posture, PostureState
-from esper_motion.components.motion import Velocity
 from esper_motion.components.mount import MOUNT_ATTACKS, Mount, Rider
 from esper_motion.ecs import IntentError, World
 from esper_motion.ecs.damage import Damage
 from esper_motion.ecs.validate import check_bool, check_choice, check_int
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.mounted.common import house, require_mount, require_rider, require_seated, skill_level
+from esper_motion.systems.gurps.shared.movers import relative_velocity
 
 FAR_SIDE_TARGETS: Final = ("foot", "face", "eyes", "skull", "hand")
 """All a foe can hit of a rider hanging on the far side of its mount (Basic Set: Mounted Combat > Using Ranged
@@ -44,26 +43,6 @@ class MountedAttack:
     def effective_skill(self) -> int:
         """The skill to roll against: ``skill`` plus every modifier."""
         return self.skill + sum(value for _, value in self.modifiers)
-
-
-def _carrier(world: World, entity: int) -> int:
-    """The entity whose motion carries ``entity``: its mount when it rides, else itself."""
-    link = world.try_get(entity, Rider)
-    return link.mount if link is not None and link.mount is not None else entity
-
-
-def relative_velocity(world: World, a: int, b: int) -> float:
-    """Yards per second at which ``a`` and ``b`` close or part: the difference of their velocities, each rider
-    moving as its mount does; an entity without ``Velocity`` stands still. Headings are hexsides 60 degrees
-    apart; the result is rounded to 6 decimals so that exact cases stay exact."""
-    x = y = 0.0
-    for entity, sign in ((a, 1), (b, -1)):
-        velocity = world.try_get(_carrier(world, entity), Velocity)
-        if velocity is not None:
-            angle = math.radians(60 * velocity.heading)
-            x += sign * velocity.yps * math.cos(angle)
-            y += sign * velocity.yps * math.sin(angle)
-    return round(math.hypot(x, y), 6)
 
 
 def _step_yd(world: World, entity: int) -> int:

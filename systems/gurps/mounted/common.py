@@ -31,7 +31,7 @@ from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import FallDamage, FellOff, ReadyForced
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.figure import body_hexes
-from esper_motion.systems.gurps.shared.spatial import figure_height_yd, shared_index, tell_index
+from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index, tell_index
 
 C = TypeVar("C")
 
@@ -73,31 +73,6 @@ def readies(world: World, entity: int) -> bool:
     that does not model its maneuvers) counts as readying whenever the rules ask for a Ready."""
     chosen = maneuver(world, entity)
     return chosen is None or chosen is Maneuver.READY
-
-
-def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | None:
-    """The ``Mover`` whose Basic Speed ``entity`` acts on: its own (``mover``); under the house rules a ridden
-    mount acts on its controlling rider's initiative (House rules: Mounts). The high-speed systems order their
-    movers by it too."""
-    chosen = world.rules.get("gurps")
-    if not isinstance(chosen, Rules) or chosen.mounts != "house":
-        return mover
-    found = world.try_get(entity, Mount)
-    if found is None or found.controller is None:
-        return mover
-    controller = world.try_get(found.controller, Mover)
-    return controller if controller is not None else mover
-
-
-def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
-    """``entities`` in the order they act: highest Basic Speed first, then lowest id (DESIGN.md section 2),
-    a ridden mount on its rider's Basic Speed under the house rules (:func:`initiative_mover`)."""
-
-    def key(entity: int) -> tuple[float, int]:
-        mover = initiative_mover(world, entity, world.try_get(entity, Mover))
-        return (-(mover.basic_speed if mover is not None else 0.0), entity)
-
-    return sorted(entities, key=key)
 
 
 # --- The map --------------------------------------------------------------------------------------
@@ -158,19 +133,12 @@ def mount_beside(world: World, mount: int) -> tuple[Hex, ...]:
     return beside_hexes(mount_seat(world, mount), direction, mount_body(world, mount))
 
 
-def _height_yd(world: World, entity: int) -> float:
-    """How tall ``entity`` stands (:func:`esper_motion.systems.gurps.shared.spatial.figure_height_yd`), 2 yards without
-    a ``Mover``, as a human stands (SM 0)."""
-    mover = world.try_get(entity, Mover)
-    return figure_height_yd(mover) if mover is not None else 2.0
-
-
 def step_down_hex(world: World, rider: int, mount: int) -> Hex:
     """Where ``rider`` stands after climbing down from ``mount`` with a Change Posture: the first hex beside the
     seat (:func:`mount_beside`) clear of bodies and obstacles at ground level. Reading chosen: with none clear the
     rider has nowhere to step down to, and the request is an :class:`~esper_motion.ecs.errors.IntentError`."""
     index = shared_index(world)
-    height = _height_yd(world, rider)
+    height = entity_height_yd(world, rider)
     beside = mount_beside(world, mount)
     for spot in beside:
         if index.clear(spot, 0.0, height, (rider,)):
@@ -187,7 +155,7 @@ def landing_hex(world: World, rider: int, mount: int) -> Hex:
     whose mount no longer exists comes down where it sat, or the nearest clear hex to it. Reading chosen: a rider coming
     off never lands on a body or an obstacle; one hemmed in is thrown clear of those round it."""
     index = shared_index(world)
-    height = _height_yd(world, rider)
+    height = entity_height_yd(world, rider)
     if not world.has(mount, Mount):
         here = world.get(rider, Position).hex
         return index.landing_spot(rider, height, (here,), here)
@@ -467,16 +435,6 @@ def require_seated(world: World, rider: int) -> tuple[Rider, int]:
     if found.mount is None:
         raise IntentError(rider, "Rider.mount", None, "the rider is on foot; mount up first")
     return found, found.mount
-
-
-def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
-    """Record that ``entity``, if it is a mount, rolled DX this turn for a difficult action (a jump, an early or
-    tight turn, a hasty deceleration): the MOUNTED phase then has its riders roll Riding, or applies table row
-    12 for a failure (Basic Set: Mounted Combat > Movement and Maneuvers > Falling Off). The high-speed systems
-    call this after each such roll; for any other mover it does nothing."""
-    found = world.try_get(entity, Mount)
-    if found is not None:
-        found.dx_rolls.append(made)
 
 
 def set_maneuver(world: World, entity: int, chosen: Maneuver) -> None:

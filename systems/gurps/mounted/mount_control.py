@@ -27,14 +27,12 @@ from esper_motion.systems.gurps.events import (
     MountFell,
     MountLossOfControl,
 )
-from esper_motion.systems.gurps.flight.aerial import figure_height_yd
 from esper_motion.systems.gurps.mounted.common import (
     best_skill,
     fall_damage,
     fall_off,
     force_ready,
     house,
-    initiative_order,
     injure,
     mount_body,
     readies,
@@ -44,7 +42,8 @@ from esper_motion.systems.gurps.mounted.common import (
     strapped,
 )
 from esper_motion.systems.gurps.shared.figure import body_hexes
-from esper_motion.systems.gurps.shared.spatial import shared_index, tell_index
+from esper_motion.systems.gurps.shared.movers import initiative_order
+from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index, tell_index
 
 _HORSE_FALL_YD: Final = 3
 """The table's falls are for a horse; a mount's ``fall_yd`` shifts each of them by its difference from this."""
@@ -156,7 +155,7 @@ def _room_to_turn(world: World, mount: int, facing: int) -> bool:
     bodies and obstacles at its level (:meth:`esper_motion.systems.gurps.shared.spatial.SpatialIndex.clear`)."""
     index = shared_index(world)
     body = mount_body(world, mount)
-    height = figure_height_yd(world, mount)
+    height = entity_height_yd(world, mount)
     altitude = world.get(mount, Position).altitude_yd
     swung = body_hexes(body[0], facing, len(body))
     return all(spot in body or index.clear(spot, altitude, height, (mount,)) for spot in swung)

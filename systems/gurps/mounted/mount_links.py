@@ -7,7 +7,8 @@ import esper
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import Phase, System, WorldError
 from esper_motion.systems.gurps.events import MountingAbandoned
-from esper_motion.systems.gurps.mounted.common import check_can_ride, fall_off, initiative_order
+from esper_motion.systems.gurps.mounted.common import check_can_ride, fall_off
+from esper_motion.systems.gurps.shared.movers import initiative_order
 
 
 class MountLinkSystem(System):

@@ -16,16 +16,9 @@ from esper_motion.ecs import IntentError, Phase, System, World
 from esper_motion.ecs.validate import check_choice
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import FeatRefused
-from esper_motion.systems.gurps.mounted.common import (
-    house,
-    initiative_order,
-    maneuver,
-    require_mount,
-    riding_roll,
-    set_maneuver,
-)
+from esper_motion.systems.gurps.mounted.common import house, maneuver, require_mount, riding_roll, set_maneuver
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
-from esper_motion.systems.gurps.shared.movers import BODY_TYPES, body_of, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import BODY_TYPES, body_of, initiative_order, installed_rules, limits
 
 EXHAUSTED_MOVE: Final = 2
 """An exhausted mount moves no faster than a slow walk (Basic Set: Mounted Combat > Mount Loss of Control

@@ -20,7 +20,6 @@ from esper_motion.systems.gurps.mounted.common import (
     fall_off,
     force_ready,
     house,
-    initiative_order,
     injure,
     maneuver,
     require_mount,
@@ -31,6 +30,7 @@ from esper_motion.systems.gurps.mounted.common import (
 )
 from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row, lose_control
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
+from esper_motion.systems.gurps.shared.movers import initiative_order
 
 _ATTACKING = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 
@@ -39,7 +39,7 @@ def note_mount_dx_roll(world: World, mount: int, made: bool) -> None:
     """Report that ``mount`` rolled DX for a difficult action the game resolved itself (a jump, say): on a
     success its riders roll Riding to stay on; on a failure it is table row 12, the mount falls (Basic Set:
     Mounted Combat > Movement and Maneuvers > Falling Off). The high-speed systems report the mount's own
-    Pushing the Envelope and obstacle rolls (:func:`esper_motion.systems.gurps.mounted.common.mount_rolled_dx`)."""
+    Pushing the Envelope and obstacle rolls (:func:`esper_motion.systems.gurps.shared.movers.mount_rolled_dx`)."""
     require_mount(world, mount).dx_rolls.append(check_bool("note_mount_dx_roll", "made", made))
 
 

@@ -29,7 +29,6 @@ from esper_motion.systems.gurps.mounted.common import (
     check_can_ride,
     fall_off,
     has_seat,
-    initiative_order,
     landing_hex,
     maneuver,
     mount_body,
@@ -44,6 +43,7 @@ from esper_motion.systems.gurps.mounted.common import (
     step_down_hex,
     unlink,
 )
+from esper_motion.systems.gurps.shared.movers import initiative_order
 
 _JUMP_OFF_SKILLS = ("Acrobatics", "Jumping")
 

@@ -8,8 +8,9 @@ from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import Phase, System, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import MountCalmed, MountSpooked
-from esper_motion.systems.gurps.mounted.common import initiative_order, readies, require_mount, riding_roll
+from esper_motion.systems.gurps.mounted.common import readies, require_mount, riding_roll
 from esper_motion.systems.gurps.mounted.mount_control import lose_control
+from esper_motion.systems.gurps.shared.movers import initiative_order
 
 
 def spook(world: World, mount: int, threat: int | None = None) -> None:

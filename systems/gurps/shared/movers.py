@@ -11,6 +11,7 @@ Where the Move comes from (Basic Set: High-Speed Movement > High-Speed Flying an
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, Final, Literal, NamedTuple, cast
@@ -28,10 +29,9 @@ from esper_motion.components.gurps import (
     PostureState,
 )
 from esper_motion.components.motion import Facing, Position, Velocity
-from esper_motion.components.mount import Mount
+from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import World, WorldError
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.mounted.common import initiative_mover
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.dive import speed_limits
 
@@ -352,3 +352,58 @@ def installed_rules(world: World) -> Rules:
             "the GURPS rules are not installed in this world: call esper_motion.systems.gurps.install(world)"
         )
     return chosen
+
+
+def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | None:
+    """The ``Mover`` whose Basic Speed ``entity`` acts on: its own (``mover``); under the house rules a ridden
+    mount acts on its controlling rider's initiative (House rules: Mounts). The high-speed systems order their
+    movers by it too."""
+    chosen = world.rules.get("gurps")
+    if not isinstance(chosen, Rules) or chosen.mounts != "house":
+        return mover
+    found = world.try_get(entity, Mount)
+    if found is None or found.controller is None:
+        return mover
+    controller = world.try_get(found.controller, Mover)
+    return controller if controller is not None else mover
+
+
+def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
+    """``entities`` in the order they act: highest Basic Speed first, then lowest id (DESIGN.md section 2),
+    a ridden mount on its rider's Basic Speed under the house rules (:func:`initiative_mover`)."""
+
+    def key(entity: int) -> tuple[float, int]:
+        mover = initiative_mover(world, entity, world.try_get(entity, Mover))
+        return (-(mover.basic_speed if mover is not None else 0.0), entity)
+
+    return sorted(entities, key=key)
+
+
+def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
+    """Record that ``entity``, if it is a mount, rolled DX this turn for a difficult action (a jump, an early or
+    tight turn, a hasty deceleration): the MOUNTED phase then has its riders roll Riding, or applies table row
+    12 for a failure (Basic Set: Mounted Combat > Movement and Maneuvers > Falling Off). The high-speed systems
+    call this after each such roll; for any other mover it does nothing."""
+    found = world.try_get(entity, Mount)
+    if found is not None:
+        found.dx_rolls.append(made)
+
+
+def _carrier(world: World, entity: int) -> int:
+    """The entity whose motion carries ``entity``: its mount when it rides, else itself."""
+    link = world.try_get(entity, Rider)
+    return link.mount if link is not None and link.mount is not None else entity
+
+
+def relative_velocity(world: World, a: int, b: int) -> float:
+    """Yards per second at which ``a`` and ``b`` close or part: the difference of their velocities, each rider
+    moving as its mount does; an entity without ``Velocity`` stands still. Headings are hexsides 60 degrees
+    apart; the result is rounded to 6 decimals so that exact cases stay exact."""
+    x = y = 0.0
+    for entity, sign in ((a, 1), (b, -1)):
+        velocity = world.try_get(_carrier(world, entity), Velocity)
+        if velocity is not None:
+            angle = math.radians(60 * velocity.heading)
+            x += sign * velocity.yps * math.cos(angle)
+            y += sign * velocity.yps * math.sin(angle)
+    return round(math.hypot(x, y), 6)

@@ -428,3 +428,16 @@ def _riders_and_multi(world: World) -> tuple[set[int], set[int]]:
     multi = {entity for entity, (flight,) in world.scan(Flight) if flight.lying_flat}
     multi.update(entity for entity, _ in world.scan(Mount))
     return riders, multi
+
+
+def entity_height_yd(world: World, entity: int) -> float:
+    """How far ``entity`` rises above its own altitude: an ``Obstacle``'s ``height_yd``, a body's linear size
+    for its Size Modifier (:func:`figure_height_yd`: SM 0 is 2 yards), or 2
+    yards for a figure with neither, as a human stands."""
+    obstacle = world.try_get(entity, Obstacle)
+    if obstacle is not None:
+        return obstacle.height_yd
+    mover = world.try_get(entity, Mover)
+    if mover is None:
+        return 2.0  # the 2-yard row of the Size and Speed/Range Table: a human, SM 0
+    return figure_height_yd(mover)

@@ -1,0 +1,108 @@
+"""What climbing and descending cost out of a turn's movement, which the walk on the map and the altitude system share
+(Basic Set: Flying Combat > Aerial Movement > Changing Height; House rules: Flying Movement and Combat)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from esper_motion.components.flight import Flight, FlightIntent, Leg
+from esper_motion.components.gurps import Control, Intent, Maneuver, MoveState
+from esper_motion.components.motion import Velocity
+from esper_motion.ecs import World
+from esper_motion.ecs.validate import check_int
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.shared.movers import installed_rules
+
+MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
+"""Maneuvers that spend the turn's movement; any other maneuver that allows a step may climb a step."""
+
+
+HOUSE_FREE_DIVE_YD: Final = 10
+"""House rules: a flier at speed dives up to this many yards a turn without spending movement on it; deeper
+yards cost a yard of movement each (House rules: Flying Movement and Combat)."""
+
+
+def climb_cost(level_yd: int, climb_yd: int, house: bool = False) -> float:
+    """Movement points for ``level_yd`` level yards flown with a climb of ``climb_yd`` (negative: a descent).
+
+    Basic Set: as :func:`esper_motion.systems.gurps.rules.vertical_move_cost`, a 45-degree diagonal yard 1.5 (Flying
+    Combat > Aerial Movement > Changing Height). House rules: each yard climbed takes a yard of movement of
+    its own, and a dive's first 10 yards are free, each deeper yard a yard of movement (House rules: Flying
+    Movement and Combat).
+
+    >>> climb_cost(8, 4), climb_cost(8, 4, house=True), climb_cost(8, -12, house=True)
+    (10.0, 12, 10)
+    """
+    level_yd = check_int("climb_cost", "level_yd", level_yd, low=0)
+    climb_yd = check_int("climb_cost", "climb_yd", climb_yd)
+    if not house:
+        return rules.vertical_move_cost(level_yd, abs(climb_yd))
+    if climb_yd > 0:
+        return level_yd + climb_yd
+    return level_yd + max(0, -climb_yd - HOUSE_FREE_DIVE_YD)
+
+
+def legs_cost(level_yd: int, legs: tuple[Leg, ...], house: bool = False) -> float:
+    """Movement points for ``level_yd`` level yards flown with the climbs and dives of ``legs`` (``(at_yd,
+    climb_yd)`` pairs, ``FlightIntent.legs``): as :func:`climb_cost` for their yards together. Basic Set: every
+    vertical yard, up or down, pairs with a level one into a 1.5-point diagonal. House rules: each yard climbed
+    takes a yard of movement, and the first 10 yards dived in the turn, all dives together, are free.
+
+    >>> legs_cost(8, ((0, 4), (6, -4)), house=True), legs_cost(8, ((0, 4), (6, -4)))
+    (12, 12.0)
+    """
+    up = sum(climb for _, climb in legs if climb > 0)
+    down = -sum(climb for _, climb in legs if climb < 0)
+    if not house:
+        return rules.vertical_move_cost(level_yd, up + down)
+    return level_yd + up + max(0, down - HOUSE_FREE_DIVE_YD)
+
+
+def movement_points(world: World, entity: int) -> int | None:
+    """The movement points a flier has this turn for level yards and climbing together: on Move or Move and
+    Attack the greater of its velocity and its basic air Move; None on any other maneuver (which climbs at
+    most a step, paid for by the step)."""
+    if world.get(entity, Intent).maneuver not in MOVING_MANEUVERS:
+        return None
+    return max(world.get(entity, Velocity).yps, world.get(entity, Flight).air_move)
+
+
+def level_points(world: World, entity: int, velocity: int) -> int:
+    """The level yards the walk of ``entity`` may use this turn, out of its ``velocity``: a flier asked to climb
+    or descend keeps back what the vertical yards cost (:func:`climb_cost`,
+    :func:`esper_motion.systems.gurps.flight.aerial.level_yards`); anyone else, and a flier out of control, without
+    lift, or climbing only a step, walks its whole velocity."""
+    wish = world.try_get(entity, FlightIntent)
+    legs = wish.vertical_legs() if wish is not None else ()
+    if not legs:
+        return velocity
+    flight = world.try_get(entity, Flight)
+    if flight is None or flight.stalled or flight.wiped_out:
+        return velocity
+    if world.get(entity, Control).state is MoveState.OUT_OF_CONTROL:
+        return velocity
+    points = movement_points(world, entity)
+    vertical = sum(abs(climb) for _, climb in legs)
+    if points is None or vertical > points:
+        return velocity  # a step, or a climb the altitude system refuses
+    if installed_rules(world).flight == "house":
+        kept = int(legs_cost(0, legs, house=True))
+        return max(0, min(velocity, points - kept))
+    return min(velocity, level_yards(points, vertical))
+
+
+def level_yards(points: int, vertical_yd: int) -> int:
+    """The most level yards a flier can fly with ``points`` movement points while also climbing or descending
+    ``vertical_yd`` yards, paying as :func:`esper_motion.systems.gurps.rules.vertical_move_cost` does: vertical and
+    level yards cost 1 each and a 45-degree diagonal yard 1.5 (Basic Set: Flying Combat > Aerial Movement > Changing
+    Height). A climb of more yards than there are points is refused.
+
+    >>> level_yards(10, 4), level_yards(5, 4), level_yards(10, 0), level_yards(6, 6)
+    (8, 2, 10, 0)
+    """
+    points = check_int("level_yards", "points", points, low=0)
+    vertical_yd = check_int("level_yards", "vertical_yd", vertical_yd, low=0, high=points)
+    paired = (2 * points - vertical_yd) // 2  # level yards when every vertical yard pairs into a diagonal
+    if paired >= vertical_yd:
+        return paired
+    return 2 * (points - vertical_yd)  # fewer level yards than vertical: each level yard adds half a point

@@ -1,0 +1,122 @@
+"""Collision damage, both ways: what a mover takes from what it runs or falls into, and what it deals (Basic Set:
+Damage from Collisions; the facts in docs/architecture.md)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Final
+
+from esper_motion.components.gurps import Condition, Mover, Obstacle, Posture, PostureState
+from esper_motion.components.motion import Velocity
+from esper_motion.ecs import Damage, RollMade, World, WorldError
+from esper_motion.ecs.hexgrid import Hex
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import Collided, KnockedDown
+from esper_motion.systems.gurps.shared.transitions import come_to_rest
+
+_collision_dice: Final = lru_cache(maxsize=256, typed=True)(rules.collision_dice)
+""":func:`esper_motion.systems.gurps.rules.collision_dice`, worked out once for each HP and velocity (its exact
+arithmetic is slow, and the same few figures collide again and again)."""
+
+
+def inflict(world: World, entity: int, damage: Damage, purpose: str) -> tuple[int, int]:
+    """Roll ``damage`` against ``entity`` and add the injury to its ``Condition`` if it has one.
+
+    Returns the rolled total and the injury done: crushing damage never does less than 0, so a roll below
+    0 does none. ``Damage(0)`` is not rolled (0, 0).
+    """
+    if damage.dice == 0:
+        return 0, 0
+    roll = world.dice.roll(damage.expression)
+    world.emit(RollMade(entity, purpose, roll))
+    injury = max(0, roll.total)
+    condition = world.try_get(entity, Condition)
+    if condition is not None:
+        condition.injury += injury
+    return roll.total, injury
+
+
+def _collision_kind(mover_heading: int, struck_heading: int, struck_yps: int) -> str:
+    if struck_yps == 0:
+        return "side"
+    difference = (struck_heading - mover_heading) % 6
+    if difference == 3:
+        return "head-on"
+    if difference == 0:
+        return "rear-end"
+    return "side"
+
+
+def _knock_down(world: World, entity: int, by: int) -> None:
+    posture = world.try_get(entity, Posture)
+    if posture is not None:
+        posture.state = PostureState.PRONE
+        posture.target = None
+        posture.seconds_left = 0
+    world.emit(KnockedDown(entity, by))
+
+
+def resolve_collision(
+    world: World, entity: int, struck: int, velocity_yps: float, at: Hex, *, from_above: bool = False
+) -> None:
+    """``entity``, moving at ``velocity_yps``, runs into ``struck`` next to ``at`` (``from_above``: falls onto it
+    on ``at``).
+
+    Against a body (a ``Mover``): head-on the struck body's velocity adds, rear-end it subtracts, from any
+    other side, and from above, the mover's velocity counts (``rules.collision_velocity``); each side takes
+    (the other's HP x that velocity) / 100 dice. Against an immovable hard obstacle the mover counts its HP
+    doubled and both take what it would inflict; a soft obstacle uses its own HP (Basic Set: Damage from
+    Collisions). Readings chosen:
+
+    - The collision ends the run of both: each comes to rest, velocity 0 (the struck party stops).
+    - Whoever takes at least twice the damage it dealt (and some injury) is knocked down, as in a slam.
+    - An obstacle takes its damage too; it has no ``Condition`` unless the game gives it one.
+    """
+    mover = world.get(entity, Mover)
+    heading = world.get(entity, Velocity).heading
+    struck_body = world.try_get(struck, Mover)
+    if struck_body is not None:
+        if from_above:  # a fall: the struck body's own movement is across it
+            kind, velocity = "from above", velocity_yps
+        else:
+            other = world.try_get(struck, Velocity)
+            other_yps, other_heading = (other.yps, other.heading) if other is not None else (0, heading)
+            kind = _collision_kind(heading, other_heading, other_yps)
+            velocity = rules.collision_velocity(velocity_yps, heading * 60, other_yps, other_heading * 60)
+        taken = _collision_dice(struck_body.hp, velocity)
+        dealt = _collision_dice(mover.hp, velocity)
+    else:
+        obstacle = world.try_get(struck, Obstacle)
+        if obstacle is None:
+            raise WorldError(f"entity {entity} ran into entity {struck}, which is neither a Mover nor an Obstacle")
+        kind = "obstacle"
+        velocity = velocity_yps
+        if obstacle.hard:
+            taken = dealt = _collision_dice(mover.hp, velocity, hard_obstacle=True)
+        else:
+            taken = _collision_dice(obstacle.hp, velocity)
+            dealt = _collision_dice(mover.hp, velocity)
+    rolled_taken, injury_taken = inflict(world, entity, taken, f"collision damage from entity {struck}")
+    rolled_dealt, injury_dealt = inflict(world, struck, dealt, f"collision damage from entity {entity}")
+    world.emit(
+        Collided(
+            entity,
+            struck,
+            at,
+            kind,
+            velocity,
+            str(taken),
+            rolled_taken,
+            injury_taken,
+            str(dealt),
+            rolled_dealt,
+            injury_dealt,
+        )
+    )
+    come_to_rest(world, entity, "collision")
+    if struck_body is not None:
+        come_to_rest(world, struck, "collision")
+        if injury_dealt > 0 and injury_dealt >= 2 * injury_taken:
+            _knock_down(world, struck, entity)
+    if injury_taken > 0 and injury_taken >= 2 * injury_dealt:
+        _knock_down(world, entity, struck)
