@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from test_faults_worlds import SPAWNERS, link_problems, mixed_world, plan_turn, speed_cap, step_refusing
+from support.worlds import SPAWNERS, link_problems, mixed_world, plan_turn, speed_cap, step_refusing
 
 from esper_motion.ecs import World
 from esper_motion.systems.gurps.shared.movers import bodies, installed_rules

@@ -4,18 +4,18 @@ one it replaces, with scripted dice (House rules: Mounts)."""
 from __future__ import annotations
 
 import pytest
-from test_gurps_mounted import (
+from support import of_type
+from support.mounted import (
     faces,
     gurps_world,
+    lose_control,
     mounted_pair,
-    of_type,
     script,
     set_maneuver,
     spawn_horse,
     spawn_rider,
     targets,
 )
-from test_gurps_mounted_table import lose_control
 
 from esper_motion.components import Condition, Control, Intent, Maneuver, Mover, MoveState
 from esper_motion.components.gurps import LossCause

@@ -19,7 +19,7 @@ from typing import Any
 import esper
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_faults_worlds import (
+from support.worlds import (
     Cast,
     chase_world,
     crowding_problems,

@@ -5,11 +5,12 @@ sends the mount to the table; the table's 2d follow."""
 from __future__ import annotations
 
 import pytest
-from test_gurps_mounted import (
+from support import of_type
+from support.mounted import (
     faces,
     gurps_world,
+    lose_control,
     mounted_pair,
-    of_type,
     rolls,
     script,
     set_maneuver,
@@ -21,7 +22,7 @@ from esper_motion.components import Condition, Facing, Intent, Maneuver, MoveSta
 from esper_motion.components.gurps import PostureState
 from esper_motion.components.motion import Velocity
 from esper_motion.components.mount import Mount, Rider
-from esper_motion.ecs import Event, IntentError, World
+from esper_motion.ecs import IntentError
 from esper_motion.systems.gurps.events import (
     CrushedByMount,
     FallDamage,
@@ -37,29 +38,6 @@ from esper_motion.systems.gurps.mounted.cavalry import mounted_attack
 from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row, end_engagement, rest
 from esper_motion.systems.gurps.mounted.mounted_results import fire_noisy_shot, mount_attack
 from esper_motion.systems.gurps.mounted.mounting import leap_astride, mount_up
-
-_TWO_DICE = {
-    2: (1, 1),
-    3: (1, 2),
-    4: (1, 3),
-    5: (2, 3),
-    6: (3, 3),
-    7: (3, 4),
-    8: (4, 4),
-    9: (4, 5),
-    10: (5, 5),
-    11: (5, 6),
-    12: (6, 6),
-}
-
-
-def lose_control(world: World, rider: int, table: int, *then: int) -> list[Event]:
-    """Step a turn in which ``rider``'s noisy shot critically fails and the table's 2d come up ``table``;
-    ``then`` are the faces of whatever the row rolls next."""
-    fire_noisy_shot(world, rider)
-    script(world, 18)
-    world.dice.script(*_TWO_DICE[table], *then)
-    return world.step()
 
 
 @pytest.mark.parametrize(

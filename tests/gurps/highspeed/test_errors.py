@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from test_gurps_highspeed import mover
+from support.highspeed import mover
 
 from esper_motion.components import (
     Condition,

@@ -5,7 +5,7 @@ Combat)."""
 from __future__ import annotations
 
 import pytest
-from test_gurps_mounted import gurps_world, mounted_pair, spawn_horse, spawn_rider
+from support.mounted import gurps_world, mounted_pair, spawn_horse, spawn_rider
 
 from esper_motion.components import Mover, Posture, Skills
 from esper_motion.components.gurps import PostureState

@@ -69,7 +69,7 @@ colour = "#c98bf0"
 Position = { q = 12, r = -1, altitude_yd = 9.0 }
 """
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 DASH = [(2, 0), (3, 0), (4, 0), (4, 1), (4, 2)]
 """The toy path: three hexes east, then two north-east (a turn on the way)."""

@@ -19,7 +19,7 @@ from typing import Any
 
 import esper
 import pytest
-from test_faults_worlds import Cast, chase_world, mixed_world, plan_round, plan_turn, saved_bytes, step_refusing
+from support.worlds import Cast, chase_world, mixed_world, plan_round, plan_turn, saved_bytes, step_refusing
 
 from esper_motion.components import (
     Control,

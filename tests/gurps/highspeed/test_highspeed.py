@@ -8,11 +8,11 @@ Collisions and Falling as DESIGN.md section 5 gives them.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from support import of_type
+from support.highspeed import make_world, mover
 
 from esper_motion.components import (
     Condition,
@@ -52,45 +52,6 @@ from esper_motion.systems.gurps.events import (
     VelocityChanged,
 )
 from esper_motion.systems.gurps.shared.movers import body_of, unmanned
-
-
-def make_world(rules: Rules | None = None) -> World:
-    world = World(seed=7)
-    install(world, rules)
-    return world
-
-
-def mover(
-    world: World,
-    *,
-    at: tuple[int, int] = (0, 0),
-    facing: int = 0,
-    velocity: int = 0,
-    state: MoveState = MoveState.NORMAL,
-    cause: LossCause | None = None,
-    intent: Intent | None = None,
-    straight_yd: int = 0,
-    altitude_yd: float = 0.0,
-    extra: tuple[Any, ...] = (),
-    **stats: Any,
-) -> int:
-    """Spawn a GURPS mover (Basic Move 5, DX 10, HP 10 unless ``stats`` say otherwise)."""
-    stats.setdefault("basic_move", 5)
-    return world.spawn(
-        Position(*at, altitude_yd=altitude_yd),
-        Facing(facing),
-        Velocity(velocity, facing),
-        Mover(**stats),
-        Control(state=state, loss_cause=cause, straight_yd=straight_yd),
-        intent or Intent(),
-        Condition(),
-        Posture(),
-        *extra,
-    )
-
-
-def of_type(events: list[Event], kind: type[Any]) -> list[Any]:
-    return [event for event in events if isinstance(event, kind)]
 
 
 def rolls(events: list[Event]) -> list[tuple[int, str, int]]:

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from test_gurps_highspeed import mover, of_type
+from support import of_type
+from support.highspeed import mover
 
 from esper_motion.components import (
     Condition,

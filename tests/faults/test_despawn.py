@@ -27,8 +27,8 @@ from typing import Any
 
 import esper
 import pytest
-from test_faults_worlds import chase_world, link_problems, mixed_world, plan_round, plan_turn, step_refusing
-from test_gurps_mounted import gurps_world, mounted_pair, spawn_horse, spawn_rider
+from support.mounted import gurps_world, mounted_pair, spawn_horse, spawn_rider
+from support.worlds import chase_world, link_problems, mixed_world, plan_round, plan_turn, step_refusing
 
 from esper_motion.components import (
     Atmosphere,

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_faults_worlds import saved_bytes
-from test_gurps_mounted import gurps_world, spawn_horse, spawn_rider
+from support.mounted import gurps_world, spawn_horse, spawn_rider
+from support.worlds import saved_bytes
 
 from esper_motion.components import (
     Condition,

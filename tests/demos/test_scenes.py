@@ -17,7 +17,7 @@ from esper_motion.demos import cli
 from esper_motion.demos.scene import SceneError, build_scene, read_scene, turn_log
 from esper_motion.ecs import Event, Phase, Roll, RollMade, System
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 SCENE = """\
 title = "Test lane"
