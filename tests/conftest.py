@@ -1,17 +1,25 @@
-"""Shared fixtures: one hidden arcade window for every rendering test.
+"""What every test shares: the installed package alone, and one hidden arcade window for every rendering test.
 
-Each headless window leaks about 18 MiB (DESIGN.md section 9), so the session opens one and each test gets it
+The tests import the installed ``esper_motion``, never the repository's folders by path: ``python -m pytest`` puts
+the working directory on ``sys.path``, where ``ecs``, ``components``, ``systems`` and ``demos`` would import as
+top-level packages and a module could load under two names, so the repository root is taken off the path here.
+
+Each headless window leaks about 18 MiB (docs/architecture.md), so the session opens one and each test gets it
 cleared, with no view shown. ``ARCADE_HEADLESS`` must be set before arcade is imported, so it is set here.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != REPO]
 os.environ["ARCADE_HEADLESS"] = "1"
 
 

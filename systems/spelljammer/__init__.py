@@ -29,7 +29,7 @@ puts a pursuer after the runner it chases), so a run is fixed by its seed and it
 
 >>> from esper_motion.components.motion import Position
 >>> from esper_motion.components.spelljammer import Mobility, RoundIntent, RoundState
->>> from ecs import World
+>>> from esper_motion.ecs import World
 >>> world = World(seed=1)
 >>> install(world)
 >>> runner = world.spawn(Mobility(tmr=9, dex=14), RoundIntent(heading=0), RoundState(), Position(0, 0))

@@ -54,7 +54,7 @@ class SpatialIndex:
     :meth:`refresh` brings it up to date once a turn, re-filing only the bodies that moved since it last saw
     them; :meth:`move` and :meth:`shift` follow the bodies as they move during the turn.
 
-    >>> from components import Footing, Position
+    >>> from esper_motion.components import Footing, Position
     >>> world = World()
     >>> mud = world.spawn(Position(1, 0), Footing(extra_cost=1))
     >>> index = SpatialIndex()
