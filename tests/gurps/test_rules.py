@@ -4,7 +4,9 @@ boundaries, and a clear error for every kind of bad input."""
 from __future__ import annotations
 
 import doctest
+import importlib
 import math
+import pkgutil
 from collections.abc import Callable
 from enum import Enum
 from typing import Any
@@ -113,9 +115,18 @@ from esper_motion.systems.gurps.rules import (
 
 
 def test_module_doctests_pass() -> None:
-    result = doctest.testmod(rules)
-    assert result.attempted > 20
-    assert result.failed == 0
+    attempted = failed = 0
+    for module in [rules, *(importlib.import_module(info.name) for info in rules_modules())]:
+        result = doctest.testmod(module)
+        attempted += result.attempted
+        failed += result.failed
+    assert attempted > 20
+    assert failed == 0
+
+
+def rules_modules() -> list[pkgutil.ModuleInfo]:
+    """Every module of the rules package, where its doctests live (the package only re-exports them)."""
+    return list(pkgutil.iter_modules(rules.__path__, f"{rules.__name__}."))
 
 
 # --- Worked examples from the texts ----------------------------------------------------------------------
