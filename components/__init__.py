@@ -6,7 +6,15 @@
 
 from __future__ import annotations
 
-from esper_motion.components.flight import AirSupply, Atmosphere, Flight, FlightIntent, FlightMode
+from esper_motion.components.flight import (
+    ATMOSPHERE_CATEGORIES,
+    AirSupply,
+    Atmosphere,
+    Flight,
+    FlightIntent,
+    FlightMode,
+    Leg,
+)
 from esper_motion.components.gurps import (
     Condition,
     Control,
@@ -22,7 +30,19 @@ from esper_motion.components.gurps import (
     Skills,
 )
 from esper_motion.components.motion import Facing, Position, Velocity
-from esper_motion.components.mount import Mount, Nerve, Rider
+from esper_motion.components.mount import (
+    CHARGES,
+    MOUNT_ATTACKS,
+    MOUNT_DEFENSES,
+    MOUNT_TRAININGS,
+    MOUNTING_SKILLS,
+    RANGED_TRICKS,
+    RIDER_ACTIONS,
+    RISKY_FEATS,
+    Mount,
+    Nerve,
+    Rider,
+)
 from esper_motion.components.spelljammer import (
     Mobility,
     RangedWeapon,
@@ -34,6 +54,15 @@ from esper_motion.components.spelljammer import (
 )
 
 __all__ = [
+    "ATMOSPHERE_CATEGORIES",
+    "CHARGES",
+    "MOUNTING_SKILLS",
+    "MOUNT_ATTACKS",
+    "MOUNT_DEFENSES",
+    "MOUNT_TRAININGS",
+    "RANGED_TRICKS",
+    "RIDER_ACTIONS",
+    "RISKY_FEATS",
     "AirSupply",
     "Atmosphere",
     "Condition",
@@ -44,6 +73,7 @@ __all__ = [
     "FlightMode",
     "Footing",
     "Intent",
+    "Leg",
     "LossCause",
     "Maneuver",
     "Mobility",

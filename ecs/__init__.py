@@ -17,10 +17,12 @@ from esper_motion.ecs.dice import (
 )
 from esper_motion.ecs.errors import IntentError, MotionError, RuleValueError, WorldError
 from esper_motion.ecs.events import Event, RollMade
+from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.persist import Linked, SaveError
 from esper_motion.ecs.phase import PRIORITY_TOP, Phase
 from esper_motion.ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
 from esper_motion.ecs.system import System
+from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 from esper_motion.ecs.world import World
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "Damage",
     "Dice",
     "Event",
+    "Hex",
     "IntentError",
     "Linked",
     "MotionError",
@@ -41,6 +44,10 @@ __all__ = [
     "System",
     "World",
     "WorldError",
+    "check_bool",
+    "check_choice",
+    "check_int",
+    "check_number",
     "critical_failure_probability",
     "critical_success_probability",
     "hexgrid",

@@ -1,39 +1,64 @@
 """The GURPS rule set: High-Speed Movement, Flying Combat, Mounted Combat and Changing Posture in Armor.
 
 ``install(world, rules=Rules.basic())`` adds every system in its phase; ``Rules.house()`` switches to the
-campaign's house rules where they differ. ``preview(world, entity)`` tells a game UI which rolls this
-turn's intent would need, and :mod:`esper_motion.systems.gurps.highspeed.queries` answers questions about attacking and
-defending at speed. Where each phase's systems live:
+campaign's house rules where they differ. ``preview(world, entity)`` tells a game UI which rolls this turn's
+intent would need. Everything a game uses is importable from here: the systems, every event, the questions a
+game asks between steps (limits and defenses at speed, aerial combat, fighting from the saddle) and the
+requests it makes of the MOUNTED phase (mounting, hits, spooking). The pure formulas and tables are in
+:mod:`esper_motion.systems.gurps.rules`.
 
-- ``INTENT``: ``mount_orders.MountOrderSystem`` (what a mount agrees to do: risky feats, charges, exhaustion),
-  ``intent.IntentCheck`` (refuses bad intents before anything changes),
-  ``maneuvers.ManeuverLimits`` (opens the turn; the maneuvers allowed at high speed), ``posture.PostureSystem``.
-- ``TURNING``: ``turning.TurnPlanner`` (turning radius, early and tight turns).
-- ``MOVEMENT``: ``movement.PathWalker`` (the path hex by hex: footing, jumping, running into things; it keeps
-  the ``spatial.SpatialIndex`` shared with the CONTROL phase), ``altitude.AltitudeSystem`` (climbs, dives).
-- ``COLLISION``: ``collision.CollisionResolver`` (damage both ways, both stop).
-- ``STALL``: ``ceiling.CeilingSystem``, ``stall.StallSystem``, ``fall.FallSystem`` (Flying Combat).
-- ``CONTROL``: ``control.Tripping`` (trip, skid, fall damage), ``drift.Drifting`` (air, water, wheels), or
-  under the house rules ``recovery.HouseRecovery`` (slowing down and DX rolls to regain control).
-- ``ACCELERATION``: ``acceleration.VelocityChange`` (accelerate, decelerate, enter and leave high speed).
-- ``MOUNTED``: ``mount_links.MountLinkSystem`` (rider-mount links), ``mount_control.MountRecoverySystem``
-  (calling a loose mount back; house: the Ready that takes a mount back), ``spooking.SpookingSystem``,
-  ``mounting.MountingSystem`` (getting on and off), ``mounted_results.MountedResultsSystem`` (staying on,
-  hits, noisy shots, the Mount Loss of Control Table), ``riding.RidingSystem`` (riders go with their mounts).
-- ``CLEANUP``: ``cleanup.IntentReset``.
+The modules are grouped by the rulebook section they implement, a house-rule system (``house_`` module) beside
+the basic one it changes:
 
-Shared pieces: ``movers`` (initiative order, the Move in use on the ground, in the air and in water, top
-speed, the control roll; riders are entities with ``Control.carried_by`` set and never move under their
-own power), ``transitions`` (losing and regaining control, coming to rest), ``events`` (every GURPS event),
-``rules`` (the pure formulas and tables).
+- ``highspeed/``: ``intent.IntentCheck`` (refuses bad intents before anything changes),
+  ``maneuvers.ManeuverLimits`` (opens the turn; the maneuvers allowed at high speed), ``turning.TurnPlanner``
+  (turning radius, early and tight turns), ``movement.PathWalker`` (the path hex by hex: footing, jumping,
+  running into things), ``collision.CollisionResolver``, ``control.Tripping`` (trip, skid, fall damage),
+  ``drift.Drifting`` (air, water, wheels) or ``house_recovery.HouseRecovery`` (the house cycle of losing and
+  regaining control), ``acceleration.VelocityChange``, and ``queries`` (what a game asks of a mover at speed).
+- ``flight/``: ``altitude.AltitudeSystem`` (climbs, dives), ``ceiling.CeilingSystem``, ``stall.StallSystem``,
+  ``fall.FallSystem``, the house ``HouseClimbTurns``, ``HouseDiveSpeed``, ``HouseWingspan``,
+  ``HouseUncontrolledDrop``, ``HouseWipeOutRecovery`` and ``HouseDiveControl``, and ``aerial`` (aerial combat
+  questions).
+- ``mounted/``: ``mount_orders.MountOrderSystem`` (what a mount agrees to do), ``mount_links.MountLinkSystem``,
+  ``mount_control.MountRecoverySystem`` (calling a loose mount back), ``spooking.SpookingSystem``,
+  ``mounting.MountingSystem`` (getting on and off), ``mounted_results.MountedResultsSystem`` (staying on, hits,
+  noisy shots, the Mount Loss of Control Table), ``riding.RidingSystem`` (riders go with their mounts), and
+  ``cavalry`` (fighting from the saddle).
+- ``posture/``: ``posture.PostureSystem`` (Change Posture, slowed by armor under the optional rule).
+- ``shared/``: what every section uses: ``movers`` (initiative order, the Move in use on the ground, in the air
+  and in water, top speed, the control roll), ``spatial`` (the index of what is on each hex), ``figure``,
+  ``climbing``, ``impact`` (collision damage), ``transitions`` (losing and regaining control, stalling, coming
+  to rest) and ``cleanup.IntentReset``.
+- ``rules/`` and ``events/``: the pure rules and the events, by the same sections.
+
+The phases and the order of every system in them are on the architecture page (docs/architecture.md).
 """
 
 from __future__ import annotations
 
 from esper_motion.ecs import System, World, register_rule_set
+from esper_motion.systems.gurps import events, rules
+from esper_motion.systems.gurps.events import *  # noqa: F403 (every event class, as events.__all__ lists them)
+from esper_motion.systems.gurps.flight.aerial import (
+    AerialRetreat,
+    HeightEffect,
+    MoveAndAttack,
+    acrobatic_dodge_skill,
+    aerial_retreat,
+    airborne,
+    altitude_ft,
+    breathing,
+    height_effect,
+    house_ranged_distance,
+    move_and_attack,
+    scene_atmosphere,
+    step_yards,
+    vertically_clear,
+)
 from esper_motion.systems.gurps.flight.altitude import AltitudeSystem
 from esper_motion.systems.gurps.flight.ceiling import CeilingSystem
-from esper_motion.systems.gurps.flight.fall import FallSystem
+from esper_motion.systems.gurps.flight.fall import FallSystem, free_fall_yd
 from esper_motion.systems.gurps.flight.house_climb_turns import HouseClimbTurns
 from esper_motion.systems.gurps.flight.house_dive import HouseDiveSpeed
 from esper_motion.systems.gurps.flight.house_dive_control import HouseDiveControl
@@ -46,24 +71,189 @@ from esper_motion.systems.gurps.highspeed.collision import CollisionResolver
 from esper_motion.systems.gurps.highspeed.control import Tripping
 from esper_motion.systems.gurps.highspeed.drift import Drifting
 from esper_motion.systems.gurps.highspeed.house_recovery import HouseRecovery
-from esper_motion.systems.gurps.highspeed.intent import IntentCheck
+from esper_motion.systems.gurps.highspeed.intent import IntentCheck, check_intent
 from esper_motion.systems.gurps.highspeed.maneuvers import ManeuverLimits
 from esper_motion.systems.gurps.highspeed.movement import PathWalker
+from esper_motion.systems.gurps.highspeed.queries import (
+    at_high_speed,
+    defenses,
+    may_dive_for_cover,
+    may_dodge,
+    may_retreat,
+    movement_limits,
+    relative_speed_yps,
+    speed_modifier,
+)
 from esper_motion.systems.gurps.highspeed.turning import TurnPlanner
-from esper_motion.systems.gurps.mounted.mount_control import MountRecoverySystem
+from esper_motion.systems.gurps.mounted.cavalry import (
+    HeightDifference,
+    LanceAttack,
+    MountedAttack,
+    MountedDefense,
+    Redirect,
+    couched_lance,
+    counts_as_standing,
+    height_difference,
+    missed_attack,
+    mount_attack_damage,
+    mounted_attack,
+    mounted_defense,
+    rider_dx_modifier,
+    target_locations,
+)
+from esper_motion.systems.gurps.mounted.common import mount_body, mount_seat, seat, seat_hex
+from esper_motion.systems.gurps.mounted.mount_control import (
+    MountRecoverySystem,
+    apply_loss_row,
+    call_back,
+    end_engagement,
+    rest,
+)
 from esper_motion.systems.gurps.mounted.mount_links import MountLinkSystem
-from esper_motion.systems.gurps.mounted.mount_orders import MountOrderSystem
-from esper_motion.systems.gurps.mounted.mounted_results import MountedResultsSystem
-from esper_motion.systems.gurps.mounted.mounting import MountingSystem
+from esper_motion.systems.gurps.mounted.mount_orders import MountOrderSystem, attempt_feat
+from esper_motion.systems.gurps.mounted.mounted_results import (
+    MountedResultsSystem,
+    charge,
+    fire_noisy_shot,
+    mount_attack,
+    mount_crippled,
+    mount_hit,
+    note_mount_dx_roll,
+    rider_knocked_back,
+    rider_stunned,
+    take_trick,
+)
+from esper_motion.systems.gurps.mounted.mounting import (
+    MountingSystem,
+    dismount,
+    jump_off,
+    leap_astride,
+    mount_up,
+    sheathe,
+    tighten_saddle,
+)
 from esper_motion.systems.gurps.mounted.riding import RidingSystem
-from esper_motion.systems.gurps.mounted.spooking import SpookingSystem
+from esper_motion.systems.gurps.mounted.spooking import SpookingSystem, spook
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
 from esper_motion.systems.gurps.shared.cleanup import IntentReset
-from esper_motion.systems.gurps.shared.spatial import SpatialIndex
+from esper_motion.systems.gurps.shared.climbing import climb_cost, level_yards
+from esper_motion.systems.gurps.shared.dive import normal_top_speed
+from esper_motion.systems.gurps.shared.figure import occupied_hexes
+from esper_motion.systems.gurps.shared.movers import relative_velocity
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex, entity_height_yd, figure_height_yd
 
-__all__ = ["Forecast", "RollForecast", "Rules", "install", "preview", "systems_for"]
+__all__ = [
+    "AerialRetreat",
+    "AltitudeSystem",
+    "CeilingSystem",
+    "CollisionResolver",
+    "Drifting",
+    "FallSystem",
+    "Forecast",
+    "HeightDifference",
+    "HeightEffect",
+    "HouseClimbTurns",
+    "HouseDiveControl",
+    "HouseDiveSpeed",
+    "HouseRecovery",
+    "HouseUncontrolledDrop",
+    "HouseWingspan",
+    "HouseWipeOutRecovery",
+    "IntentCheck",
+    "IntentReset",
+    "LanceAttack",
+    "ManeuverLimits",
+    "MountLinkSystem",
+    "MountOrderSystem",
+    "MountRecoverySystem",
+    "MountedAttack",
+    "MountedDefense",
+    "MountedResultsSystem",
+    "MountingSystem",
+    "MoveAndAttack",
+    "PathWalker",
+    "PostureSystem",
+    "Redirect",
+    "RidingSystem",
+    "RollForecast",
+    "Rules",
+    "SpatialIndex",
+    "SpookingSystem",
+    "StallSystem",
+    "Tripping",
+    "TurnPlanner",
+    "VelocityChange",
+    "acrobatic_dodge_skill",
+    "aerial_retreat",
+    "airborne",
+    "altitude_ft",
+    "apply_loss_row",
+    "at_high_speed",
+    "attempt_feat",
+    "breathing",
+    "call_back",
+    "charge",
+    "check_intent",
+    "climb_cost",
+    "couched_lance",
+    "counts_as_standing",
+    "defenses",
+    "dismount",
+    "end_engagement",
+    "entity_height_yd",
+    "events",
+    "figure_height_yd",
+    "fire_noisy_shot",
+    "free_fall_yd",
+    "height_difference",
+    "height_effect",
+    "house_ranged_distance",
+    "install",
+    "jump_off",
+    "leap_astride",
+    "level_yards",
+    "may_dive_for_cover",
+    "may_dodge",
+    "may_retreat",
+    "missed_attack",
+    "mount_attack",
+    "mount_attack_damage",
+    "mount_body",
+    "mount_crippled",
+    "mount_hit",
+    "mount_seat",
+    "mount_up",
+    "mounted_attack",
+    "mounted_defense",
+    "move_and_attack",
+    "movement_limits",
+    "normal_top_speed",
+    "note_mount_dx_roll",
+    "occupied_hexes",
+    "preview",
+    "relative_speed_yps",
+    "relative_velocity",
+    "rest",
+    "rider_dx_modifier",
+    "rider_knocked_back",
+    "rider_stunned",
+    "rules",
+    "scene_atmosphere",
+    "seat",
+    "seat_hex",
+    "sheathe",
+    "speed_modifier",
+    "spook",
+    "step_yards",
+    "systems_for",
+    "take_trick",
+    "target_locations",
+    "tighten_saddle",
+    "vertically_clear",
+]
+__all__ += events.__all__
 
 
 def systems_for(rules: Rules) -> list[System]:

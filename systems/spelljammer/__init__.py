@@ -27,8 +27,7 @@ CLEANUP     ``ClearRoundIntents``   empty the one-round intents (pursuit action,
 Within a system, characters act in initiative order: higher TMR first, then lower entity id (``Move`` also
 puts a pursuer after the runner it chases), so a run is fixed by its seed and its inputs.
 
->>> from esper_motion.components.motion import Position
->>> from esper_motion.components.spelljammer import Mobility, RoundIntent, RoundState
+>>> from esper_motion.components import Mobility, Position, RoundIntent, RoundState
 >>> from esper_motion.ecs import World
 >>> world = World(seed=1)
 >>> install(world)
@@ -43,9 +42,11 @@ from __future__ import annotations
 
 from esper_motion.components.spelljammer import RoundState
 from esper_motion.ecs import System, World, WorldError, register_rule_set
+from esper_motion.systems.spelljammer import events, rules
 from esper_motion.systems.spelljammer.chase import ChaseTable
 from esper_motion.systems.spelljammer.chase_links import ChaseLinks
 from esper_motion.systems.spelljammer.cleanup import ClearRoundIntents
+from esper_motion.systems.spelljammer.events import *  # noqa: F403 (every event class, as events.__all__ lists them)
 from esper_motion.systems.spelljammer.fatigue import SprintFatigue
 from esper_motion.systems.spelljammer.flee import Flee
 from esper_motion.systems.spelljammer.intent_check import IntentCheck
@@ -69,9 +70,12 @@ __all__ = [
     "PursuitActions",
     "SprintFatigue",
     "defense",
+    "events",
     "install",
+    "rules",
     "systems_for",
 ]
+__all__ += events.__all__
 
 
 def systems_for(options: Options) -> list[System]:

@@ -14,6 +14,18 @@ from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.registry import register
 from esper_motion.systems.spelljammer.rules import DropResult, PursuitLevel, grade_name
 
+__all__ = [
+    "ChaseEnded",
+    "ChaseRound",
+    "FellDown",
+    "Fled",
+    "NonLethalDamage",
+    "PursuitActionResolved",
+    "ShotsOnTheMove",
+    "SpeedModeChosen",
+    "SquaresMoved",
+]
+
 
 @register("spelljammer.SpeedModeChosen")
 @dataclass(frozen=True, slots=True)
