@@ -45,7 +45,7 @@ class World:
     dice, turn count and events. That costs a copy of the world every turn; a game that prefers speed to
     that guarantee passes ``transactional=False``.
 
-    >>> from components import Position
+    >>> from esper_motion.components import Position
     >>> world = World(seed=1)
     >>> runner = world.spawn(Position(0, 0))
     >>> world.get(runner, Position)
