@@ -20,8 +20,7 @@ from esper_motion.ecs.events import Event, RollMade
 from esper_motion.ecs.persist import Linked, SaveError
 from esper_motion.ecs.phase import PRIORITY_TOP, Phase
 from esper_motion.ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
-from esper_motion.ecs.system import System
-from esper_motion.ecs.world import World
+from esper_motion.ecs.world import System, World
 
 __all__ = [
     "PRIORITY_TOP",

@@ -1,4 +1,6 @@
-"""The World: one esper context with its dice, rules, event log, turn counter and queued changes."""
+"""The World: one esper context with its dice, rules, event log, turn counter and queued changes; and System,
+an esper Processor that belongs to a phase and runs through its World.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import os
 from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import Any, ClassVar, TypeVar, overload
 
 import esper
 
@@ -15,10 +17,8 @@ from esper_motion.ecs import _context, persist
 from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import WorldError
 from esper_motion.ecs.events import Event
+from esper_motion.ecs.phase import Phase
 from esper_motion.ecs.validate import check_int
-
-if TYPE_CHECKING:
-    from esper_motion.ecs.system import System
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -359,6 +359,39 @@ class World:
         queue, self._queue = self._queue, []
         for change in queue:
             change()
+
+
+class System(esper.Processor):
+    """Base class of every rule system.
+
+    A subclass sets the class attribute ``phase`` and implements :meth:`run`. ``World.add_system`` gives it
+    its world and the esper priority of its phase; plain ``esper.process()`` runs it too.
+    """
+
+    phase: ClassVar[Phase]
+
+    def __init__(self) -> None:
+        self._world: World | None = None
+
+    @property
+    def world(self) -> World:
+        """The world this system was added to."""
+        if self._world is None:
+            raise WorldError(f"{type(self).__name__} is not installed in a world")
+        return self._world
+
+    @world.setter
+    def world(self, world: World) -> None:
+        self._world = world
+
+    def process(self, *args: Any, **kwargs: Any) -> None:
+        """esper's entry point: run this system's part of the turn (through its world, which keeps what
+        :meth:`esper_motion.ecs.World.per_run` holds for the length of the run)."""
+        self.world._run_system(self)
+
+    def run(self) -> None:
+        """This system's part of the turn. Subclasses implement it."""
+        raise NotImplementedError(f"{type(self).__name__} must implement run()")
 
 
 def _kept(store: dict[Hashable, Any] | None, key: Hashable, compute: Callable[[], T]) -> T:
