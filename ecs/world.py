@@ -1,5 +1,8 @@
 """The World: one esper context with its dice, rules, event log, turn counter and queued changes; and System,
 an esper Processor that belongs to a phase and runs through its World.
+
+Saving and loading (:mod:`esper_motion.ecs.persist`) and the registry of names know the world; the world needs
+neither of them imported first, and imports persistence only when it saves or loads.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any, ClassVar, TypeVar, overload
 
 import esper
 
-from esper_motion.ecs import _context, persist
+from esper_motion.ecs import _context
 from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import WorldError
 from esper_motion.ecs.events import Event
@@ -257,6 +260,8 @@ class World:
         Refused during a step (its queued changes are half-made code, not data): save between steps.
         """
         self._refuse_mid_step("save")
+        from esper_motion.ecs import persist  # noqa: PLC0415 (persistence knows the world, not the other way round)
+
         persist.save(self, path)
 
     @classmethod
@@ -267,6 +272,8 @@ class World:
         :func:`esper_motion.ecs.register_rule_set` (so import that package first). Systems added by hand and event
         handlers are the game's code: add them again. A bad file raises :class:`esper_motion.ecs.persist.SaveError`.
         """
+        from esper_motion.ecs import persist  # noqa: PLC0415 (persistence knows the world, not the other way round)
+
         return persist.load(cls, path, context=context, transactional=transactional)
 
     def restore(self, path: str | os.PathLike[str]) -> None:
@@ -276,6 +283,8 @@ class World:
         options. A bad file raises :class:`esper_motion.ecs.persist.SaveError` and leaves the world as it was.
         """
         self._refuse_mid_step("restore")
+        from esper_motion.ecs import persist  # noqa: PLC0415 (persistence knows the world, not the other way round)
+
         persist.restore(self, path)
 
     # -- events ------------------------------------------------------------------------------
