@@ -1,6 +1,7 @@
 """esper-motion's framework core: World, phases, systems, events, dice and odds, hex grid, errors.
 
-It knows no movement rule; those live in ``systems``.
+It knows no movement rule; those live in ``esper_motion.systems``. Its modules import one way: persistence
+and the registry of names know the world, the world knows neither.
 """
 
 from __future__ import annotations
@@ -21,9 +22,8 @@ from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.persist import Linked, SaveError
 from esper_motion.ecs.phase import PRIORITY_TOP, Phase
 from esper_motion.ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
-from esper_motion.ecs.system import System
 from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
-from esper_motion.ecs.world import World
+from esper_motion.ecs.world import System, World
 
 __all__ = [
     "PRIORITY_TOP",

@@ -53,15 +53,13 @@ import types
 import typing
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, runtime_checkable
 
 from esper_motion.ecs import _context
 from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import RuleValueError, WorldError
 from esper_motion.ecs.registry import name_of, rule_set_named, type_named
-
-if TYPE_CHECKING:
-    from esper_motion.ecs.world import World
+from esper_motion.ecs.world import World
 
 FORMAT: Final = "esper-motion save"
 """The value of a save file's ``format`` key."""

@@ -1,4 +1,9 @@
-"""The World: one esper context with its dice, rules, event log, turn counter and queued changes."""
+"""The World: one esper context with its dice, rules, event log, turn counter and queued changes; and System,
+an esper Processor that belongs to a phase and runs through its World.
+
+Saving and loading (:mod:`esper_motion.ecs.persist`) and the registry of names know the world; the world needs
+neither of them imported first, and imports persistence only when it saves or loads.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +12,16 @@ import os
 from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import Any, ClassVar, TypeVar, overload
 
 import esper
 
-from esper_motion.ecs import _context, persist
+from esper_motion.ecs import _context
 from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import WorldError
 from esper_motion.ecs.events import Event
+from esper_motion.ecs.phase import Phase
 from esper_motion.ecs.validate import check_int
-
-if TYPE_CHECKING:
-    from esper_motion.ecs.system import System
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -257,6 +260,8 @@ class World:
         Refused during a step (its queued changes are half-made code, not data): save between steps.
         """
         self._refuse_mid_step("save")
+        from esper_motion.ecs import persist  # noqa: PLC0415 (persistence knows the world, not the other way round)
+
         persist.save(self, path)
 
     @classmethod
@@ -267,6 +272,8 @@ class World:
         :func:`esper_motion.ecs.register_rule_set` (so import that package first). Systems added by hand and event
         handlers are the game's code: add them again. A bad file raises :class:`esper_motion.ecs.persist.SaveError`.
         """
+        from esper_motion.ecs import persist  # noqa: PLC0415 (persistence knows the world, not the other way round)
+
         return persist.load(cls, path, context=context, transactional=transactional)
 
     def restore(self, path: str | os.PathLike[str]) -> None:
@@ -276,6 +283,8 @@ class World:
         options. A bad file raises :class:`esper_motion.ecs.persist.SaveError` and leaves the world as it was.
         """
         self._refuse_mid_step("restore")
+        from esper_motion.ecs import persist  # noqa: PLC0415 (persistence knows the world, not the other way round)
+
         persist.restore(self, path)
 
     # -- events ------------------------------------------------------------------------------
@@ -359,6 +368,39 @@ class World:
         queue, self._queue = self._queue, []
         for change in queue:
             change()
+
+
+class System(esper.Processor):
+    """Base class of every rule system.
+
+    A subclass sets the class attribute ``phase`` and implements :meth:`run`. ``World.add_system`` gives it
+    its world and the esper priority of its phase; plain ``esper.process()`` runs it too.
+    """
+
+    phase: ClassVar[Phase]
+
+    def __init__(self) -> None:
+        self._world: World | None = None
+
+    @property
+    def world(self) -> World:
+        """The world this system was added to."""
+        if self._world is None:
+            raise WorldError(f"{type(self).__name__} is not installed in a world")
+        return self._world
+
+    @world.setter
+    def world(self, world: World) -> None:
+        self._world = world
+
+    def process(self, *args: Any, **kwargs: Any) -> None:
+        """esper's entry point: run this system's part of the turn (through its world, which keeps what
+        :meth:`esper_motion.ecs.World.per_run` holds for the length of the run)."""
+        self.world._run_system(self)
+
+    def run(self) -> None:
+        """This system's part of the turn. Subclasses implement it."""
+        raise NotImplementedError(f"{type(self).__name__} must implement run()")
 
 
 def _kept(store: dict[Hashable, Any] | None, key: Hashable, compute: Callable[[], T]) -> T:
