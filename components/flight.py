@@ -1,7 +1,7 @@
 """Components of Flying Combat: how an entity flies, what it wants to do in the air, and the scene's air.
 
 A flier is airborne while its ``Position.altitude_yd`` is above 0; at altitude 0 it stands (or lies) on the
-ground. Per-turn state lives in fields that stay on the entity (DESIGN.md section 10): the systems flip
+ground. Per-turn state lives in fields that stay on the entity (docs/architecture.md > Performance): the systems flip
 ``Flight.stalled`` or count ``Flight.fall_seconds``; they never add or remove these components in the hot path.
 
 Sources: Basic Set: Flying Combat (Aerial Movement, Flying Fast, Cannot Hover, Flight Ceiling) and the house

@@ -1,6 +1,6 @@
 """Components the GURPS rules read and write: body, intent, control state, posture, condition, terrain.
 
-Per-turn state lives in fields of components that stay on the entity (DESIGN.md section 10): the systems
+Per-turn state lives in fields of components that stay on the entity (docs/architecture.md > Performance): the systems
 change ``Control.state`` or ``Intent.throttle``; they never add or remove components in the hot path.
 
 Enumerated fields accept a member or its value text (``"high speed"`` for ``MoveState.HIGH_SPEED``) and keep the

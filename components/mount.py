@@ -6,7 +6,7 @@ systems check these links every turn: a mount that no longer exists unseats its 
 (a fall), and a link that loops back (a rider riding itself, or a chain of riders back to itself) is a
 clear error.
 
-Reading chosen for structure (DESIGN.md section 10): an entity that may ride keeps its ``Rider`` component
+Reading chosen for structure (docs/architecture.md > Performance): an entity that may ride keeps its ``Rider`` component
 on foot and mounted alike, and an entity that may be ridden keeps its ``Mount``. Mounting, dismounting and
 falling off change fields (``Rider.mount``, ``Mount.riders``), never components, so no turn in which
 somebody mounts or falls drops esper's cached queries.

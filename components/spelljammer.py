@@ -7,7 +7,7 @@ default, so a square is 5/3 hexes).
 
 A Spelljammer character carries :class:`Mobility`, :class:`RoundIntent`, :class:`RoundState` and a
 ``Position``; a stretch of vegetation is an entity with a ``Position`` and a :class:`VegetationZone`. Per-round
-state lives in fields (DESIGN.md section 10): the systems never add or remove these components in a step.
+state lives in fields (docs/architecture.md > Performance): the systems never add or remove these components in a step.
 
 Enumerated fields accept a member or its value text (``"run"`` for ``SpeedMode.RUN``), so data read from a file
 turns back into members; anything else is refused with the allowed values.

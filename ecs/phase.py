@@ -12,7 +12,7 @@ PRIORITY_TOP: Final = 100
 
 
 class Phase(IntEnum):
-    """One turn's phases in the order they run (DESIGN.md section 2).
+    """One turn's phases in the order they run (docs/architecture.md > The turn).
 
     >>> [p.name for p in sorted(Phase, key=lambda p: -p.priority)][:3]
     ['INTENT', 'TURNING', 'MOVEMENT']

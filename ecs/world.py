@@ -41,8 +41,8 @@ class World:
     esper code keeps working around it.
 
     Changes of structure made while a step runs (spawn, despawn, add, remove) are queued and applied once,
-    after the last phase of the turn, so queries inside the turn stay cached (DESIGN.md section 10). A spawn
-    during a step returns the new id at once; its components arrive with the queue.
+    after the last phase of the turn, so queries inside the turn stay cached (docs/architecture.md > Performance). A
+    spawn during a step returns the new id at once; its components arrive with the queue.
 
     When a step raises, the world goes back to exactly what it was before that step: entities, components,
     dice, turn count and events. That costs a copy of the world every turn; a game that prefers speed to

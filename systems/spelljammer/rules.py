@@ -283,8 +283,8 @@ _GRADES: Final = (*DEX_MULTIPLES, WORST_GRADE)
 def dex_grade(roll: int, dex: int) -> float:
     """The grade of a d100 ``roll`` against ``dex``: 0.5, 1, 2, 3, 4, or 5 for "5x or worse".
 
-    Reading (DESIGN.md section 5): the smallest multiple m of 0.5, 1, 2, 3 and 4 with roll <= m x DEX;
-    a roll above 4 x DEX grades 5. A roll exactly at a multiple earns that multiple. This is the one
+    Reading (docs/architecture.md > Facts the rules lean on): the smallest multiple m of 0.5, 1, 2, 3 and 4 with
+    roll <= m x DEX; a roll above 4 x DEX grades 5. A roll exactly at a multiple earns that multiple. This is the one
     place the grading lives, so a table that reads the text differently changes only this function.
     A skill roll used instead of DEX (for example Acrobatics in a pursuit action) grades the same way.
     """

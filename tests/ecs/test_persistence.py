@@ -1,4 +1,4 @@
-"""Saving and loading a world (DESIGN.md section 7; issue 8 > Saving and loading): what a save holds, that
+"""Saving and loading a world (docs/architecture.md > Saving and loading): what a save holds, that
 loading and stepping changes nothing, that bad files are refused with the place named and the world untouched,
 and that writes are atomic."""
 

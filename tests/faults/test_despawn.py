@@ -8,8 +8,8 @@ What is supported, and tested here:
 - ``World.despawn`` from an event handler (``World.on`` or ``esper.set_handler``): handlers run once the turn is
   over, so the entity is gone at once, as between steps.
 - ``World.despawn`` from a game's own esper processor inside the turn band (at a phase's priority): the removal is
-  queued and made after the turn's last phase (DESIGN.md section 10), so the entity still takes its part in the
-  rest of that turn (a collision already under way is still resolved) and is gone when the step returns.
+  queued and made after the turn's last phase (docs/architecture.md > Performance), so the entity still takes its part
+  in the rest of that turn (a collision already under way is still resolved) and is gone when the step returns.
 
 Not supported: calling ``esper.delete_entity`` yourself inside the turn band. The systems of the phases left keep
 references to the entity (the spatial index, a ``Control.struck``, a rider's mount) and fail on the missing

@@ -25,6 +25,7 @@ _AERIAL: Final = "Basic Set: Flying Combat > Aerial Movement"
 _ATTACK: Final = "Basic Set: Flying Combat > Aerial Attack and Defense"
 _HOUSE: Final = "House rules: Flying Movement and Combat"
 _DRAGON: Final = 'House rules: "Dragon" Rule'
+_MOVE_AND_ATTACK: Final = "Basic Set: Maneuvers > Move and Attack"
 
 YARD_FT: Final = 3
 """Feet in a yard: altitudes are kept in yards, the flight ceiling and Combat at Different Levels count feet."""
@@ -187,8 +188,8 @@ def move_and_attack(
 ) -> MoveAndAttack:
     """The numbers of ``attacker``'s attack at ``skill`` on a Move and Attack.
 
-    - Melee at -4, and never above 9; ranged at -2 or the weapon's ``bulk``, whichever is worse (DESIGN.md
-      section 5, :func:`esper_motion.systems.gurps.rules.move_and_attack_melee_skill` and
+    - Melee at -4, and never above 9; ranged at -2 or the weapon's ``bulk``, whichever is worse (docs/architecture.md >
+      Facts the rules lean on, :func:`esper_motion.systems.gurps.rules.move_and_attack_melee_skill` and
       ``move_and_attack_ranged_modifier``).
     - House "Dragon" rule, when ``Rules.flight`` is ``"house"`` and the attacker is airborne: neither the -4 nor
       the cap, nor Bulk or the -2; and in melee on ``target`` after more than 7 yards of movement, the speed
@@ -213,7 +214,7 @@ def move_and_attack(
     house = installed_rules(world).flight == "house"
     dragon = house and airborne(world, attacker)
     dx = rules.MOVE_AND_ATTACK_DX_MODIFIER if house else 0
-    citation = f"{_DRAGON}; DESIGN.md section 5" if dragon else "DESIGN.md section 5"
+    citation = f"{_DRAGON}; {_MOVE_AND_ATTACK}" if dragon else _MOVE_AND_ATTACK
     if ranged:
         modifier = rules.move_and_attack_ranged_modifier(bulk, dragon)
         modifiers = (("Move and Attack", modifier),) if modifier else ()

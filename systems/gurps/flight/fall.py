@@ -31,7 +31,7 @@ def free_fall_yd(seconds: int, gravity: float = 1.0) -> float:
     """Yards fallen from rest in ``seconds`` seconds: 10.7 x gravity x seconds squared / 2.
 
     Reading chosen: the texts give a fall's end velocity but not how far one falls each second; this is the
-    fall that agrees with that velocity (Basic Set: Falling, as in DESIGN.md section 5).
+    fall that agrees with that velocity (Basic Set: Falling, as in docs/architecture.md > Facts the rules lean on).
 
     >>> free_fall_yd(1), free_fall_yd(2), free_fall_yd(3)
     (5.35, 21.4, 48.15)
@@ -68,11 +68,11 @@ def fall_onto(world: World, index: SpatialIndex, entity: int, struck: int) -> No
     against a body each side takes the other's HP x velocity / 100 dice, and both stop; an obstacle as in any
     collision).
 
-    Readings chosen: falling is a collision with the ground (DESIGN.md section 5), so falling onto something is a
-    collision with that instead, and it breaks the fall: no more damage for the rest of the way down. The flier
-    ends on the ground (:func:`_down`) beside what it struck: on its own hex if that is clear at ground level,
-    else the nearest clear hex (:meth:`esper_motion.systems.gurps.shared.spatial.SpatialIndex.landing_spot`). Emits the
-    collision's events and :class:`FellClear`.
+    Readings chosen: falling is a collision with the ground (docs/architecture.md > Facts the rules lean on), so falling
+    onto something is a collision with that instead, and it breaks the fall: no more damage for the rest of the way
+    down. The flier ends on the ground (:func:`_down`) beside what it struck: on its own hex if that is clear at ground
+    level, else the nearest clear hex (:meth:`esper_motion.systems.gurps.shared.spatial.SpatialIndex.landing_spot`).
+    Emits the collision's events and :class:`FellClear`.
     """
     flight = world.get(entity, Flight)
     here = world.get(entity, Position).hex

@@ -189,8 +189,8 @@ def _on_foot_standing(world: World, entity: int) -> bool:
 def height_difference(world: World, a: int, b: int, reach_yd: int = 1) -> HeightDifference:
     """A mounted fighter is 3 feet above a foe standing on foot (Basic Set: Mounted Combat > Height Difference);
     the effect is the row of Combat at Different Levels for that height and the weapon's ``reach_yd``
-    (:func:`esper_motion.systems.gurps.rules.different_levels`, DESIGN.md section 5). Reading chosen: two riders, or a
-    rider and a foe who is not standing, are taken as level here."""
+    (:func:`esper_motion.systems.gurps.rules.different_levels`, docs/architecture.md > Facts the rules lean on). Reading
+    chosen: two riders, or a rider and a foe who is not standing, are taken as level here."""
     for high, low in ((a, b), (b, a)):
         link = world.try_get(high, Rider)
         if link is not None and link.mount is not None and _on_foot_standing(world, low):

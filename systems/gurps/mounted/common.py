@@ -298,7 +298,8 @@ def success_roll(world: World, entity: int, target: int, label: str, purpose: st
 
 def shock(world: World, entity: int) -> int:
     """This turn's shock penalty (``Condition.shock``, 0 without a ``Condition``): it counts against DX- and
-    IQ-based rolls such as Riding, Jumping, Acrobatics, Animal Handling and DX itself (DESIGN.md section 5)."""
+    IQ-based rolls such as Riding, Jumping, Acrobatics, Animal Handling and DX itself (docs/architecture.md > Facts the
+    rules lean on)."""
     condition = world.try_get(entity, Condition)
     return condition.shock if condition is not None else 0
 
@@ -378,7 +379,7 @@ def injure(world: World, entity: int, injury: int) -> None:
 def fall_damage(world: World, entity: int, yards: float) -> int:
     """Roll and apply damage for a fall of ``yards``: a collision with the ground at the fall's velocity,
     the faller's HP counting double; crushing, never below 0 (Basic Set: Falling; Damage from Collisions, as
-    in DESIGN.md section 5). Emits :class:`FallDamage`; returns the injury."""
+    in docs/architecture.md > Facts the rules lean on). Emits :class:`FallDamage`; returns the injury."""
     mover = world.try_get(entity, Mover)
     hp = mover.hp if mover is not None else 10
     velocity = rules.fall_velocity(yards)

@@ -25,9 +25,9 @@ section module imports this package.
 Sources, cited on each rule:
 
 - "Basic Set: ..." is the GURPS 4th Edition Basic Set (High-Speed Movement, Changing Posture in Armor,
-  Mounted Combat, Flying Combat); sections the seeds lean on but do not contain (Falling, Damage from
+  Mounted Combat, Flying Combat); sections those lean on but do not contain (Falling, Damage from
   Collisions, the Size and Speed/Range Table, Encumbrance and Move, shock, maneuvers, the damage table,
-  Combat at Different Levels) use the facts in DESIGN.md section 5.
+  Combat at Different Levels) use the facts in docs/architecture.md > Facts the rules lean on.
 - "House rules: ..." is the campaign's rewrite (Mounts, High Speed Movement, Flying Movement and
   Combat, the "Dragon" rule). Functions for those rules start with ``house_`` or take
   ``variant="house"``.

@@ -1,5 +1,5 @@
-"""Damage from Collisions and Falling (Basic Set, as in DESIGN.md section 5), and the thrust column of the
-Damage Table."""
+"""Damage from Collisions and Falling (Basic Set, as in docs/architecture.md > Facts the rules lean on), and the thrust
+column of the Damage Table."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def collision_dice(hp: int, velocity: float, hard_obstacle: bool = False) -> Dam
     die, halves up. For an immovable hard obstacle (ground, wall) pass the mover's own HP with
     ``hard_obstacle=True``: the HP count double and the mover takes what it would inflict. A soft
     obstacle uses its normal HP. A collision at velocity 0 (or with 0 HP) does no damage and returns
-    ``Damage(0)`` (Basic Set: Damage from Collisions, as in DESIGN.md section 5).
+    ``Damage(0)`` (Basic Set: Damage from Collisions, as in docs/architecture.md > Facts the rules lean on).
 
     >>> str(collision_dice(10, 10)), str(collision_dice(20, 13, hard_obstacle=True))
     ('1d', '5d')
@@ -54,7 +54,8 @@ def collision_velocity(
 
     Headings are compass degrees (any finite number; 360 is 0). Head-on (headings 180 degrees apart)
     the velocities add; rear-end (same heading) the smaller is subtracted from the larger
-    (Basic Set: Damage from Collisions, as in DESIGN.md section 5). The text gives no other angle, so:
+    (Basic Set: Damage from Collisions, as in docs/architecture.md > Facts the rules lean on). The text gives no other
+    angle, so:
 
     - ``striker`` (default): any other angle is a side impact at the striker's velocity ``v1``.
     - ``closing``: the closing speed, the length of the difference of the two velocity vectors; it
@@ -96,7 +97,7 @@ FALL_VELOCITY_TABLE: Final[tuple[FallRow, ...]] = (
     FallRow(5, 10, _FALLING),
     FallRow(17, 19, _FALLING),
 )
-"""Basic Set: Falling, the listed heights (DESIGN.md section 5)."""
+"""Basic Set: Falling, the listed heights (docs/architecture.md > Facts the rules lean on)."""
 
 
 def fall_velocity(yards: float, gravity: float = 1.0) -> int:
@@ -104,7 +105,7 @@ def fall_velocity(yards: float, gravity: float = 1.0) -> int:
 
     The listed heights at gravity 1 come from :data:`FALL_VELOCITY_TABLE`; anything else is
     sqrt(21.4 x gravity x yards) rounded to the nearest whole number, halves up. ``gravity`` is in
-    Earth gravities (Basic Set: Falling, as in DESIGN.md section 5).
+    Earth gravities (Basic Set: Falling, as in docs/architecture.md > Facts the rules lean on).
 
     >>> fall_velocity(3), fall_velocity(100), fall_velocity(3, gravity=0.5)
     (8, 46, 6)

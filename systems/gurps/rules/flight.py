@@ -155,8 +155,8 @@ DIFFERENT_LEVELS_TABLE: Final[tuple[DifferentLevelsRow, ...]] = (
     DifferentLevelsRow(4, -2, 2, True, False, _LEVELS),
     DifferentLevelsRow(5, -3, 3, True, True, _LEVELS),
 )
-"""The project's default reading of Combat at Different Levels (DESIGN.md section 5), ascending by
-height. It is not in the seeds and less certain than the rest: pass another table to
+"""The project's default reading of Combat at Different Levels (docs/architecture.md > Facts the rules lean on),
+ascending by height. It is not in the rule texts implemented here and less certain than the rest: pass another table to
 :func:`different_levels` to replace it."""
 
 
@@ -168,7 +168,7 @@ def different_levels(
     Each yard of reach past the first cancels 3 ft of the difference (a reach of 0, close combat,
     cancels nothing); the row is the last whose ``min_height_ft`` the remaining difference reaches.
     ``table`` must be in ascending order of height and start at 0 ft
-    (Basic Set: Combat at Different Levels, as in DESIGN.md section 5).
+    (Basic Set: Combat at Different Levels, as in docs/architecture.md > Facts the rules lean on).
 
     >>> from esper_motion.systems.gurps.rules.mounted import MOUNTED_HEIGHT_FT
     >>> different_levels(MOUNTED_HEIGHT_FT).lower_defense, different_levels(6, reach_yd=2).lower_defense

@@ -1,5 +1,5 @@
-"""Maneuvers and shock: the limits of a Move and Attack (Basic Set maneuvers, as in DESIGN.md section 5), with
-what the house "Dragon" rule changes, and the shock penalty after injury."""
+"""Maneuvers and shock: the limits of a Move and Attack (Basic Set maneuvers, as in docs/architecture.md > Facts the
+rules lean on), with what the house "Dragon" rule changes, and the shock penalty after injury."""
 
 from __future__ import annotations
 
@@ -32,8 +32,9 @@ def move_and_attack_melee_skill(skill: int, dragon: bool = False) -> int:
 
 MOVE_AND_ATTACK_DX_MODIFIER: Final = -2
 """Modifier to every DX roll made during a Move and Attack, which the house "Dragon" rule leaves in place for
-fliers (House rules: "Dragon" Rule). Neither the Basic Set seeds nor DESIGN.md section 5 give it, so the
-systems apply it under the house rules only (``esper_motion.systems.gurps.shared.movers.dx_modifier``)."""
+fliers (House rules: "Dragon" Rule). Neither the Basic Set sections implemented here nor the facts they lean on
+give it, so the systems apply it under the house rules only
+(``esper_motion.systems.gurps.shared.movers.dx_modifier``)."""
 
 
 def move_and_attack_ranged_modifier(bulk: int = 0, dragon: bool = False) -> int:

@@ -12,7 +12,7 @@ from esper_motion.ecs import Phase, System
 
 class IntentReset(System):
     """CLEANUP phase: puts every ``Intent`` back to its defaults (a Move maneuver, no throttle, no turn, no veer,
-    no push, no slam), in place: the component stays on the entity (DESIGN.md section 10).
+    no push, no slam), in place: the component stays on the entity (docs/architecture.md > Performance).
 
     A rider seated on a mount defaults to Do Nothing instead: it does not move under its own power, and under
     the house rules it may not take a maneuver that moves it (House rules: Mounts), so a Move is asked for only

@@ -59,8 +59,8 @@ class Body(NamedTuple):
 
 
 def initiative_key(entity: int, mover: Mover | None) -> tuple[float, int]:
-    """Sort key of initiative: highest ``Mover.basic_speed`` first, then the lowest entity id (DESIGN.md
-    section 2); an entity without a ``Mover`` counts Basic Speed 0."""
+    """Sort key of initiative: highest ``Mover.basic_speed`` first, then the lowest entity id (docs/architecture.md >
+    The turn); an entity without a ``Mover`` counts Basic Speed 0."""
     return (-(mover.basic_speed if mover is not None else 0.0), entity)
 
 
@@ -182,8 +182,8 @@ def dx_modifier(world: World, entity: int) -> int:
     rules -2 while it takes a Move and Attack (:data:`esper_motion.systems.gurps.rules.MOVE_AND_ATTACK_DX_MODIFIER`;
     House rules: "Dragon" Rule). Reading chosen: the house text states the -2 of Move and Attack in general (the Dragon
     rule leaves it on fliers too), so it binds every mover, flier or not, when ``Rules.flight`` is ``"house"``, the
-    option that carries the Dragon rule. The Basic Set seeds do not give it, so under ``Rules.basic()`` only shock
-    counts. An entity without an ``Intent`` takes no Move and Attack."""
+    option that carries the Dragon rule. The Basic Set sections implemented here do not give it, so under
+    ``Rules.basic()`` only shock counts. An entity without an ``Intent`` takes no Move and Attack."""
     modifier = shock(world, entity)
     intent = world.try_get(entity, Intent)
     if intent is not None and intent.maneuver is Maneuver.MOVE_AND_ATTACK and installed_rules(world).flight == "house":
@@ -369,7 +369,7 @@ def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | 
 
 
 def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
-    """``entities`` in the order they act: highest Basic Speed first, then lowest id (DESIGN.md section 2),
+    """``entities`` in the order they act: highest Basic Speed first, then lowest id (docs/architecture.md > The turn),
     a ridden mount on its rider's Basic Speed under the house rules (:func:`initiative_mover`)."""
 
     def key(entity: int) -> tuple[float, int]:

@@ -1,10 +1,10 @@
 """The spatial index: which bodies, obstacles and footing are on each hex, so a path asks a hex, never all pairs.
 
-Brought up to date once a turn from the world (DESIGN.md section 10), re-filing only what moved, and kept up to
-date as bodies move during the turn.
-Bodies are entities with ``Position`` and ``Mover`` that ride nothing, filed under every hex they fill
-(:func:`esper_motion.systems.gurps.shared.figure.occupied_hexes`: a horse's three hexes, a flier lying flat its two);
-obstacles have ``Position`` and ``Obstacle``; footing tiles have ``Position`` and ``Footing``, one tile a hex.
+Brought up to date once a turn from the world (docs/architecture.md > Performance), re-filing only what moved, and kept
+up to date as bodies move during the turn. Bodies are entities with ``Position`` and ``Mover`` that ride nothing, filed
+under every hex they fill (:func:`esper_motion.systems.gurps.shared.figure.occupied_hexes`: a horse's three hexes, a
+flier lying flat its two); obstacles have ``Position`` and ``Obstacle``; footing tiles have ``Position`` and
+``Footing``, one tile a hex.
 
 Levels: a body and something on the same hex meet unless the higher one is at or above the top of the lower
 one. An obstacle rises ``Obstacle.height_yd`` above its altitude; a body stands as tall as the linear size of

@@ -1,7 +1,8 @@
 """GURPS High-Speed Movement: bad input refused with clear errors, the preview for game UIs, and the queries.
 
 Sources: Basic Set: High-Speed Movement (Direction and Turning Radius, Accelerating, Decelerating, Pushing the
-Envelope, Tactical Movement, Attacking and Defending); Size and Speed/Range Table as DESIGN.md section 5.
+Envelope, Tactical Movement, Attacking and Defending); Size and Speed/Range Table as docs/architecture.md > Facts the
+rules lean on.
 """
 
 from __future__ import annotations

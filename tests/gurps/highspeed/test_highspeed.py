@@ -3,7 +3,7 @@
 Every roll that matters is scripted (``world.dice.script``); the comments give each roll's arithmetic.
 Sources: Basic Set: High-Speed Movement (Direction and Turning Radius, Accelerating, Decelerating, Pushing the
 Envelope, Tactical Movement, Losing Control, High-Speed Flying and Swimming); Basic Set: Damage from
-Collisions and Falling as DESIGN.md section 5 gives them.
+Collisions and Falling as docs/architecture.md > Facts the rules lean on gives them.
 """
 
 from __future__ import annotations

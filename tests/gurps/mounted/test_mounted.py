@@ -404,7 +404,7 @@ def test_hands_on_the_reins_and_training_modify_riding_rolls(hands: int, trainin
 
 
 def test_shock_counts_against_the_riders_own_rolls_but_not_a_passengers_hold() -> None:
-    """Shock (DESIGN.md section 5) lowers DX-based rolls: Riding, Jumping, DX."""
+    """Shock (docs/architecture.md > Facts the rules lean on) lowers DX-based rolls: Riding, Jumping, DX."""
     world = gurps_world()
     horse, rider = mounted_pair(world)
     world.get(rider, Condition).shock = -2
@@ -865,7 +865,7 @@ def test_tightening_a_loose_saddle_takes_4d_seconds() -> None:
 
 
 def test_a_save_keeps_riders_on_their_mounts_and_changes_nothing_that_follows(tmp_path: Path) -> None:
-    """DESIGN.md section 7: loading and stepping gives the same events as never having saved."""
+    """docs/architecture.md > Saving and loading: loading and stepping gives the same events as never having saved."""
     world = gurps_world()
     horse, rider = mounted_pair(world, training="well-broken", velocity=3)
     spook(world, horse)
