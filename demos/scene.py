@@ -63,12 +63,9 @@ from pathlib import Path
 from typing import Any, Final
 
 import esper_motion.components  # noqa: F401  (registers the shared component names)
-from esper_motion.components import Control, Mover, MoveState, Position
-from esper_motion.components.mount import Rider
-from esper_motion.ecs import Event, MotionError, Phase, System, World, hexgrid, name_of, rule_set_named, type_named
-from esper_motion.ecs.hexgrid import Hex
-from esper_motion.systems.gurps.highspeed import queries as gurps_queries
-from esper_motion.systems.gurps.mounted import cavalry as gurps_cavalry
+from esper_motion.components import Control, Mover, MoveState, Position, Rider
+from esper_motion.ecs import Event, Hex, MotionError, Phase, System, World, hexgrid, name_of, rule_set_named, type_named
+from esper_motion.systems import gurps
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -130,7 +127,7 @@ class DemoRuleSet:
 def gurps_yards_before_turn(world: World, entity: int) -> int | None:
     """Yards a GURPS mover at high speed must still run straight before it may turn without a roll.
 
-    The rule set's own figure (``esper_motion.systems.gurps.highspeed.queries.movement_limits(...).free_turn_yd``); None
+    The rule set's own figure (``esper_motion.systems.gurps.movement_limits(...).free_turn_yd``); None
     when the entity is not at high speed, is no GURPS mover, or cannot turn under its own power (Basic Set: High-Speed
     Movement > Direction and Turning Radius).
     """
@@ -138,7 +135,7 @@ def gurps_yards_before_turn(world: World, entity: int) -> int | None:
     if control is None or control.state is not MoveState.HIGH_SPEED:
         return None
     try:
-        free = gurps_queries.movement_limits(world, entity).free_turn_yd
+        free = gurps.movement_limits(world, entity).free_turn_yd
     except MotionError:
         return None
     return None if math.isinf(free) else int(free)
@@ -146,9 +143,9 @@ def gurps_yards_before_turn(world: World, entity: int) -> int | None:
 
 def gurps_couched_lance(world: World, rider: int) -> str:
     """The damage of a lance couched by a mounted rider, and where it comes from: the mount's ST times the
-    yards it moved last turn, over 100, in dice, +3 (``esper_motion.systems.gurps.mounted.cavalry.couched_lance``; Basic
+    yards it moved last turn, over 100, in dice, +3 (``esper_motion.systems.gurps.couched_lance``; Basic
     Set: Mounted Combat > Cavalry Weapons > Lances)."""
-    attack = gurps_cavalry.couched_lance(world, rider)
+    attack = gurps.couched_lance(world, rider)
     mount = world.get(rider, Rider).mount
     assert mount is not None  # couched_lance refuses a rider on foot
     st = world.get(mount, Mover).st

@@ -6,6 +6,7 @@ import doctest
 import importlib
 import importlib.util
 import pkgutil
+import re
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,30 @@ def test_the_repository_folders_are_not_importable_as_top_level_packages(folder:
     found = spec.origin if spec is not None else None
     assert found != str(Path(esper_motion.__file__).resolve().parent / folder / "__init__.py")
     assert found != str(REPO / folder / "__init__.py")
+
+
+ROOTS = frozenset(
+    {"esper_motion", "esper_motion.ecs", "esper_motion.components", "esper_motion.systems"}
+    | {"esper_motion.systems.gurps", "esper_motion.systems.spelljammer", "esper_motion.demos"}
+    | {"esper_motion.systems.gurps.rules"}
+)
+"""The package roots a game imports from (the pure GURPS rules keep one root of their own)."""
+EXAMPLE_IMPORT = re.compile(r"^\s*(?:>>>|\.\.\.)\s+(?:from\s+(\S+)\s+import|import\s+(\S+))", re.M)
+
+
+def _example_sources() -> list[tuple[str, str]]:
+    sources = [("README.md", (REPO / "README.md").read_text(encoding="utf-8"))]
+    for name in MODULES:
+        module = importlib.import_module(name)
+        sources.append((name, Path(str(module.__file__)).read_text(encoding="utf-8")))
+    return sources
+
+
+def test_the_readme_and_the_docstring_examples_import_only_from_the_package_roots() -> None:
+    deep = [
+        f"{where}: {found}"
+        for where, text in _example_sources()
+        for match in EXAMPLE_IMPORT.finditer(text)
+        if (found := match.group(1) or match.group(2)).startswith("esper_motion") and found not in ROOTS
+    ]
+    assert deep == []

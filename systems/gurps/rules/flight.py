@@ -170,7 +170,7 @@ def different_levels(
     ``table`` must be in ascending order of height and start at 0 ft
     (Basic Set: Combat at Different Levels, as in docs/architecture.md > Facts the rules lean on).
 
-    >>> from esper_motion.systems.gurps.rules.mounted import MOUNTED_HEIGHT_FT
+    >>> from esper_motion.systems.gurps.rules import MOUNTED_HEIGHT_FT
     >>> different_levels(MOUNTED_HEIGHT_FT).lower_defense, different_levels(6, reach_yd=2).lower_defense
     (-1, -1)
     """

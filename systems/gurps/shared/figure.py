@@ -51,7 +51,7 @@ def occupied_hexes(world: World, entity: int, altitude_yd: float | None = None) 
     Mounting Up); a two-hex figure (:func:`two_hex`) its own hex and the one behind it, behind meaning opposite
     its facing (Basic Set: Flying Combat > Aerial Movement); anyone else its own hex.
 
-    >>> from esper_motion.components.flight import Flight
+    >>> from esper_motion.components import Flight
     >>> world = World()
     >>> flier = world.spawn(Position(0, 0, altitude_yd=3.0), Facing(0), Flight(air_move=10, lying_flat=True))
     >>> occupied_hexes(world, flier)

@@ -33,7 +33,7 @@ from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import LossCause
 from esper_motion.components.mount import Mount
 from esper_motion.ecs import Event, IntentError, RollMade, SuccessRoll, World
-from esper_motion.systems.gurps import Rules, install, systems_for
+from esper_motion.systems.gurps import Rules, install
 from esper_motion.systems.gurps.events import (
     Collided,
     DodgedAside,
@@ -802,40 +802,6 @@ def test_house_rules_a_top_speed_below_the_velocity_loses_control() -> None:
 
 
 # --- the installed order -------------------------------------------------------------------------------
-
-
-def test_the_resolved_processor_order_after_install() -> None:
-    world = make_world()
-    assert [type(p).__name__ for p in world.processors()] == [
-        "MountOrderSystem",
-        "IntentCheck",
-        "ManeuverLimits",
-        "PostureSystem",
-        "TurnPlanner",
-        "PathWalker",
-        "AltitudeSystem",
-        "CollisionResolver",
-        "CeilingSystem",
-        "StallSystem",
-        "FallSystem",
-        "Tripping",
-        "Drifting",
-        "VelocityChange",
-        "MountLinkSystem",
-        "MountRecoverySystem",
-        "SpookingSystem",
-        "MountingSystem",
-        "MountedResultsSystem",
-        "RidingSystem",
-        "IntentReset",
-    ]
-
-
-def test_the_walker_and_the_tripping_share_one_spatial_index() -> None:
-    found = systems_for(Rules.basic())
-    walker = next(s for s in found if type(s).__name__ == "PathWalker")
-    tripping = next(s for s in found if type(s).__name__ == "Tripping")
-    assert walker.index is tripping.index  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
