@@ -142,7 +142,7 @@ from esper_motion.systems.gurps.shared.climbing import climb_cost, level_yards
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
 from esper_motion.systems.gurps.shared.movers import relative_velocity
-from esper_motion.systems.gurps.shared.spatial import SpatialIndex, entity_height_yd, figure_height_yd
+from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, entity_height_yd, figure_height_yd
 
 __all__ = [
     "AerialRetreat",
@@ -161,6 +161,7 @@ __all__ = [
     "HouseUncontrolledDrop",
     "HouseWingspan",
     "HouseWipeOutRecovery",
+    "IndexedSystem",
     "IntentCheck",
     "IntentReset",
     "LanceAttack",
