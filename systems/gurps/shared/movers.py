@@ -69,6 +69,29 @@ def in_initiative_order(world: World, entities: Iterable[int]) -> list[int]:
     return sorted(entities, key=lambda entity: initiative_key(entity, world.try_get(entity, Mover)))
 
 
+def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | None:
+    """The ``Mover`` whose Basic Speed ``entity`` acts on: its own (``mover``); under the house rules a ridden
+    mount acts on its controlling rider's initiative (House rules: Mounts). The high-speed systems order their
+    movers by it too."""
+    chosen = world.rules.get("gurps")
+    if not isinstance(chosen, Rules) or chosen.mounts != "house":
+        return mover
+    found = world.try_get(entity, Mount)
+    if found is None or found.controller is None:
+        return mover
+    controller = world.try_get(found.controller, Mover)
+    return controller if controller is not None else mover
+
+
+def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
+    """``entities`` in the order they act: highest Basic Speed first, then lowest id (docs/architecture.md > The turn),
+    a ridden mount on its rider's Basic Speed under the house rules (:func:`initiative_mover`)."""
+    return sorted(
+        entities,
+        key=lambda entity: initiative_key(entity, initiative_mover(world, entity, world.try_get(entity, Mover))),
+    )
+
+
 def bodies(world: World) -> tuple[Body, ...]:
     """Every entity with all of :data:`BODY_TYPES`, in initiative order.
 
@@ -352,31 +375,6 @@ def installed_rules(world: World) -> Rules:
             "the GURPS rules are not installed in this world: call esper_motion.systems.gurps.install(world)"
         )
     return chosen
-
-
-def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | None:
-    """The ``Mover`` whose Basic Speed ``entity`` acts on: its own (``mover``); under the house rules a ridden
-    mount acts on its controlling rider's initiative (House rules: Mounts). The high-speed systems order their
-    movers by it too."""
-    chosen = world.rules.get("gurps")
-    if not isinstance(chosen, Rules) or chosen.mounts != "house":
-        return mover
-    found = world.try_get(entity, Mount)
-    if found is None or found.controller is None:
-        return mover
-    controller = world.try_get(found.controller, Mover)
-    return controller if controller is not None else mover
-
-
-def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
-    """``entities`` in the order they act: highest Basic Speed first, then lowest id (docs/architecture.md > The turn),
-    a ridden mount on its rider's Basic Speed under the house rules (:func:`initiative_mover`)."""
-
-    def key(entity: int) -> tuple[float, int]:
-        mover = initiative_mover(world, entity, world.try_get(entity, Mover))
-        return (-(mover.basic_speed if mover is not None else 0.0), entity)
-
-    return sorted(entities, key=key)
 
 
 def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
