@@ -1,6 +1,6 @@
 """Soak: a 1,000-entity mixed GURPS world stepped for 1,000 turns keeps its memory flat.
 
-The world is the fault tests' mixed world (``test_faults_worlds``): 100 groups of two runners, a vehicle, a ridden
+The world is the fault tests' mixed world (``support.worlds``): 100 groups of two runners, a vehicle, a ridden
 horse and a free one with a rider beside it, a flier, an obstacle and a tile of footing, under the default
 transactional ``World`` (every turn copied for undo, as a game gets it). Each turn ten random entities are
 despawned and as many of the same kinds spawned on fresh ground (1% churn, so esper's tables, the spatial index

@@ -302,7 +302,7 @@ def test_a_runner_despawned_mid_round_by_a_game_processor_is_still_chased_that_r
 
 def test_busy_worlds_lose_a_random_entity_every_turn_and_step_on() -> None:
     """One entity of every kind despawned between steps in a busy world, and character after character in a chase
-    world, turn after turn (``test_faults_properties`` does it at random, mid-turn and from handlers too)."""
+    world, turn after turn (``faults/test_properties`` does it at random, mid-turn and from handlers too)."""
     world, cast = mixed_world(seed=8, groups=3)
     rng = random.Random(8)
     for kind in cast.kinds().values():

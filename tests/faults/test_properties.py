@@ -1,8 +1,8 @@
 """Bad input and faults, part 5: random busy worlds stepped many turns with random wishes keep the rules.
 
 Hypothesis draws the seed, the size, the rule set and the length of each run, deterministically
-(``derandomize=True``); the seed fixes the layout, the dice and every wish (``test_faults_worlds``). Each turn the
-checks of ``test_faults_worlds`` run: no error but a refused wish the preview cannot see (and then the world is
+(``derandomize=True``); the seed fixes the layout, the dice and every wish (``support.worlds``). Each turn the
+checks of ``support.worlds`` run: no error but a refused wish the preview cannot see (and then the world is
 byte for byte as before), velocities within what the rules allow, riders on a live mount or on foot, and no two
 bodies, nor a body and an obstacle, meeting on a hex unless the rules put them there. Saving and loading at any
 turn changes nothing that follows. Spelljammer chase worlds get the same treatment with their own rules.

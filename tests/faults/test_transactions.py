@@ -1,6 +1,6 @@
 """Bad input and faults, part 3: a step that raises leaves the world exactly as it was before the step.
 
-A busy mixed world (forty entities in motion: see ``test_faults_worlds``) is made to fail at different points of
+A busy mixed world (forty entities in motion: see ``support.worlds``) is made to fail at different points of
 a turn: a bad intent refused in the INTENT phase after a mount's Riding roll has used the dice, a climb refused in
 the MOVEMENT phase after every walker has moved and rolled, a rider's dismount refused in the MOUNTED phase after
 collisions, falls and stalls, a game's own processor raising inside the turn band, and a failure after the step

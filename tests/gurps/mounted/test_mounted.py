@@ -1,6 +1,6 @@
 """Mounted Combat under the Basic Set: scenario tests that build a world with no window, script the dice, step
-it, and check events and state. Rule by rule (Basic Set: Mounted Combat). The builders here are shared by the
-other ``test_gurps_mounted_*`` modules."""
+it, and check events and state. Rule by rule (Basic Set: Mounted Combat). The builders are those of
+``support.mounted``, shared with the other Mounted Combat test modules."""
 
 from __future__ import annotations
 
