@@ -8,15 +8,12 @@ from typing import Final
 import esper
 
 from esper_motion.components.flight import Flight
-from esper_motion.components.gurps import Control, Intent, Maneuver, Mover
+from esper_motion.components.gurps import Control, Intent, Mover
 from esper_motion.components.motion import Position
 from esper_motion.ecs import Phase, System
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.shared.movers import installed_rules
 from esper_motion.systems.gurps.shared.transitions import least_speed, stall
-
-MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
-"""The maneuvers that keep a flier that cannot hover in the air (Basic Set: Flying Combat > Cannot Hover)."""
 
 # The rules' arithmetic on a few small whole numbers, answered once for each (every flier asks every turn).
 _move_cost: Final = lru_cache(maxsize=128, typed=True)(rules.vertical_move_cost)
@@ -68,7 +65,7 @@ class StallSystem(System):
             else:
                 covered = _move_cost(level, vertical)
             needed = least_speed(flight, world.get(entity, Mover), chosen)
-            if maneuver not in MOVING_MANEUVERS:
+            if maneuver not in rules.MOVING_MANEUVERS:
                 stall(world, entity, f"took {maneuver.value}, not Move or Move and Attack", covered, needed)
             elif covered < needed:
                 stall(world, entity, "covered less than a quarter of top airspeed", covered, needed)

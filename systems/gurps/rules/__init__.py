@@ -87,6 +87,7 @@ from esper_motion.systems.gurps.rules.flight import (
     winged_flight_possible,
 )
 from esper_motion.systems.gurps.rules.highspeed import (
+    MOVING_MANEUVERS,
     PUSHING_THE_ENVELOPE_DX_BONUS,
     Deceleration,
     HighSpeedDefense,
@@ -185,6 +186,7 @@ __all__ = [
     "MOUNT_ATTACKED_RIDER_ATTACK_MODIFIER",
     "MOUNT_LOSS_OF_CONTROL_TABLE",
     "MOVE_AND_ATTACK_DX_MODIFIER",
+    "MOVING_MANEUVERS",
     "PUSHING_THE_ENVELOPE_DX_BONUS",
     "RANGED_TRICK_TABLE",
     "SCALE_HEIGHT_FT",

@@ -19,7 +19,10 @@ RadiusVariant = Literal["basic", "house", "realistic"]
 
 _RADIUS_VARIANTS: Final = ("basic", "house", "realistic")
 
-_MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
+MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
+"""The maneuvers that spend the turn's movement: the only ones a mover at high speed keeps control on, and the
+only ones that keep a flier that cannot hover in the air (Basic Set: High-Speed Movement; Flying Combat > Cannot
+Hover)."""
 
 _ALL_OUT_MANEUVERS: Final = frozenset(
     {
@@ -57,7 +60,7 @@ def can_enter_high_speed(
     sixty_degree_turns = check_int(owner, "sixty_degree_turns", sixty_degree_turns, low=0)
     chosen = _enum(owner, "maneuver", maneuver, Maneuver)
     standing = check_bool(owner, "standing", standing)
-    return moved_yd >= move and sixty_degree_turns <= 1 and chosen in _MOVING_MANEUVERS and standing
+    return moved_yd >= move and sixty_degree_turns <= 1 and chosen in MOVING_MANEUVERS and standing
 
 
 def sprint_top_speed(move: int) -> int:
@@ -275,7 +278,7 @@ def high_speed_maneuver_allowed(maneuver: Maneuver | str) -> bool:
     """Whether a mover at high speed under its own power keeps control on ``maneuver``: only Move and
     Move and Attack; anything else loses control. This binds a mount, not its rider or a vehicle's
     crew (Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement)."""
-    return _enum("high_speed_maneuver_allowed", "maneuver", maneuver, Maneuver) in _MOVING_MANEUVERS
+    return _enum("high_speed_maneuver_allowed", "maneuver", maneuver, Maneuver) in MOVING_MANEUVERS
 
 
 def house_high_speed_maneuver_allowed(
@@ -289,7 +292,7 @@ def house_high_speed_maneuver_allowed(
     velocity = check_int(owner, "velocity", velocity, low=0)
     top_speed = check_int(owner, "top_speed", top_speed, low=0)
     slam = check_bool(owner, "slam", slam)
-    if chosen in _MOVING_MANEUVERS:
+    if chosen in MOVING_MANEUVERS:
         return True
     if chosen not in _ALL_OUT_MANEUVERS:
         return False

@@ -6,16 +6,12 @@ from __future__ import annotations
 from typing import Final
 
 from esper_motion.components.flight import Flight, FlightIntent, Leg
-from esper_motion.components.gurps import Control, Intent, Maneuver, MoveState
+from esper_motion.components.gurps import Control, Intent, MoveState
 from esper_motion.components.motion import Velocity
 from esper_motion.ecs import World
 from esper_motion.ecs.validate import check_int
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.shared.movers import installed_rules
-
-MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
-"""Maneuvers that spend the turn's movement; any other maneuver that allows a step may climb a step."""
-
 
 HOUSE_FREE_DIVE_YD: Final = 10
 """House rules: a flier at speed dives up to this many yards a turn without spending movement on it; deeper
@@ -60,9 +56,9 @@ def legs_cost(level_yd: int, legs: tuple[Leg, ...], house: bool = False) -> floa
 
 def movement_points(world: World, entity: int) -> int | None:
     """The movement points a flier has this turn for level yards and climbing together: on Move or Move and
-    Attack the greater of its velocity and its basic air Move; None on any other maneuver (which climbs at
-    most a step, paid for by the step)."""
-    if world.get(entity, Intent).maneuver not in MOVING_MANEUVERS:
+    Attack (:data:`esper_motion.systems.gurps.rules.MOVING_MANEUVERS`) the greater of its velocity and its basic
+    air Move; None on any other maneuver (which climbs at most a step, paid for by the step)."""
+    if world.get(entity, Intent).maneuver not in rules.MOVING_MANEUVERS:
         return None
     return max(world.get(entity, Velocity).yps, world.get(entity, Flight).air_move)
 

@@ -63,8 +63,8 @@ _quarter_of: Final = lru_cache(maxsize=64, typed=True)(rules.stall_speed)
 
 def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: int) -> None:
     """Make ``entity`` stall: it loses its airspeed and starts to fall; emits :class:`Stalled`, and it comes to
-    rest as far as its movement goes (:func:`esper_motion.systems.gurps.shared.transitions.come_to_rest`: velocity 0,
-    ordinary movement, no more velocity change this turn)."""
+    rest as far as its movement goes (:func:`come_to_rest`: velocity 0, ordinary movement, no more velocity change
+    this turn)."""
     flight = world.get(entity, Flight)
     flight.stalled = True
     flight.fall_seconds = 0
