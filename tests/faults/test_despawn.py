@@ -27,7 +27,8 @@ from typing import Any
 
 import esper
 import pytest
-from support.mounted import gurps_world, mounted_pair, spawn_horse, spawn_rider
+from support import gurps_world
+from support.mounted import mounted_pair, spawn_horse, spawn_rider
 from support.worlds import chase_world, link_problems, mixed_world, plan_round, plan_turn, step_refusing
 
 from esper_motion.components import (

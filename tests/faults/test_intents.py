@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.mounted import gurps_world, spawn_horse, spawn_rider
+from support import gurps_world
+from support.mounted import spawn_horse, spawn_rider
 from support.worlds import saved_bytes
 
 from esper_motion.components import (

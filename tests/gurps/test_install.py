@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from support.highspeed import make_world
+from support import gurps_world
 
 from esper_motion.systems.gurps import PathWalker, Rules, Tripping, systems_for
 
 
 def test_the_resolved_processor_order_after_install() -> None:
-    world = make_world()
+    world = gurps_world()
     assert [type(p).__name__ for p in world.processors()] == [
         "MountOrderSystem",
         "IntentCheck",
@@ -42,7 +42,7 @@ def test_the_walker_and_the_tripping_share_one_spatial_index() -> None:
 
 
 def test_the_resolved_processor_order_with_the_house_rules() -> None:
-    world = make_world(Rules.house())
+    world = gurps_world(Rules.house())
     assert [type(p).__name__ for p in world.processors()] == [
         "MountOrderSystem",
         "IntentCheck",

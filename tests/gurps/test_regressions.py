@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from support import of_type
+from support import gurps_world, of_type
 from support.highspeed import mover
 
 from esper_motion.components import (
@@ -32,7 +32,7 @@ from esper_motion.components import (
 )
 from esper_motion.components.mount import Mount
 from esper_motion.ecs import Event, IntentError, Phase, RollMade, SuccessRoll, System, World
-from esper_motion.systems.gurps import Rules, install, preview
+from esper_motion.systems.gurps import Rules, preview
 from esper_motion.systems.gurps.events import (
     Collided,
     Dismounted,
@@ -51,12 +51,6 @@ from esper_motion.systems.gurps.mounted.mounted_results import rider_stunned
 from esper_motion.systems.gurps.mounted.mounting import dismount
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex, shared_index
-
-
-def make_world(rules: Rules | None = None) -> World:
-    world = World(seed=11)
-    install(world, rules)
-    return world
 
 
 def horse(world: World, *, at: tuple[int, int] = (0, 0), facing: int = 0, velocity: int = 0, **control: Any) -> int:
@@ -99,7 +93,7 @@ def knocked_out(world: World, entity: int) -> int:
 def test_mounting_up_a_horse_fills_three_hexes_so_a_runner_meets_its_hindquarters() -> None:
     """The fault: a runner at (-5, 0) doing 4 yd/s east ended on (-1, 0), inside a horse whose front hex is (0, 0),
     because only the front hex was a body to the collision rules."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = knocked_out(world, horse(world))
     runner = mover(world, at=(-5, 0), velocity=4)
     assert occupied_hexes(world, steed) == ((0, 0), (-1, 0), (-2, 0))
@@ -113,7 +107,7 @@ def test_mounting_up_a_horse_fills_three_hexes_so_a_runner_meets_its_hindquarter
 def test_mounting_up_a_veering_horse_sweeps_its_whole_body_sideways() -> None:
     """Direction and Turning Radius: a walker entering a front hex without changing facing moves its whole body
     over; the hindquarters' new hex holds a body, so the horse runs into it and stays where it was."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world, velocity=4, intent=Intent(veer=(1,)))
     bystander = knocked_out(world, mover(world, at=(-2, 1)))  # beside the horse's last hex, where it would go
     world.dice.script(1, 1, 1, 1)
@@ -126,7 +120,7 @@ def test_mounting_up_a_veering_horse_sweeps_its_whole_body_sideways() -> None:
 def test_mounting_up_a_turning_horse_swings_its_body_round_its_front() -> None:
     """A 60-degree turn swings the hexes behind the front; a body where they would swing stops the horse, which
     does not turn."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world, velocity=3, intent=Intent(turn=1))
     bystander = knocked_out(world, mover(world, at=(0, -2)))  # behind the front once the horse faces direction 1
     world.dice.script(1, 1, 1, 1)
@@ -143,7 +137,7 @@ def test_mounting_up_a_turning_horse_swings_its_body_round_its_front() -> None:
 def test_direction_and_turning_radius_a_body_that_dodges_steps_out_of_the_way() -> None:
     """The fault: a mover at (0, 0) going 5 yd/s east and a body at (5, 0) that dodged (roll 3) both ended on
     (5, 0). The body that dodges out of the way steps aside, beside the path behind the mover's front."""
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=5, basic_speed=6.0)
     bystander = mover(world, at=(5, 0), basic_speed=5.0)
     world.dice.script(1, 1, 1)  # Dodge 8: 3 succeeds
@@ -157,7 +151,7 @@ def test_direction_and_turning_radius_a_body_that_dodges_steps_out_of_the_way() 
 def test_direction_and_turning_radius_a_body_with_nowhere_to_go_cannot_dodge_out_of_the_way() -> None:
     """Hemmed in by walls on every hex it could step to, the body cannot get out of the way: no roll, a
     collision."""
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=5, basic_speed=6.0)
     bystander = mover(world, at=(5, 0), basic_speed=5.0)
     for wall in ((4, 1), (5, -1), (5, 1), (6, -1), (6, 0)):
@@ -186,7 +180,7 @@ def seated_rider(world: World, steed: int, **stats: Any) -> int:
 def test_movement_and_maneuvers_a_rider_steps_down_beside_the_seat_where_nobody_stands() -> None:
     """The fault: getting off landed the rider on whoever stood beside the seat. The mount's left is taken, so the
     rider steps down on its right."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world)
     rider = seated_rider(world, steed)
     mover(world, at=(-2, 1))  # on the horse's left, beside the seat (-1, 0)
@@ -198,7 +192,7 @@ def test_movement_and_maneuvers_a_rider_steps_down_beside_the_seat_where_nobody_
 
 def test_movement_and_maneuvers_no_stepping_down_into_a_crowd() -> None:
     """Every hex beside the seat is taken: there is nowhere to step down to, and the request says so."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world)
     rider = seated_rider(world, steed)
     for spot in ((-2, 1), (-1, -1), (-1, 1), (0, -1)):
@@ -210,7 +204,7 @@ def test_movement_and_maneuvers_no_stepping_down_into_a_crowd() -> None:
 def test_mounted_combat_results_a_rider_falling_off_lands_clear_of_those_round_the_horse() -> None:
     """A stunned rider fails its Riding-4 and falls off; every hex beside the seat is taken, so it is thrown clear,
     to the nearest clear hex round the seat (the first of the ring two hexes out), and takes its fall there."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world)
     rider = seated_rider(world, steed)
     for spot in ((-2, 1), (-1, -1), (-1, 1), (0, -1)):
@@ -245,7 +239,7 @@ def flier(world: World, *, altitude_yd: float, mode: FlightMode = FlightMode.HOV
 def test_changing_height_a_flier_does_not_descend_onto_a_body() -> None:
     """The fault: a hovering flier 3 yd above a runner descended 3 yd, and both stood on (0, 0). A descent that
     would run into a body is refused, and the world stays as it was."""
-    world = make_world()
+    world = gurps_world(seed=11)
     hawk = flier(world, altitude_yd=3.0)
     runner = mover(world)
     world.get(hawk, FlightIntent).climb_yd = -3
@@ -261,7 +255,7 @@ def test_cannot_hover_a_stalled_flier_falling_onto_a_body_collides_with_it() -> 
     """Falling is a collision with the ground; a stalled flier 3 yd up that comes down onto a runner collides with
     the runner instead, at the velocity of the 1 yd it fell to the runner's head (5 yd/s: 1d-2 each way), and
     ends on the ground beside it."""
-    world = make_world()
+    world = gurps_world(seed=11)
     glider = flier(world, altitude_yd=3.0, mode=FlightMode.CANNOT_HOVER)  # at rest: it stalls at once
     runner = knocked_out(world, mover(world))
     world.dice.script(4, 5)  # 1d-2 for each
@@ -304,7 +298,7 @@ def test_pushing_the_envelope_a_flier_landing_faster_than_it_runs_slows_to_its_g
     acceleration. Landing, it is slowed to its ground top speed (Basic Move 5: sprinting, 6) as bad footing slows
     a runner (Tactical Movement), with a hasty deceleration's roll past Basic Move (Pushing the Envelope); the
     throttle up it asked for is not applied."""
-    world = make_world()
+    world = gurps_world(seed=11)
     hawk = flier(world, altitude_yd=1.0)
     world.get(hawk, Velocity).yps = velocity
     world.get(hawk, Control).state = MoveState.HIGH_SPEED if velocity > 12 else MoveState.NORMAL
@@ -325,7 +319,7 @@ def test_pushing_the_envelope_a_flier_landing_faster_than_it_runs_slows_to_its_g
 
 def test_mount_loss_of_control_table_the_preview_refuses_an_exhausted_mount_on_attack_as_the_step_does() -> None:
     """The fault: an exhausted mount on Attack passed the preview and was refused by the step."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world)
     world.get(steed, Mount).exhausted = True
     world.get(steed, Intent).maneuver = Maneuver.ATTACK
@@ -339,7 +333,7 @@ def test_mount_loss_of_control_table_the_preview_refuses_an_exhausted_mount_on_a
 def test_mount_loss_of_control_table_the_preview_forecasts_the_throttle_an_exhausted_mount_takes() -> None:
     """An exhausted mount at 12 yd/s slows itself by its Basic Move 8 whatever it was told: the preview takes that
     throttle, not the +10 the game wrote (which alone would be refused), and so does the step."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world, velocity=12, state=MoveState.HIGH_SPEED)
     world.get(steed, Mount).exhausted = True
     world.get(steed, Intent).throttle = 10
@@ -360,7 +354,7 @@ def test_house_mounts_the_preview_refuses_orders_a_ridden_mount_and_its_rider_ma
     who: str, maneuver: Maneuver, message: str
 ) -> None:
     """The fault: under the house rules a ridden mount's orders passed the preview and were refused by the step."""
-    world = make_world(Rules.house())
+    world = gurps_world(Rules.house(), seed=11)
     steed = horse(world)
     rider = seated_rider(world, steed)
     entity = steed if who == "mount" else rider
@@ -375,7 +369,7 @@ def test_house_mounts_the_preview_refuses_orders_a_ridden_mount_and_its_rider_ma
 def test_pushing_the_envelope_a_flier_does_not_speed_up_the_turn_it_lands() -> None:
     """Landing is a deceleration (here of nothing): a flier coming down at 4 yd/s with a throttle of +6, which its
     air Move 12 allowed, stays at 4 on the ground, where a jump to 10 would be past its top speed of 6."""
-    world = make_world()
+    world = gurps_world(seed=11)
     hawk = flier(world, altitude_yd=1.0)
     world.get(hawk, Velocity).yps = 4
     world.get(hawk, FlightIntent).climb_yd = -1
@@ -393,7 +387,7 @@ def test_pushing_the_envelope_a_flier_does_not_speed_up_the_turn_it_lands() -> N
 def test_mount_loss_of_control_table_a_charging_horse_turns_only_with_room_to_swing(blocked: bool, facing: int) -> None:
     """Row 5, the mount charges toward the foe: it turns to face the foe first, unless its body would swing into a
     body, when it charges the way it faces."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world)
     world.get(steed, Mount).threat = mover(world, at=(0, 5))
     if blocked:
@@ -406,7 +400,7 @@ def test_mount_loss_of_control_table_a_charging_horse_turns_only_with_room_to_sw
 def test_mounting_up_the_index_refiles_a_horse_that_turned_or_moved_between_turns() -> None:
     """The index keeps every hex of a horse: after a game turns or moves it between turns, a refresh answers as a
     fresh rebuild does."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world, at=(3, 3))
     index = SpatialIndex()
     index.refresh(world)
@@ -442,7 +436,7 @@ def test_direction_and_turning_radius_a_runner_jumps_only_with_somewhere_to_land
     """The fault: a runner jumped a fence and, with no points left or a body on the hex beyond, ended its walk on
     top of the fence. A jump is tried only with the points to land past the obstacle on a hex where nothing
     stands; otherwise the runner stops short of it, with no roll."""
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=velocity, state=MoveState.HIGH_SPEED, basic_move=6)
     post = fence(world, (2, 0))
     if standing_beyond:
@@ -458,7 +452,7 @@ def test_direction_and_turning_radius_a_runner_jumps_only_with_somewhere_to_land
 def test_direction_and_turning_radius_a_horse_turning_in_place_does_not_jump_with_its_hindquarters() -> None:
     """The fault: a horse standing still turned two hexsides, its hindquarters swung onto a fence, "jumped" it
     and stayed on it. Only the front jumps: the swing is stopped by the fence and the horse does not turn."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world, at=(6, 1), intent=Intent(turn=-2))
     post = fence(world, (6, 2))  # behind the front once the horse faces direction 4
     world.dice.script(1, 1, 1, 1, 1, 1)
@@ -497,7 +491,7 @@ def index_matches_a_rebuild(world: World, *entities: int) -> bool:
 def test_mount_loss_of_control_table_a_horse_turned_in_a_run_is_refiled_in_the_shared_index() -> None:
     """The index is brought up to date once per system run; a charging horse that turns in place (row 5) swings
     its body onto new hexes in the middle of a run, and the index follows it at once."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world)
     world.get(steed, Mount).threat = mover(world, at=(0, 5))
 
@@ -515,7 +509,7 @@ def test_mount_loss_of_control_table_a_horse_turned_in_a_run_is_refiled_in_the_s
 
 def test_mounting_up_a_rider_seated_in_a_run_leaves_the_shared_index() -> None:
     """A rider seated in the middle of a run is carried, not filed: the index drops it from its hex at once."""
-    world = make_world()
+    world = gurps_world(seed=11)
     steed = horse(world)
     rider = mover(world, at=(1, 0), extra=(Rider(), Skills({"Riding": 12})))
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from esper_motion.ecs import Event
+from esper_motion.ecs import Event, World
+from esper_motion.systems.gurps import Rules, install
 
 E = TypeVar("E", bound=Event)
 
@@ -12,3 +13,10 @@ E = TypeVar("E", bound=Event)
 def of_type(events: list[Event], kind: type[E]) -> list[E]:
     """The events of ``kind``, in order."""
     return [event for event in events if isinstance(event, kind)]
+
+
+def gurps_world(rules: Rules | None = None, seed: int = 7) -> World:
+    """A world with the GURPS systems installed."""
+    world = World(seed=seed)
+    install(world, rules)
+    return world

@@ -17,13 +17,6 @@ from esper_motion.components import (
 )
 from esper_motion.components.gurps import LossCause
 from esper_motion.ecs import World
-from esper_motion.systems.gurps import Rules, install
-
-
-def make_world(rules: Rules | None = None) -> World:
-    world = World(seed=7)
-    install(world, rules)
-    return world
 
 
 def mover(

@@ -19,7 +19,6 @@ from esper_motion.components import (
 from esper_motion.components.motion import Velocity
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import Event, RollMade, World
-from esper_motion.systems.gurps import Rules, install
 from esper_motion.systems.gurps.mounted.common import seat
 from esper_motion.systems.gurps.mounted.mounted_results import (
     fire_noisy_shot,
@@ -39,13 +38,6 @@ def script(world: World, *totals: int) -> None:
     """Queue one 3d6 success roll per total."""
     for total in totals:
         world.dice.script(*faces(total))
-
-
-def gurps_world(rules: Rules | None = None, seed: int = 7) -> World:
-    """A world with the GURPS systems installed."""
-    world = World(seed=seed)
-    install(world, rules)
-    return world
 
 
 def spawn_horse(

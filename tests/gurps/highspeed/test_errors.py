@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from support import gurps_world
 from support.highspeed import mover
 
 from esper_motion.components import (
@@ -40,12 +41,6 @@ from esper_motion.systems.gurps.highspeed.queries import (
     relative_speed_yps,
     speed_modifier,
 )
-
-
-def make_world(rules: Rules | None = None) -> World:
-    world = World(seed=11)
-    install(world, rules)
-    return world
 
 
 def snapshot(world: World) -> Any:
@@ -113,14 +108,14 @@ def refused(world: World, field: str, text: str) -> None:
 
 
 def test_a_180_degree_turn_written_after_construction_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
     world.get(runner, Intent).turn = 3
     refused(world, "turn", "180-degree turn is not possible")
 
 
 def test_an_unknown_maneuver_written_after_construction_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
     world.get(runner, Intent).maneuver = "Fly"  # type: ignore[assignment]
     refused(world, "maneuver", "Fly")
@@ -128,99 +123,99 @@ def test_an_unknown_maneuver_written_after_construction_is_refused() -> None:
 
 def test_a_slam_written_after_construction_on_another_maneuver_is_refused() -> None:
     """House rules: High Speed Movement: only an All-Out Attack can be a slam."""
-    world = make_world(Rules.house())
+    world = gurps_world(Rules.house(), seed=11)
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.ATTACK))
     world.get(runner, Intent).slam = True
     refused(world, "slam", "False unless the maneuver is All-Out Attack")
 
 
 def test_a_turn_before_the_radius_without_push_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=13, state=MoveState.HIGH_SPEED, intent=Intent(turn=1, turn_at_yd=1))
     refused(world, "turn_at_yd", r"push=True for an early turn: pushing the envelope needs a roll at -1")
 
 
 def test_a_tight_turn_without_push_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=13, state=MoveState.HIGH_SPEED, intent=Intent(turn=-2))
     refused(world, "turn", "push=True for a 120-degree turn")
 
 
 def test_a_radius_longer_than_the_turn_is_refused_unless_turning_early() -> None:
-    world = make_world(Rules(turning_radius="realistic"))
+    world = gurps_world(Rules(turning_radius="realistic"), seed=11)
     mover(world, velocity=11, state=MoveState.HIGH_SPEED, intent=Intent(turn=1))
     refused(world, "turn", r"radius of 12 yd \(12 yd still to run straight\) is not met within this turn's 11 yd")
 
 
 def test_a_turn_past_the_end_of_the_path_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=6, state=MoveState.HIGH_SPEED, intent=Intent(turn=1, turn_at_yd=7))
     refused(world, "turn_at_yd", "at most 6, the yards of this turn")
 
 
 def test_basic_move_0_cannot_turn() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=4, basic_move=0, state=MoveState.HIGH_SPEED, intent=Intent(turn=1))
     refused(world, "turn", "Basic Move 0 it cannot turn")
 
 
 def test_basic_move_0_cannot_veer_either() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=4, basic_move=0, state=MoveState.HIGH_SPEED, intent=Intent(veer=(1,)))
     refused(world, "turn", "only drift")
 
 
 def test_accelerating_past_top_speed_is_refused_not_clamped() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=11, top_speed=12, state=MoveState.HIGH_SPEED, intent=Intent(throttle=2))
     refused(world, "throttle", "at most \\+1: accelerating past the top speed of 12 yd/s is not possible")
 
 
 def test_accelerating_by_more_than_basic_move_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=8, top_speed=30, state=MoveState.HIGH_SPEED, intent=Intent(throttle=6))
     refused(world, "throttle", "at most \\+5")
 
 
 def test_decelerating_past_twice_basic_move_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=15, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-11, push=True))
     refused(world, "throttle", "at least -10")
 
 
 def test_decelerating_past_basic_move_without_push_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=15, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-7))
     refused(world, "throttle", "hasty deceleration \\(a roll at -1\\)")
 
 
 def test_decelerating_below_0_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=7, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-8, push=True))
     refused(world, "throttle", "at least -7")
 
 
 def test_starting_high_speed_above_the_entry_limit_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=5, intent=Intent(throttle=2))
     refused(world, "throttle", "no more than 6 yd/s")
 
 
 def test_starting_high_speed_without_a_full_move_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=4, intent=Intent(throttle=2))
     refused(world, "throttle", "moving the full Move of 5 yd")
 
 
 def test_starting_high_speed_on_an_attack_lying_down_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=5, intent=Intent(maneuver=Maneuver.ATTACK, throttle=1))
     world.get(runner, Posture).state = world.get(runner, Posture).state.PRONE
     refused(world, "throttle", "a Move or Move and Attack maneuver, standing")
 
 
 def test_out_of_control_nothing_can_be_steered() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(
         world,
         velocity=20,
@@ -233,7 +228,7 @@ def test_out_of_control_nothing_can_be_steered() -> None:
 
 
 def test_house_rules_out_of_control_takes_move_maneuvers() -> None:
-    world = make_world(Rules(control="house"))
+    world = gurps_world(Rules(control="house"), seed=11)
     mover(
         world,
         velocity=20,
@@ -246,7 +241,7 @@ def test_house_rules_out_of_control_takes_move_maneuvers() -> None:
 
 
 def test_house_rules_out_of_control_cannot_turn() -> None:
-    world = make_world(Rules(control="house"))
+    world = gurps_world(Rules(control="house"), seed=11)
     mover(
         world, velocity=20, wheels=4, state=MoveState.OUT_OF_CONTROL, cause=LossCause.FAILED_ROLL, intent=Intent(turn=1)
     )
@@ -254,27 +249,27 @@ def test_house_rules_out_of_control_cannot_turn() -> None:
 
 
 def test_a_rider_cannot_steer() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     rider = mover(world, intent=Intent(turn=1))
     world.get(rider, Control).carried_by = 99
     refused(world, "turn", "a rider does not move under its own power")
 
 
 def test_more_veer_than_yards_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=2, state=MoveState.HIGH_SPEED, intent=Intent(veer=(0, 0, 1)))
     refused(world, "veer", "at most 2 entries")
 
 
 def test_a_normal_velocity_above_basic_move_is_a_value_error() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=9)
     with pytest.raises(RuleValueError, match=r"Velocity\.yps = 9: expected at most 5 while"):
         world.step()
 
 
 def test_two_footing_tiles_on_one_hex_are_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     mover(world, velocity=3)
     world.spawn(Position(1, 0), Footing())
     world.spawn(Position(1, 0), Footing(extra_cost=2))
@@ -283,7 +278,7 @@ def test_two_footing_tiles_on_one_hex_are_refused() -> None:
 
 
 def test_installing_twice_is_refused() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     with pytest.raises(WorldError, match="already installed"):
         install(world)
 
@@ -292,7 +287,7 @@ def test_installing_twice_is_refused() -> None:
 
 
 def test_preview_of_an_early_turn_gives_its_exact_chance_and_leaves_the_world_alone() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=23, basic_move=3, dx=12, state=MoveState.HIGH_SPEED)
     world.get(runner, Intent).turn = 1
     world.get(runner, Intent).turn_at_yd = 0
@@ -306,7 +301,7 @@ def test_preview_of_an_early_turn_gives_its_exact_chance_and_leaves_the_world_al
 
 
 def test_preview_of_mud_and_a_hasty_deceleration_adds_them_up() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=14, basic_move=5, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-2, push=True))
     for q in range(1, 7):
         world.spawn(Position(q, 0), Footing(extra_cost=1))
@@ -319,7 +314,7 @@ def test_preview_of_mud_and_a_hasty_deceleration_adds_them_up() -> None:
 
 
 def test_preview_of_mud_past_twice_basic_move_loses_control_with_no_roll() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=14, basic_move=2, state=MoveState.HIGH_SPEED)
     for q in range(1, 7):
         world.spawn(Position(q, 0), Footing(extra_cost=1))
@@ -327,7 +322,7 @@ def test_preview_of_mud_past_twice_basic_move_loses_control_with_no_roll() -> No
 
 
 def test_preview_lists_the_jump_and_what_the_path_runs_into() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=8, dx=11, state=MoveState.HIGH_SPEED)
     fence = world.spawn(Position(2, 0), Obstacle(hard=False, hp=20, height_yd=1.0, crossable=True))
     wall = world.spawn(Position(5, 0), Obstacle())
@@ -338,14 +333,14 @@ def test_preview_lists_the_jump_and_what_the_path_runs_into() -> None:
 
 
 def test_preview_of_a_stunned_runner_is_a_certain_loss_of_control() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=8, state=MoveState.HIGH_SPEED)
     world.get(runner, Condition).stunned = True
     assert preview(world, runner) == Forecast(runner, (), "stunned", (), None)
 
 
 def test_preview_refuses_a_bad_intent_as_the_step_would() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=8, top_speed=8, state=MoveState.HIGH_SPEED, intent=Intent(throttle=1))
     with pytest.raises(IntentError, match="top speed of 8"):
         preview(world, runner)
@@ -356,7 +351,7 @@ def test_preview_needs_the_rules_installed_and_a_mover() -> None:
     entity = bare.spawn(Position(0, 0))
     with pytest.raises(WorldError, match=r"call esper_motion\.systems\.gurps\.install"):
         preview(bare, entity)
-    world = make_world()
+    world = gurps_world(seed=11)
     lamp = world.spawn(Position(0, 0))
     with pytest.raises(WorldError, match="is not a GURPS mover: it has no Facing, Velocity, Mover, Control, Intent"):
         preview(world, lamp)
@@ -366,7 +361,7 @@ def test_preview_needs_the_rules_installed_and_a_mover() -> None:
 
 
 def test_at_high_speed_one_may_dodge_but_not_retreat_or_dive_for_cover() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     fast = mover(world, velocity=9, state=MoveState.HIGH_SPEED)
     slow = mover(world, at=(0, 3), velocity=3)
     assert (at_high_speed(world, fast), may_dodge(world, fast), may_retreat(world, fast)) == (True, True, False)
@@ -398,7 +393,7 @@ def test_at_high_speed_one_may_dodge_but_not_retreat_or_dive_for_cover() -> None
 def test_speed_modifier_adds_relative_speed_to_range(
     target_yps: int, target_heading: int, range_yd: float, expected: int
 ) -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     shooter = world.spawn(Position(0, 0), Velocity(0))
     target = world.spawn(Position(3, 0), Velocity(target_yps, target_heading))
     assert speed_modifier(world, shooter, target, range_yd) == expected
@@ -414,7 +409,7 @@ def test_speed_modifier_adds_relative_speed_to_range(
     ],
 )
 def test_house_rules_add_a_fast_targets_velocity_to_the_range(shooter_heading: int, expected: int) -> None:
-    world = make_world(Rules.house())
+    world = gurps_world(Rules.house(), seed=11)
     shooter = world.spawn(Position(0, 0), Velocity(3, shooter_heading))
     target = mover(world, at=(4, 0), velocity=10, state=MoveState.HIGH_SPEED)
     assert speed_modifier(world, shooter, target, 4.0) == expected
@@ -445,7 +440,7 @@ def test_house_rules_high_speed_movement_altitude_changes_count_for_moving_in_li
     """House rules: High Speed Movement: the velocity of a target at high speed is added to the range unless
     the two move exactly the same or exactly the opposite way, altitude changes included. A target at 10 yd/s
     4 yards away: 14 yards (-5) off line, 4 yards (-2) in line."""
-    world = make_world(Rules.house())
+    world = gurps_world(Rules.house(), seed=11)
     shooter = world.spawn(
         Position(0, 0, 20.0), Velocity(shooter_yps, shooter_heading), Flight(air_move=10, climbed_yd=shooter_climb)
     )
@@ -467,7 +462,7 @@ def test_house_rules_high_speed_movement_defenses_count_from_encumbered_move(cho
     """Basic Set: High-Speed Movement > Attacking and Defending, with the threshold of high speed each rule set
     uses: Basic Move, or Encumbered Move (House rules: High Speed Movement). Basic Move 5 at Light encumbrance
     (Move 4), at velocity 5."""
-    world = make_world(chosen)
+    world = gurps_world(chosen, seed=11)
     runner = mover(world, velocity=5, encumbrance=1, state=MoveState.HIGH_SPEED)
     assert movement_limits(world, runner).move == 4
     assert (may_dodge(world, runner), may_retreat(world, runner), may_dive_for_cover(world, runner)) == (
@@ -478,7 +473,7 @@ def test_house_rules_high_speed_movement_defenses_count_from_encumbered_move(cho
 
 
 def test_relative_speed_is_the_difference_of_the_velocities() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     a = world.spawn(Position(0, 0), Velocity(10, 0))
     b = world.spawn(Position(5, 0), Velocity(6, 0))
     c = world.spawn(Position(5, 5), Velocity(6, 3))
@@ -489,7 +484,7 @@ def test_relative_speed_is_the_difference_of_the_velocities() -> None:
 
 
 def test_movement_limits_give_the_turning_radius_and_speed_steps() -> None:
-    world = make_world()
+    world = gurps_world(seed=11)
     runner = mover(world, velocity=13, state=MoveState.HIGH_SPEED)
     world.get(runner, Control).straight_yd = 1
     limits = movement_limits(world, runner)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from support import of_type
-from support.highspeed import make_world, mover
+from support import gurps_world, of_type
+from support.highspeed import mover
 
 from esper_motion.components import (
     Condition,
@@ -68,7 +68,7 @@ def rolls(events: list[Event]) -> list[tuple[int, str, int]]:
 
 def test_velocity_13_basic_move_5_turns_after_2_yards() -> None:
     """Direction and Turning Radius: velocity 13 and Basic Move 5 give a radius of 2 yards."""
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=13, state=MoveState.HIGH_SPEED, intent=Intent(turn=1))
     events = world.step()
     assert of_type(events, Turned) == [Turned(runner, 0, 1, (2, 0), 2, False)]
@@ -84,7 +84,7 @@ def test_velocity_13_basic_move_5_turns_after_2_yards() -> None:
 def test_velocity_17_moves_17_yards() -> None:
     """Velocity: at velocity 17 a mover must move 17 yards that turn (Basic Move 5, Enhanced Move to a top speed
     of 20, at high speed, nothing in the way)."""
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=17, top_speed=20, enhanced=True, state=MoveState.HIGH_SPEED)
     events = world.step()
     path = world.get(runner, Control).path
@@ -95,7 +95,7 @@ def test_velocity_17_moves_17_yards() -> None:
 
 def test_decelerate_9_with_basic_move_5_rolls_at_minus_2() -> None:
     """Pushing the Envelope: cutting 9 yd/s with Basic Move 5 is a DX+3 roll at -2 (DX 10: 11)."""
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=15, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-9, push=True))
     world.dice.script(3, 4, 4)  # 11 against 11: made
     events = world.step()
@@ -107,7 +107,7 @@ def test_decelerate_9_with_basic_move_5_rolls_at_minus_2() -> None:
 
 def test_velocity_23_basic_move_3_turns_early_at_minus_6() -> None:
     """Pushing the Envelope: an early turn at 23 yd/s with Basic Move 3 is a DX+3 roll at -6 (DX 12: 9)."""
-    world = make_world()
+    world = gurps_world()
     runner = mover(
         world, velocity=23, basic_move=3, dx=12, state=MoveState.HIGH_SPEED, intent=Intent(turn=1, push=True)
     )
@@ -120,7 +120,7 @@ def test_velocity_23_basic_move_3_turns_early_at_minus_6() -> None:
 
 def test_velocity_14_through_six_yards_of_mud_ends_at_8() -> None:
     """Tactical Movement: velocity 14 through six yards of mud (+1 a yard) decelerates to 8."""
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=14, basic_move=7, state=MoveState.HIGH_SPEED)
     for q in range(1, 7):
         world.spawn(Position(q, 0), Footing(extra_cost=1))
@@ -135,7 +135,7 @@ def test_velocity_14_through_six_yards_of_mud_ends_at_8() -> None:
 
 
 def test_a_full_move_turn_on_move_enters_high_speed_next_turn() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=5, intent=Intent(throttle=1))
     events = world.step()
     assert of_type(events, EnteredHighSpeed) == [EnteredHighSpeed(runner, 6)]
@@ -145,14 +145,14 @@ def test_a_full_move_turn_on_move_enters_high_speed_next_turn() -> None:
 
 
 def test_enhanced_move_may_start_high_speed_at_twice_basic_move() -> None:
-    world = make_world()
+    world = gurps_world()
     horse = mover(world, velocity=5, top_speed=16, enhanced=True, intent=Intent(throttle=5))
     world.step()
     assert world.get(horse, Velocity).yps == 10
 
 
 def test_a_run_cut_short_by_footing_is_refused_high_speed_and_keeps_its_velocity() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=5, intent=Intent(throttle=1))
     world.spawn(Position(1, 0), Footing(extra_cost=2))
     events = world.step()
@@ -163,7 +163,7 @@ def test_a_run_cut_short_by_footing_is_refused_high_speed_and_keeps_its_velocity
 
 
 def test_accelerating_by_basic_move_up_to_top_speed() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=8, basic_move=5, top_speed=13, state=MoveState.HIGH_SPEED)
     world.get(runner, Intent).throttle = 5
     world.step()
@@ -171,7 +171,7 @@ def test_accelerating_by_basic_move_up_to_top_speed() -> None:
 
 
 def test_decelerating_to_basic_move_leaves_high_speed() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=9, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-4))
     events = world.step()
     assert of_type(events, LeftHighSpeed) == [LeftHighSpeed(runner, 5, "slowed out of high speed")]
@@ -179,7 +179,7 @@ def test_decelerating_to_basic_move_leaves_high_speed() -> None:
 
 
 def test_a_failed_hasty_deceleration_loses_control_and_trips_next_turn() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=16, state=MoveState.HIGH_SPEED, intent=Intent(throttle=-8, push=True))
     world.dice.script(5, 5, 4)  # 14 against DX+3-1 = 12: failed by 2
     events = world.step()
@@ -194,7 +194,7 @@ def test_a_failed_hasty_deceleration_loses_control_and_trips_next_turn() -> None
 
 
 def test_footing_past_twice_basic_move_loses_control_outright() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=14, basic_move=2, state=MoveState.HIGH_SPEED)
     for q in range(1, 7):
         world.spawn(Position(q, 0), Footing(extra_cost=1))
@@ -206,7 +206,7 @@ def test_footing_past_twice_basic_move_loses_control_outright() -> None:
 
 
 def test_footing_past_basic_move_needs_the_pushing_the_envelope_roll() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=14, basic_move=5, state=MoveState.HIGH_SPEED)
     for q in range(1, 7):
         world.spawn(Position(q, 0), Footing(extra_cost=1))
@@ -220,7 +220,7 @@ def test_footing_past_basic_move_needs_the_pushing_the_envelope_roll() -> None:
 
 
 def test_front_hexes_are_entered_without_changing_facing() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED, intent=Intent(veer=(1, -1, -1)))
     world.step()
     # front-left of (0, 0) facing east, then front-right twice
@@ -229,7 +229,7 @@ def test_front_hexes_are_entered_without_changing_facing() -> None:
 
 
 def test_a_turn_when_the_radius_was_already_run_last_turn_comes_at_once() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=13, state=MoveState.HIGH_SPEED, straight_yd=5, intent=Intent(turn=-1))
     events = world.step()
     assert of_type(events, Turned) == [Turned(runner, 0, 5, (0, 0), 0, False)]
@@ -257,7 +257,7 @@ def test_a_turn_when_the_radius_was_already_run_last_turn_comes_at_once() -> Non
 def test_a_turn_comes_once_the_turning_radius_is_run(
     variant: str, velocity: int, basic_move: int, encumbrance: int, radius: int
 ) -> None:
-    world = make_world(Rules(turning_radius=variant, control="house" if variant == "house" else "basic"))
+    world = gurps_world(Rules(turning_radius=variant, control="house" if variant == "house" else "basic"))
     runner = mover(
         world,
         velocity=velocity,
@@ -276,7 +276,7 @@ def test_a_turn_comes_once_the_turning_radius_is_run(
 
 
 def test_movers_act_in_initiative_order_fastest_first() -> None:
-    world = make_world()
+    world = gurps_world()
     slow = mover(world, velocity=4, basic_speed=5.0)
     fast = mover(world, at=(8, 0), facing=3, velocity=4, basic_speed=6.0)
     # fast (the higher id) moves first and takes (4, 0); slow then runs into it: fast's Dodge 9 fails on 15
@@ -288,7 +288,7 @@ def test_movers_act_in_initiative_order_fastest_first() -> None:
 
 
 def test_a_tight_120_degree_turn_pushes_the_envelope() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=13, state=MoveState.HIGH_SPEED, intent=Intent(turn=2, push=True))
     world.dice.script(1, 2, 3)
     events = world.step()
@@ -297,7 +297,7 @@ def test_a_tight_120_degree_turn_pushes_the_envelope() -> None:
 
 
 def test_basic_move_0_drifts_straight_and_never_loses_control_on_its_maneuver() -> None:
-    world = make_world()
+    world = gurps_world()
     barrel = mover(
         world, velocity=4, basic_move=0, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.DO_NOTHING)
     )
@@ -311,7 +311,7 @@ def test_basic_move_0_drifts_straight_and_never_loses_control_on_its_maneuver() 
 
 
 def test_an_early_turn_failed_trips_skids_a_quarter_of_the_rest_and_takes_fall_damage() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=13, state=MoveState.HIGH_SPEED, intent=Intent(turn=1, turn_at_yd=1, push=True))
     # early turn: DX 10 + 3 - 1 = 12; 14 fails by 2. Fall at 13 yd/s, HP 10 doubled: 2.6 -> 3d = 6.
     world.dice.script(6, 6, 2, 1, 2, 3)
@@ -332,7 +332,7 @@ def test_an_early_turn_failed_trips_skids_a_quarter_of_the_rest_and_takes_fall_d
 
 
 def test_a_stunned_runner_trips_before_moving() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
     world.get(runner, Condition).stunned = True
     world.dice.script(3, 3, 3, 3)  # fall at 10 yd/s: 2.0 -> 2d = 6
@@ -343,7 +343,7 @@ def test_a_stunned_runner_trips_before_moving() -> None:
 
 
 def test_any_maneuver_but_move_at_speed_loses_control() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=8, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.ATTACK))
     world.dice.script(1, 1)  # fall at 8: 1.6 -> 2d
     events = world.step()
@@ -351,7 +351,7 @@ def test_any_maneuver_but_move_at_speed_loses_control() -> None:
 
 
 def test_a_car_on_four_wheels_only_decelerates_until_back_to_basic_move() -> None:
-    world = make_world()
+    world = gurps_world()
     car = mover(
         world,
         velocity=30,
@@ -383,7 +383,7 @@ def test_a_vehicle_nobody_controls_loses_control_and_slows_on_its_wheels() -> No
     """Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement: a vehicle at speed with nobody
     controlling it loses control (Losing Control). Being unmanned is no injury, so four wheels only decelerate:
     20 yards straight on, then down by Basic Move 10, where control is back."""
-    world = make_world()
+    world = gurps_world()
     car = mover(
         world, velocity=20, basic_move=10, top_speed=40, wheels=4, legs=False, handling=0, hp=30,
         state=MoveState.HIGH_SPEED,
@@ -399,7 +399,7 @@ def test_a_vehicle_nobody_controls_loses_control_and_slows_on_its_wheels() -> No
 def test_house_rules_a_vehicle_nobody_controls_rolls_nothing_to_win_control_back() -> None:
     """House rules: High Speed Movement, with nobody at the controls: no DX roll, only the slowing by Basic Move
     each turn until the velocity is under Encumbered Move."""
-    world = make_world(Rules.house())
+    world = gurps_world(Rules.house())
     car = mover(
         world, velocity=20, basic_move=10, top_speed=40, wheels=4, legs=False, handling=0, hp=30,
         state=MoveState.HIGH_SPEED,
@@ -415,7 +415,7 @@ def test_house_rules_a_vehicle_nobody_controls_rolls_nothing_to_win_control_back
 def test_a_vehicle_with_a_driver_or_a_rider_is_controlled() -> None:
     """A driver's skill (``operator_skill``), or a rider in the saddle of a ridden vehicle, is someone at the
     controls: no loss of control at a steady speed."""
-    world = make_world()
+    world = gurps_world()
     driven = mover(world, velocity=20, basic_move=10, top_speed=40, wheels=4, handling=0, operator_skill=12,
                    state=MoveState.HIGH_SPEED)  # fmt: skip
     bike = mover(world, at=(0, 5), velocity=20, basic_move=10, top_speed=40, wheels=2, handling=0,
@@ -427,7 +427,7 @@ def test_a_vehicle_with_a_driver_or_a_rider_is_controlled() -> None:
 
 
 def test_a_car_that_critically_fails_trips_after_all() -> None:
-    world = make_world()
+    world = gurps_world()
     car = mover(
         world,
         velocity=30,
@@ -447,7 +447,7 @@ def test_a_car_that_critically_fails_trips_after_all() -> None:
 
 
 def test_wheels_give_no_stability_when_the_rule_is_off() -> None:
-    world = make_world(Rules(wheeled_stability=False))
+    world = gurps_world(Rules(wheeled_stability=False))
     car = mover(world, velocity=20, basic_move=10, wheels=4, state=MoveState.HIGH_SPEED)
     world.get(car, Condition).conscious = True
     world.get(car, Intent).maneuver = Maneuver.READY
@@ -457,7 +457,7 @@ def test_wheels_give_no_stability_when_the_rule_is_off() -> None:
 
 
 def test_losing_control_in_the_air_drifts_straight_then_slows_by_air_move() -> None:
-    world = make_world()
+    world = gurps_world()
     bird = mover(
         world,
         velocity=20,
@@ -477,7 +477,7 @@ def test_losing_control_in_the_air_drifts_straight_then_slows_by_air_move() -> N
 
 
 def test_losing_control_in_water_uses_water_move() -> None:
-    world = make_world()
+    world = gurps_world()
     boat = mover(
         world,
         velocity=9,
@@ -499,7 +499,7 @@ def test_losing_control_in_water_uses_water_move() -> None:
 
 
 def test_a_head_on_collision_adds_velocities_and_hurts_both() -> None:
-    world = make_world()
+    world = gurps_world()
     a = mover(world, velocity=10, basic_speed=6.0, hp=12, state=MoveState.HIGH_SPEED)
     b = mover(world, at=(6, 0), facing=3, velocity=8, state=MoveState.HIGH_SPEED)
     # b's Dodge 8: 15 fails. At 18 yd/s a takes 10 x 18 / 100 = 1.8 -> 2d, b takes 12 x 18 / 100 -> 2d.
@@ -521,7 +521,7 @@ def test_a_head_on_collision_adds_velocities_and_hurts_both() -> None:
 
 
 def test_a_rear_end_collision_subtracts_and_can_knock_down() -> None:
-    world = make_world()
+    world = gurps_world()
     a = mover(world, velocity=12, basic_speed=6.0, hp=20, state=MoveState.HIGH_SPEED)
     b = mover(world, at=(3, 0), velocity=6, hp=10, state=MoveState.HIGH_SPEED)
     world.get(b, Condition).conscious = False  # cannot dodge
@@ -534,7 +534,7 @@ def test_a_rear_end_collision_subtracts_and_can_knock_down() -> None:
 
 
 def test_a_body_that_dodges_lets_the_runner_through() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=6, basic_speed=6.0, state=MoveState.HIGH_SPEED)
     bystander = world.spawn(Position(2, 0), Mover(basic_move=5, basic_speed=5.0))
     world.dice.script(1, 2, 3)
@@ -544,7 +544,7 @@ def test_a_body_that_dodges_lets_the_runner_through() -> None:
 
 
 def test_a_wall_doubles_the_runners_hp_and_both_take_it() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
     wall = world.spawn(Position(4, 0), Obstacle(hp=200, hard=True))
     world.dice.script(1, 2, 3, 4)  # 10 HP doubled at 10 yd/s: 2d each way
@@ -553,7 +553,7 @@ def test_a_wall_doubles_the_runners_hp_and_both_take_it() -> None:
 
 
 def test_a_flier_above_a_wall_passes_over_it() -> None:
-    world = make_world()
+    world = gurps_world()
     bird = mover(
         world,
         velocity=6,
@@ -568,7 +568,7 @@ def test_a_flier_above_a_wall_passes_over_it() -> None:
 
 
 def test_a_runner_with_legs_jumps_a_fence_on_a_dx_roll() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED)
     fence = world.spawn(Position(2, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
     world.dice.script(3, 3, 4)  # 10 against DX 10
@@ -586,7 +586,7 @@ def test_a_runner_with_legs_jumps_a_fence_on_a_dx_roll() -> None:
 def test_a_knocked_out_runner_trips(wheels: int, mode: str) -> None:
     """Basic Set: High-Speed Movement > Losing Control: a mover knocked out at high speed loses control before
     it moves, and the stability of three or more wheels does not help after an injury."""
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED, wheels=wheels)
     world.get(runner, Condition).conscious = False
     events = world.step()
@@ -602,7 +602,7 @@ def test_house_rules_dragon_rule_a_move_and_attack_takes_2_off_the_jump(chosen: 
     """House rules: "Dragon" Rule: every DX roll made during a Move and Attack is at -2, here the runner's roll
     to jump a fence (Basic Set: High-Speed Movement > Direction and Turning Radius). The Basic Set seeds give no
     such penalty."""
-    world = make_world(chosen)
+    world = gurps_world(chosen)
     runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.MOVE_AND_ATTACK))
     fence = world.spawn(Position(2, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
     world.dice.script(3, 3, 2)  # 8: made either way
@@ -612,7 +612,7 @@ def test_house_rules_dragon_rule_a_move_and_attack_takes_2_off_the_jump(chosen: 
 
 
 def test_a_failed_jump_runs_into_the_fence() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED)
     fence = world.spawn(Position(2, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
     # 13 fails; the runner takes the soft fence's HP 20 x 6 / 100 = 1.2 -> 1d, the fence 10 x 6 / 100 -> 1d-1
@@ -622,7 +622,7 @@ def test_a_failed_jump_runs_into_the_fence() -> None:
 
 
 def test_a_skid_into_a_wall_is_a_collision_instead_of_a_fall() -> None:
-    world = make_world()
+    world = gurps_world()
     runner = mover(world, velocity=12, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.AIM))
     wall = world.spawn(Position(2, 0), Obstacle())
     world.dice.script(1, 1, 1, 1, 1, 1)  # HP 10 doubled at 12 yd/s: 2.4 -> 2d each way
@@ -636,7 +636,7 @@ def test_a_skid_into_a_wall_is_a_collision_instead_of_a_fall() -> None:
 
 
 def test_a_rider_is_never_moved_or_put_out_of_control() -> None:
-    world = make_world()
+    world = gurps_world()
     horse = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
     rider = mover(world, intent=Intent(maneuver=Maneuver.ATTACK))
     world.get(rider, Control).carried_by = horse
@@ -647,7 +647,7 @@ def test_a_rider_is_never_moved_or_put_out_of_control() -> None:
 
 
 def test_house_rules_trip_falls_from_a_quarter_of_the_velocity() -> None:
-    world = make_world(Rules.house())
+    world = gurps_world(Rules.house())
     runner = mover(world, velocity=12, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.DO_NOTHING))
     world.dice.script(2, 2)  # fall from 3 yd: 8 yd/s; HP 10 doubled: 1.6 -> 2d
     events = world.step()
@@ -656,7 +656,7 @@ def test_house_rules_trip_falls_from_a_quarter_of_the_velocity() -> None:
 
 
 def test_house_rules_high_speed_starts_above_encumbered_move() -> None:
-    house, basic = make_world(Rules(turning_radius="house", control="house")), make_world()
+    house, basic = gurps_world(Rules(turning_radius="house", control="house")), gurps_world()
     runners = [mover(world, velocity=4, encumbrance=1, intent=Intent(throttle=1)) for world in (house, basic)]
     house_events, basic_events = house.step(), basic.step()
     assert of_type(house_events, EnteredHighSpeed) == [EnteredHighSpeed(runners[0], 5)]
@@ -665,7 +665,7 @@ def test_house_rules_high_speed_starts_above_encumbered_move() -> None:
 
 
 def test_house_rules_failed_early_turn_changes_facing_not_direction() -> None:
-    world = make_world(Rules(turning_radius="house", control="house"))
+    world = gurps_world(Rules(turning_radius="house", control="house"))
     runner = mover(
         world,
         velocity=13,
@@ -686,7 +686,7 @@ def test_house_rules_failed_early_turn_changes_facing_not_direction() -> None:
 
 
 def test_house_rules_cycle_slows_by_basic_move_until_a_dx_roll_wins_control_back() -> None:
-    world = make_world(Rules(turning_radius="house", control="house"))
+    world = gurps_world(Rules(turning_radius="house", control="house"))
     bird = mover(
         world,
         velocity=34,
@@ -715,7 +715,7 @@ def test_house_rules_cycle_slows_by_basic_move_until_a_dx_roll_wins_control_back
 
 
 def test_house_rules_control_returns_at_once_below_encumbered_move() -> None:
-    world = make_world(Rules(turning_radius="house", control="house"))
+    world = gurps_world(Rules(turning_radius="house", control="house"))
     bird = mover(
         world,
         velocity=12,
@@ -734,7 +734,7 @@ def test_house_rules_control_returns_at_once_below_encumbered_move() -> None:
     ids=["All-Out Defense at half top speed keeps control", "above half top speed loses it"],
 )
 def test_house_rules_allow_all_out_maneuvers_at_up_to_half_top_speed(velocity: int, lost: bool) -> None:
-    world = make_world(Rules(turning_radius="house", control="house"))
+    world = gurps_world(Rules(turning_radius="house", control="house"))
     runner = mover(
         world,
         velocity=velocity,
@@ -760,7 +760,7 @@ def test_house_rules_allow_all_out_maneuvers_at_up_to_half_top_speed(velocity: i
 def test_house_rules_high_speed_movement_an_all_out_attack_slam_is_allowed_at_any_speed(slam: bool, lost: bool) -> None:
     """House rules: High Speed Movement: no All-Out maneuver above half the maximum speed, except an All-Out
     Attack that is a slam. Top speed 14, at 14 yd/s."""
-    world = make_world(Rules.house())
+    world = gurps_world(Rules.house())
     runner = mover(
         world,
         velocity=14,
@@ -780,7 +780,7 @@ def test_house_rules_high_speed_movement_an_all_out_attack_slam_is_allowed_at_an
 
 def test_a_slam_still_loses_control_under_the_basic_set() -> None:
     """Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement knows no All-Out exception."""
-    world = make_world()
+    world = gurps_world()
     runner = mover(
         world,
         velocity=14,
@@ -794,7 +794,7 @@ def test_a_slam_still_loses_control_under_the_basic_set() -> None:
 
 
 def test_house_rules_a_top_speed_below_the_velocity_loses_control() -> None:
-    world = make_world(Rules(turning_radius="house", control="house"))
+    world = gurps_world(Rules(turning_radius="house", control="house"))
     runner = mover(world, velocity=8, state=MoveState.HIGH_SPEED)  # house top speed of Move 5: 6
     world.dice.script(*[1] * 10)
     events = world.step()

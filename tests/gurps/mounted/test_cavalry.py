@@ -5,7 +5,8 @@ Combat)."""
 from __future__ import annotations
 
 import pytest
-from support.mounted import gurps_world, mounted_pair, spawn_horse, spawn_rider
+from support import gurps_world
+from support.mounted import mounted_pair, spawn_horse, spawn_rider
 
 from esper_motion.components import Mover, Posture, Skills
 from esper_motion.components.gurps import PostureState

@@ -4,18 +4,8 @@ one it replaces, with scripted dice (House rules: Mounts)."""
 from __future__ import annotations
 
 import pytest
-from support import of_type
-from support.mounted import (
-    faces,
-    gurps_world,
-    lose_control,
-    mounted_pair,
-    script,
-    set_maneuver,
-    spawn_horse,
-    spawn_rider,
-    targets,
-)
+from support import gurps_world, of_type
+from support.mounted import faces, lose_control, mounted_pair, script, set_maneuver, spawn_horse, spawn_rider, targets
 
 from esper_motion.components import Condition, Control, Intent, Maneuver, Mover, MoveState
 from esper_motion.components.gurps import LossCause

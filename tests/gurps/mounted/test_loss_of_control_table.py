@@ -5,18 +5,8 @@ sends the mount to the table; the table's 2d follow."""
 from __future__ import annotations
 
 import pytest
-from support import of_type
-from support.mounted import (
-    faces,
-    gurps_world,
-    lose_control,
-    mounted_pair,
-    rolls,
-    script,
-    set_maneuver,
-    spawn_rider,
-    targets,
-)
+from support import gurps_world, of_type
+from support.mounted import faces, lose_control, mounted_pair, rolls, script, set_maneuver, spawn_rider, targets
 
 from esper_motion.components import Condition, Facing, Intent, Maneuver, MoveState, Position, Posture, Skills
 from esper_motion.components.gurps import PostureState

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support import of_type
-from support.mounted import gurps_world, mounted_pair, rolls, script, set_maneuver, spawn_horse, spawn_rider, targets
+from support import gurps_world, of_type
+from support.mounted import mounted_pair, rolls, script, set_maneuver, spawn_horse, spawn_rider, targets
 
 from esper_motion.components import (
     Condition,
