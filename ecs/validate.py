@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Collection
 from typing import Any
@@ -57,3 +58,12 @@ def check_choice(owner: str, field: str, value: Any, choices: Collection[Any]) -
         shown = ", ".join(repr(c) for c in choices)
         raise RuleValueError(owner, field, value, f"one of {shown}")
     return value
+
+
+def recheck(component: Any) -> None:
+    """Run a dataclass component's own constructor checks again on its present field values; raise what the
+    constructor would raise. The component itself is left untouched (the checks run on a copy built from its
+    fields), so a component whose constructor normalises a value is not changed behind the game's back.
+    Any other object passes: it has no checks of ours to run."""
+    if dataclasses.is_dataclass(component) and not isinstance(component, type):
+        dataclasses.replace(component)

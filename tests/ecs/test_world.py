@@ -325,3 +325,15 @@ def test_per_turn_and_per_run_keep_a_value_for_a_turn_and_for_one_system_run() -
     ask("between steps", "run")
     ask("between steps", "turn")
     assert computed[6:] == ["between steps"] * 3  # outside a step: computed every time
+
+
+def test_recheck_runs_a_components_constructor_checks_on_its_present_fields():
+    from esper_motion.components import Facing
+    from esper_motion.ecs import RuleValueError, recheck
+
+    facing = Facing(2)
+    recheck(facing)
+    facing.direction = 7
+    with pytest.raises(RuleValueError, match=r"Facing.direction = 7"):
+        recheck(facing)
+    assert facing.direction == 7
