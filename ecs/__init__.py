@@ -16,20 +16,20 @@ from esper_motion.ecs.dice import (
     critical_success_probability,
     success_probability,
 )
-from esper_motion.ecs.errors import IntentError, MotionError, RuleValueError, WorldError
+from esper_motion.ecs.errors import HandlerError, IntentError, MotionError, RuleValueError, WorldError
 from esper_motion.ecs.events import Event, RollMade
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.persist import Linked, SaveError
-from esper_motion.ecs.phase import PRIORITY_TOP, Phase
+from esper_motion.ecs.phase import Phase
 from esper_motion.ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
 from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number, recheck
 from esper_motion.ecs.world import System, World
 
 __all__ = [
-    "PRIORITY_TOP",
     "Damage",
     "Dice",
     "Event",
+    "HandlerError",
     "Hex",
     "IntentError",
     "Linked",

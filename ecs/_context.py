@@ -20,6 +20,9 @@ from typing import Any, Final, NamedTuple, TypeVar
 
 import esper
 
+from esper_motion.ecs import watch
+from esper_motion.ecs.errors import WorldError
+
 C = TypeVar("C")
 
 
@@ -54,6 +57,11 @@ def entity_table() -> dict[int, dict[type[Any], Any]]:
     return esper._entities
 
 
+def dead_entities() -> set[int]:
+    """The active context's entities deleted lazily and not yet removed. Read only."""
+    return esper._dead_entities
+
+
 def component(entity: int, component_type: type[C]) -> C | None:
     """The active context's component of ``component_type`` on ``entity``, or None (also for a dead entity)."""
     table = esper._entities.get(entity)
@@ -64,15 +72,17 @@ def component(entity: int, component_type: type[C]) -> C | None:
 
 
 _IMMUTABLE_TYPES: Final = frozenset({int, float, complex, str, bytes, bool, type(None)})
-_CONTAINERS: Final = (list, dict, set)
 
 
 def _immutable(hint: Any) -> bool:
     """Whether a value of the annotated type ``hint`` can never change in place: a number, string, bool,
-    None, enum member, literal, or a tuple, frozenset or union of those."""
+    None, enum member, literal, frozen dataclass of such fields, or a tuple, frozenset or union of those."""
     if hint in _IMMUTABLE_TYPES:
         return True
     if isinstance(hint, type):
+        if is_dataclass(hint) and hint.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            hints = typing.get_type_hints(hint)
+            return all(_immutable(hints[item.name]) for item in fields(hint))
         return issubclass(hint, Enum)
     origin = typing.get_origin(hint)
     if origin is typing.Literal:
@@ -82,45 +92,77 @@ def _immutable(hint: Any) -> bool:
     return False
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def _copier(hint: Any, where: str) -> Callable[[Any], Any]:
+    """A function giving an exact, independent copy of a value of the annotated type ``hint``, copying only
+    what can change in place: lists, sets, dicts and tuples of them, unions with None, non-frozen dataclasses of
+    such fields. Any other annotation (``Any``, ``object``, a class of the game's) cannot be rolled back exactly:
+    a clear error naming ``where``."""
+    if _immutable(hint):
+        return _same
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (list, set) and len(args) == 1:
+        item = _copier(args[0], where)
+        kind = origin
+        return kind.copy if item is _same else lambda value: kind(item(each) for each in value)
+    if origin is dict and len(args) == 2:
+        key, val = _copier(args[0], where), _copier(args[1], where)
+        if key is _same and val is _same:
+            return dict.copy
+        return lambda value: {key(k): val(v) for k, v in value.items()}
+    if origin is tuple and args and args[-1] is Ellipsis:
+        each = _copier(args[0], where)
+        return lambda value: tuple(each(item) for item in value)
+    if origin is tuple:
+        parts = [_copier(arg, where) for arg in args]
+        return lambda value: tuple(part(item) for part, item in zip(parts, value, strict=True))
+    if origin in (typing.Union, types.UnionType):
+        kinds = [arg for arg in args if arg is not type(None)]
+        if len(kinds) == 1:
+            inner = _copier(kinds[0], where)
+            return lambda value: None if value is None else inner(value)
+    if isinstance(hint, type) and is_dataclass(hint):
+        plan = _make_plan(hint, where)
+
+        def copy_dataclass(value: Any) -> Any:
+            duplicate = copy.copy(value)
+            for name, field_value in zip(plan.names, plan.take(value), strict=True):
+                object.__setattr__(duplicate, name, field_value)
+            return duplicate
+
+        return copy_dataclass
+    raise WorldError(
+        f"{where}: a field declared {hint!r} cannot be put back exactly after a failed step; declare it as "
+        "numbers, strings, enums, or lists, dicts, sets, tuples and dataclasses of them"
+    )
+
+
 class _Plan(NamedTuple):
-    """How to keep the values of one dataclass component type: its field names, and ``take``, which gives one
-    component's values in that order."""
+    """How to keep the values of one registered component type: its field names, and ``take``, which gives one
+    component's values in that order, copied where they could change in place."""
 
     names: tuple[str, ...]
     take: Callable[[Any], Sequence[Any]]
 
 
-def _make_plan(kind: type[Any]) -> _Plan | None:
-    """Read a dataclass component type's annotations: fields declared immutable are kept as they are, containers
-    of immutable values (``list[Hex]``, ``dict[str, int]``) copied one level down, anything else deep-copied.
-    None for any other type, or a dataclass whose annotations cannot be resolved."""
-    if not is_dataclass(kind):
-        return None
-    try:
-        hints = typing.get_type_hints(kind)
-    except (NameError, TypeError):
-        return None
+def _make_plan(kind: type[Any], where: str) -> _Plan:
+    """Read a dataclass type's annotations: immutable fields kept as they are, the others copied by
+    :func:`_copier`."""
+    hints = typing.get_type_hints(kind)
     names = tuple(item.name for item in fields(kind))
-    shallow, deep = [], []
-    for index, name in enumerate(names):
-        hint = hints.get(name)
-        if _immutable(hint):
-            continue
-        if typing.get_origin(hint) in _CONTAINERS and all(_immutable(arg) for arg in typing.get_args(hint)):
-            shallow.append(index)
-        else:
-            deep.append(index)
+    copies = [(index, _copier(hints[name], f"{where}.{name}")) for index, name in enumerate(names)]
+    copies = [(index, copier) for index, copier in copies if copier is not _same]
     get = _getter(names)
-    if not shallow and not deep:
+    if not copies:
         return _Plan(names, get)
 
     def take(component: Any) -> list[Any]:
         values = list(get(component))
-        for index in shallow:
-            value = values[index]
-            values[index] = value.copy() if type(value) in _CONTAINERS else copy.deepcopy(value)
-        for index in deep:
-            values[index] = copy.deepcopy(values[index])
+        for index, copier in copies:
+            values[index] = copier(values[index])
         return values
 
     return _Plan(names, take)
@@ -134,35 +176,36 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], Sequence[Any]]:
 
 
 _PLANS: dict[type[Any], _Plan | None] = {}
-"""Each component type's plan, worked out the first time a snapshot meets the type (types do not change)."""
+"""Each component type's plan, worked out the first time a snapshot meets the type (types do not change); None
+for a type whose components are never rolled back (not registered, or not a dataclass)."""
 
 _TAKERS: dict[type[Any], Callable[[Any], Sequence[Any]]] = {}
-"""What a snapshot keeps of a component of each type: its plan's ``take``, or a deep copy of a non-dataclass."""
+"""What a snapshot keeps of a component of each type: its plan's ``take``, or nothing."""
 
 
 def _taker(kind: type[Any]) -> Callable[[Any], Sequence[Any]]:
-    plan = _PLANS[kind] = _make_plan(kind)
-    taker = _TAKERS[kind] = plan.take if plan is not None else _deep_copy
+    registered = kind in watch.looked_after and is_dataclass(kind)
+    plan = _PLANS[kind] = _make_plan(kind, kind.__name__) if registered else None
+    taker = _TAKERS[kind] = plan.take if plan is not None else _nothing
     return taker
 
 
-def _deep_copy(component: Any) -> tuple[Any]:
-    return (copy.deepcopy(component),)
+def _nothing(component: Any) -> tuple[()]:
+    return ()
 
 
 Snapshot = tuple[int, list[Any], list[Any], set[int]]
 """The id counter; the layout (for each entity: its id, its number of components, their types, the component
-objects); every component's kept values, one after another in layout order; the dead list."""
+objects); every registered component's kept values, one after another in layout order; the dead list."""
 
 
 def snapshot() -> Snapshot:
-    """What it takes to undo a step: the id counter, every component object with a copy of its values, and the
-    dead list.
+    """What it takes to undo a step: the id counter, every component object, a copy of the field values of each
+    registered component, and the dead list.
 
-    A dataclass component keeps its field values: those its annotations declare immutable (numbers, strings,
-    enums, tuples of them) as they are, containers of immutable values copied one level down, anything else
-    deep-copied (:func:`_make_plan`). That makes it cheap enough to take every turn; a game that keeps mutable
-    objects in a field must declare the field as what it holds. Any other component is deep-copied whole.
+    A registered dataclass component keeps its field values: those its annotations declare immutable (numbers,
+    strings, enums, tuples of them) as they are, the others copied by their declared types (:func:`_copier`).
+    Components of other types are kept as objects only: the undo leaves their contents as the step left them.
 
     Everything goes into two flat lists rather than an object per entity or component: what the snapshot
     holds through the turn is then a handful of objects for Python's garbage collector to look at, not tens of
@@ -181,29 +224,11 @@ def snapshot() -> Snapshot:
     return peek_next_entity(), layout, kept, set(esper._dead_entities)
 
 
-def _put_back(original: Any, saved: Any) -> Any:
-    """Give ``original`` the values the snapshot kept, so references a game holds stay live."""
-    plan = _PLANS.get(type(original))
-    if plan is not None:
-        for name, value in zip(plan.names, saved, strict=True):
-            object.__setattr__(original, name, value)
-        return original
-    (copied,) = saved
-    if is_dataclass(original) and not isinstance(original, type):
-        for item in fields(original):
-            object.__setattr__(original, item.name, getattr(copied, item.name))
-        return original
-    if hasattr(original, "__dict__"):
-        original.__dict__.clear()
-        original.__dict__.update(copied.__dict__)
-        return original
-    return copied
-
-
 def restore(saved: Snapshot) -> None:
-    """Put back what :func:`snapshot` took: every entity, every component's values, the id counter.
+    """Put back what :func:`snapshot` took: every entity with its component objects, every registered
+    component's values, the id counter.
 
-    Component objects that existed at the snapshot are refilled in place rather than replaced, so a
+    Component objects are never replaced: those that existed at the snapshot are refilled in place, so a
     component a game fetched before a failed step is still the one in the world afterwards.
     """
     following, layout, kept, dead = saved
@@ -217,9 +242,11 @@ def restore(saved: Snapshot) -> None:
         table = entities[entity] = {}
         for kind, component in zip(kinds, components, strict=True):
             plan = _PLANS[type(component)]
-            size = len(plan.names) if plan is not None else 1
-            table[kind] = _put_back(component, kept[taken : taken + size])
-            taken += size
+            if plan is not None:
+                for name, value in zip(plan.names, kept[taken : taken + len(plan.names)], strict=True):
+                    object.__setattr__(component, name, value)
+                taken += len(plan.names)
+            table[kind] = component
     replace(following, entities)
     esper._dead_entities.update(dead)
 

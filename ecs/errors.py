@@ -16,16 +16,23 @@ class MotionError(ValueError):
 class RuleValueError(MotionError):
     """A value outside what a component or rule accepts.
 
+    ``entity`` is the entity whose component holds the value, where that is known (a field a game set between
+    steps, found at the next step).
+
     >>> str(RuleValueError("Velocity", "yps", -3, "a whole number, 0 or more"))
     'Velocity.yps = -3: expected a whole number, 0 or more'
+    >>> str(RuleValueError("Facing", "direction", 7, "a whole number from 0 to 5", entity=4))
+    'entity 4: Facing.direction = 7: expected a whole number from 0 to 5'
     """
 
-    def __init__(self, owner: str, field: str, value: Any, allowed: str) -> None:
+    def __init__(self, owner: str, field: str, value: Any, allowed: str, *, entity: int | None = None) -> None:
         self.owner = owner
         self.field = field
         self.value = value
         self.allowed = allowed
-        super().__init__(f"{owner}.{field} = {value!r}: expected {allowed}")
+        self.entity = entity
+        where = "" if entity is None else f"entity {entity}: "
+        super().__init__(f"{where}{owner}.{field} = {value!r}: expected {allowed}")
 
 
 class IntentError(MotionError):
@@ -51,3 +58,22 @@ class IntentError(MotionError):
 
 class WorldError(MotionError):
     """A misuse of the world itself: a missing entity, a second install, an unknown component name."""
+
+
+class HandlerError(Exception):
+    """Event handlers that raised while a step handed out the events of a turn it had already completed.
+
+    The turn stands (do not step again to retry it): every handler heard every event, and ``failures`` holds,
+    in order, each ``(handler, event, exception)``. ``turn`` is the world's turn count after that turn.
+    """
+
+    def __init__(self, turn: int, failures: list[tuple[Any, Any, BaseException]]) -> None:
+        self.turn = turn
+        self.failures = failures
+        lines = [f"{len(failures)} event handler call(s) raised after turn {turn} was completed:"]
+        lines += [
+            f"  {getattr(handler, '__qualname__', repr(handler))} on {type(event).__name__}: "
+            f"{type(error).__name__}: {error}"
+            for handler, event, error in failures
+        ]
+        super().__init__("\n".join(lines))

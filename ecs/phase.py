@@ -1,20 +1,15 @@
-"""The ordered phases of a turn, and the one place a phase becomes an esper priority."""
+"""The ordered phases of a turn."""
 
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Final
-
-#: esper runs processors from the highest priority down. Our phases occupy the band
-#: ``PRIORITY_TOP - 1`` (INTENT) down to ``PRIORITY_TOP - 9`` (CLEANUP): give a game's own processors a
-#: priority above the band to run before every phase, below it to run after the turn.
-PRIORITY_TOP: Final = 100
 
 
 class Phase(IntEnum):
-    """One turn's phases in the order they run (docs/architecture.md > The turn).
+    """One turn's phases in the order they run (docs/architecture.md > The turn): ``World.step`` runs the systems
+    of a lower phase first, and within a phase in the order they were added.
 
-    >>> [p.name for p in sorted(Phase, key=lambda p: -p.priority)][:3]
+    >>> [p.name for p in sorted(Phase)][:3]
     ['INTENT', 'TURNING', 'MOVEMENT']
     """
 
@@ -27,8 +22,3 @@ class Phase(IntEnum):
     ACCELERATION = 7
     MOUNTED = 8
     CLEANUP = 9
-
-    @property
-    def priority(self) -> int:
-        """The esper priority of every system in this phase (higher runs first)."""
-        return PRIORITY_TOP - int(self)

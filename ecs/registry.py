@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from esper_motion.ecs.errors import WorldError
+from esper_motion.ecs.watch import watch
 
 if TYPE_CHECKING:
     from esper_motion.ecs.world import World
@@ -24,6 +25,10 @@ _BY_TYPE: dict[type[Any], str] = {}
 def register(name: str) -> Callable[[T], T]:
     """Class decorator giving a component (or event) class its stable name.
 
+    A registered component is also one the world looks after: the undo of a failed step puts its fields back,
+    and fields a game sets between steps are checked by its constructor's checks before the next step
+    (:mod:`esper_motion.ecs.watch`).
+
     A name can belong to one class only; registering the same class again under the same name is allowed
     (a module reloaded in tests).
     """
@@ -34,6 +39,7 @@ def register(name: str) -> Callable[[T], T]:
             raise WorldError(f"registered name {name!r} already names {owner.__module__}.{owner.__qualname__}")
         _BY_NAME[name] = cls
         _BY_TYPE[cls] = name
+        watch(cls)
         return cls
 
     return decorate

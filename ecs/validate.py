@@ -60,10 +60,11 @@ def check_choice(owner: str, field: str, value: Any, choices: Collection[Any]) -
     return value
 
 
-def recheck(component: Any) -> None:
+def recheck(component: Any) -> Any:
     """Run a dataclass component's own constructor checks again on its present field values; raise what the
-    constructor would raise. The component itself is left untouched (the checks run on a copy built from its
-    fields), so a component whose constructor normalises a value is not changed behind the game's back.
-    Any other object passes: it has no checks of ours to run."""
+    constructor would raise, or return the component the constructor built from them (with any value it
+    normalises, such as an enum given as its text). The component itself is left untouched. Any other object
+    passes as it is: it has no checks of ours to run."""
     if dataclasses.is_dataclass(component) and not isinstance(component, type):
-        dataclasses.replace(component)
+        return dataclasses.replace(component)
+    return component

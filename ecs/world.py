@@ -1,5 +1,9 @@
-"""The World: one esper context with its dice, rules, event log, turn counter and queued changes; and System,
-an esper Processor that belongs to a phase and runs through its World.
+"""The World: one esper context with its dice, rules, systems, event log, turn counter and queued changes; and
+System, one part of the turn, belonging to a phase and run by its World.
+
+The contract with a game (docs/architecture.md > Embedding): ``World.step`` runs the world's own systems, in
+phase order, and nothing else; ``esper.process()`` runs the game's processors and never ours. A game steps the
+world from its own loop (a fixed timestep, a key press, its own processor).
 
 Saving and loading (:mod:`esper_motion.ecs.persist`) and the registry of names know the world; the world needs
 neither of them imported first, and imports persistence only when it saves or loads.
@@ -7,8 +11,10 @@ neither of them imported first, and imports persistence only when it saves or lo
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 from operator import itemgetter
@@ -16,12 +22,12 @@ from typing import Any, ClassVar, TypeVar, overload
 
 import esper
 
-from esper_motion.ecs import _context
+from esper_motion.ecs import _context, watch
 from esper_motion.ecs.dice import Dice
-from esper_motion.ecs.errors import WorldError
+from esper_motion.ecs.errors import HandlerError, MotionError, RuleValueError, WorldError
 from esper_motion.ecs.events import Event
 from esper_motion.ecs.phase import Phase
-from esper_motion.ecs.validate import check_int
+from esper_motion.ecs.validate import check_int, recheck
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -34,24 +40,29 @@ _names = itertools.count(1)
 
 
 class World:
-    """One simulation: an esper context plus the dice, rule options, events and turn count that go with it.
+    """One simulation: an esper context plus the systems, dice, rule options, events and turn count that go with it.
 
-    Two worlds never see each other's entities, processors, handlers or dice. Every method switches to this
+    Two worlds never see each other's entities, systems, handlers or dice. Every method switches to this
     world's esper context for its duration and then restores whichever context was current, so a game's own
-    esper code keeps working around it.
+    esper code keeps working around it. :meth:`step` runs this world's systems and never the processors a game
+    gives esper; ``esper.process()`` runs the game's processors and never this world's systems.
 
     Changes of structure made while a step runs (spawn, despawn, add, remove) are queued and applied once,
     after the last phase of the turn, so queries inside the turn stay cached (docs/architecture.md > Performance). A
     spawn during a step returns the new id at once; its components arrive with the queue.
 
-    When a step raises, the world goes back to exactly what it was before that step: entities, components,
-    dice, turn count and events. That costs a copy of the world every turn; a game that prefers speed to
-    that guarantee passes ``transactional=False``.
+    When a step raises, the world goes back to exactly what it was before that step: entities, the fields of every
+    registered component, dice, turn count and events. That costs a copy of those fields every turn; a game that
+    prefers speed to that guarantee passes ``transactional=False``. Components of types no one registered (a
+    game's sprites, say) are never copied, replaced or rolled back.
+
+    A world owns the esper context it made: :meth:`close` (or leaving a ``with World() as world:`` block, or the
+    world being garbage collected) deletes it. A world made by :meth:`attach` leaves the game's context alone.
 
     >>> from esper_motion.components import Position
-    >>> world = World(seed=1)
-    >>> runner = world.spawn(Position(0, 0))
-    >>> world.get(runner, Position)
+    >>> with World(seed=1) as world:
+    ...     runner = world.spawn(Position(0, 0))
+    ...     world.get(runner, Position)
     Position(q=0, r=0, altitude_yd=0.0)
     """
 
@@ -64,27 +75,53 @@ class World:
         self.transactional = transactional
         self.systems: list[System] = []
         self._handlers: dict[type[Event], list[Callable[[Any], None]]] = {}
+        self._heard: dict[type[Event], tuple[Callable[[Any], None], ...]] = {}
         self._queue: list[Callable[[], None]] = []
         self._stepping = False
+        self._dispatching = False
         self._emitted: list[Event] = []
         self._this_turn: dict[Hashable, Any] = {}
         self._this_run: dict[Hashable, Any] | None = None  # a dict while one of our systems runs
         self._shaped: dict[Hashable, tuple[object, Any]] = {}
-        with _context.active(self.context):
-            pass  # switching creates the context if it is new
+        self._closed = False
+        owned = self.context not in esper.list_worlds()
+        with _context.active(self.context):  # switching creates the context if it is new
+            self._entities = _context.entity_table()
+            self._dead = _context.dead_entities()
+        self._finalizer = weakref.finalize(self, _free_context, self.context) if owned else None
 
     @classmethod
     def attach(cls, context: str | None = None, *, seed: int | None = None, transactional: bool = True) -> World:
         """A World over an esper context a game already uses (by default the current one).
 
-        The game's entities, components and processors stay; ours join them.
+        The game's entities, components and processors stay; ours join them. Closing the world leaves the
+        context to the game.
         """
         return cls(seed, context=context if context is not None else esper.current_world, transactional=transactional)
+
+    def close(self) -> None:
+        """Delete this world's esper context, with every entity in it (a world made by :meth:`attach` leaves the
+        game's context as it is). Closing twice is allowed; a closed world refuses to step."""
+        self._refuse_mid_step("close")
+        self.systems.clear()
+        if self._finalizer is not None and self._finalizer.alive:
+            self._entities.clear()
+            self._dead.clear()
+            self._finalizer()
+        self._closed = True
+
+    def __enter__(self) -> World:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- entities and components -------------------------------------------------------------
 
     def spawn(self, *components: Any) -> int:
         """Create an entity with ``components``; return its id (queued during a step, id given at once)."""
+        for component in components:
+            _check_instance("spawn", component)
         with _context.active(self.context):
             if not self._stepping:
                 return esper.create_entity(*components)
@@ -99,6 +136,7 @@ class World:
 
     def add(self, entity: int, component: Any) -> None:
         """Give ``entity`` a component, replacing one of the same type (queued during a step)."""
+        _check_instance("add", component)
         self._require(entity)
         self._run_or_queue(lambda: esper.add_component(entity, component) if esper.entity_exists(entity) else None)
 
@@ -110,17 +148,21 @@ class World:
 
     def get(self, entity: int, component_type: type[C]) -> C:
         """The entity's component of ``component_type``; a clear error if it has none."""
-        found = self.try_get(entity, component_type)
-        if found is None:
-            raise WorldError(f"entity {entity} has no {component_type.__name__}")
+        try:
+            found: C = self._entities[entity][component_type]
+        except KeyError:
+            raise WorldError(f"entity {entity} has no {component_type.__name__}") from None
+        if entity in self._dead:
+            raise WorldError(f"entity {entity} has no {component_type.__name__}: it was deleted")
         return found
 
     def try_get(self, entity: int, component_type: type[C]) -> C | None:
         """The entity's component of ``component_type``, or None (also for an entity that does not exist)."""
-        if esper.current_world == self.context:  # inside a step: no context switch to pay for
-            return _context.component(entity, component_type)
-        with _context.active(self.context):
-            return _context.component(entity, component_type)
+        table = self._entities.get(entity)
+        if table is None or entity in self._dead:
+            return None
+        found: C | None = table.get(component_type)
+        return found
 
     def has(self, entity: int, component_type: type[Any]) -> bool:
         """Whether the entity exists and has a component of ``component_type``."""
@@ -128,10 +170,7 @@ class World:
 
     def exists(self, entity: int) -> bool:
         """Whether the entity is alive in this world."""
-        if esper.current_world == self.context:
-            return esper.entity_exists(entity)
-        with _context.active(self.context):
-            return esper.entity_exists(entity)
+        return entity in self._entities and entity not in self._dead
 
     def entities(self) -> list[int]:
         """Every live entity id, in creation order."""
@@ -184,24 +223,27 @@ class World:
     # -- systems and rules -------------------------------------------------------------------
 
     def add_system(self, system: System) -> None:
-        """Register a system in its phase; within a phase, systems run in the order they were added."""
+        """Add a system to its phase; within a phase, systems run in the order they were added.
+
+        :attr:`systems` lists them in the order a step runs them. A game's own :class:`System` subclasses run
+        inside the turn the same way (and fail the same way: a failed step is undone).
+        """
+        if not isinstance(system, System):
+            raise WorldError(
+                f"add_system takes a System (esper_motion.ecs.System), not {system!r}: a game's own esper "
+                "processors stay with esper (esper.add_processor) and run in esper.process()"
+            )
         if any(type(s) is type(system) for s in self.systems):
             raise WorldError(f"{type(system).__name__} is already installed in this world")
         system.world = self
-        self.systems.append(system)
-        with _context.active(self.context):
-            esper.add_processor(system, system.phase.priority)
+        after = sum(1 for s in self.systems if s.phase <= system.phase)
+        self.systems.insert(after, system)
 
     def install_rules(self, name: str, options: Any) -> None:
         """Record the options of rule set ``name``; installing a rule set twice is an error."""
         if name in self.rules:
             raise WorldError(f"rule set {name!r} is already installed in this world")
         self.rules[name] = options
-
-    def processors(self) -> list[esper.Processor]:
-        """Every processor of this world's context in the order esper runs them (ours and the game's)."""
-        with _context.active(self.context):
-            return list(esper._processors)
 
     def per_turn(self, key: Hashable, compute: Callable[[], T]) -> T:
         """During a step, what ``compute()`` gave the first time ``key`` was asked this turn; outside a step,
@@ -294,11 +336,13 @@ class World:
         self._emitted.append(event)
 
     def on(self, event_type: type[E], handler: Callable[[E], None]) -> None:
-        """Call ``handler(event)`` for every event of exactly ``event_type``, after esper's own handlers.
+        """Call ``handler(event)`` for every event of ``event_type`` or one of its subclasses, once the turn that
+        emitted it has completed (``world.on(Event, handler)`` hears every event).
 
         The world holds the handler strongly (esper keeps weak references and drops a lambda at once).
         """
         self._handlers.setdefault(event_type, []).append(handler)
+        self._heard.clear()
 
     def off(self, event_type: type[E], handler: Callable[[E], None]) -> None:
         """Stop calling a handler registered with :meth:`on`."""
@@ -306,28 +350,55 @@ class World:
         if handler not in handlers:
             raise WorldError(f"{handler!r} is not handling {event_type.__name__}")
         handlers.remove(handler)
+        self._heard.clear()
 
     # -- the turn ----------------------------------------------------------------------------
 
     def step(self, turns: int = 1) -> list[Event]:
-        """Resolve ``turns`` turns; return (and keep in :attr:`events`) every event they emitted, in order."""
+        """Resolve ``turns`` turns; return (and keep in :attr:`events`) every event they emitted, in order.
+
+        Each turn is completed before its events are handed out, to the handlers of :meth:`on` and then to
+        esper's handlers by name (``esper.set_handler(Moved.esper_name, h)``, in the context current when
+        ``step`` was called). A turn that raises is undone and nothing of it is heard. A handler that raises
+        does not undo its turn: every other handler still hears every event, and once they all have the step
+        raises :class:`esper_motion.ecs.errors.HandlerError` naming each failed call, without playing the
+        turns still asked for; :attr:`events` then holds the events of the turns completed.
+        """
         check_int("World.step", "turns", turns, low=1)
-        if self._stepping:
-            raise WorldError("World.step called from inside a step")
+        if self._closed:
+            raise WorldError(f"world {self.context!r} is closed")
+        if self._stepping or self._dispatching:
+            where = "a step" if self._stepping else "an event handler"
+            raise WorldError(f"World.step called from inside {where} of this world; step from the game's loop")
+        if not self.systems:
+            raise WorldError(
+                "this world has no systems: install a rule set first "
+                "(esper_motion.systems.gurps.install(world) or esper_motion.systems.spelljammer.install(world))"
+            )
         emitted: list[Event] = []
         for _ in range(turns):
-            emitted.extend(self._one_turn())
-        self.events = emitted
+            events = self._one_turn()
+            emitted.extend(events)
+            self.events = emitted
+            failures = self._dispatch(events)
+            if failures:
+                raise HandlerError(self.turn, failures)
         return emitted
 
     def _one_turn(self) -> list[Event]:
         with _context.active(self.context):
+            self._before_turn()
             saved = (_context.snapshot(), self.dice.getstate(), self.turn) if self.transactional else None
             self._stepping = True
             self._emitted = []
             self._this_turn = {}
+            paused = False  # the watch is off while the library's systems run, on while a game's own run
             try:
-                esper.process()
+                for system in self.systems:
+                    if system.trusted is not paused:
+                        paused = system.trusted
+                        (watch.pause if paused else watch.resume)()
+                    self._run_system(system)
                 self._stepping = False
                 self._apply_queue()
                 self.turn += 1
@@ -339,13 +410,76 @@ class World:
                     self.dice.setstate(saved[1])
                     self.turn = saved[2]
                 raise
+            finally:
+                if paused:
+                    watch.resume()
             emitted, self._emitted = self._emitted, []
-            if esper.event_registry or self._handlers:  # nobody listening: nothing to hand out
-                for event in emitted:
-                    esper.dispatch_event(type(event).__name__, event)
-                    for handler in self._handlers.get(type(event), ()):
-                        handler(event)
         return emitted
+
+    def _before_turn(self) -> None:
+        """Between steps a game may have deleted entities the esper way (lazily) or set fields: apply the
+        deletions as despawns, and check every registered component a game wrote."""
+        esper.clear_dead_entities()
+        written = watch.written()
+        if not written:
+            return
+        mine = self._owners(written)
+        rebuilt = []
+        for entity, component in mine:
+            try:
+                rebuilt.append(recheck(component))
+            except RuleValueError as error:
+                raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
+            except MotionError as error:
+                raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
+        for (_, component), checked in zip(mine, rebuilt, strict=True):  # what the constructor normalised
+            for item in dataclasses.fields(component):
+                value = getattr(checked, item.name)
+                if value is not getattr(component, item.name):
+                    object.__setattr__(component, item.name, value)
+        watch.checked([component for _, component in mine])
+
+    def _owners(self, components: list[Any]) -> list[tuple[int, Any]]:
+        """Which of ``components`` are in this world, with their entities."""
+        wanted = {id(component) for component in components}
+        kinds = {type(component) for component in components}
+        found = []
+        for kind in kinds:
+            for entity, component in esper.get_component(kind):
+                if id(component) in wanted:
+                    found.append((entity, component))
+        return found
+
+    def _dispatch(self, events: list[Event]) -> list[tuple[Any, Event, BaseException]]:
+        """Hand a completed turn's events to every handler; return the calls that raised."""
+        registry = esper.event_registry
+        if not events or not (registry or self._handlers):  # nobody listening: nothing to hand out
+            return []
+        failures: list[tuple[Any, Event, BaseException]] = []
+        self._dispatching = True
+        try:
+            for event in events:
+                calls = list(self._handlers_of(type(event)))
+                calls += [ref() for ref in list(registry.get(event.esper_name, ()))]
+                for handler in calls:
+                    if handler is None:
+                        continue
+                    try:
+                        handler(event)
+                    except Exception as error:  # collected, raised once every handler heard
+                        failures.append((handler, event, error))
+        finally:
+            self._dispatching = False
+        return failures
+
+    def _handlers_of(self, event_type: type[Event]) -> tuple[Callable[[Any], None], ...]:
+        """The :meth:`on` handlers of ``event_type`` and of its base classes, most derived first."""
+        found = self._heard.get(event_type)
+        if found is None:
+            found = self._heard[event_type] = tuple(
+                handler for kind in event_type.__mro__ for handler in self._handlers.get(kind, ())
+            )
+        return found
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -368,16 +502,24 @@ class World:
         queue, self._queue = self._queue, []
         for change in queue:
             change()
+        esper.clear_dead_entities()  # entities a system deleted the esper way, lazily: gone with the turn
 
 
-class System(esper.Processor):
-    """Base class of every rule system.
+class System:
+    """Base class of every rule system, and of a game's own parts of the turn.
 
     A subclass sets the class attribute ``phase`` and implements :meth:`run`. ``World.add_system`` gives it
-    its world and the esper priority of its phase; plain ``esper.process()`` runs it too.
+    its world; ``World.step`` runs it in its phase. It is not an esper processor: ``esper.process()`` never runs it.
     """
 
     phase: ClassVar[Phase]
+
+    trusted: ClassVar[bool] = False
+    """Whether this is one of the library's own systems, whose writes to components need no check. A game's own
+    systems are not: what they write is checked at the next step, as what a game writes between steps."""
+
+    def __init_subclass__(cls) -> None:
+        cls.trusted = cls.__module__.startswith("esper_motion.")
 
     def __init__(self) -> None:
         self._world: World | None = None
@@ -393,14 +535,23 @@ class System(esper.Processor):
     def world(self, world: World) -> None:
         self._world = world
 
-    def process(self, *args: Any, **kwargs: Any) -> None:
-        """esper's entry point: run this system's part of the turn (through its world, which keeps what
-        :meth:`esper_motion.ecs.World.per_run` holds for the length of the run)."""
-        self.world._run_system(self)
-
     def run(self) -> None:
         """This system's part of the turn. Subclasses implement it."""
         raise NotImplementedError(f"{type(self).__name__} must implement run()")
+
+
+def _check_instance(action: str, component: Any) -> None:
+    """Refuse a class where a component belongs (``spawn(Position)`` for ``spawn(Position(0, 0))``)."""
+    if isinstance(component, type):
+        raise WorldError(f"{action} takes component instances: got the class {component.__name__}; build one first")
+
+
+def _free_context(context: str) -> None:
+    """Delete esper context ``context`` (a world closed, or collected)."""
+    if esper.current_world == context:
+        esper.switch_world("default")
+    if context in esper.list_worlds():
+        esper.delete_world(context)
 
 
 def _kept(store: dict[Hashable, Any] | None, key: Hashable, compute: Callable[[], T]) -> T:

@@ -8,8 +8,7 @@ import esper
 import pytest
 
 from esper_motion.components import Facing, Position, Velocity
-from esper_motion.ecs import Event, Phase, System, World, WorldError
-from esper_motion.ecs.phase import PRIORITY_TOP
+from esper_motion.ecs import Event, Phase, System, World, WorldError, register
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,18 +127,14 @@ def test_events_reach_world_on_and_esper_set_handler() -> None:
     def handler(event: Moved) -> None:
         by_name.append(event)
 
-    esper.switch_world(world.context)
-    esper.set_handler("Moved", handler)
-    esper.switch_world("default")
+    esper.set_handler(Moved.esper_name, handler)  # in the game's own context, current when it steps
     events = world.step()
     assert events == [Moved(entity, 2)]
     assert world.events == events
     assert typed == [Moved(entity, 2)]
     assert by_name == [Moved(entity, 2)]
     assert world.turn == 1
-    esper.switch_world(world.context)
-    esper.remove_handler("Moved", handler)  # esper's weak reference must not outlive its context
-    esper.switch_world("default")
+    esper.remove_handler(Moved.esper_name, handler)
 
 
 def test_off_stops_a_handler() -> None:
@@ -190,8 +185,8 @@ def test_installing_a_system_twice_is_an_error() -> None:
         world.add_system(Mover1D())
 
 
-def test_phase_order_is_the_only_map_to_esper_priority() -> None:
-    assert [p.name for p in sorted(Phase, key=lambda p: -p.priority)] == [
+def test_the_phases_in_the_order_a_step_runs_them() -> None:
+    assert [p.name for p in sorted(Phase)] == [
         "INTENT",
         "TURNING",
         "MOVEMENT",
@@ -202,8 +197,6 @@ def test_phase_order_is_the_only_map_to_esper_priority() -> None:
         "MOUNTED",
         "CLEANUP",
     ]
-    assert Phase.INTENT.priority == PRIORITY_TOP - 1
-    assert Phase.CLEANUP.priority == PRIORITY_TOP - 9
 
 
 def test_systems_run_in_phase_order_whatever_order_they_were_added() -> None:
@@ -211,7 +204,7 @@ def test_systems_run_in_phase_order_whatever_order_they_were_added() -> None:
     victim = world.spawn(Position(0, 0))
     world.add_system(Spawner(victim))
     world.add_system(Mover1D())
-    assert [type(p).__name__ for p in world.processors()] == ["Mover1D", "Spawner"]
+    assert [type(s).__name__ for s in world.systems] == ["Mover1D", "Spawner"]
 
 
 def test_step_refuses_a_bad_turn_count() -> None:
@@ -244,9 +237,11 @@ def test_query_is_in_entity_order_even_after_a_rebuilt_table() -> None:
     assert [e for e, _ in world.query(Position)] == [50, 97, 100]
 
 
+@register("test.Ledger")
 @dataclass(slots=True)
 class Ledger:
-    """A toy component with containers: of immutable values, and of values that change in place themselves."""
+    """A toy component a game registered, with containers: of immutable values, and of values that change in
+    place themselves."""
 
     marks: list[int]
     names: dict[str, int]
@@ -254,7 +249,7 @@ class Ledger:
 
 
 class Notes:
-    """A toy component that is not a dataclass."""
+    """A toy component of the game's that no one registered (and not a dataclass)."""
 
     def __init__(self) -> None:
         self.lines = ["first"]
@@ -279,7 +274,7 @@ class Scribbler(System):
         raise RuntimeError("scribbled")
 
 
-def test_a_failed_step_puts_back_changed_containers_in_the_same_objects() -> None:
+def test_a_failed_step_puts_back_registered_containers_and_leaves_the_games_own_components_alone() -> None:
     world = World()
     ledger, notes = Ledger([1, 2], {"a": 1}, [[7]]), Notes()
     entity = world.spawn(Position(0, 0), ledger, notes)
@@ -289,7 +284,7 @@ def test_a_failed_step_puts_back_changed_containers_in_the_same_objects() -> Non
     assert world.get(entity, Ledger) is ledger
     assert ledger == Ledger([1, 2], {"a": 1}, [[7]])
     assert world.get(entity, Notes) is notes
-    assert notes.lines == ["first"]
+    assert notes.lines == ["first", "second"]  # never copied, never rolled back
     assert not world.has(entity, Facing)
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import esper
 import pytest
-from support import gurps_world
+from support import gurps_world, in_phase
 from support.mounted import mounted_pair, spawn_horse, spawn_rider
 from support.worlds import chase_world, link_problems, mixed_world, plan_round, plan_turn, step_refusing
 
@@ -52,7 +52,7 @@ from esper_motion.components import (
     RoundState,
     Velocity,
 )
-from esper_motion.ecs import Phase, SaveError, World
+from esper_motion.ecs import Phase, SaveError, System, World
 from esper_motion.systems.gurps import install, preview
 from esper_motion.systems.gurps.events import Collided, FellOff, MountingAbandoned, Moved, Stalled
 from esper_motion.systems.gurps.mounted.mounting import mount_up
@@ -82,23 +82,14 @@ def runner(world: World, *, at: tuple[int, int] = (0, 0), velocity: int = 0, fac
     )
 
 
-def in_band(world: World, processor: esper.Processor, phase: Phase) -> None:
-    """Add a game's own processor to the world's esper context, after the library's systems of ``phase``."""
-    previous = esper.current_world
-    esper.switch_world(world.context)
-    try:
-        esper.add_processor(processor, phase.priority)
-    finally:
-        esper.switch_world(previous)
+class DespawnOnce(System):
+    """A game's own part of the turn that despawns ``entity`` through the World the first time it runs."""
 
+    def __init__(self, entity: int) -> None:
+        super().__init__()
+        self.entity, self.exists_after = entity, True
 
-class DespawnOnce(esper.Processor):
-    """A game's processor that despawns ``entity`` through the World the first time it runs."""
-
-    def __init__(self, world: World, entity: int) -> None:
-        self.world, self.entity, self.exists_after = world, entity, True
-
-    def process(self, *args: Any, **kwargs: Any) -> None:
+    def run(self) -> None:
         """Despawn the entity once, and note whether it still exists for the rest of the turn."""
         if self.world.exists(self.entity):
             self.world.despawn(self.entity)
@@ -128,8 +119,8 @@ def test_a_mount_despawned_under_its_rider_at_a_gallop_throws_it_and_the_world_s
 def test_a_mount_despawned_mid_turn_by_a_game_processor_carries_its_rider_to_the_end_of_the_turn() -> None:
     world = gurps_world()
     horse, rider = mounted_pair(world, velocity=8)
-    despawner = DespawnOnce(world, horse)
-    in_band(world, despawner, Phase.MOVEMENT)
+    despawner = DespawnOnce(horse)
+    in_phase(world, despawner, Phase.MOVEMENT)
     events = world.step()
     assert despawner.exists_after  # queued: the horse finishes its turn, and the rider is carried with it
     assert [e.path[-1] for e in events if isinstance(e, Moved) and e.entity == horse] == [(8, 0)]
@@ -201,7 +192,7 @@ def test_an_obstacle_despawned_mid_turn_by_a_game_processor_is_still_run_into_th
     world = gurps()
     wall = world.spawn(Position(4, 0), Obstacle())
     fast = runner(world, velocity=8)
-    in_band(world, DespawnOnce(world, wall), Phase.MOVEMENT)  # after the walk, before the COLLISION phase
+    in_phase(world, DespawnOnce(wall), Phase.MOVEMENT)  # after the walk, before the COLLISION phase
     world.dice.script(1, 1, 1, 1, 1, 1, 1, 1)
     events = world.step()
     assert [(e.entity, e.struck) for e in events if isinstance(e, Collided)] == [(fast, wall)]
@@ -224,13 +215,11 @@ def test_both_sides_of_a_collision_despawned_by_its_handler(hook: str) -> None:
             if world.exists(entity):
                 world.despawn(entity)
 
-    previous = esper.current_world
-    esper.switch_world(world.context)
     try:
         if hook == "World.on":
             world.on(Collided, despawn_both)
         else:
-            esper.set_handler("Collided", despawn_both)
+            esper.set_handler(Collided.esper_name, despawn_both)
         events = world.step()
         assert [(e.entity, e.struck) for e in events if isinstance(e, Collided)] == [(fast, lying)]
         assert (world.exists(fast), world.exists(lying)) == (False, False)
@@ -238,8 +227,7 @@ def test_both_sides_of_a_collision_despawned_by_its_handler(hook: str) -> None:
         assert world.get(bystander, Position).hex == (16, 4)
     finally:
         if hook == "esper.set_handler":
-            esper.remove_handler("Collided", despawn_both)
-        esper.switch_world(previous)
+            esper.remove_handler(Collided.esper_name, despawn_both)
 
 
 # --- A flier mid-stall -------------------------------------------------------------------------------------
@@ -292,7 +280,7 @@ def test_a_runner_despawned_mid_round_by_a_game_processor_is_still_chased_that_r
     runner_id = world.spawn(Mobility(tmr=9, dex=14), RoundIntent(heading=0), RoundState(), Position(0, 0))
     middle = world.spawn(Mobility(tmr=12, dex=14), RoundIntent(chase=runner_id), RoundState(), Position(-6, 0))
     last = world.spawn(Mobility(tmr=12, dex=14), RoundIntent(chase=middle), RoundState(), Position(-12, 0))
-    in_band(world, DespawnOnce(world, runner_id), Phase.INTENT)
+    in_phase(world, DespawnOnce(runner_id), Phase.INTENT)
     world.step()
     assert not world.exists(runner_id)
     events = world.step()

@@ -14,9 +14,7 @@ import math
 import random
 from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import Any
 
-import esper
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.worlds import (
@@ -34,7 +32,7 @@ from support.worlds import (
 )
 
 from esper_motion.components import Mobility, Position, RoundIntent, RoundState
-from esper_motion.ecs import Event, Phase, World
+from esper_motion.ecs import Event, Phase, System, World
 from esper_motion.ecs.hexgrid import Hex, distance
 from esper_motion.systems.gurps import Rules
 from esper_motion.systems.gurps.events import Collided
@@ -73,25 +71,18 @@ def test_random_gurps_worlds_keep_the_rules_turn_after_turn(seed: int, shape: tu
         assert problems == [], f"turn {turn}: {problems}"
 
 
-def add_game_processor(world: World, processor: esper.Processor, priority: int) -> None:
-    """Add a game's own processor to ``world``'s esper context, as a game using plain esper would."""
-    previous = esper.current_world
-    esper.switch_world(world.context)
-    try:
-        esper.add_processor(processor, priority)
-    finally:
-        esper.switch_world(previous)
-
-
-class QueuedDespawner(esper.Processor):
-    """A game's own processor inside the turn band (after the COLLISION phase): despawns a random live entity
+class QueuedDespawner(System):
+    """A game's own part of the turn (after the COLLISION phase's systems): despawns a random live entity
     through ``World.despawn``, which queues it until the turn's last phase is over."""
 
-    def __init__(self, world: World, rng: random.Random, chance: float) -> None:
-        self.world, self.rng, self.chance = world, rng, chance
+    phase = Phase.COLLISION
+
+    def __init__(self, rng: random.Random, chance: float) -> None:
+        super().__init__()
+        self.rng, self.chance = rng, chance
         self.despawned: list[int] = []
 
-    def process(self, *args: Any, **kwargs: Any) -> None:
+    def run(self) -> None:
         """Maybe despawn someone."""
         if self.rng.random() < self.chance:
             alive = self.world.entities()
@@ -107,11 +98,11 @@ def test_despawning_any_entity_at_any_time_never_breaks_a_later_step(
     seed: int, shape: tuple[int, Rules], turns: int, chance: float
 ) -> None:
     """Entities vanish between steps, from a handler of the turn's events (which runs once the turn is over),
-    and from a game processor inside the turn band (queued): every later step runs and the rules hold."""
+    and from a game's own system inside the turn (queued): every later step runs and the rules hold."""
     world, cast = mixed_world(seed, *shape)
     rng = random.Random(seed)
-    despawner = QueuedDespawner(world, random.Random(seed + 1), chance)
-    add_game_processor(world, despawner, Phase.COLLISION.priority)
+    despawner = QueuedDespawner(random.Random(seed + 1), chance)
+    world.add_system(despawner)
     by_handler: list[int] = []
 
     def despawn_struck(event: Collided) -> None:

@@ -15,10 +15,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import esper
 import pytest
+from support import in_phase
 from support.worlds import Cast, chase_world, mixed_world, plan_round, plan_turn, saved_bytes, step_refusing
 
 from esper_motion.components import (
@@ -35,7 +34,7 @@ from esper_motion.components import (
     Velocity,
 )
 from esper_motion.components.spelljammer import SpeedMode
-from esper_motion.ecs import PRIORITY_TOP, Event, IntentError, Phase, RollMade, World
+from esper_motion.ecs import Event, IntentError, Phase, RollMade, System, World
 from esper_motion.systems.gurps import preview
 from esper_motion.systems.gurps.shared.movers import bodies
 
@@ -58,32 +57,22 @@ def middle_runner(world: World, cast: Cast) -> int:
     return order[len(order) // 2]
 
 
-def in_band(world: World, processor: esper.Processor, priority: int) -> None:
-    """Add a game's own processor to the world's esper context at ``priority`` (at a phase's priority it runs
-    after the library's systems of that phase; at ``PRIORITY_TOP`` before the turn's first phase)."""
-    previous = esper.current_world
-    esper.switch_world(world.context)
-    try:
-        esper.add_processor(processor, priority)
-    finally:
-        esper.switch_world(previous)
-
-
-class Probe(esper.Processor):
-    """A game's processor that calls ``action`` when it runs."""
+class Probe(System):
+    """A game's own part of the turn that calls ``action`` when it runs."""
 
     def __init__(self, action: Callable[[], object]) -> None:
+        super().__init__()
         self.action = action
 
-    def process(self, *args: Any, **kwargs: Any) -> None:
+    def run(self) -> None:
         """Run the action."""
         self.action()
 
 
-def bad_turn(world: World, cast: Cast) -> int:
-    """A 180-degree turn written on a runner after its Intent was built (the constructor refuses it)."""
+def bad_throttle(world: World, cast: Cast) -> int:
+    """A deceleration below a standstill written on a runner: a value the Intent accepts and the rules refuse."""
     runner = middle_runner(world, cast)
-    world.get(runner, Intent).turn = 3
+    world.get(runner, Intent).throttle = -(world.get(runner, Velocity).yps + 5)
     return runner
 
 
@@ -113,12 +102,12 @@ def bad_dismount(world: World, cast: Cast) -> int:
 @pytest.mark.parametrize(
     ("spoil", "field_name", "phase"),
     [
-        (bad_turn, "turn", Phase.INTENT),
+        (bad_throttle, "throttle", Phase.INTENT),
         (bad_climb, "FlightIntent.climb_yd", Phase.MOVEMENT),
         (bad_dismount, "Rider.action", Phase.MOUNTED),
     ],
     ids=[
-        "a 180-degree turn refused in INTENT after a feat roll",
+        "a deceleration refused in INTENT after a feat roll",
         "a climb refused in MOVEMENT as everyone moves",
         "a dismount refused in MOUNTED after the whole turn",
     ],
@@ -135,9 +124,9 @@ def test_a_refused_step_leaves_the_save_file_byte_for_byte_the_same(
     world.on(RollMade, heard.append)
     where = {entity: position.hex for entity, (position,) in world.query(Position)}
     moved: list[bool] = []
-    in_band(world, Probe(lambda: world.dice.roll("3d6")), PRIORITY_TOP)  # the game's own roll, before the turn
+    in_phase(world, Probe(lambda: world.dice.roll("3d6")), Phase.INTENT)  # the game's own roll, early in the turn
     probe = Probe(lambda: moved.append(any(p.hex != where[e] for e, (p,) in world.query(Position))))
-    in_band(world, probe, Phase.ACCELERATION.priority)
+    in_phase(world, probe, Phase.ACCELERATION)
     before = saved_bytes(world, tmp_path)
     events, turn = list(world.events), world.turn
     with pytest.raises(IntentError) as refused:
@@ -150,10 +139,10 @@ def test_a_refused_step_leaves_the_save_file_byte_for_byte_the_same(
     assert heard == []
 
 
-class Boom(esper.Processor):
-    """A game's processor that fails."""
+class Boom(System):
+    """A game's own part of the turn that fails."""
 
-    def process(self, *args: Any, **kwargs: Any) -> None:
+    def run(self) -> None:
         """Fail."""
         raise RuntimeError("the game's own processor failed")
 
@@ -161,7 +150,7 @@ class Boom(esper.Processor):
 def test_a_game_processor_failing_inside_the_band_undoes_the_whole_turn(tmp_path: Path) -> None:
     world, _ = busy_world()
     before = saved_bytes(world, tmp_path)
-    in_band(world, Boom(), Phase.ACCELERATION.priority)  # after walking, collisions, stalls and falls
+    in_phase(world, Boom(), Phase.ACCELERATION)  # after walking, collisions, stalls and falls
     with pytest.raises(RuntimeError, match="own processor failed"):
         world.step()
     assert saved_bytes(world, tmp_path) == before
@@ -176,8 +165,8 @@ def test_spawns_and_despawns_queued_by_a_failed_step_are_dropped(tmp_path: Path)
         made.append(world.spawn(Position(0, 0), Mover(basic_move=5)))
         world.despawn(gone)
 
-    in_band(world, Probe(churn), Phase.MOVEMENT.priority)
-    in_band(world, Boom(), Phase.CLEANUP.priority)
+    in_phase(world, Probe(churn), Phase.MOVEMENT)
+    in_phase(world, Boom(), Phase.CLEANUP)
     before = saved_bytes(world, tmp_path)
     with pytest.raises(RuntimeError):
         world.step()
@@ -190,10 +179,10 @@ def test_after_a_refusal_the_world_steps_on_as_one_that_never_failed(tmp_path: P
     failing, cast = busy_world()
     twin, _ = busy_world()
     runner = middle_runner(failing, cast)
-    failing.get(runner, Intent).turn = 3
+    failing.get(runner, Intent).throttle = -(failing.get(runner, Velocity).yps + 5)
     with pytest.raises(IntentError):
         failing.step()
-    failing.get(runner, Intent).turn = 0
+    failing.get(runner, Intent).throttle = 0
     rng_failing, rng_twin = random.Random(1), random.Random(1)
     for _ in range(5):
         assert step_refusing(failing)[0] == step_refusing(twin)[0]

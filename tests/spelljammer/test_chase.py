@@ -208,5 +208,5 @@ def test_a_chase_saved_and_loaded_goes_on_exactly_as_it_would_have(tmp_path: Pat
     saved.save(tmp_path / "chase.json")
     loaded = World.load(tmp_path / "chase.json")
     assert loaded.rules["spelljammer"] == Options(hex_ft=3, larger_dice=False)
-    assert [type(p).__name__ for p in loaded.processors()] == [type(p).__name__ for p in straight.processors()]
+    assert [type(p).__name__ for p in loaded.systems] == [type(p).__name__ for p in straight.systems]
     assert play(loaded) == play(straight)

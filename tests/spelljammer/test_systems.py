@@ -19,7 +19,7 @@ from esper_motion.components.spelljammer import (
     Vegetation,
     VegetationZone,
 )
-from esper_motion.ecs import Event, IntentError, Roll, RollMade, World, WorldError
+from esper_motion.ecs import Event, IntentError, Roll, RollMade, RuleValueError, World, WorldError
 from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.spelljammer import Options, defense, install
 from esper_motion.systems.spelljammer._shared import VegetationMap
@@ -104,7 +104,7 @@ def only(events: list[Event], kind: type[E]) -> E:
 def test_install_resolves_this_processor_order() -> None:
     world = World()
     install(world)
-    assert [type(p).__name__ for p in world.processors()] == [
+    assert [type(p).__name__ for p in world.systems] == [
         "IntentCheck",
         "ChaseLinks",
         "ChooseSpeed",
@@ -124,7 +124,7 @@ def test_installing_twice_is_an_error_not_a_double_run() -> None:
     install(world)
     with pytest.raises(WorldError, match="rule set 'spelljammer' is already installed"):
         install(world, Options(hex_ft=5))
-    assert len(world.processors()) == 10
+    assert len(world.systems) == 10
     assert world.rules["spelljammer"] == Options()
 
 
@@ -846,7 +846,7 @@ def test_intent_check_catches_a_bad_value_written_after_construction() -> None:
     entity = character(world)
     world.get(entity, RoundIntent).heading = 9
     expected = f"entity {entity}: RoundIntent.heading = 9: expected a whole number from 0 to 5"
-    with pytest.raises(IntentError, match=expected):
+    with pytest.raises(RuleValueError, match=expected):
         world.step()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from esper_motion.ecs import Event, World
+from esper_motion.ecs import Event, Phase, System, World
 from esper_motion.systems.gurps import Rules, install
 
 E = TypeVar("E", bound=Event)
@@ -20,3 +20,11 @@ def gurps_world(rules: Rules | None = None, seed: int = 7) -> World:
     world = World(seed=seed)
     install(world, rules)
     return world
+
+
+def in_phase(world: World, system: System, phase: Phase) -> System:
+    """Add a game's own ``system`` to ``world`` in ``phase``, after the library's systems of that phase. Each call
+    gives the system a class of its own, so one class may serve several times in a world."""
+    system.__class__ = type(type(system).__name__, (type(system),), {"phase": phase})
+    world.add_system(system)
+    return system

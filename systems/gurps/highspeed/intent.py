@@ -2,39 +2,11 @@
 
 from __future__ import annotations
 
-from esper_motion.components.gurps import Intent, Maneuver, MoveState
+from esper_motion.components.gurps import Maneuver, MoveState
 from esper_motion.ecs import IntentError, Phase, RuleValueError, System, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, installed_rules, limits, standing
-
-
-def _plainly_valid(intent: Intent) -> bool:
-    """A quick look at every field of ``intent`` (the common case); anything unusual gets the full check."""
-    at = intent.turn_at_yd
-    return (
-        type(intent.maneuver) is Maneuver
-        and type(intent.throttle) is int
-        and type(intent.turn) is int
-        and -2 <= intent.turn <= 2
-        and (at is None or (type(at) is int and at >= 0))
-        and type(intent.push) is bool
-        and type(intent.veer) is tuple
-        and (not intent.veer or all(side in (-1, 0, 1) and type(side) is int for side in intent.veer))
-        and intent.slam is False
-    )
-
-
-def _recheck_fields(body: Body) -> None:
-    """The Intent's own checks again, as an IntentError: a game may have changed a field after construction.
-    For an intent that :func:`_plainly_valid` does not pass."""
-    intent = body.intent
-    if intent.turn in (3, -3):
-        raise IntentError(body.entity, "turn", intent.turn, "a 180-degree turn is not possible; at most 2 hexsides")
-    try:
-        Intent(intent.maneuver, intent.throttle, intent.turn, intent.turn_at_yd, intent.push, intent.veer, intent.slam)
-    except RuleValueError as error:
-        raise IntentError(body.entity, error.field, error.value, f"expected {error.allowed}") from None
 
 
 def _moves_under_own_power(body: Body, lim: Limits) -> None:
@@ -195,17 +167,16 @@ def early_turn_modifier(body: Body, lim: Limits, chosen: Rules) -> int:
 def check_intent(world: World, body: Body, chosen: Rules) -> None:
     """Raise :class:`~esper_motion.ecs.errors.IntentError` if ``body``'s intent breaks the rules in its present state.
 
-    Refused: a field out of range (a 180-degree turn, an unknown maneuver); anything but a plain Intent
-    for a rider; turning, veering or changing speed with a Basic Move of 0 (Basic Set: High-Speed Movement >
-    Direction and Turning Radius), or while out of control; at ordinary speed, going past Move without
-    qualifying for high speed, or past the entry limit (Basic Set: High-Speed Movement); at high speed, a turn
+    Its fields are the world's to check (a game's writes are checked before the step starts). Refused here:
+    anything but a plain Intent for a rider; turning, veering or changing speed with a Basic Move of 0 (Basic
+    Set: High-Speed Movement > Direction and Turning Radius), or while out of control; at ordinary speed, going
+    past Move without qualifying for high speed, or past the entry limit (Basic Set: High-Speed Movement); at
+    high speed, a turn
     the radius does not allow this turn, an early or 120-degree turn without ``push``, accelerating by more
     than the step or past top speed (Accelerating), decelerating past Basic Move without ``push`` or past
     twice Basic Move (Decelerating; Pushing the Envelope); more ``veer`` entries than yards to move.
     """
     intent = body.intent
-    if not _plainly_valid(intent):
-        _recheck_fields(body)
     moving = intent.turn or intent.throttle or any(intent.veer)
     control = body.control
     if control.carried_by is not None:  # carried (:func:`esper_motion.systems.gurps.shared.movers.carried`): a rider

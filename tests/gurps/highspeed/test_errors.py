@@ -107,18 +107,27 @@ def refused(world: World, field: str, text: str) -> None:
     assert snapshot(world) == before  # the step left the world as it was
 
 
+def refused_field(world: World, entity: int, field: str, text: str) -> None:
+    """Step, expecting the world's check of a field the game wrote: an error naming entity, field and value."""
+    before = snapshot(world)
+    with pytest.raises(RuleValueError, match=text) as caught:
+        world.step()
+    assert (caught.value.entity, caught.value.field) == (entity, field)
+    assert snapshot(world) == before
+
+
 def test_a_180_degree_turn_written_after_construction_is_refused() -> None:
     world = gurps_world(seed=11)
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
     world.get(runner, Intent).turn = 3
-    refused(world, "turn", "180-degree turn is not possible")
+    refused_field(world, runner, "turn", f"entity {runner}: Intent.turn = 3: expected a whole number from -2 to 2")
 
 
 def test_an_unknown_maneuver_written_after_construction_is_refused() -> None:
     world = gurps_world(seed=11)
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED)
     world.get(runner, Intent).maneuver = "Fly"  # type: ignore[assignment]
-    refused(world, "maneuver", "Fly")
+    refused_field(world, runner, "maneuver", "Intent.maneuver = 'Fly'")
 
 
 def test_a_slam_written_after_construction_on_another_maneuver_is_refused() -> None:
@@ -126,7 +135,7 @@ def test_a_slam_written_after_construction_on_another_maneuver_is_refused() -> N
     world = gurps_world(Rules.house(), seed=11)
     runner = mover(world, velocity=10, state=MoveState.HIGH_SPEED, intent=Intent(maneuver=Maneuver.ATTACK))
     world.get(runner, Intent).slam = True
-    refused(world, "slam", "False unless the maneuver is All-Out Attack")
+    refused_field(world, runner, "slam", "False unless the maneuver is All-Out Attack")
 
 
 def test_a_turn_before_the_radius_without_push_is_refused() -> None:
