@@ -46,7 +46,11 @@ def watch(kind: type[Any]) -> None:
     kind.__post_init__ = post_init  # type: ignore[attr-defined]
     _watched.append(kind)
     if not _stepping[0]:
-        kind.__setattr__ = _record  # type: ignore[assignment,method-assign]
+        _hook(kind)
+
+
+def _hook(kind: Any) -> None:
+    kind.__setattr__ = _record
 
 
 def _record(component: Any, name: str, value: Any) -> None:
@@ -78,4 +82,4 @@ def resume() -> None:
     _stepping[0] -= 1
     if _stepping[0] == 0:
         for kind in _watched:
-            kind.__setattr__ = _record  # type: ignore[assignment,method-assign]
+            _hook(kind)
