@@ -23,7 +23,7 @@ from esper_motion.ecs.persist import Linked, SaveError
 from esper_motion.ecs.phase import Phase
 from esper_motion.ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
 from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number, recheck
-from esper_motion.ecs.world import System, World
+from esper_motion.ecs.world import System, World, declare_members
 
 __all__ = [
     "Damage",
@@ -50,6 +50,7 @@ __all__ = [
     "check_number",
     "critical_failure_probability",
     "critical_success_probability",
+    "declare_members",
     "hexgrid",
     "name_of",
     "recheck",

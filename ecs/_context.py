@@ -57,6 +57,14 @@ def entity_table() -> dict[int, dict[type[Any], Any]]:
     return esper._entities
 
 
+def entities_with(kind: type[Any]) -> set[int]:
+    """The active context's entities holding a component of ``kind`` (esper's own set: read only)."""
+    return esper._components.get(kind, _NONE)
+
+
+_NONE: Final[set[int]] = set()
+
+
 def dead_entities() -> set[int]:
     """The active context's entities deleted lazily and not yet removed. Read only."""
     return esper._dead_entities

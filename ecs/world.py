@@ -38,6 +38,17 @@ E = TypeVar("E", bound=Event)
 
 _names = itertools.count(1)
 
+_MEMBERS: dict[str, tuple[tuple[type[Any], ...], tuple[type[Any], ...]]] = {}
+"""For each rule set that declared its members: the component types a member needs, and those that make one."""
+
+
+def declare_members(rule_set: str, needs: tuple[type[Any], ...], *, marked_by: tuple[type[Any], ...]) -> None:
+    """Declare what an entity of rule set ``rule_set`` is: an entity holding every type of ``marked_by`` is a
+    member, and a member must hold every type of ``needs``. Before each step, a world with the rule set installed
+    refuses a member short of a component (which the rule set's systems would pass over without a word), naming
+    the entity and what is missing. A rule set's package calls this once, at import."""
+    _MEMBERS[rule_set] = (needs, marked_by)
+
 
 class World:
     """One simulation: an esper context plus the systems, dice, rule options, events and turn count that go with it.
@@ -84,6 +95,7 @@ class World:
         self._this_run: dict[Hashable, Any] | None = None  # a dict while one of our systems runs
         self._shaped: dict[Hashable, tuple[object, Any]] = {}
         self._closed = False
+        self._members_checked: tuple[int, ...] = ()
         owned = self.context not in esper.list_worlds()
         with _context.active(self.context):  # switching creates the context if it is new
             self._entities = _context.entity_table()
@@ -420,6 +432,7 @@ class World:
         """Between steps a game may have deleted entities the esper way (lazily) or set fields: apply the
         deletions as despawns, and check every registered component a game wrote."""
         esper.clear_dead_entities()
+        self._check_members()
         written = watch.written()
         if not written:
             return
@@ -438,6 +451,27 @@ class World:
                 if value is not getattr(component, item.name):
                     object.__setattr__(component, item.name, value)
         watch.checked([component for _, component in mine])
+
+    def _check_members(self) -> None:
+        """Refuse members of the installed rule sets (:func:`declare_members`) short of a component. Looked at again
+        only after entities or components came or went anywhere in the world."""
+        shape = tuple(id(esper.get_component(kind)) for _, marks in _MEMBERS.values() for kind in marks)
+        if shape == self._members_checked:
+            return
+        for rule_set, (needs, marks) in _MEMBERS.items():
+            if rule_set not in self.rules:
+                continue
+            members = set.intersection(*(_context.entities_with(kind) for kind in marks))
+            complete = set.intersection(*(_context.entities_with(kind) for kind in needs))
+            short = members - complete
+            if short:
+                entity = min(short)
+                missing = ", ".join(kind.__name__ for kind in needs if kind not in self._entities[entity])
+                wanted = ", ".join(kind.__name__ for kind in needs)
+                raise WorldError(
+                    f"entity {entity} is missing {missing}: an entity of the {rule_set} rule set needs {wanted}"
+                )
+        self._members_checked = shape
 
     def _owners(self, components: list[Any]) -> list[tuple[int, Any]]:
         """Which of ``components`` are in this world, with their entities."""

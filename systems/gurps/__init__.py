@@ -37,7 +37,8 @@ The phases and the order of every system in them are on the architecture page (d
 
 from __future__ import annotations
 
-from esper_motion.ecs import System, World, register_rule_set
+from esper_motion.components import Mover, Velocity
+from esper_motion.ecs import System, World, declare_members, register_rule_set
 from esper_motion.systems.gurps import events, rules
 from esper_motion.systems.gurps.events import *  # noqa: F403 (every event class, as events.__all__ lists them)
 from esper_motion.systems.gurps.flight.aerial import (
@@ -141,7 +142,7 @@ from esper_motion.systems.gurps.shared.cleanup import IntentReset
 from esper_motion.systems.gurps.shared.climbing import climb_cost, level_yards
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
-from esper_motion.systems.gurps.shared.movers import relative_velocity
+from esper_motion.systems.gurps.shared.movers import BODY_TYPES, relative_velocity
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, entity_height_yd, figure_height_yd
 
 __all__ = [
@@ -302,3 +303,4 @@ def install(world: World, rules: Rules | None = None) -> None:
 
 
 register_rule_set("gurps", install, Rules)
+declare_members("gurps", BODY_TYPES, marked_by=(Mover, Velocity))

@@ -40,8 +40,9 @@ True
 
 from __future__ import annotations
 
-from esper_motion.components.spelljammer import RoundState
-from esper_motion.ecs import System, World, WorldError, register_rule_set
+from esper_motion.components import Position
+from esper_motion.components.spelljammer import Mobility, RoundIntent, RoundState
+from esper_motion.ecs import System, World, WorldError, declare_members, register_rule_set
 from esper_motion.systems.spelljammer import events, rules
 from esper_motion.systems.spelljammer.chase import ChaseTable
 from esper_motion.systems.spelljammer.chase_links import ChaseLinks
@@ -123,3 +124,6 @@ def defense(world: World, entity: int) -> DefenseAllowed:
 
 
 register_rule_set("spelljammer", install, Options)
+declare_members(
+    "spelljammer", (Mobility, RoundIntent, RoundState, Position), marked_by=(Mobility, RoundIntent, RoundState)
+)

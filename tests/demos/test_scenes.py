@@ -52,6 +52,7 @@ Position = { q = 1, r = 0 }
 Facing = { direction = 0 }
 Velocity = { yps = 0 }
 "gurps.Mover" = { basic_move = 6, dx = 12 }
+"gurps.Control" = {}
 
 [[entity]]
 name = "Walker"
