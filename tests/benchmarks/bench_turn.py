@@ -13,8 +13,9 @@ Printed per size: the full turn in microseconds per entity-turn, the same entiti
 objects, in its own esper context) under bare esper with one processor that adds velocity to position, their
 ratio, the churn ratio (a turn in which 1% of entities change state, against a quiet turn) and the floor ratio
 (:func:`floor`, the least any movement turn in Python costs, against the same baseline); then the scaling
-(per-entity cost at the largest size over the smallest) and the memory of one full GURPS runner. Medians over
-several repetitions.
+(per-entity cost at the largest size over the smallest), the memory of one full GURPS runner, and the cost of
+``World.get`` from a game's code against ``esper.component_for_entity`` (CPU time). Medians over several
+repetitions.
 
 The baseline runs over the world's own entities because where objects lie in memory weighs on a loop this
 small: the same loop over fresh copies made in a clean heap runs up to ten times faster at 10,000 entities and
@@ -276,6 +277,38 @@ def measure(count: int, *, transactional: bool, repeats: int, turns: int) -> dic
     }
 
 
+def get_ratio(count: int = 1_000, calls: int = 200_000) -> tuple[float, float]:
+    """``World.get`` called from a game's own code (another esper context current), against
+    ``esper.component_for_entity`` in the context that holds the component: (ns per call, their ratio), CPU time."""
+    world = build(count, transactional=False)
+    entity = world.entities()[count // 2]
+    game = esper.current_world
+    get = world.get
+
+    def ours() -> None:
+        for _ in range(calls):
+            get(entity, Position)
+
+    def theirs() -> None:
+        lookup = esper.component_for_entity
+        for _ in range(calls):
+            lookup(entity, Position)
+
+    ours_s = min(_cpu(ours) for _ in range(5))
+    esper.switch_world(world.context)
+    try:
+        theirs_s = min(_cpu(theirs) for _ in range(5))
+    finally:
+        esper.switch_world(game)
+    return ours_s / calls * 1e9, ours_s / theirs_s
+
+
+def _cpu(work: Callable[[], None]) -> float:
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entities", type=int, nargs="+", default=list(SIZES))
@@ -287,6 +320,7 @@ def main() -> None:
 
     rows = [measure(n, transactional=args.transactional, repeats=args.repeats, turns=args.turns) for n in args.entities]
     smallest, largest = rows[0], rows[-1]
+    get_ns, get_vs_esper = get_ratio()
     result = {
         "entities": [row["entities"] for row in rows],
         "turn_us_per_entity": [round(row["turn_us_per_entity"], 3) for row in rows],
@@ -297,6 +331,8 @@ def main() -> None:
         "floor_us_per_entity": [round(row["floor_us_per_entity"], 3) for row in rows],
         "floor_ratio": [round(row["floor_ratio"], 2) for row in rows],
         "bytes_per_entity": round(bytes_per_runner()),
+        "get_ns": round(get_ns, 1),
+        "get_ratio": round(get_vs_esper, 2),
         "transactional": args.transactional,
     }
     if args.json:
@@ -309,6 +345,7 @@ def main() -> None:
             f"{row['ratio']:>7.1f} {row['churn_ratio']:>7.2f} {row['floor_ratio']:>12.1f}"
         )
     print(f"scaling {result['scaling']}  bytes per full GURPS runner {result['bytes_per_entity']}")
+    print(f"world.get {get_ns:.0f} ns a call from game code: {get_vs_esper:.2f} x esper.component_for_entity")
 
 
 if __name__ == "__main__":
