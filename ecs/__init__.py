@@ -22,10 +22,11 @@ from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.persist import Linked, SaveError
 from esper_motion.ecs.phase import PRIORITY_TOP, Phase
 from esper_motion.ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
-from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number, recheck
+from esper_motion.ecs.validate import LARGEST_WHOLE, check_bool, check_choice, check_int, check_number, recheck
 from esper_motion.ecs.world import System, World
 
 __all__ = [
+    "LARGEST_WHOLE",
     "PRIORITY_TOP",
     "Damage",
     "Dice",

@@ -37,7 +37,13 @@ world whose links dangle (a rider whose mount was despawned between steps) is re
 when loaded; the next step lets its rules deal with the missing entity.
 
 Writing is atomic: the text goes to a temporary file in the same directory, is flushed and synced to
-disk, and replaces the old save in one rename, so a crash mid-save leaves the previous save whole.
+disk, and replaces the old save in one rename, so a crash mid-save leaves the previous save whole. A save
+through a symbolic link replaces the link's target and keeps the link; the file keeps its permission bits; a
+temporary file left by a save that was killed is removed by the next save to the same file.
+
+A save never writes what loading would refuse: every component's constructor checks run again on its present
+fields (:func:`esper_motion.ecs.recheck`), and the links are checked as loading checks them
+(:func:`esper_motion.ecs.check_links`). A refused save raises :class:`SaveError` and leaves the old file as it was.
 """
 
 from __future__ import annotations
@@ -48,7 +54,9 @@ import enum
 import json
 import math
 import os
-import tempfile
+import re
+import secrets
+import stat
 import types
 import typing
 from collections.abc import Container, Iterable
@@ -57,8 +65,9 @@ from typing import Any, Final, Protocol, runtime_checkable
 
 from esper_motion.ecs import _context
 from esper_motion.ecs.dice import Dice
-from esper_motion.ecs.errors import RuleValueError, WorldError
+from esper_motion.ecs.errors import RuleValueError, WorldError, shown
 from esper_motion.ecs.registry import name_of, rule_set_named, type_named
+from esper_motion.ecs.validate import LARGEST_WHOLE, recheck
 from esper_motion.ecs.world import World
 
 FORMAT: Final = "esper-motion save"
@@ -138,11 +147,6 @@ def _join(where: str, name: str) -> str:
     return f"{where}.{name}" if where else name
 
 
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 # -- codecs: one per declared field type ------------------------------------------------------
 
 
@@ -166,7 +170,9 @@ class _Exact:
 
     def decode(self, data: Any, where: str) -> Any:
         if not isinstance(data, self.kind) or (self.kind is int and isinstance(data, bool)):
-            raise _FieldError(where, f"expected {self.text}, got {_shown(data)}")
+            raise _FieldError(where, f"expected {self.text}, got {shown(data)}")
+        if self.kind is int and abs(data) > LARGEST_WHOLE:
+            raise _FieldError(where, f"expected a whole number at most {LARGEST_WHOLE:,} in size, got {shown(data)}")
         return data
 
 
@@ -179,8 +185,12 @@ class _Float:
         return self.decode(value, where)
 
     def decode(self, data: Any, where: str) -> Any:
-        if not isinstance(data, (int, float)) or isinstance(data, bool) or not math.isfinite(data):
-            raise _FieldError(where, f"expected a finite number, got {_shown(data)}")
+        if not isinstance(data, (int, float)) or isinstance(data, bool):
+            raise _FieldError(where, f"expected a finite number, got {shown(data)}")
+        if isinstance(data, int) and abs(data) > LARGEST_WHOLE:
+            raise _FieldError(where, f"expected a number at most {LARGEST_WHOLE:,} in size, got {shown(data)}")
+        if not math.isfinite(data):
+            raise _FieldError(where, f"expected a finite number, got {shown(data)}")
         return data
 
 
@@ -212,13 +222,13 @@ class _Enum:
         try:
             return self.cls(value).value
         except ValueError:
-            raise _FieldError(where, f"expected a {self.cls.__name__}, got {_shown(value)}") from None
+            raise _FieldError(where, f"expected a {self.cls.__name__}, got {shown(value)}") from None
 
     def decode(self, data: Any, where: str) -> Any:
         if isinstance(data, str):
             with contextlib.suppress(ValueError):
                 return self.cls(data)
-        raise _FieldError(where, f"expected one of {self.allowed}, got {_shown(data)}")
+        raise _FieldError(where, f"expected one of {self.allowed}, got {shown(data)}")
 
 
 class _Tuple:
@@ -281,14 +291,14 @@ class _Dict:
 
 def _expect(value: Any, kind: type[Any], where: str) -> Any:
     if not isinstance(value, kind):
-        raise _FieldError(where, f"expected a {kind.__name__}, got {_shown(value)}")
+        raise _FieldError(where, f"expected a {kind.__name__}, got {shown(value)}")
     return value
 
 
 def _text_keyed(value: Any, where: str) -> dict[str, Any]:
     for key in _expect(value, dict, where):
         if not isinstance(key, str):
-            raise _FieldError(where, f"expected text keys, got {_shown(key)}")
+            raise _FieldError(where, f"expected text keys, got {shown(key)}")
     return typing.cast("dict[str, Any]", value)
 
 
@@ -303,12 +313,12 @@ class _Dataclass:
 
     def encode(self, value: Any, where: str) -> Any:
         if type(value) is not self.cls:
-            raise _FieldError(where, f"expected a {self.cls.__name__}, got {_shown(value)}")
+            raise _FieldError(where, f"expected a {self.cls.__name__}, got {shown(value)}")
         return {name: codec.encode(getattr(value, name), _join(where, name)) for name, codec in self.fields.items()}
 
     def decode(self, data: Any, where: str) -> Any:
         if not isinstance(data, dict):
-            raise _FieldError(where, f"expected an object of {self.cls.__name__} fields, got {_shown(data)}")
+            raise _FieldError(where, f"expected an object of {self.cls.__name__} fields, got {shown(data)}")
         for name in self.fields:
             if name not in data:
                 raise _FieldError(_join(where, name), "missing")
@@ -442,6 +452,7 @@ def _encode(world: World, file: str) -> dict[str, Any]:
                 components[name] = codec.encode(component, "")
             except _FieldError as problem:
                 raise SaveError(file, problem.message, entity=entity, component=name, field=problem.where) from None
+            _recheck(component, file=file, entity=entity, name=name)
             _check_links(
                 component,
                 alive,
@@ -464,25 +475,52 @@ def _encode(world: World, file: str) -> dict[str, Any]:
     }
 
 
+def _recheck(component: Any, *, file: str, entity: int, name: str) -> None:
+    """Refuse to save a component whose constructor would refuse its present fields, as loading it would."""
+    try:
+        recheck(component)
+    except ValueError as error:
+        field = error.field if isinstance(error, RuleValueError) else None
+        raise SaveError(
+            file,
+            f"{error} (loading would refuse it, so nothing was written)",
+            entity=entity,
+            component=name,
+            field=field,
+        ) from None
+
+
 def _check_links(component: Any, entities: Container[int], *, file: str, entity: int, name: str, missing: str) -> None:
     if not isinstance(component, Linked):
         return
     for target in component.links():
         if isinstance(target, bool) or not isinstance(target, int):
-            raise SaveError(file, f"links() gave {_shown(target)}, not an entity id", entity=entity, component=name)
+            raise SaveError(file, f"links() gave {shown(target)}, not an entity id", entity=entity, component=name)
         if target not in entities:
             raise SaveError(file, f"links to entity {target}, {missing}", entity=entity, component=name)
 
 
 def _write_atomically(file: str, text: str) -> None:
-    directory = os.path.dirname(os.path.abspath(file))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(file)}.", suffix=".tmp")
+    """Write ``text`` to ``file`` through a temporary file and one rename. A symbolic link is followed (its target
+    is replaced, the link stays); the target keeps its permission bits (a new file gets the usual ones, under the
+    umask); our temporary files left behind by a process that died mid-save are removed first."""
+    target = os.path.realpath(file)
+    directory, name = os.path.split(target)
+    _remove_stale(directory, name)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    temporary = os.path.join(directory, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else mode)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            if mode is not None:
+                os.chmod(temporary, mode)  # the umask may have taken bits the old file had
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
-        os.replace(temporary, file)
+        os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
@@ -493,6 +531,29 @@ def _write_atomically(file: str, text: str) -> None:
             os.fsync(directory_handle)
         finally:
             os.close(directory_handle)
+
+
+def _remove_stale(directory: str, name: str) -> None:
+    """Remove the temporary files of saves to ``name`` whose process no longer runs (killed mid-save)."""
+    pattern = re.compile(rf"\.{re.escape(name)}\.(\d+)\.[0-9a-f]{{8}}\.tmp")
+    with os.scandir(directory) as found:
+        stale = [entry.path for entry in found if (match := pattern.fullmatch(entry.name)) and _gone(int(match[1]))]
+    for path in stale:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
+def _gone(pid: int) -> bool:
+    """Whether no process ``pid`` runs any more (ours is running: its own saves finish or clean up)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):  # no such process, or a number no process can have
+        return True
+    except PermissionError:  # another user's process
+        return False
+    return False
 
 
 # -- loading ----------------------------------------------------------------------------------
@@ -561,7 +622,7 @@ def _read(file: str) -> _Saved:
         raise SaveError(file, f'not an esper-motion save (no "format": {FORMAT!r})')
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise SaveError(file, f"expected a format version from 1 to {VERSION}, got {_shown(version)}", field="version")
+        raise SaveError(file, f"expected a format version from 1 to {VERSION}, got {shown(version)}", field="version")
     if version > VERSION:
         raise SaveError(
             file, f"written in format version {version} by a newer esper-motion; this one reads up to {VERSION}"
@@ -596,19 +657,19 @@ def _read(file: str) -> _Saved:
 def _top_level_int(data: dict[str, Any], key: str, low: int, file: str) -> int:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise SaveError(file, f"expected a whole number, {low} or more, got {_shown(value)}", field=key)
+        raise SaveError(file, f"expected a whole number, {low} or more, got {shown(value)}", field=key)
     return value
 
 
 def _read_rules(data: Any, file: str) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise SaveError(file, f"expected an object of rule sets, got {_shown(data)}", field="rules")
+        raise SaveError(file, f"expected an object of rule sets, got {shown(data)}", field="rules")
     rules: dict[str, Any] = {}
     for name, record in data.items():
         label = f"rules.{name}"
         if not isinstance(record, dict) or set(record) != {"module", "options"}:
             raise SaveError(
-                file, f"expected an object with keys 'module' and 'options', got {_shown(record)}", component=label
+                file, f"expected an object with keys 'module' and 'options', got {shown(record)}", component=label
             )
         try:
             rule_set = rule_set_named(name)
@@ -626,25 +687,25 @@ def _read_rules(data: Any, file: str) -> dict[str, Any]:
 
 def _read_entities(data: Any, file: str) -> dict[int, dict[type[Any], Any]]:
     if not isinstance(data, list):
-        raise SaveError(file, f"expected a list of entities, got {_shown(data)}", field="entities")
+        raise SaveError(file, f"expected a list of entities, got {shown(data)}", field="entities")
     entities: dict[int, dict[type[Any], Any]] = {}
     for index, record in enumerate(data):
         if not isinstance(record, dict) or set(record) != {"id", "components"}:
             raise SaveError(
                 file,
-                f"expected an object with keys 'id' and 'components', got {_shown(record)}",
+                f"expected an object with keys 'id' and 'components', got {shown(record)}",
                 field=f"entities[{index}]",
             )
         entity = record["id"]
         if isinstance(entity, bool) or not isinstance(entity, int) or entity < 1:
             raise SaveError(
-                file, f"expected an entity id, 1 or more, got {_shown(entity)}", field=f"entities[{index}].id"
+                file, f"expected an entity id, 1 or more, got {shown(entity)}", field=f"entities[{index}].id"
             )
         if entity in entities:
             raise SaveError(file, "this entity id appears twice", entity=entity)
         components = record["components"]
         if not isinstance(components, dict):
-            raise SaveError(file, f"expected an object of components, got {_shown(components)}", entity=entity)
+            raise SaveError(file, f"expected an object of components, got {shown(components)}", entity=entity)
         table: dict[type[Any], Any] = {}
         for name, fields in components.items():
             try:
