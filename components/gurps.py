@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from esper_motion.components.motion import MAX_SPEED_YPS
+from esper_motion.components.mount import Rider
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.hexgrid import Hex, check_hex
+from esper_motion.ecs.links import LinkError, LinkView
 from esper_motion.ecs.registry import register
 from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 
@@ -246,6 +248,27 @@ class Control:
                 check_int("Control", name, value, low=0)
         check_int("Control", "turned_hexsides", self.turned_hexsides, low=0)
         check_bool("Control", "halted", self.halted)
+
+    def links(self) -> tuple[int, ...]:
+        """The entity carrying this one, if any (``struck`` is this turn's record, not a link)."""
+        return () if self.carried_by is None else (self.carried_by,)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """Refuse an entity carrying itself, or a rider whose ``carried_by`` is not its ``Rider.mount`` (a seated
+        rider is carried by its mount, one on foot by nothing: see ``esper_motion.systems.gurps.mounted.common.seat``).
+        """
+        carrier = self.carried_by
+        if carrier == entity:
+            raise LinkError(entity, "Control", "carried_by", carrier, "an entity cannot carry itself")
+        rider = view.get(entity, Rider)
+        if rider is not None and rider.mount != carrier:
+            raise LinkError(
+                entity,
+                "Control",
+                "carried_by",
+                carrier,
+                f"a rider is carried by its mount, and Rider.mount is {rider.mount}",
+            )
 
 
 @register("gurps.Posture")

@@ -19,6 +19,7 @@ from esper_motion.ecs.dice import (
 from esper_motion.ecs.errors import IntentError, MotionError, RuleValueError, WorldError
 from esper_motion.ecs.events import Event, RollMade
 from esper_motion.ecs.hexgrid import Hex
+from esper_motion.ecs.links import Consistent, LinkError, LinkView, check_links
 from esper_motion.ecs.persist import Linked, SaveError
 from esper_motion.ecs.phase import PRIORITY_TOP, Phase
 from esper_motion.ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
@@ -28,11 +29,14 @@ from esper_motion.ecs.world import System, World
 __all__ = [
     "LARGEST_WHOLE",
     "PRIORITY_TOP",
+    "Consistent",
     "Damage",
     "Dice",
     "Event",
     "Hex",
     "IntentError",
+    "LinkError",
+    "LinkView",
     "Linked",
     "MotionError",
     "Phase",
@@ -48,6 +52,7 @@ __all__ = [
     "check_bool",
     "check_choice",
     "check_int",
+    "check_links",
     "check_number",
     "critical_failure_probability",
     "critical_success_probability",

@@ -63,7 +63,7 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, runtime_checkable
 
-from esper_motion.ecs import _context
+from esper_motion.ecs import _context, links
 from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import RuleValueError, WorldError, shown
 from esper_motion.ecs.registry import name_of, rule_set_named, type_named
@@ -463,6 +463,7 @@ def _encode(world: World, file: str) -> dict[str, Any]:
             )
         records.append({"id": entity, "components": components})
     with _context.active(world.context):
+        _consistent(file, _context.entity_table())
         following = _context.peek_next_entity()
     return {
         "format": FORMAT,
@@ -473,6 +474,19 @@ def _encode(world: World, file: str) -> dict[str, Any]:
         "rules": rules,
         "entities": records,
     }
+
+
+def _consistent(file: str, entities: dict[int, dict[type[Any], Any]]) -> None:
+    """Refuse links that cannot stand (:func:`esper_motion.ecs.links.check_table`, strictly: nothing in a save is
+    gone), naming the entity, the component by its registered name, and the field."""
+    try:
+        links.check_table(entities, strict=True)
+    except links.LinkError as error:
+        kind = next((kind for kind in entities[error.entity] if kind.__name__ == error.component), None)
+        name = name_of(kind) if kind is not None else error.component
+        raise SaveError(
+            file, f"{shown(error.value)}: {error.problem}", entity=error.entity, component=name, field=error.field
+        ) from None
 
 
 def _recheck(component: Any, *, file: str, entity: int, name: str) -> None:
@@ -651,6 +665,7 @@ def _read(file: str) -> _Saved:
                 name=name_of(type(component)),
                 missing="which is not in the save",
             )
+    _consistent(file, entities)
     return _Saved(turn, following, data["dice"], rules, entities)
 
 

@@ -50,6 +50,11 @@ def name_of(cls: type[Any]) -> str:
         ) from None
 
 
+def registered_types() -> tuple[type[Any], ...]:
+    """Every registered class, in the order of registration."""
+    return tuple(_BY_TYPE)
+
+
 def type_named(name: str) -> type[Any]:
     """The class registered under ``name``; a clear error naming the unknown name otherwise."""
     try:

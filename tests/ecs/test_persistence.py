@@ -917,7 +917,7 @@ def controls(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Control:
         extra_cost=draw(natural),
         path=draw(st.lists(hexes, max_size=4)),
         loss_cause=draw(st.sampled_from(LossCause)) if state is MoveState.OUT_OF_CONTROL else None,
-        carried_by=draw(maybe(ids)),
+        carried_by=None,  # links that must agree both ways are written by seat_riders()
         turned_hexsides=draw(natural),
         turn_yd=draw(maybe(natural)),
         lost_at_yd=draw(maybe(natural)),
@@ -970,7 +970,7 @@ def atmospheres(draw: st.DrawFn) -> Atmosphere:
 def mounts(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Mount:
     seats = draw(st.integers(1, 4))
     return Mount(
-        riders=draw(st.lists(ids, unique=True, max_size=seats)),
+        riders=[],
         training=draw(st.sampled_from(MOUNT_TRAININGS)),
         hexes=draw(st.integers(2, 3)),
         saddle=draw(st.booleans()),
@@ -1058,7 +1058,7 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
         Atmosphere: atmospheres(),
         Rider: st.builds(
             Rider,
-            mount=maybe(ids),
+            mount=st.none(),
             hands_on_reins=st.integers(0, 2),
             strapped_in=st.booleans(),
             cavalry_training=st.booleans(),
@@ -1153,7 +1153,42 @@ def worlds(draw: st.DrawFn) -> World:
         entity = world.spawn(*(draw(choices[kind]) for kind in kinds))
         if not kept_entity:
             world.despawn(entity)
+    seat_riders(draw, world, kept)
     return world
+
+
+def seat_riders(draw: st.DrawFn, world: World, kept: list[int]) -> None:
+    """Write the links that must agree both ways (``esper_motion.ecs.links``), as the rules would: riders seated on
+    mounts with a free seat, in no loop, each listed by its mount and carried by it; other entities carried by any
+    other entity, or by none."""
+    for entity in kept:
+        rider = world.try_get(entity, Rider)
+        control = world.try_get(entity, Control)
+        if rider is None:
+            if control is not None:
+                others = [other for other in kept if other != entity]
+                control.carried_by = draw(maybe(st.sampled_from(others))) if others else None
+            continue
+        free = [
+            m for m, (mount,) in world.query(Mount) if len(mount.riders) < mount.seats and not loops(world, entity, m)
+        ]
+        chosen = draw(maybe(st.sampled_from(free))) if free else None
+        if chosen is not None:
+            rider.mount = chosen
+            world.get(chosen, Mount).riders.append(entity)
+        if control is not None:
+            control.carried_by = chosen
+
+
+def loops(world: World, rider: int, mount: int) -> bool:
+    """Whether seating ``rider`` on ``mount`` would close a riding chain (the mount is, or rides, the rider)."""
+    current: int | None = mount
+    while current is not None:
+        if current == rider:
+            return True
+        below = world.try_get(current, Rider)
+        current = below.mount if below is not None else None
+    return False
 
 
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
