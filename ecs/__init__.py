@@ -22,7 +22,17 @@ from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.links import Consistent, LinkError, LinkView, check_links
 from esper_motion.ecs.persist import Linked, SaveError
 from esper_motion.ecs.phase import PRIORITY_TOP, Phase
-from esper_motion.ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
+from esper_motion.ecs.registry import (
+    RuleSet,
+    SavedSystem,
+    name_of,
+    register,
+    register_rule_set,
+    register_system,
+    rule_set_named,
+    system_named,
+    type_named,
+)
 from esper_motion.ecs.validate import LARGEST_WHOLE, check_bool, check_choice, check_int, check_number, recheck
 from esper_motion.ecs.world import System, World
 
@@ -45,6 +55,7 @@ __all__ = [
     "RuleSet",
     "RuleValueError",
     "SaveError",
+    "SavedSystem",
     "SuccessRoll",
     "System",
     "World",
@@ -61,7 +72,9 @@ __all__ = [
     "recheck",
     "register",
     "register_rule_set",
+    "register_system",
     "rule_set_named",
     "success_probability",
+    "system_named",
     "type_named",
 ]

@@ -63,20 +63,23 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, runtime_checkable
 
+import esper
+
 from esper_motion.ecs import _context, links
 from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import RuleValueError, WorldError, shown
-from esper_motion.ecs.registry import name_of, rule_set_named, type_named
+from esper_motion.ecs.registry import name_of, rule_set_named, saved_system_of, system_named, type_named
 from esper_motion.ecs.validate import LARGEST_WHOLE, recheck
-from esper_motion.ecs.world import World
+from esper_motion.ecs.world import System, World
 
 FORMAT: Final = "esper-motion save"
 """The value of a save file's ``format`` key."""
 
-VERSION: Final = 1
+VERSION: Final = 2
 """The format version this code writes, and the newest it reads."""
 
-_KEYS: Final = ("format", "version", "turn", "next_entity", "dice", "rules", "entities")
+_KEYS_1: Final = ("format", "version", "turn", "next_entity", "dice", "rules", "entities")
+_KEYS: Final = (*_KEYS_1, "systems")
 
 
 class SaveError(WorldError):
@@ -132,6 +135,8 @@ class _Saved:
     dice: dict[str, object]
     rules: dict[str, Any]
     entities: dict[int, dict[type[Any], Any]]
+    systems: tuple[str | System, ...]
+    """In the order they run: a rule set's name (its install adds its systems) or a system restored from its data."""
 
 
 class _FieldError(Exception):
@@ -473,7 +478,59 @@ def _encode(world: World, file: str) -> dict[str, Any]:
         "dice": world.dice.getstate(),
         "rules": rules,
         "entities": records,
+        "systems": _encode_systems(world, file),
     }
+
+
+def _encode_systems(world: World, file: str) -> list[dict[str, Any]]:
+    """Every system of ``world`` in the order it runs: a rule set's systems as one ``{"rules": name}`` where the
+    first of them stands, any other as ``{"system": name, "data": {...}}`` through :func:`register_system`."""
+    owners: dict[type[Any], str] = {}
+    for name, options in world.rules.items():
+        for kind in _installed_types(name, options):
+            owners.setdefault(kind, name)
+    entries: list[dict[str, Any]] = []
+    placed: set[str] = set()
+    for system in world.systems:
+        kind = type(system)
+        owner = owners.get(kind)
+        if owner is not None:
+            if owner not in placed:
+                entries.append({"rules": owner})
+                placed.add(owner)
+            continue
+        saved = saved_system_of(kind)
+        if saved is None:
+            raise SaveError(
+                file,
+                f"the system {kind.__module__}.{kind.__qualname__} is installed by no registered rule set and "
+                "holds no data a save can keep: register it with esper_motion.ecs.register_system",
+                field="systems",
+            )
+        label = f"systems.{saved.name}"
+        data = typing.cast("Any", system).saved_data()
+        codec = _class_codec(saved.data_type, file, None, label)
+        try:
+            fields = codec.encode(data, "")
+            recheck(data)
+        except _FieldError as problem:
+            raise SaveError(file, problem.message, component=label, field=problem.where) from None
+        except ValueError as error:
+            raise SaveError(file, f"refused: {error}", component=label) from None
+        entries.append({"system": saved.name, "data": fields})
+    entries.extend({"rules": name} for name in world.rules if name not in placed)  # a rule set with no system
+    return entries
+
+
+def _installed_types(name: str, options: Any) -> list[type[Any]]:
+    """The classes of the systems rule set ``name`` installs with ``options``, found by installing it into a
+    world made for the purpose and then deleted."""
+    scratch = World()
+    try:
+        rule_set_named(name).install(scratch, options)
+        return [type(system) for system in scratch.systems]
+    finally:
+        esper.delete_world(scratch.context)
 
 
 def _consistent(file: str, entities: dict[int, dict[type[Any], Any]]) -> None:
@@ -577,8 +634,11 @@ def load(cls: type[World], path: str | os.PathLike[str], *, context: str | None,
     """A new ``cls`` world built from the save at ``path``: its rule sets reinstalled, then its contents."""
     saved = _read(os.fspath(path))
     world = cls(context=context, transactional=transactional)
-    for name, options in saved.rules.items():
-        rule_set_named(name).install(world, options)
+    for entry in saved.systems:
+        if isinstance(entry, str):
+            rule_set_named(entry).install(world, saved.rules[entry])
+        else:
+            world.add_system(entry)
     _apply(world, saved)
     return world
 
@@ -641,10 +701,11 @@ def _read(file: str) -> _Saved:
         raise SaveError(
             file, f"written in format version {version} by a newer esper-motion; this one reads up to {VERSION}"
         )
-    if set(data) != set(_KEYS):
-        extra = sorted(set(data) - set(_KEYS))
-        lacking = sorted(set(_KEYS) - set(data))
-        raise SaveError(file, f"expected exactly the keys {list(_KEYS)}; missing {lacking}, unknown {extra}")
+    keys = _KEYS if version >= 2 else _KEYS_1
+    if set(data) != set(keys):
+        extra = sorted(set(data) - set(keys))
+        lacking = sorted(set(keys) - set(data))
+        raise SaveError(file, f"expected exactly the keys {list(keys)}; missing {lacking}, unknown {extra}")
     turn = _top_level_int(data, "turn", 0, file)
     following = _top_level_int(data, "next_entity", 1, file)
     try:
@@ -652,6 +713,7 @@ def _read(file: str) -> _Saved:
     except RuleValueError as error:
         raise SaveError(file, str(error), field="dice") from None
     rules = _read_rules(data["rules"], file)
+    systems = _read_systems(data["systems"], rules, file) if version >= 2 else tuple(rules)
     entities = _read_entities(data["entities"], file)
     if entities and following <= max(entities):
         raise SaveError(file, f"must be above every entity id (the highest is {max(entities)})", field="next_entity")
@@ -666,7 +728,7 @@ def _read(file: str) -> _Saved:
                 missing="which is not in the save",
             )
     _consistent(file, entities)
-    return _Saved(turn, following, data["dice"], rules, entities)
+    return _Saved(turn, following, data["dice"], rules, entities, systems)
 
 
 def _top_level_int(data: dict[str, Any], key: str, low: int, file: str) -> int:
@@ -698,6 +760,44 @@ def _read_rules(data: Any, file: str) -> dict[str, Any]:
         except _FieldError as problem:
             raise SaveError(file, problem.message, component=f"{label}.options", field=problem.where) from None
     return rules
+
+
+def _read_systems(data: Any, rules: dict[str, Any], file: str) -> tuple[str | System, ...]:
+    """The save's systems in order: each rule set's name once, and the others rebuilt from their data."""
+    if not isinstance(data, list):
+        raise SaveError(file, f"expected a list of systems, got {shown(data)}", field="systems")
+    found: list[str | System] = []
+    for index, entry in enumerate(data):
+        where = f"systems[{index}]"
+        if isinstance(entry, dict) and set(entry) == {"rules"}:
+            name = entry["rules"]
+            if name not in rules or name in found:
+                raise SaveError(file, f"expected each rule set of 'rules' once, got {shown(name)}", field=where)
+            found.append(name)
+            continue
+        if not (isinstance(entry, dict) and set(entry) == {"system", "data"} and isinstance(entry["system"], str)):
+            raise SaveError(
+                file,
+                f"expected {{'rules': name}} or {{'system': name, 'data': {{...}}}}, got {shown(entry)}",
+                field=where,
+            )
+        try:
+            saved = system_named(entry["system"])
+        except WorldError as error:
+            raise SaveError(file, f"{error}: import the module that registers it before loading", field=where) from None
+        label = f"systems.{saved.name}"
+        codec = _class_codec(saved.data_type, file, None, label)
+        try:
+            system = saved.system_type.restored(codec.decode(entry["data"], ""))
+        except _FieldError as problem:
+            raise SaveError(file, problem.message, component=label, field=problem.where) from None
+        except ValueError as error:
+            raise SaveError(file, f"refused: {error}", component=label) from None
+        found.append(system)
+    missing = [name for name in rules if name not in found]
+    if missing:
+        raise SaveError(file, f"the rule sets {missing} of 'rules' are not placed among the systems", field="systems")
+    return tuple(found)
 
 
 def _read_entities(data: Any, file: str) -> dict[int, dict[type[Any], Any]]:

@@ -84,6 +84,7 @@ from esper_motion.ecs import (
     name_of,
     register,
     register_rule_set,
+    register_system,
 )
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.persist import FORMAT, VERSION, check_savable
@@ -229,8 +230,9 @@ def test_a_save_holds_format_turn_next_id_dice_rules_and_every_component(tmp_pat
     empty = world.spawn()
     world.save(tmp_path / "game.json")
     data = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
-    assert list(data) == ["format", "version", "turn", "next_entity", "dice", "rules", "entities"]
+    assert list(data) == ["format", "version", "turn", "next_entity", "dice", "rules", "entities", "systems"]
     assert (data["format"], data["version"], data["turn"]) == (FORMAT, VERSION, 2)
+    assert data["systems"] == [{"rules": "test.toy"}]
     assert data["next_entity"] == empty + 1
     assert data["dice"] == world.dice.getstate()
     assert data["rules"] == {"test.toy": {"module": __name__, "options": {"stride": 2}}}
@@ -819,6 +821,96 @@ def test_a_temporary_file_left_by_a_killed_save_is_removed_by_the_next_save(tmp_
     assert len([name for name in os.listdir(tmp_path) if name.endswith(".tmp")]) == 1
     toy_world().save(target)
     assert sorted(os.listdir(tmp_path)) == ["game.json", "notes.txt"]
+
+
+# --- a game's own systems (issue 15, finding 4) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TollData:
+    """What the toll system holds: how much it takes a turn, and what it has taken so far."""
+
+    fee: int
+    taken: list[int]
+
+    def __post_init__(self) -> None:
+        check_int("TollData", "fee", self.fee, low=1)
+
+
+@register_system("test.Toll", TollData)
+class Toll(System):
+    """Runs before the toy's Drift in MOVEMENT, so its place among the systems matters: slows every mover by its
+    fee, once, and keeps the turns it did."""
+
+    phase = Phase.MOVEMENT
+
+    def __init__(self, fee: int, taken: list[int] | None = None) -> None:
+        super().__init__()
+        self.fee = fee
+        self.taken = taken if taken is not None else []
+
+    def run(self) -> None:
+        for _, (velocity,) in by_id(self.world.query(Velocity)):
+            velocity.yps = max(0, velocity.yps - self.fee)
+        self.taken.append(self.world.turn)
+
+    def saved_data(self) -> TollData:
+        return TollData(self.fee, list(self.taken))
+
+    @classmethod
+    def restored(cls, data: TollData) -> Toll:
+        return cls(data.fee, list(data.taken))
+
+
+def test_a_registered_system_is_saved_with_its_data_and_loaded_in_its_place(tmp_path: Path) -> None:
+    world = World(seed=3)
+    world.add_system(Toll(1))  # before the rule set: it runs before Drift
+    install_toy(world, ToyOptions(stride=1))
+    for q in range(4):
+        world.spawn(Position(q, 0), Velocity(3))
+    twin_events = world.step(2)
+    world.save(tmp_path / "toll.json")
+    data = json.loads((tmp_path / "toll.json").read_text(encoding="utf-8"))
+    assert data["systems"] == [{"system": "test.Toll", "data": {"fee": 1, "taken": [0, 1]}}, {"rules": "test.toy"}]
+    loaded = World.load(tmp_path / "toll.json")
+    assert [type(system) for system in loaded.systems] == [Toll, Drift, Gamble]
+    assert twin_events
+    assert loaded.step(3) == world.step(3)
+    assert next(s for s in loaded.systems if isinstance(s, Toll)).taken == [0, 1, 2, 3, 4]
+
+
+def test_a_version_1_save_with_no_systems_loads_its_rule_sets(tmp_path: Path) -> None:
+    world = toy_world()
+    world.save(tmp_path / "game.json")
+    data = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+    del data["systems"]
+    data["version"] = 1
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    loaded = World.load(tmp_path / "old.json")
+    assert [type(system) for system in loaded.systems] == [Drift, Gamble]
+    assert loaded.step(2) == world.step(2)
+
+
+@pytest.mark.parametrize(
+    ("systems", "message"),
+    [
+        ([{"rules": "test.toy"}, {"system": "test.Nowhere", "data": {}}], r"systems\[1\]: system 'test.Nowhere' is not "
+         r"registered .*: import the module that registers it before loading"),
+        ([{"system": "test.Toll", "data": {"fee": 0, "taken": []}}, {"rules": "test.toy"}],
+         r"systems.test.Toll.fee: refused: TollData.fee = 0: expected a whole number, 1 or more"),
+        ([{"system": "test.Toll", "data": {"fee": 1}}, {"rules": "test.toy"}], r"systems.test.Toll.taken: missing"),
+        ([], r"systems: the rule sets \['test.toy'\] of 'rules' are not placed among the systems"),
+        ([{"rules": "test.toy"}, {"rules": "test.toy"}], r"systems\[1\]: expected each rule set of 'rules' once"),
+    ],
+    ids=["unknown system", "data its class refuses", "missing field", "rule set not placed", "rule set twice"],
+)  # fmt: skip
+def test_bad_systems_in_a_save_are_refused_naming_the_place(tmp_path: Path, systems: list[Any], message: str) -> None:
+    toy_world().save(tmp_path / "game.json")
+    data = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+    data["systems"] = systems
+    (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveError, match=message):
+        World.load(tmp_path / "bad.json")
 
 
 # --- the rule-set registry --------------------------------------------------------------------------------
