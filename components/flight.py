@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
+from esper_motion.components.motion import MAX_ALTITUDE_YD, MAX_SPEED_YPS
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.registry import register
 from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
@@ -66,8 +67,8 @@ def _check_legs(owner: str, name: str, legs: object) -> None:
         where = f"{name}[{index}]"
         if not isinstance(leg, tuple) or len(leg) != 2:
             raise RuleValueError(owner, where, leg, "an (at_yd, climb_yd) pair")
-        at = check_int(owner, f"{where}[0]", leg[0], low=after + 1)
-        climb = check_int(owner, f"{where}[1]", leg[1])
+        at = check_int(owner, f"{where}[0]", leg[0], low=after + 1, high=MAX_SPEED_YPS)
+        climb = check_int(owner, f"{where}[1]", leg[1], low=-MAX_ALTITUDE_YD, high=MAX_ALTITUDE_YD)
         if climb == 0:
             raise RuleValueError(owner, f"{where}[1]", climb, "a climb or a dive, not 0")
         after = at
@@ -107,7 +108,7 @@ class Flight:
     >>> Flight(air_move=-1)
     Traceback (most recent call last):
     ...
-    esper_motion.ecs.errors.RuleValueError: Flight.air_move = -1: expected a whole number, 0 or more
+    esper_motion.ecs.errors.RuleValueError: Flight.air_move = -1: expected a whole number from 0 to 10000
     """
 
     air_move: int
@@ -129,24 +130,24 @@ class Flight:
     crippled_wing: bool = False
 
     def __post_init__(self) -> None:
-        check_int("Flight", "air_move", self.air_move, low=0)
+        check_int("Flight", "air_move", self.air_move, low=0, high=MAX_SPEED_YPS)
         if self.top_airspeed is not None:
-            check_int("Flight", "top_airspeed", self.top_airspeed, low=0)
+            check_int("Flight", "top_airspeed", self.top_airspeed, low=0, high=MAX_SPEED_YPS)
         self.mode = FlightMode(check_choice("Flight", "mode", self.mode, tuple(FlightMode)))
         check_bool("Flight", "wings", self.wings)
         check_bool("Flight", "lying_flat", self.lying_flat)
-        check_int("Flight", "climbed_yd", self.climbed_yd)
+        check_int("Flight", "climbed_yd", self.climbed_yd, low=-MAX_ALTITUDE_YD, high=MAX_ALTITUDE_YD)
         _check_legs("Flight", "flown_legs", self.flown_legs)
         if self.flown_legs and sum(climb for _, climb in self.flown_legs) != self.climbed_yd:
             raise RuleValueError(
                 "Flight", "climbed_yd", self.climbed_yd, "the sum of the climbs and dives in flown_legs"
             )
-        check_int("Flight", "previous_climb_yd", self.previous_climb_yd)
+        check_int("Flight", "previous_climb_yd", self.previous_climb_yd, low=-MAX_ALTITUDE_YD, high=MAX_ALTITUDE_YD)
         check_bool("Flight", "stalled", self.stalled)
         check_int("Flight", "fall_seconds", self.fall_seconds, low=0)
-        check_number("Flight", "fall_yd", self.fall_yd, low=0)
+        check_number("Flight", "fall_yd", self.fall_yd, low=0, high=MAX_ALTITUDE_YD)
         check_choice("Flight", "breathing", self.breathing, ("normal", "trouble", "needs_mask"))
-        check_int("Flight", "dive_bonus_yps", self.dive_bonus_yps, low=0)
+        check_int("Flight", "dive_bonus_yps", self.dive_bonus_yps, low=0, high=MAX_SPEED_YPS)
         check_int("Flight", "dive_bonus_turns", self.dive_bonus_turns, low=0)
         check_bool("Flight", "wiped_out", self.wiped_out)
         check_int("Flight", "wingspan_yd", self.wingspan_yd, low=0)
@@ -203,7 +204,7 @@ class FlightIntent:
     legs: tuple[Leg, ...] = ()
 
     def __post_init__(self) -> None:
-        check_int("FlightIntent", "climb_yd", self.climb_yd)
+        check_int("FlightIntent", "climb_yd", self.climb_yd, low=-MAX_ALTITUDE_YD, high=MAX_ALTITUDE_YD)
         check_bool("FlightIntent", "dive", self.dive)
         if self.dive and self.climb_yd >= 0:
             raise RuleValueError(

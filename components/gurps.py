@@ -12,8 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from esper_motion.components.motion import MAX_SPEED_YPS
+from esper_motion.components.mount import Rider
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.hexgrid import Hex, check_hex
+from esper_motion.ecs.links import LinkError, LinkView
 from esper_motion.ecs.registry import register
 from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 
@@ -117,13 +120,13 @@ class Mover:
     swimming: bool = False
 
     def __post_init__(self) -> None:
-        check_int("Mover", "basic_move", self.basic_move, low=0)
+        check_int("Mover", "basic_move", self.basic_move, low=0, high=MAX_SPEED_YPS)
         for name in ("dx", "ht", "hp", "st"):
             check_int("Mover", name, getattr(self, name), low=1)
         check_number("Mover", "basic_speed", self.basic_speed, low=0)
         check_int("Mover", "encumbrance", self.encumbrance, low=0, high=4)
         if self.top_speed is not None:
-            check_int("Mover", "top_speed", self.top_speed, low=0)
+            check_int("Mover", "top_speed", self.top_speed, low=0, high=MAX_SPEED_YPS)
         check_bool("Mover", "enhanced", self.enhanced)
         if self.enhanced and self.top_speed is None:
             raise RuleValueError(
@@ -140,7 +143,7 @@ class Mover:
             check_int("Mover", "operator_skill", self.operator_skill, low=0)
         check_int("Mover", "size_modifier", self.size_modifier)
         if self.water_move is not None:
-            check_int("Mover", "water_move", self.water_move, low=0)
+            check_int("Mover", "water_move", self.water_move, low=0, high=MAX_SPEED_YPS)
         check_bool("Mover", "swimming", self.swimming)
         if self.swimming and self.water_move is None:
             raise RuleValueError("Mover", "swimming", self.swimming, "False unless water_move is set")
@@ -173,13 +176,15 @@ class Intent:
 
     def __post_init__(self) -> None:
         self.maneuver = Maneuver(check_choice("Intent", "maneuver", self.maneuver, tuple(Maneuver)))
-        check_int("Intent", "throttle", self.throttle)
+        check_int("Intent", "throttle", self.throttle, low=-MAX_SPEED_YPS, high=MAX_SPEED_YPS)
         check_int("Intent", "turn", self.turn, low=-2, high=2)
         if self.turn_at_yd is not None:
-            check_int("Intent", "turn_at_yd", self.turn_at_yd, low=0)
+            check_int("Intent", "turn_at_yd", self.turn_at_yd, low=0, high=MAX_SPEED_YPS)
         check_bool("Intent", "push", self.push)
-        if not isinstance(self.veer, tuple):
-            raise RuleValueError("Intent", "veer", self.veer, "a tuple of -1, 0 and 1, one per yard")
+        if not isinstance(self.veer, tuple) or len(self.veer) > MAX_SPEED_YPS:
+            raise RuleValueError(
+                "Intent", "veer", self.veer, f"a tuple of -1, 0 and 1, one per yard, at most {MAX_SPEED_YPS:,}"
+            )
         for index, side in enumerate(self.veer):
             check_int("Intent", f"veer[{index}]", side, low=-1, high=1)
         check_bool("Intent", "slam", self.slam)
@@ -225,8 +230,10 @@ class Control:
         check_int("Control", "straight_yd", self.straight_yd, low=0)
         check_int("Control", "moved_yd", self.moved_yd, low=0)
         check_int("Control", "extra_cost", self.extra_cost, low=0)
-        if not isinstance(self.path, list):
-            raise RuleValueError("Control", "path", self.path, "a list of hexes (q, r)")
+        if not isinstance(self.path, list) or len(self.path) > MAX_SPEED_YPS + 1:
+            raise RuleValueError(
+                "Control", "path", self.path, f"a list of hexes (q, r), at most {MAX_SPEED_YPS + 1:,} (one a yard)"
+            )
         for index, hex in enumerate(self.path):
             check_hex("Control", f"path[{index}]", hex)
         if self.loss_cause is not None:
@@ -241,6 +248,27 @@ class Control:
                 check_int("Control", name, value, low=0)
         check_int("Control", "turned_hexsides", self.turned_hexsides, low=0)
         check_bool("Control", "halted", self.halted)
+
+    def links(self) -> tuple[int, ...]:
+        """The entity carrying this one, if any (``struck`` is this turn's record, not a link)."""
+        return () if self.carried_by is None else (self.carried_by,)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """Refuse an entity carrying itself, or a rider whose ``carried_by`` is not its ``Rider.mount`` (a seated
+        rider is carried by its mount, one on foot by nothing: see ``esper_motion.systems.gurps.mounted.common.seat``).
+        """
+        carrier = self.carried_by
+        if carrier == entity:
+            raise LinkError(entity, "Control", "carried_by", carrier, "an entity cannot carry itself")
+        rider = view.get(entity, Rider)
+        if rider is not None and rider.mount != carrier:
+            raise LinkError(
+                entity,
+                "Control",
+                "carried_by",
+                carrier,
+                f"a rider is carried by its mount, and Rider.mount is {rider.mount}",
+            )
 
 
 @register("gurps.Posture")

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.links import LinkError, LinkView
 from esper_motion.ecs.registry import register
 from esper_motion.ecs.validate import check_bool, check_choice, check_int
 
@@ -134,6 +135,32 @@ class Rider:
         for value in (self.mount, self.climbing_onto, self.action_target):
             if value is not None:
                 yield value
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """Refuse a rider on itself or on a riding chain that loops back to it, on an entity with no ``Mount``
+        (``view.strict``: else the rules unseat it), or, ``view.both_ways``, on a mount that does not list it
+        (Basic Set: Mounted Combat > Multiple Riders: a mount's riders are its seats)."""
+        mount = self.mount
+        if mount is None:
+            return
+        chain = [entity, mount]
+        while chain[-1] != entity:
+            below = view.get(chain[-1], Rider)
+            if below is None or below.mount is None or len(chain) > len(set(chain)):
+                break
+            chain.append(below.mount)
+        if chain[-1] == entity:
+            shown = " -> ".join(str(link) for link in chain)
+            raise LinkError(entity, "Rider", "mount", mount, f"the riding chain {shown} loops back to it")
+        ridden = view.get(mount, Mount)
+        if ridden is None:
+            if view.strict and view.exists(mount):
+                raise LinkError(entity, "Rider", "mount", mount, f"entity {mount} has no Mount to ride")
+            return
+        if view.both_ways and entity not in ridden.riders:
+            raise LinkError(
+                entity, "Rider", "mount", mount, f"Mount.riders of entity {mount} is {ridden.riders}, without it"
+            )
 
 
 @register("gurps.Mount")
@@ -298,6 +325,27 @@ class Mount:
         for value in (self.threat, self.call_back_by, self.charge_foe):
             if value is not None:
                 yield value
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """Refuse a mount that carries itself, or lists a rider that rides another mount that exists (two mounts
+        claiming one rider); ``view.both_ways``, also a listed rider that exists with no ``Rider`` or on foot
+        (Basic Set: Mounted Combat > Multiple Riders)."""
+        for index, rider in enumerate(self.riders):
+            field = f"riders[{index}]"
+            if rider == entity:
+                raise LinkError(entity, "Mount", field, rider, "a mount cannot carry itself")
+            seated = view.get(rider, Rider)
+            if seated is None:
+                if view.both_ways and view.exists(rider):
+                    raise LinkError(entity, "Mount", field, rider, f"entity {rider} has no Rider")
+                continue
+            if seated.mount == entity:
+                continue
+            if seated.mount is None:
+                if view.both_ways:
+                    raise LinkError(entity, "Mount", field, rider, f"entity {rider} is on foot (Rider.mount is None)")
+            elif view.both_ways or view.exists(seated.mount):
+                raise LinkError(entity, "Mount", field, rider, f"entity {rider} rides entity {seated.mount}")
 
 
 @register("gurps.Nerve")

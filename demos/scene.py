@@ -52,6 +52,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import importlib
+import json
 import math
 import re
 import sys
@@ -64,7 +65,19 @@ from typing import Any, Final
 
 import esper_motion.components  # noqa: F401  (registers the shared component names)
 from esper_motion.components import Control, Mover, MoveState, Position, Rider
-from esper_motion.ecs import Event, Hex, MotionError, Phase, System, World, hexgrid, name_of, rule_set_named, type_named
+from esper_motion.ecs import (
+    Event,
+    Hex,
+    MotionError,
+    Phase,
+    System,
+    World,
+    hexgrid,
+    name_of,
+    register_system,
+    rule_set_named,
+    type_named,
+)
 from esper_motion.systems import gurps
 
 if sys.version_info >= (3, 11):
@@ -237,38 +250,82 @@ def column(hex: Hex) -> int:
     return q + (r - (r & 1)) // 2
 
 
+@dataclass(frozen=True, slots=True)
+class ScriptData:
+    """Everything a :class:`ScriptSystem` holds, as a save keeps it (``esper_motion.ecs.register_system``).
+
+    ``path`` is the scene file (named in errors); ``intent`` the registered name of the rule set's intent component;
+    ``names`` each scene entity's id by name; ``script`` the file's ``[script]`` tables as JSON text (turn, then
+    entity name, then component name, then fields, as written); ``dice`` each turn's die faces; ``manual`` the
+    fields the window's keys set for the next turn, by entity id.
+    """
+
+    path: str
+    intent: str
+    names: dict[str, int]
+    script: str
+    dice: dict[str, list[int]]
+    manual: dict[str, dict[str, int]]
+
+
+@register_system("demos.ScriptSystem", ScriptData)
 class ScriptSystem(System):
     """Demo driver, first in the ``INTENT`` phase: sets each turn's scripted fields and queues its dice.
 
     A scripted field changes the component the entity already has, in place (no component is added during a
     turn), and the component's own checks run on the result. ``manual`` holds fields of the rule set's intent
-    component that the window's keys set for the next turn; they apply over the script.
+    component that the window's keys set for the next turn; they apply over the script. A save holds the script
+    (:class:`ScriptData`), so a loaded scene plays on as the saved one would.
     """
 
     phase = Phase.INTENT
 
-    def __init__(self, spec: SceneSpec, world: World, ids: Mapping[str, int]) -> None:
+    def __init__(self, data: ScriptData) -> None:
         super().__init__()
-        self.spec = spec
-        self.intent_type = type_named(spec.rule_set.intent)
-        self.manual: dict[int, dict[str, Any]] = {}
+        self.data = data
+        self.intent_type = type_named(data.intent)
+        self.dice = {int(turn): tuple(faces) for turn, faces in data.dice.items()}
+        self.manual: dict[int, dict[str, Any]] = {int(entity): dict(fields) for entity, fields in data.manual.items()}
         self.orders: dict[int, list[tuple[int, type[Any], dict[str, Any]]]] = {}
-        for turn, orders in sorted(spec.script.items()):
+        path = Path(data.path)
+        for turn, orders in sorted((int(turn), orders) for turn, orders in json.loads(data.script).items()):
             for name, parts in orders.items():
                 for component_name, fields in parts.items():
-                    where = f"script turn {turn}, entity {name!r}"
                     cls = type_named(component_name)
-                    current = world.try_get(ids[name], cls)
-                    if current is None:
-                        raise SceneError(spec.path, where, component_name, f"entity {name!r} has no {component_name}")
-                    values = _values(spec.path, where, cls, fields, ids)
-                    _replace(spec.path, where, current, values)
-                    self.orders.setdefault(turn, []).append((ids[name], cls, values))
+                    values = _values(path, f"script turn {turn}, entity {name!r}", cls, fields, data.names)
+                    self.orders.setdefault(turn, []).append((data.names[name], cls, values))
+
+    @classmethod
+    def of_scene(cls, spec: SceneSpec, world: World, ids: Mapping[str, int]) -> ScriptSystem:
+        """The driver of scene ``spec`` built into ``world`` (``ids``: its entities by name): every scripted field is
+        checked now against the component it will change, so a bad script is refused before the first turn."""
+        script = {str(turn): orders for turn, orders in spec.script.items()}
+        dice = {str(turn): list(faces) for turn, faces in spec.dice.items()}
+        driver = cls(ScriptData(str(spec.path), spec.rule_set.intent, dict(ids), json.dumps(script), dice, {}))
+        for turn, orders in sorted(driver.orders.items()):
+            for entity, kind, values in orders:
+                name = next(n for n, e in ids.items() if e == entity)
+                where = f"script turn {turn}, entity {name!r}"
+                current = world.try_get(entity, kind)
+                if current is None:
+                    raise SceneError(spec.path, where, name_of(kind), f"entity {name!r} has no {name_of(kind)}")
+                _replace(spec.path, where, current, values)
+        return driver
+
+    def saved_data(self) -> ScriptData:
+        """What a save keeps of this driver: its script and the window's pending steering."""
+        manual = {str(entity): dict(fields) for entity, fields in self.manual.items()}
+        return dataclasses.replace(self.data, manual=manual)
+
+    @classmethod
+    def restored(cls, data: ScriptData) -> ScriptSystem:
+        """The driver a save kept."""
+        return cls(data)
 
     def run(self) -> None:
         """Apply the script (and manual steering) for the turn about to resolve."""
         turn = self.world.turn + 1
-        faces = self.spec.dice.get(turn)
+        faces = self.dice.get(turn)
         if faces:
             self.world.dice.script(*faces)
         for entity, cls, values in self.orders.get(turn, []):
@@ -387,7 +444,7 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
         for hex in zone.hexes:
             built = [_construct(spec.path, f"terrain {zone.label!r}", cls, f, ids) for cls, f in zone.components]
             zones[world.spawn(Position(*hex), *built)] = zone.label
-    driver = ScriptSystem(spec, world, ids)
+    driver = ScriptSystem.of_scene(spec, world, ids)
     world.add_system(driver)
     rule_set_named(spec.rules).install(world, spec.options)
     colours = {ids[a.name]: a.colour for a in spec.actors}

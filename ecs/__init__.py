@@ -19,19 +19,34 @@ from esper_motion.ecs.dice import (
 from esper_motion.ecs.errors import HandlerError, IntentError, MotionError, RuleValueError, WorldError
 from esper_motion.ecs.events import Event, RollMade
 from esper_motion.ecs.hexgrid import Hex
+from esper_motion.ecs.links import Consistent, LinkError, LinkView, check_links
 from esper_motion.ecs.persist import Linked, SaveError
 from esper_motion.ecs.phase import Phase
-from esper_motion.ecs.registry import RuleSet, name_of, register, register_rule_set, rule_set_named, type_named
-from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number, recheck
+from esper_motion.ecs.registry import (
+    RuleSet,
+    SavedSystem,
+    name_of,
+    register,
+    register_rule_set,
+    register_system,
+    rule_set_named,
+    system_named,
+    type_named,
+)
+from esper_motion.ecs.validate import LARGEST_WHOLE, check_bool, check_choice, check_int, check_number, recheck
 from esper_motion.ecs.world import System, World, declare_members
 
 __all__ = [
+    "LARGEST_WHOLE",
+    "Consistent",
     "Damage",
     "Dice",
     "Event",
     "HandlerError",
     "Hex",
     "IntentError",
+    "LinkError",
+    "LinkView",
     "Linked",
     "MotionError",
     "Phase",
@@ -40,6 +55,7 @@ __all__ = [
     "RuleSet",
     "RuleValueError",
     "SaveError",
+    "SavedSystem",
     "SuccessRoll",
     "System",
     "World",
@@ -47,6 +63,7 @@ __all__ = [
     "check_bool",
     "check_choice",
     "check_int",
+    "check_links",
     "check_number",
     "critical_failure_probability",
     "critical_success_probability",
@@ -56,7 +73,9 @@ __all__ = [
     "recheck",
     "register",
     "register_rule_set",
+    "register_system",
     "rule_set_named",
     "success_probability",
+    "system_named",
     "type_named",
 ]

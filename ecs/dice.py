@@ -235,8 +235,8 @@ class Dice:
     __slots__ = ("_random", "_script")
 
     def __init__(self, seed: int | None = None) -> None:
-        if seed is not None:
-            check_int("Dice", "seed", seed)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):  # a seed of any size
+            raise RuleValueError("Dice", "seed", seed, "a whole number")
         self._random = random.Random(seed)
         self._script: deque[int] = deque()
 

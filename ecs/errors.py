@@ -6,7 +6,25 @@ component (or rule, or file), the field, the value given and what would have bee
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
+
+SHOWN_LENGTH: Final = 120
+"""How many characters of a bad value an error message shows at most; a longer value is cut with its length."""
+
+
+def shown(value: Any) -> str:
+    """``repr(value)``, cut to :data:`SHOWN_LENGTH` characters with a note of how long it was.
+
+    >>> shown("x" * 500)[-30:]
+    'xxx... (502 characters in all)'
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # a whole number too long for Python to write out
+        return f"a whole number of about {int(abs(value).bit_length() * 0.30103)} digits"
+    if len(text) <= SHOWN_LENGTH:
+        return text
+    return f"{text[: SHOWN_LENGTH - 3]}... ({len(text)} characters in all)"
 
 
 class MotionError(ValueError):
@@ -14,7 +32,7 @@ class MotionError(ValueError):
 
 
 class RuleValueError(MotionError):
-    """A value outside what a component or rule accepts.
+    """A value outside what a component or rule accepts (a long value is cut in the message, see :func:`shown`).
 
     ``entity`` is the entity whose component holds the value, where that is known (a field a game set between
     steps, found at the next step).
@@ -32,7 +50,7 @@ class RuleValueError(MotionError):
         self.allowed = allowed
         self.entity = entity
         where = "" if entity is None else f"entity {entity}: "
-        super().__init__(f"{where}{owner}.{field} = {value!r}: expected {allowed}")
+        super().__init__(f"{where}{owner}.{field} = {shown(value)}: expected {allowed}")
 
 
 class IntentError(MotionError):
@@ -53,7 +71,7 @@ class IntentError(MotionError):
         self.value = value
         self.allowed = allowed
         where = field if "." in field else f"Intent.{field}"
-        super().__init__(f"entity {entity}: {where} = {value!r}: {allowed}")
+        super().__init__(f"entity {entity}: {where} = {shown(value)}: {allowed}")
 
 
 class WorldError(MotionError):

@@ -37,7 +37,13 @@ world whose links dangle (a rider whose mount was despawned between steps) is re
 when loaded; the next step lets its rules deal with the missing entity.
 
 Writing is atomic: the text goes to a temporary file in the same directory, is flushed and synced to
-disk, and replaces the old save in one rename, so a crash mid-save leaves the previous save whole.
+disk, and replaces the old save in one rename, so a crash mid-save leaves the previous save whole. A save
+through a symbolic link replaces the link's target and keeps the link; the file keeps its permission bits; a
+temporary file left by a save that was killed is removed by the next save to the same file.
+
+A save never writes what loading would refuse: every component's constructor checks run again on its present
+fields (:func:`esper_motion.ecs.recheck`), and the links are checked as loading checks them
+(:func:`esper_motion.ecs.check_links`). A refused save raises :class:`SaveError` and leaves the old file as it was.
 """
 
 from __future__ import annotations
@@ -48,26 +54,32 @@ import enum
 import json
 import math
 import os
-import tempfile
+import re
+import secrets
+import stat
 import types
 import typing
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, runtime_checkable
 
-from esper_motion.ecs import _context
+import esper
+
+from esper_motion.ecs import _context, links
 from esper_motion.ecs.dice import Dice
-from esper_motion.ecs.errors import RuleValueError, WorldError
-from esper_motion.ecs.registry import name_of, rule_set_named, type_named
-from esper_motion.ecs.world import World
+from esper_motion.ecs.errors import RuleValueError, WorldError, shown
+from esper_motion.ecs.registry import name_of, rule_set_named, saved_system_of, system_named, type_named
+from esper_motion.ecs.validate import LARGEST_WHOLE, recheck
+from esper_motion.ecs.world import System, World
 
 FORMAT: Final = "esper-motion save"
 """The value of a save file's ``format`` key."""
 
-VERSION: Final = 1
+VERSION: Final = 2
 """The format version this code writes, and the newest it reads."""
 
-_KEYS: Final = ("format", "version", "turn", "next_entity", "dice", "rules", "entities")
+_KEYS_1: Final = ("format", "version", "turn", "next_entity", "dice", "rules", "entities")
+_KEYS: Final = (*_KEYS_1, "systems")
 
 
 class SaveError(WorldError):
@@ -123,6 +135,8 @@ class _Saved:
     dice: dict[str, object]
     rules: dict[str, Any]
     entities: dict[int, dict[type[Any], Any]]
+    systems: tuple[str | System, ...]
+    """In the order they run: a rule set's name (its install adds its systems) or a system restored from its data."""
 
 
 class _FieldError(Exception):
@@ -136,11 +150,6 @@ class _FieldError(Exception):
 
 def _join(where: str, name: str) -> str:
     return f"{where}.{name}" if where else name
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 # -- codecs: one per declared field type ------------------------------------------------------
@@ -166,7 +175,9 @@ class _Exact:
 
     def decode(self, data: Any, where: str) -> Any:
         if not isinstance(data, self.kind) or (self.kind is int and isinstance(data, bool)):
-            raise _FieldError(where, f"expected {self.text}, got {_shown(data)}")
+            raise _FieldError(where, f"expected {self.text}, got {shown(data)}")
+        if self.kind is int and abs(data) > LARGEST_WHOLE:
+            raise _FieldError(where, f"expected a whole number at most {LARGEST_WHOLE:,} in size, got {shown(data)}")
         return data
 
 
@@ -179,8 +190,12 @@ class _Float:
         return self.decode(value, where)
 
     def decode(self, data: Any, where: str) -> Any:
-        if not isinstance(data, (int, float)) or isinstance(data, bool) or not math.isfinite(data):
-            raise _FieldError(where, f"expected a finite number, got {_shown(data)}")
+        if not isinstance(data, (int, float)) or isinstance(data, bool):
+            raise _FieldError(where, f"expected a finite number, got {shown(data)}")
+        if isinstance(data, int) and abs(data) > LARGEST_WHOLE:
+            raise _FieldError(where, f"expected a number at most {LARGEST_WHOLE:,} in size, got {shown(data)}")
+        if not math.isfinite(data):
+            raise _FieldError(where, f"expected a finite number, got {shown(data)}")
         return data
 
 
@@ -212,13 +227,13 @@ class _Enum:
         try:
             return self.cls(value).value
         except ValueError:
-            raise _FieldError(where, f"expected a {self.cls.__name__}, got {_shown(value)}") from None
+            raise _FieldError(where, f"expected a {self.cls.__name__}, got {shown(value)}") from None
 
     def decode(self, data: Any, where: str) -> Any:
         if isinstance(data, str):
             with contextlib.suppress(ValueError):
                 return self.cls(data)
-        raise _FieldError(where, f"expected one of {self.allowed}, got {_shown(data)}")
+        raise _FieldError(where, f"expected one of {self.allowed}, got {shown(data)}")
 
 
 class _Tuple:
@@ -281,14 +296,14 @@ class _Dict:
 
 def _expect(value: Any, kind: type[Any], where: str) -> Any:
     if not isinstance(value, kind):
-        raise _FieldError(where, f"expected a {kind.__name__}, got {_shown(value)}")
+        raise _FieldError(where, f"expected a {kind.__name__}, got {shown(value)}")
     return value
 
 
 def _text_keyed(value: Any, where: str) -> dict[str, Any]:
     for key in _expect(value, dict, where):
         if not isinstance(key, str):
-            raise _FieldError(where, f"expected text keys, got {_shown(key)}")
+            raise _FieldError(where, f"expected text keys, got {shown(key)}")
     return typing.cast("dict[str, Any]", value)
 
 
@@ -303,12 +318,12 @@ class _Dataclass:
 
     def encode(self, value: Any, where: str) -> Any:
         if type(value) is not self.cls:
-            raise _FieldError(where, f"expected a {self.cls.__name__}, got {_shown(value)}")
+            raise _FieldError(where, f"expected a {self.cls.__name__}, got {shown(value)}")
         return {name: codec.encode(getattr(value, name), _join(where, name)) for name, codec in self.fields.items()}
 
     def decode(self, data: Any, where: str) -> Any:
         if not isinstance(data, dict):
-            raise _FieldError(where, f"expected an object of {self.cls.__name__} fields, got {_shown(data)}")
+            raise _FieldError(where, f"expected an object of {self.cls.__name__} fields, got {shown(data)}")
         for name in self.fields:
             if name not in data:
                 raise _FieldError(_join(where, name), "missing")
@@ -442,6 +457,7 @@ def _encode(world: World, file: str) -> dict[str, Any]:
                 components[name] = codec.encode(component, "")
             except _FieldError as problem:
                 raise SaveError(file, problem.message, entity=entity, component=name, field=problem.where) from None
+            _recheck(component, file=file, entity=entity, name=name)
             _check_links(
                 component,
                 alive,
@@ -452,6 +468,7 @@ def _encode(world: World, file: str) -> dict[str, Any]:
             )
         records.append({"id": entity, "components": components})
     with _context.active(world.context):
+        _consistent(file, _context.entity_table())
         following = _context.peek_next_entity()
     return {
         "format": FORMAT,
@@ -461,7 +478,87 @@ def _encode(world: World, file: str) -> dict[str, Any]:
         "dice": world.dice.getstate(),
         "rules": rules,
         "entities": records,
+        "systems": _encode_systems(world, file),
     }
+
+
+def _encode_systems(world: World, file: str) -> list[dict[str, Any]]:
+    """Every system of ``world`` in the order it runs: a rule set's systems as one ``{"rules": name}`` where the
+    first of them stands, any other as ``{"system": name, "data": {...}}`` through :func:`register_system`."""
+    owners: dict[type[Any], str] = {}
+    for name, options in world.rules.items():
+        for kind in _installed_types(name, options):
+            owners.setdefault(kind, name)
+    entries: list[dict[str, Any]] = []
+    placed: set[str] = set()
+    for system in world.systems:
+        kind = type(system)
+        owner = owners.get(kind)
+        if owner is not None:
+            if owner not in placed:
+                entries.append({"rules": owner})
+                placed.add(owner)
+            continue
+        saved = saved_system_of(kind)
+        if saved is None:
+            raise SaveError(
+                file,
+                f"the system {kind.__module__}.{kind.__qualname__} is installed by no registered rule set and "
+                "holds no data a save can keep: register it with esper_motion.ecs.register_system",
+                field="systems",
+            )
+        label = f"systems.{saved.name}"
+        data = typing.cast("Any", system).saved_data()
+        codec = _class_codec(saved.data_type, file, None, label)
+        try:
+            fields = codec.encode(data, "")
+            recheck(data)
+        except _FieldError as problem:
+            raise SaveError(file, problem.message, component=label, field=problem.where) from None
+        except ValueError as error:
+            raise SaveError(file, f"refused: {error}", component=label) from None
+        entries.append({"system": saved.name, "data": fields})
+    entries.extend({"rules": name} for name in world.rules if name not in placed)  # a rule set with no system
+    return entries
+
+
+def _installed_types(name: str, options: Any) -> list[type[Any]]:
+    """The classes of the systems rule set ``name`` installs with ``options``, found by installing it into a
+    world made for the purpose and then deleted."""
+    scratch = World()
+    try:
+        rule_set_named(name).install(scratch, options)
+        return [type(system) for system in scratch.systems]
+    finally:
+        esper.delete_world(scratch.context)
+
+
+def _consistent(file: str, entities: dict[int, dict[type[Any], Any]]) -> None:
+    """Refuse links that cannot stand (:func:`esper_motion.ecs.links.check_table`, strictly: nothing in a save is
+    gone), naming the entity, the component by its registered name, and the field."""
+    try:
+        links.check_table(entities, strict=True)
+    except links.LinkError as error:
+        kind = next((kind for kind in entities[error.entity] if kind.__name__ == error.component), None)
+        name = name_of(kind) if kind is not None else error.component
+        raise SaveError(
+            file, f"{shown(error.value)}: {error.problem}", entity=error.entity, component=name, field=error.field
+        ) from None
+
+
+def _recheck(component: Any, *, file: str, entity: int, name: str) -> None:
+    """Refuse to save a component whose constructor would refuse its present fields, as loading it would."""
+    try:
+        recheck(component)
+    except ValueError as error:
+        field = error.field if isinstance(error, RuleValueError) else None
+        raise SaveError(
+            file,
+            f"{error} (loading would refuse it, so nothing was written)",
+            entity=entity,
+            component=name,
+            field=field,
+        ) from None
 
 
 def _check_links(component: Any, entities: Container[int], *, file: str, entity: int, name: str, missing: str) -> None:
@@ -469,20 +566,32 @@ def _check_links(component: Any, entities: Container[int], *, file: str, entity:
         return
     for target in component.links():
         if isinstance(target, bool) or not isinstance(target, int):
-            raise SaveError(file, f"links() gave {_shown(target)}, not an entity id", entity=entity, component=name)
+            raise SaveError(file, f"links() gave {shown(target)}, not an entity id", entity=entity, component=name)
         if target not in entities:
             raise SaveError(file, f"links to entity {target}, {missing}", entity=entity, component=name)
 
 
 def _write_atomically(file: str, text: str) -> None:
-    directory = os.path.dirname(os.path.abspath(file))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(file)}.", suffix=".tmp")
+    """Write ``text`` to ``file`` through a temporary file and one rename. A symbolic link is followed (its target
+    is replaced, the link stays); the target keeps its permission bits (a new file gets the usual ones, under the
+    umask); our temporary files left behind by a process that died mid-save are removed first."""
+    target = os.path.realpath(file)
+    directory, name = os.path.split(target)
+    _remove_stale(directory, name)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    temporary = os.path.join(directory, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else mode)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            if mode is not None:
+                os.chmod(temporary, mode)  # the umask may have taken bits the old file had
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
-        os.replace(temporary, file)
+        os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
@@ -495,6 +604,29 @@ def _write_atomically(file: str, text: str) -> None:
             os.close(directory_handle)
 
 
+def _remove_stale(directory: str, name: str) -> None:
+    """Remove the temporary files of saves to ``name`` whose process no longer runs (killed mid-save)."""
+    pattern = re.compile(rf"\.{re.escape(name)}\.(\d+)\.[0-9a-f]{{8}}\.tmp")
+    with os.scandir(directory) as found:
+        stale = [entry.path for entry in found if (match := pattern.fullmatch(entry.name)) and _gone(int(match[1]))]
+    for path in stale:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
+def _gone(pid: int) -> bool:
+    """Whether no process ``pid`` runs any more (ours is running: its own saves finish or clean up)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):  # no such process, or a number no process can have
+        return True
+    except PermissionError:  # another user's process
+        return False
+    return False
+
+
 # -- loading ----------------------------------------------------------------------------------
 
 
@@ -502,8 +634,11 @@ def load(cls: type[World], path: str | os.PathLike[str], *, context: str | None,
     """A new ``cls`` world built from the save at ``path``: its rule sets reinstalled, then its contents."""
     saved = _read(os.fspath(path))
     world = cls(context=context, transactional=transactional)
-    for name, options in saved.rules.items():
-        rule_set_named(name).install(world, options)
+    for entry in saved.systems:
+        if isinstance(entry, str):
+            rule_set_named(entry).install(world, saved.rules[entry])
+        else:
+            world.add_system(entry)
     _apply(world, saved)
     return world
 
@@ -561,15 +696,16 @@ def _read(file: str) -> _Saved:
         raise SaveError(file, f'not an esper-motion save (no "format": {FORMAT!r})')
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise SaveError(file, f"expected a format version from 1 to {VERSION}, got {_shown(version)}", field="version")
+        raise SaveError(file, f"expected a format version from 1 to {VERSION}, got {shown(version)}", field="version")
     if version > VERSION:
         raise SaveError(
             file, f"written in format version {version} by a newer esper-motion; this one reads up to {VERSION}"
         )
-    if set(data) != set(_KEYS):
-        extra = sorted(set(data) - set(_KEYS))
-        lacking = sorted(set(_KEYS) - set(data))
-        raise SaveError(file, f"expected exactly the keys {list(_KEYS)}; missing {lacking}, unknown {extra}")
+    keys = _KEYS if version >= 2 else _KEYS_1
+    if set(data) != set(keys):
+        extra = sorted(set(data) - set(keys))
+        lacking = sorted(set(keys) - set(data))
+        raise SaveError(file, f"expected exactly the keys {list(keys)}; missing {lacking}, unknown {extra}")
     turn = _top_level_int(data, "turn", 0, file)
     following = _top_level_int(data, "next_entity", 1, file)
     try:
@@ -577,6 +713,7 @@ def _read(file: str) -> _Saved:
     except RuleValueError as error:
         raise SaveError(file, str(error), field="dice") from None
     rules = _read_rules(data["rules"], file)
+    systems = _read_systems(data["systems"], rules, file) if version >= 2 else tuple(rules)
     entities = _read_entities(data["entities"], file)
     if entities and following <= max(entities):
         raise SaveError(file, f"must be above every entity id (the highest is {max(entities)})", field="next_entity")
@@ -590,25 +727,26 @@ def _read(file: str) -> _Saved:
                 name=name_of(type(component)),
                 missing="which is not in the save",
             )
-    return _Saved(turn, following, data["dice"], rules, entities)
+    _consistent(file, entities)
+    return _Saved(turn, following, data["dice"], rules, entities, systems)
 
 
 def _top_level_int(data: dict[str, Any], key: str, low: int, file: str) -> int:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise SaveError(file, f"expected a whole number, {low} or more, got {_shown(value)}", field=key)
+        raise SaveError(file, f"expected a whole number, {low} or more, got {shown(value)}", field=key)
     return value
 
 
 def _read_rules(data: Any, file: str) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise SaveError(file, f"expected an object of rule sets, got {_shown(data)}", field="rules")
+        raise SaveError(file, f"expected an object of rule sets, got {shown(data)}", field="rules")
     rules: dict[str, Any] = {}
     for name, record in data.items():
         label = f"rules.{name}"
         if not isinstance(record, dict) or set(record) != {"module", "options"}:
             raise SaveError(
-                file, f"expected an object with keys 'module' and 'options', got {_shown(record)}", component=label
+                file, f"expected an object with keys 'module' and 'options', got {shown(record)}", component=label
             )
         try:
             rule_set = rule_set_named(name)
@@ -624,27 +762,65 @@ def _read_rules(data: Any, file: str) -> dict[str, Any]:
     return rules
 
 
+def _read_systems(data: Any, rules: dict[str, Any], file: str) -> tuple[str | System, ...]:
+    """The save's systems in order: each rule set's name once, and the others rebuilt from their data."""
+    if not isinstance(data, list):
+        raise SaveError(file, f"expected a list of systems, got {shown(data)}", field="systems")
+    found: list[str | System] = []
+    for index, entry in enumerate(data):
+        where = f"systems[{index}]"
+        if isinstance(entry, dict) and set(entry) == {"rules"}:
+            name = entry["rules"]
+            if name not in rules or name in found:
+                raise SaveError(file, f"expected each rule set of 'rules' once, got {shown(name)}", field=where)
+            found.append(name)
+            continue
+        if not (isinstance(entry, dict) and set(entry) == {"system", "data"} and isinstance(entry["system"], str)):
+            raise SaveError(
+                file,
+                f"expected {{'rules': name}} or {{'system': name, 'data': {{...}}}}, got {shown(entry)}",
+                field=where,
+            )
+        try:
+            saved = system_named(entry["system"])
+        except WorldError as error:
+            raise SaveError(file, f"{error}: import the module that registers it before loading", field=where) from None
+        label = f"systems.{saved.name}"
+        codec = _class_codec(saved.data_type, file, None, label)
+        try:
+            system = saved.system_type.restored(codec.decode(entry["data"], ""))
+        except _FieldError as problem:
+            raise SaveError(file, problem.message, component=label, field=problem.where) from None
+        except ValueError as error:
+            raise SaveError(file, f"refused: {error}", component=label) from None
+        found.append(system)
+    missing = [name for name in rules if name not in found]
+    if missing:
+        raise SaveError(file, f"the rule sets {missing} of 'rules' are not placed among the systems", field="systems")
+    return tuple(found)
+
+
 def _read_entities(data: Any, file: str) -> dict[int, dict[type[Any], Any]]:
     if not isinstance(data, list):
-        raise SaveError(file, f"expected a list of entities, got {_shown(data)}", field="entities")
+        raise SaveError(file, f"expected a list of entities, got {shown(data)}", field="entities")
     entities: dict[int, dict[type[Any], Any]] = {}
     for index, record in enumerate(data):
         if not isinstance(record, dict) or set(record) != {"id", "components"}:
             raise SaveError(
                 file,
-                f"expected an object with keys 'id' and 'components', got {_shown(record)}",
+                f"expected an object with keys 'id' and 'components', got {shown(record)}",
                 field=f"entities[{index}]",
             )
         entity = record["id"]
         if isinstance(entity, bool) or not isinstance(entity, int) or entity < 1:
             raise SaveError(
-                file, f"expected an entity id, 1 or more, got {_shown(entity)}", field=f"entities[{index}].id"
+                file, f"expected an entity id, 1 or more, got {shown(entity)}", field=f"entities[{index}].id"
             )
         if entity in entities:
             raise SaveError(file, "this entity id appears twice", entity=entity)
         components = record["components"]
         if not isinstance(components, dict):
-            raise SaveError(file, f"expected an object of components, got {_shown(components)}", entity=entity)
+            raise SaveError(file, f"expected an object of components, got {shown(components)}", entity=entity)
         table: dict[type[Any], Any] = {}
         for name, fields in components.items():
             try:

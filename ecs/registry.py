@@ -56,6 +56,11 @@ def name_of(cls: type[Any]) -> str:
         ) from None
 
 
+def registered_types() -> tuple[type[Any], ...]:
+    """Every registered class, in the order of registration."""
+    return tuple(_BY_TYPE)
+
+
 def type_named(name: str) -> type[Any]:
     """The class registered under ``name``; a clear error naming the unknown name otherwise."""
     try:
@@ -104,3 +109,81 @@ def rule_set_named(name: str) -> RuleSet:
     except KeyError:
         known = ", ".join(sorted(_RULE_SETS)) or "none"
         raise WorldError(f"rule set {name!r} is not registered (registered: {known})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class SavedSystem:
+    """A system class a save can hold, as a save file knows it: its name, its class, the dataclass of its data.
+
+    The class defines ``saved_data(self)``, returning a ``data_type`` instance that holds all its state (a save
+    writes it field by field, as it writes a component), and a class method ``restored(data)`` that builds an
+    equal system from such an instance (see :func:`register_system`).
+    """
+
+    name: str
+    system_type: type[Any]
+    data_type: type[Any]
+
+
+_SYSTEMS: dict[str, SavedSystem] = {}
+_SYSTEM_NAMES: dict[type[Any], str] = {}
+
+
+def register_system(name: str, data_type: type[Any]) -> Callable[[T], T]:
+    """Class decorator letting ``World.save`` hold a game's own system (one no rule set installs) and
+    ``World.load`` add it again, in its place among the systems.
+
+    ``data_type`` is a dataclass whose fields a save can hold; the system class defines ``saved_data(self) ->
+    data_type`` and a class method ``restored(cls, data: data_type)``. A world holding a system that is neither
+    installed by a registered rule set nor registered here refuses to save, naming it.
+
+    >>> from dataclasses import dataclass
+    >>> from esper_motion.ecs import Phase, System
+    >>> @dataclass(frozen=True)
+    ... class GustData:
+    ...     yards: int
+    >>> @register_system("example.GustSystem", GustData)
+    ... class GustSystem(System):
+    ...     phase = Phase.MOVEMENT
+    ...     def __init__(self, yards: int) -> None:
+    ...         super().__init__()
+    ...         self.yards = yards
+    ...     def run(self) -> None: ...
+    ...     def saved_data(self) -> GustData:
+    ...         return GustData(self.yards)
+    ...     @classmethod
+    ...     def restored(cls, data: GustData) -> GustSystem:
+    ...         return cls(data.yards)
+    >>> system_named("example.GustSystem").data_type.__name__
+    'GustData'
+    """
+    if not (isinstance(data_type, type) and dataclasses.is_dataclass(data_type)):
+        raise WorldError(f"system {name!r}: data_type must be a dataclass, not {data_type!r}")
+
+    def decorate(cls: T) -> T:
+        for method in ("saved_data", "restored"):
+            if not callable(getattr(cls, method, None)):
+                raise WorldError(f"system {name!r}: {cls.__qualname__} must define {method}() to be saved")
+        owner = _SYSTEMS.get(name)
+        if owner is not None and owner.system_type.__qualname__ != cls.__qualname__:
+            raise WorldError(f"registered system name {name!r} already names {owner.system_type.__qualname__}")
+        _SYSTEMS[name] = SavedSystem(name, cls, data_type)
+        _SYSTEM_NAMES[cls] = name
+        return cls
+
+    return decorate
+
+
+def system_named(name: str) -> SavedSystem:
+    """The system registered under ``name``; a clear error for one no imported module registered."""
+    try:
+        return _SYSTEMS[name]
+    except KeyError:
+        known = ", ".join(sorted(_SYSTEMS)) or "none"
+        raise WorldError(f"system {name!r} is not registered (registered: {known})") from None
+
+
+def saved_system_of(cls: type[Any]) -> SavedSystem | None:
+    """How a save holds systems of class ``cls``, or None for a class never registered with :func:`register_system`."""
+    name = _SYSTEM_NAMES.get(cls)
+    return None if name is None else _SYSTEMS[name]

@@ -5,9 +5,13 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Collection
-from typing import Any
+from typing import Any, Final
 
 from esper_motion.ecs.errors import RuleValueError
+
+LARGEST_WHOLE: Final = 2**53 - 1
+"""The largest size of whole number a component holds (9,007,199,254,740,991): every JSON reader reads it exactly,
+so a save can always hold it. :func:`check_int` refuses anything larger, whatever range it is given."""
 
 
 def _range_text(kind: str, low: float | None, high: float | None) -> str:
@@ -20,28 +24,36 @@ def _range_text(kind: str, low: float | None, high: float | None) -> str:
     return kind
 
 
+def _outside(value: float, low: float | None, high: float | None) -> bool:
+    return (low is not None and value < low) or (high is not None and value > high)
+
+
+def _too_large(owner: str, field: str, value: int, kind: str) -> RuleValueError:
+    return RuleValueError(owner, field, value, f"{kind} at most {LARGEST_WHOLE:,} in size")
+
+
 def check_int(owner: str, field: str, value: Any, low: int | None = None, high: int | None = None) -> int:
-    """Return ``value`` if it is an ``int`` (not a bool) within ``[low, high]``; raise otherwise."""
-    if (
-        not isinstance(value, int)
-        or isinstance(value, bool)
-        or (low is not None and value < low)
-        or (high is not None and value > high)
-    ):
+    """Return ``value`` if it is an ``int`` (not a bool) within ``[low, high]`` and no larger in size than
+    :data:`LARGEST_WHOLE`; raise otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or _outside(value, low, high):
         raise RuleValueError(owner, field, value, _range_text("a whole number", low, high))
+    if abs(value) > LARGEST_WHOLE:
+        raise _too_large(owner, field, value, "a whole number")
     return value
 
 
 def check_number(owner: str, field: str, value: Any, low: float | None = None, high: float | None = None) -> float:
-    """Return ``value`` if it is a finite real number within ``[low, high]``; NaN and infinities are refused."""
+    """Return ``value`` if it is a finite real number within ``[low, high]``; NaN and infinities are refused, and so
+    is a whole number larger in size than :data:`LARGEST_WHOLE`."""
     if (
         not isinstance(value, (int, float))
         or isinstance(value, bool)
-        or not math.isfinite(value)
-        or (low is not None and value < low)
-        or (high is not None and value > high)
+        or (isinstance(value, float) and not math.isfinite(value))
+        or _outside(value, low, high)
     ):
         raise RuleValueError(owner, field, value, _range_text("a finite number", low, high))
+    if isinstance(value, int) and abs(value) > LARGEST_WHOLE:
+        raise _too_large(owner, field, value, "a number")
     return value
 
 

@@ -131,13 +131,21 @@ class World:
     # -- entities and components -------------------------------------------------------------
 
     def spawn(self, *components: Any) -> int:
-        """Create an entity with ``components``; return its id (queued during a step, id given at once)."""
+        """Create an entity with ``components``; return its id (queued during a step, id given at once).
+
+        Links the components make to entities that exist are checked first (:func:`esper_motion.ecs.links.check_new`):
+        a link that cannot stand raises :class:`~esper_motion.ecs.links.LinkError` and nothing is created.
+        """
+        from esper_motion.ecs import links  # noqa: PLC0415 (the links know the world, not the other way round)
+
         for component in components:
             _check_instance("spawn", component)
         with _context.active(self.context):
             if not self._stepping:
+                links.check_new(self, _context.peek_next_entity(), components)
                 return esper.create_entity(*components)
             entity = esper.create_entity()
+            links.check_new(self, entity, components)
         self._queue.extend(partial(esper.add_component, entity, component) for component in components)
         return entity
 
@@ -147,9 +155,13 @@ class World:
         self._run_or_queue(lambda: esper.delete_entity(entity, immediate=True) if esper.entity_exists(entity) else None)
 
     def add(self, entity: int, component: Any) -> None:
-        """Give ``entity`` a component, replacing one of the same type (queued during a step)."""
+        """Give ``entity`` a component, replacing one of the same type (queued during a step); its links are checked
+        first, as :meth:`spawn` checks them."""
+        from esper_motion.ecs import links  # noqa: PLC0415 (the links know the world, not the other way round)
+
         _check_instance("add", component)
         self._require(entity)
+        links.check_new(self, entity, (component,))
         self._run_or_queue(lambda: esper.add_component(entity, component) if esper.entity_exists(entity) else None)
 
     def remove(self, entity: int, component_type: type[Any]) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from esper_motion.components.flight import Flight, FlightIntent
-from esper_motion.components.gurps import MoveState
+from esper_motion.components.gurps import MoveState, Posture
 from esper_motion.ecs import World, critical_failure_probability, success_probability
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex
@@ -20,6 +20,7 @@ from esper_motion.systems.gurps.highspeed.intent import check_intent, early_turn
 from esper_motion.systems.gurps.highspeed.maneuvers import maneuver_loss
 from esper_motion.systems.gurps.highspeed.movement import jump_skill, plan_walk, walk
 from esper_motion.systems.gurps.mounted.mount_orders import ordered_intent
+from esper_motion.systems.gurps.posture.posture import check_posture_change
 from esper_motion.systems.gurps.shared.movers import (
     Body,
     Limits,
@@ -84,6 +85,9 @@ def preview(world: World, entity: int) -> Forecast:
     if intent is not body.intent:
         body = body._replace(intent=intent)
     check_intent(world, body, chosen)
+    posture = world.try_get(entity, Posture)
+    if posture is not None:
+        check_posture_change(entity, intent, posture)
     if carried(body):
         return Forecast(entity)
     recovery = recovery_target(world, entity)

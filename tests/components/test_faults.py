@@ -25,8 +25,11 @@ import pytest
 
 import esper_motion.components
 from esper_motion.components import (
+    MAX_ALTITUDE_YD,
+    MAX_SPEED_YPS,
     Control,
     Flight,
+    FlightIntent,
     FlightMode,
     Intent,
     LossCause,
@@ -39,8 +42,9 @@ from esper_motion.components import (
     PostureState,
     Vegetation,
     VegetationZone,
+    Velocity,
 )
-from esper_motion.ecs import RuleValueError, WorldError, name_of
+from esper_motion.ecs import IntentError, RuleValueError, WorldError, name_of
 
 NEGATIVE_ALLOWED: Final[dict[tuple[str, str], str]] = {
     ("Position", "q"): "axial hex coordinates run both ways",
@@ -245,3 +249,50 @@ def test_an_enumerated_field_given_as_its_text_becomes_the_member(build: Any, fi
     """The systems compare members by identity (``state is MoveState.HIGH_SPEED``), so text left as text would be
     misread as some other state; a component turns the text into its member, as the Spelljammer ones do."""
     assert getattr(build(), field) is member
+
+
+# --- upper bounds (issue 15, finding 8) -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: Velocity(10_000_000), r"Velocity\.yps = 10000000: expected a whole number from 0 to 10000"),
+        (lambda: Velocity(MAX_SPEED_YPS + 1), r"Velocity\.yps = 10001: expected a whole number from 0 to 10000"),
+        (lambda: Mover(basic_move=10_001), r"Mover\.basic_move = 10001: expected a whole number from 0 to 10000"),
+        (lambda: Intent(throttle=-10_001), r"Intent\.throttle = -10001: expected a whole number from -10000 to"),
+        (lambda: Intent(veer=(0,) * 10_001), r"Intent\.veer = \(0, 0, .*: expected a tuple .* at most 10,000"),
+        (lambda: Control(path=[(0, 0)] * 10_002), r"Control\.path = .*: expected a list of hexes .* at most 10,001"),
+        (lambda: Position(0, 0, 1e7), r"Position\.altitude_yd = 10000000\.0: expected a finite number from 0 to"),
+        (lambda: Flight(6, fall_yd=MAX_ALTITUDE_YD + 1), r"Flight\.fall_yd = 1000001: expected a finite number from 0"),
+        (lambda: FlightIntent(climb_yd=10**7), r"FlightIntent\.climb_yd = 10000000: expected a whole number from"),
+    ],
+    ids=["10,000,000 yd/s", "one past the top", "Basic Move", "throttle", "veer", "path", "altitude", "fall", "climb"],
+)
+def test_speeds_heights_and_path_lengths_past_their_documented_bounds_are_refused(
+    build: typing.Callable[[], object], message: str
+) -> None:
+    """No rule needs more than MAX_SPEED_YPS (10,000 yd/s) or MAX_ALTITUDE_YD (1,000,000 yd); one turn's path is
+    bounded by the speed, so a mistyped speed can no longer cost a turn gigabytes."""
+    with pytest.raises(RuleValueError, match=message):
+        build()
+
+
+def test_the_bounds_themselves_are_accepted() -> None:
+    assert Velocity(MAX_SPEED_YPS).yps == 10_000
+    assert Position(0, 0, MAX_ALTITUDE_YD).altitude_yd == 1_000_000
+    assert len(Intent(veer=(1,) * MAX_SPEED_YPS).veer) == 10_000
+
+
+def test_an_error_message_cuts_a_long_value() -> None:
+    """A 3 MB value used to be repeated in full; now the message shows its first characters and its length."""
+    with pytest.raises(RuleValueError) as refused:
+        Intent(veer=(0,) * 1_000_000)
+    message = str(refused.value)
+    assert len(message) < 300
+    assert message.startswith("Intent.veer = (0, 0, 0,")
+    assert "... (3000000 characters in all): expected a tuple of -1, 0 and 1" in message
+    with pytest.raises(IntentError) as forbidden:
+        raise IntentError(3, "veer", (2,) * 1_000_000, "each -1, 0 or 1")
+    assert len(str(forbidden.value)) < 300
+    assert forbidden.value.value == (2,) * 1_000_000  # the error keeps the value itself for the game

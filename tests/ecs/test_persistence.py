@@ -9,6 +9,8 @@ import json
 import os
 import pkgutil
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -21,6 +23,8 @@ from hypothesis import strategies as st
 
 import esper_motion.components
 from esper_motion.components import (
+    MAX_ALTITUDE_YD,
+    MAX_SPEED_YPS,
     Condition,
     Control,
     Facing,
@@ -72,6 +76,7 @@ from esper_motion.ecs import (
     Linked,
     Phase,
     RollMade,
+    RuleValueError,
     SaveError,
     System,
     World,
@@ -79,10 +84,11 @@ from esper_motion.ecs import (
     name_of,
     register,
     register_rule_set,
+    register_system,
 )
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.persist import FORMAT, VERSION, check_savable
-from esper_motion.ecs.validate import check_int
+from esper_motion.ecs.validate import LARGEST_WHOLE, check_int
 
 # --- a toy rule set: moves, rolls, spawns and despawns, so a turn uses every part of the world -----------
 
@@ -224,8 +230,9 @@ def test_a_save_holds_format_turn_next_id_dice_rules_and_every_component(tmp_pat
     empty = world.spawn()
     world.save(tmp_path / "game.json")
     data = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
-    assert list(data) == ["format", "version", "turn", "next_entity", "dice", "rules", "entities"]
+    assert list(data) == ["format", "version", "turn", "next_entity", "dice", "rules", "entities", "systems"]
     assert (data["format"], data["version"], data["turn"]) == (FORMAT, VERSION, 2)
+    assert data["systems"] == [{"rules": "test.toy"}]
     assert data["next_entity"] == empty + 1
     assert data["dice"] == world.dice.getstate()
     assert data["rules"] == {"test.toy": {"module": __name__, "options": {"stride": 2}}}
@@ -458,7 +465,7 @@ BAD_DATA: list[tuple[str, Change, str]] = [
     (
         "a value the component refuses",
         lambda d: components_of(d, "Velocity").update(yps=-1),
-        r"entity 1: Velocity.yps: refused: Velocity.yps = -1: expected a whole number, 0 or more",
+        r"entity 1: Velocity.yps: refused: Velocity.yps = -1: expected a whole number from 0 to 10000",
     ),
     (
         "missing field",
@@ -642,6 +649,20 @@ SAVE_REFUSALS: list[tuple[str, Callable[[World], None], str]] = [
         r"entity 1: test.Kit.marks: expected a tuple, got \[1\]",
     ),
     (
+        # issue 15, finding 1: a value the constructor would refuse, set between steps, used to be written
+        "field changed to a value its constructor refuses",
+        lambda w: setattr(w.get(w.spawn(Facing(0)), Facing), "direction", 7),
+        r"entity 1: Facing.direction: Facing.direction = 7: expected a whole number from 0 to 5 "
+        r"\(loading would refuse it, so nothing was written\)",
+    ),
+    (
+        # finding 2: a whole number longer than Python writes out (4,300 digits) in a field with no check of its own
+        "whole number too long to write",
+        lambda w: w.spawn(Beacon(target=10**5000)),
+        r"entity 1: test.Beacon.target: expected a whole number at most 9,007,199,254,740,991 in size, "
+        r"got a whole number of about 5000 digits",
+    ),
+    (
         "link to a missing entity",
         lambda w: w.spawn(Beacon(target=7)),
         r"entity 1: test.Beacon: links to entity 7, which does not exist: the save could not be loaded",
@@ -706,6 +727,193 @@ def test_saving_again_replaces_the_save_whole(tmp_path: Path) -> None:
     assert sorted(os.listdir(tmp_path)) == ["game.json"]
 
 
+def test_a_value_its_constructor_refuses_set_between_steps_is_refused_at_save_and_the_last_good_save_loads(
+    tmp_path: Path,
+) -> None:
+    """The save is refused (and so is the next step), the previous save still loads."""
+    target = tmp_path / "game.json"
+    world = toy_world()
+    world.save(target)
+    runner = world.spawn(Position(0, 0), Velocity(1), Facing(0))
+    world.get(runner, Facing).direction = 7
+    with pytest.raises(RuleValueError, match=rf"entity {runner}: Facing.direction = 7"):
+        world.step()
+    with pytest.raises(SaveError, match=rf"entity {runner}: Facing.direction: Facing.direction = 7") as refused:
+        world.save(target)
+    assert (refused.value.entity, refused.value.component, refused.value.field) == (runner, "Facing", "direction")
+    assert World.load(target).turn == 0
+
+
+def test_a_whole_number_past_the_largest_is_refused_when_built() -> None:
+    """Finding 2: the constructor refuses what a save could not write, naming the bound."""
+    with pytest.raises(RuleValueError, match=r"Position.q = a whole number of about 5000 digits: expected a whole "
+                       r"number at most 9,007,199,254,740,991 in size"):  # fmt: skip
+        Position(10**5000, 0)
+    with pytest.raises(RuleValueError, match=r"Position.r = -9007199254740992: expected a whole number at most 9,007"):
+        Position(0, -LARGEST_WHOLE - 1)
+    with pytest.raises(RuleValueError, match=r"Velocity.yps = a whole number of about 5000 digits: expected a whole "
+                       r"number from 0 to 10000"):  # fmt: skip
+        Velocity(10**5000)
+    assert Position(LARGEST_WHOLE, -LARGEST_WHOLE).q == LARGEST_WHOLE
+
+
+def test_a_whole_number_past_the_largest_in_a_file_is_refused_when_loaded(tmp_path: Path) -> None:
+    data = good_save(tmp_path)
+    entity = entity_with(data, "Position")
+    components_of(data, "Position")["q"] = LARGEST_WHOLE + 1
+    target = tmp_path / "bad.json"
+    target.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveError, match=rf"entity {entity}: Position.q: expected a whole number at most"):
+        World.load(target)
+
+
+# --- where a save lands: links, permissions, leftovers (finding 5) ------------------------------------------
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symbolic links and permission bits as POSIX has them")
+def test_saving_through_a_symbolic_link_replaces_its_target_and_keeps_the_link(tmp_path: Path) -> None:
+    (tmp_path / "saves").mkdir()
+    real = tmp_path / "saves" / "slot1.json"
+    link = tmp_path / "current.json"
+    world = toy_world()
+    world.save(real)
+    link.symlink_to(real)
+    world.step(2)
+    world.save(link)
+    assert link.is_symlink()
+    assert World.load(real).turn == 2
+    assert sorted(os.listdir(tmp_path / "saves")) == ["slot1.json"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="permission bits as POSIX has them")
+def test_a_save_keeps_the_permission_bits_of_the_file_it_replaces(tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    world = toy_world()
+    world.save(target)
+    target.chmod(0o640)
+    world.step()
+    world.save(target)
+    assert target.stat().st_mode & 0o777 == 0o640
+
+
+@pytest.mark.skipif(os.name != "posix", reason="permission bits as POSIX has them")
+def test_a_new_save_gets_the_usual_permission_bits_under_the_umask(tmp_path: Path) -> None:
+    previous = os.umask(0o022)
+    try:
+        toy_world().save(tmp_path / "game.json")
+    finally:
+        os.umask(previous)
+    assert (tmp_path / "game.json").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_temporary_file_left_by_a_killed_save_is_removed_by_the_next_save(tmp_path: Path) -> None:
+    """A process that dies between writing its temporary file and the rename (as kill -9 would) leaves the file;
+    the next save to the same file removes it, and leaves other files alone."""
+    target = tmp_path / "game.json"
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    killed = (
+        "import os, sys\n"
+        "from esper_motion.ecs import persist\n"
+        "os.replace = lambda *args: os._exit(9)\n"
+        "persist._write_atomically(sys.argv[1], 'half a save')\n"
+    )
+    finished = subprocess.run([sys.executable, "-c", killed, str(target)], check=False)
+    assert finished.returncode == 9
+    assert len([name for name in os.listdir(tmp_path) if name.endswith(".tmp")]) == 1
+    toy_world().save(target)
+    assert sorted(os.listdir(tmp_path)) == ["game.json", "notes.txt"]
+
+
+# --- a game's own systems (issue 15, finding 4) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TollData:
+    """What the toll system holds: how much it takes a turn, and what it has taken so far."""
+
+    fee: int
+    taken: list[int]
+
+    def __post_init__(self) -> None:
+        check_int("TollData", "fee", self.fee, low=1)
+
+
+@register_system("test.Toll", TollData)
+class Toll(System):
+    """Runs before the toy's Drift in MOVEMENT, so its place among the systems matters: slows every mover by its
+    fee, once, and keeps the turns it did."""
+
+    phase = Phase.MOVEMENT
+
+    def __init__(self, fee: int, taken: list[int] | None = None) -> None:
+        super().__init__()
+        self.fee = fee
+        self.taken = taken if taken is not None else []
+
+    def run(self) -> None:
+        for _, (velocity,) in by_id(self.world.query(Velocity)):
+            velocity.yps = max(0, velocity.yps - self.fee)
+        self.taken.append(self.world.turn)
+
+    def saved_data(self) -> TollData:
+        return TollData(self.fee, list(self.taken))
+
+    @classmethod
+    def restored(cls, data: TollData) -> Toll:
+        return cls(data.fee, list(data.taken))
+
+
+def test_a_registered_system_is_saved_with_its_data_and_loaded_in_its_place(tmp_path: Path) -> None:
+    world = World(seed=3)
+    world.add_system(Toll(1))  # before the rule set: it runs before Drift
+    install_toy(world, ToyOptions(stride=1))
+    for q in range(4):
+        world.spawn(Position(q, 0), Velocity(3))
+    twin_events = world.step(2)
+    world.save(tmp_path / "toll.json")
+    data = json.loads((tmp_path / "toll.json").read_text(encoding="utf-8"))
+    assert data["systems"] == [{"system": "test.Toll", "data": {"fee": 1, "taken": [0, 1]}}, {"rules": "test.toy"}]
+    loaded = World.load(tmp_path / "toll.json")
+    assert [type(system) for system in loaded.systems] == [Toll, Drift, Gamble]
+    assert twin_events
+    assert loaded.step(3) == world.step(3)
+    assert next(s for s in loaded.systems if isinstance(s, Toll)).taken == [0, 1, 2, 3, 4]
+
+
+def test_a_version_1_save_with_no_systems_loads_its_rule_sets(tmp_path: Path) -> None:
+    world = toy_world()
+    world.save(tmp_path / "game.json")
+    data = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+    del data["systems"]
+    data["version"] = 1
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    loaded = World.load(tmp_path / "old.json")
+    assert [type(system) for system in loaded.systems] == [Drift, Gamble]
+    assert loaded.step(2) == world.step(2)
+
+
+@pytest.mark.parametrize(
+    ("systems", "message"),
+    [
+        ([{"rules": "test.toy"}, {"system": "test.Nowhere", "data": {}}], r"systems\[1\]: system 'test.Nowhere' is not "
+         r"registered .*: import the module that registers it before loading"),
+        ([{"system": "test.Toll", "data": {"fee": 0, "taken": []}}, {"rules": "test.toy"}],
+         r"systems.test.Toll.fee: refused: TollData.fee = 0: expected a whole number, 1 or more"),
+        ([{"system": "test.Toll", "data": {"fee": 1}}, {"rules": "test.toy"}], r"systems.test.Toll.taken: missing"),
+        ([], r"systems: the rule sets \['test.toy'\] of 'rules' are not placed among the systems"),
+        ([{"rules": "test.toy"}, {"rules": "test.toy"}], r"systems\[1\]: expected each rule set of 'rules' once"),
+    ],
+    ids=["unknown system", "data its class refuses", "missing field", "rule set not placed", "rule set twice"],
+)  # fmt: skip
+def test_bad_systems_in_a_save_are_refused_naming_the_place(tmp_path: Path, systems: list[Any], message: str) -> None:
+    toy_world().save(tmp_path / "game.json")
+    data = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+    data["systems"] = systems
+    (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveError, match=message):
+        World.load(tmp_path / "bad.json")
+
+
 # --- the rule-set registry --------------------------------------------------------------------------------
 
 
@@ -730,12 +938,16 @@ def test_links_is_the_hook_a_component_implements() -> None:
 # Fields that hold entity ids draw them from ``ids``, the entities that will still exist, so a component
 # whose links() the save checks never points at a missing entity.
 
-natural = st.integers(min_value=0)
-positive = st.integers(min_value=1)
+whole = st.integers(-LARGEST_WHOLE, LARGEST_WHOLE)  # what check_int accepts at most (a save holds it exactly)
+natural = st.integers(0, LARGEST_WHOLE)
+positive = st.integers(1, LARGEST_WHOLE)
 length = st.floats(min_value=0, allow_nan=False, allow_infinity=False) | natural
+speed = st.integers(0, MAX_SPEED_YPS)  # velocities, Moves, top speeds: at most MAX_SPEED_YPS
+height = st.floats(min_value=0, max_value=MAX_ALTITUDE_YD) | st.integers(0, MAX_ALTITUDE_YD)
+climb = st.integers(-MAX_ALTITUDE_YD, MAX_ALTITUDE_YD)
 finite = st.floats(allow_nan=False, allow_infinity=False)
 facing = st.integers(0, 5)
-hexes = st.tuples(st.integers(), st.integers())
+hexes = st.tuples(whole, whole)
 text = st.text(max_size=8)
 
 
@@ -745,10 +957,10 @@ def maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 
 @st.composite
 def movers(draw: st.DrawFn) -> Mover:
-    water_move = draw(maybe(natural))
-    top_speed = draw(maybe(natural))
+    water_move = draw(maybe(speed))
+    top_speed = draw(maybe(speed))
     return Mover(
-        basic_move=draw(natural),
+        basic_move=draw(speed),
         dx=draw(positive),
         ht=draw(positive),
         hp=draw(positive),
@@ -759,9 +971,9 @@ def movers(draw: st.DrawFn) -> Mover:
         enhanced=top_speed is not None and draw(st.booleans()),
         wheels=draw(natural),
         legs=draw(st.booleans()),
-        handling=draw(maybe(st.integers())),
+        handling=draw(maybe(whole)),
         operator_skill=draw(maybe(natural)),
-        size_modifier=draw(st.integers()),
+        size_modifier=draw(whole),
         water_move=water_move,
         swimming=water_move is not None and draw(st.booleans()),
     )
@@ -772,9 +984,9 @@ def intents(draw: st.DrawFn) -> Intent:
     maneuver = draw(st.sampled_from(Maneuver))
     return Intent(
         maneuver=maneuver,
-        throttle=draw(st.integers()),
+        throttle=draw(st.integers(-MAX_SPEED_YPS, MAX_SPEED_YPS)),
         turn=draw(st.integers(-2, 2)),
-        turn_at_yd=draw(maybe(natural)),
+        turn_at_yd=draw(maybe(speed)),
         push=draw(st.booleans()),
         veer=tuple(draw(st.lists(st.integers(-1, 1), max_size=4))),
         slam=maneuver is Maneuver.ALL_OUT_ATTACK and draw(st.booleans()),
@@ -784,8 +996,8 @@ def intents(draw: st.DrawFn) -> Intent:
 @st.composite
 def legs(draw: st.DrawFn) -> tuple[tuple[int, int], ...]:
     """Climbs and dives in order along a path: increasing starts, none of 0 yards."""
-    starts = sorted(draw(st.sets(natural, max_size=3)))
-    return tuple((at, draw(st.integers().filter(bool))) for at in starts)
+    starts = sorted(draw(st.sets(speed, max_size=3)))
+    return tuple((at, draw(st.integers(-MAX_ALTITUDE_YD // 3, MAX_ALTITUDE_YD // 3).filter(bool))) for at in starts)
 
 
 @st.composite
@@ -798,7 +1010,7 @@ def controls(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Control:
         extra_cost=draw(natural),
         path=draw(st.lists(hexes, max_size=4)),
         loss_cause=draw(st.sampled_from(LossCause)) if state is MoveState.OUT_OF_CONTROL else None,
-        carried_by=draw(maybe(ids)),
+        carried_by=None,  # links that must agree both ways are written by seat_riders()
         turned_hexsides=draw(natural),
         turn_yd=draw(maybe(natural)),
         lost_at_yd=draw(maybe(natural)),
@@ -812,19 +1024,19 @@ def flights(draw: st.DrawFn) -> Flight:
     wings = draw(st.booleans())
     flown = draw(legs())
     return Flight(
-        air_move=draw(natural),
-        climbed_yd=sum(climb for _, climb in flown) if flown else draw(st.integers()),
+        air_move=draw(speed),
+        climbed_yd=sum(climb for _, climb in flown) if flown else draw(climb),
         flown_legs=flown,
-        previous_climb_yd=draw(st.integers()),
-        top_airspeed=draw(maybe(natural)),
+        previous_climb_yd=draw(climb),
+        top_airspeed=draw(maybe(speed)),
         mode=draw(st.sampled_from(FlightMode)),
         wings=wings,
         lying_flat=draw(st.booleans()),
         stalled=draw(st.booleans()),
         fall_seconds=draw(natural),
-        fall_yd=draw(length),
+        fall_yd=draw(height),
         breathing=draw(st.sampled_from(("normal", "trouble", "needs_mask"))),
-        dive_bonus_yps=draw(natural),
+        dive_bonus_yps=draw(speed),
         dive_bonus_turns=draw(natural),
         wiped_out=draw(st.booleans()),
         wingspan_yd=draw(natural) if wings else 0,
@@ -836,8 +1048,8 @@ def flights(draw: st.DrawFn) -> Flight:
 def flight_intents(draw: st.DrawFn) -> FlightIntent:
     if draw(st.booleans()):
         return FlightIntent(legs=draw(legs()))
-    climb = draw(st.integers())
-    return FlightIntent(climb_yd=climb, dive=climb < 0 and draw(st.booleans()))
+    climb_yd = draw(climb)
+    return FlightIntent(climb_yd=climb_yd, dive=climb_yd < 0 and draw(st.booleans()))
 
 
 @st.composite
@@ -851,7 +1063,7 @@ def atmospheres(draw: st.DrawFn) -> Atmosphere:
 def mounts(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Mount:
     seats = draw(st.integers(1, 4))
     return Mount(
-        riders=draw(st.lists(ids, unique=True, max_size=seats)),
+        riders=[],
         training=draw(st.sampled_from(MOUNT_TRAININGS)),
         hexes=draw(st.integers(2, 3)),
         saddle=draw(st.booleans()),
@@ -866,7 +1078,7 @@ def mounts(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Mount:
         spook_successes=draw(st.integers(0, 2)),
         spook_failures=draw(st.integers(0, 2)),
         threat=draw(maybe(ids)),
-        fractious=draw(st.integers(max_value=0)),
+        fractious=draw(st.integers(-LARGEST_WHOLE, 0)),
         saddle_loose=draw(st.booleans()),
         tightening_left=draw(natural),
         exhausted=draw(st.booleans()),
@@ -915,9 +1127,9 @@ def vegetation_zones(draw: st.DrawFn) -> VegetationZone:
 def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy[Any]]:
     """A strategy for every component class, entity ids drawn from ``ids``."""
     return {
-        Position: st.builds(Position, q=st.integers(), r=st.integers(), altitude_yd=length),
+        Position: st.builds(Position, q=whole, r=whole, altitude_yd=height),
         Facing: st.builds(Facing, direction=facing),
-        Velocity: st.builds(Velocity, yps=natural, heading=facing),
+        Velocity: st.builds(Velocity, yps=speed, heading=facing),
         Mover: movers(),
         Intent: intents(),
         Control: controls(ids),
@@ -939,7 +1151,7 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
         Atmosphere: atmospheres(),
         Rider: st.builds(
             Rider,
-            mount=maybe(ids),
+            mount=st.none(),
             hands_on_reins=st.integers(0, 2),
             strapped_in=st.booleans(),
             cavalry_training=st.booleans(),
@@ -959,7 +1171,7 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
         ),
         Mobility: st.builds(
             Mobility,
-            tmr=natural,
+            tmr=speed,
             dex=positive,
             attacks=natural,
             encumbrance=st.integers(0, 2),
@@ -1034,7 +1246,42 @@ def worlds(draw: st.DrawFn) -> World:
         entity = world.spawn(*(draw(choices[kind]) for kind in kinds))
         if not kept_entity:
             world.despawn(entity)
+    seat_riders(draw, world, kept)
     return world
+
+
+def seat_riders(draw: st.DrawFn, world: World, kept: list[int]) -> None:
+    """Write the links that must agree both ways (``esper_motion.ecs.links``), as the rules would: riders seated on
+    mounts with a free seat, in no loop, each listed by its mount and carried by it; other entities carried by any
+    other entity, or by none."""
+    for entity in kept:
+        rider = world.try_get(entity, Rider)
+        control = world.try_get(entity, Control)
+        if rider is None:
+            if control is not None:
+                others = [other for other in kept if other != entity]
+                control.carried_by = draw(maybe(st.sampled_from(others))) if others else None
+            continue
+        free = [
+            m for m, (mount,) in world.query(Mount) if len(mount.riders) < mount.seats and not loops(world, entity, m)
+        ]
+        chosen = draw(maybe(st.sampled_from(free))) if free else None
+        if chosen is not None:
+            rider.mount = chosen
+            world.get(chosen, Mount).riders.append(entity)
+        if control is not None:
+            control.carried_by = chosen
+
+
+def loops(world: World, rider: int, mount: int) -> bool:
+    """Whether seating ``rider`` on ``mount`` would close a riding chain (the mount is, or rides, the rider)."""
+    current: int | None = mount
+    while current is not None:
+        if current == rider:
+            return True
+        below = world.try_get(current, Rider)
+        current = below.mount if below is not None else None
+    return False
 
 
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])

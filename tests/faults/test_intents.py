@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from support import gurps_world
 from support.mounted import spawn_horse, spawn_rider
-from support.worlds import saved_bytes
+from support.worlds import fingerprint, saved_bytes
 
 from esper_motion.components import (
     Condition,
@@ -75,12 +75,13 @@ def runner(world: World, *, velocity: int, state: MoveState, at: tuple[int, int]
     )
 
 
-def refused(world: World, folder: Path) -> IntentError:
-    """Step, expecting a refusal that leaves the save file as it was; the refusal."""
-    before = saved_bytes(world, folder)
+def refused(world: World) -> IntentError:
+    """Step, expecting a refusal that leaves the world exactly as it was (:func:`support.worlds.fingerprint`: a save
+    would refuse a world holding a value its constructor refuses); the refusal."""
+    before = fingerprint(world)
     with pytest.raises(IntentError) as caught:
         world.step()
-    assert saved_bytes(world, folder) == before
+    assert fingerprint(world) == before
     return caught.value
 
 
@@ -98,10 +99,10 @@ def test_a_180_degree_turn_written_at_speed_is_refused_and_changes_nothing(tmp_p
     world = gurps()
     others = [runner(world, velocity=12, state=MoveState.HIGH_SPEED, at=(0, 2 * i)) for i in range(5)]
     world.get(others[2], Intent).turn = turn
-    before = saved_bytes(world, tmp_path)
+    before = fingerprint(world)  # what a save holds (a save itself refuses the bad Intent)
     with pytest.raises(RuleValueError) as caught:  # the world checks what the game wrote before the turn starts
         world.step()
-    assert saved_bytes(world, tmp_path) == before
+    assert fingerprint(world) == before
     assert (caught.value.entity, caught.value.field, caught.value.value) == (others[2], "turn", turn)
     assert str(caught.value) == f"entity {others[2]}: Intent.turn = {turn}: expected a whole number from -2 to 2"
 
@@ -111,7 +112,7 @@ def test_accelerating_past_top_speed_is_refused_not_clamped(tmp_path: Path) -> N
     world = gurps()
     car = runner(world, velocity=14, state=MoveState.HIGH_SPEED, top_speed=16, enhanced=True)
     world.get(car, Intent).throttle = 4
-    error = refused(world, tmp_path)
+    error = refused(world)
     assert (error.entity, error.field, error.value) == (car, "throttle", 4)
     assert str(error) == (
         f"entity {car}: Intent.throttle = 4: at most +2: accelerating past the top speed of 16 yd/s is not possible"
@@ -181,7 +182,7 @@ def test_the_preview_refuses_a_stalled_fliers_steering_as_the_step_does(tmp_path
     world.get(flier, Intent).throttle = 3
     with pytest.raises(IntentError) as by_preview:
         preview(world, flier)
-    by_step = refused(world, tmp_path)
+    by_step = refused(world)
     assert (
         str(by_preview.value)
         == str(by_step)
@@ -240,7 +241,7 @@ def test_a_mount_request_written_by_hand_on_a_non_mount_is_refused_at_the_step(t
     walker = spawn_rider(world, at=(1, 1))
     link = world.get(rider, Rider)
     link.action, link.action_target, link.action_skill = action, walker, "Riding" if action == "leap astride" else None
-    error = refused(world, tmp_path)
+    error = refused(world)
     assert str(error) == f"entity {rider}: Rider.action_target = {walker}: a mount (an entity with a Mount) to {action}"
 
 
@@ -264,7 +265,7 @@ def test_a_speed_mode_the_vegetation_forbids_is_refused(
         world.spawn(Mobility(tmr=9, dex=14), RoundIntent(heading=0), RoundState(), Position(q, 0)) for q in (-1, 0, 1)
     ]
     world.get(others[1], RoundIntent).mode = mode
-    error = refused(world, tmp_path)
+    error = refused(world)
     assert (error.entity, error.field, error.value) == (others[1], "RoundIntent.mode", mode)
     left = ", ".join(m.value for m in allowed_modes(vegetation))
     assert str(error).endswith(f"{vegetation.value.replace('_', ' ')} vegetation allows only {left}")

@@ -34,6 +34,7 @@ from esper_motion.systems.gurps.events.highspeed import (
     Tripped,
 )
 from esper_motion.systems.gurps.events.mounted import (
+    CarrierGone,
     ClimbedOn,
     CrushedByMount,
     Dismounted,
@@ -79,6 +80,7 @@ from esper_motion.systems.gurps.events.shared import (
 __all__ = [
     "AltitudeChanged",
     "BreathingChanged",
+    "CarrierGone",
     "ClimbDiveTurn",
     "ClimbedOn",
     "Collided",

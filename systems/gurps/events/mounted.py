@@ -38,6 +38,20 @@ class MountingAbandoned(Event):
         return f"entity {self.rider} gives up mounting entity {self.mount}"
 
 
+@register("gurps.CarrierGone")
+@dataclass(frozen=True, slots=True)
+class CarrierGone(Event):
+    """The entity that carried ``entity`` (its ``Control.carried_by``) no longer exists: ``entity`` stays where it
+    is and moves under its own power again from the next turn."""
+
+    entity: int
+    carrier: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} is no longer carried: entity {self.carrier} is gone"
+
+
 @register("gurps.Mounted")
 @dataclass(frozen=True, slots=True)
 class Mounted(Event):

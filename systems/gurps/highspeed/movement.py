@@ -98,6 +98,10 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
     behind its front, opposite its facing (:func:`esper_motion.systems.gurps.shared.figure.body_hexes`): every hex its
     body comes to fill, stepping or swinging round in a turn, is entered as its front hex is, and whatever stops it
     there stops the whole walker (a turn whose swing is stopped is not made).
+
+    Reading chosen: a jump carries the jumper straight on over the obstacle until its whole body is past it, as
+    :func:`_no_landing` looks for room to land: no veer and no turn in mid-air (a turn due there is made on landing),
+    so a walker never ends its move standing on what it jumped.
     """
     here = plan.start
     facing, heading = plan.facing, plan.heading
@@ -112,6 +116,8 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
     length = index.length(plan.entity)
     body = body_hexes(here, facing, length) if length > 1 else (here,)
     yard = 0
+    carried_until = 0  # after a jump: the yard from which the walker is past the obstacle
+    jumped_toward = 0
     while True:
         if yard == turn_yd and turned is None:
             turned_to = turn(facing, plan.turn_by)
@@ -128,7 +134,9 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
         if stop_at_yd is not None and yard >= stop_at_yd:
             break
         drifting = drift_from_yd is not None and yard >= drift_from_yd
-        if drifting:
+        if yard < carried_until:
+            toward = jumped_toward
+        elif drifting:
             toward = heading
         else:
             side = veer[yard] if yard < len(veer) else 0
@@ -173,6 +181,15 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
         spent += cost
         extra += cost - 1
         yard += 1
+        if (
+            not empty
+            and plan.can_jump
+            and not drifting
+            and index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd)
+        ):
+            carried_until, jumped_toward = yard + length, toward
+            if turned is None and turn_yd is not None and yard <= turn_yd < carried_until:
+                turn_yd = carried_until
     return WalkResult(facing, heading, path, spent, extra, turned, struck)
 
 

@@ -4,23 +4,29 @@ from __future__ import annotations
 
 import esper
 
+from esper_motion.components.gurps import Control
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import Phase, System, WorldError
-from esper_motion.systems.gurps.events import MountingAbandoned
+from esper_motion.systems.gurps.events import CarrierGone, MountingAbandoned
 from esper_motion.systems.gurps.mounted.common import check_can_ride, fall_off
 from esper_motion.systems.gurps.shared.movers import initiative_order
+from esper_motion.systems.gurps.shared.spatial import tell_index
 
 
 class MountLinkSystem(System):
-    """MOUNTED phase, first: checks every rider-mount link.
+    """MOUNTED phase, first: checks every rider-mount link, and every carried entity's link to its carrier.
 
-    Reads and writes ``Rider`` and ``Mount``; emits :class:`FellOff` and :class:`FallDamage` for the riders of
-    a mount that is gone, and :class:`MountingAbandoned` when the mount a rider was climbing onto is gone.
+    Reads and writes ``Rider``, ``Mount`` and ``Control.carried_by``; emits :class:`FellOff` and :class:`FallDamage`
+    for the riders of a mount that is gone, :class:`MountingAbandoned` when the mount a rider was climbing onto is
+    gone, and :class:`CarrierGone` for a carried entity whose carrier is gone.
 
     - A rider whose mount no longer exists (despawned, or stripped of its ``Mount``) falls off through the
       rules: reading chosen, the fall of a thrown rider from a horse, 3 yards (Basic Set: Mounted Combat >
       Mount Loss of Control Table, row 2), landing where it sat.
     - A mount forgets riders that no longer exist, and threats, callers and charged foes that are gone.
+    - An entity carried by one that no longer exists (``Control.carried_by``, a passenger that is no rider) is put
+      down where it is and moves under its own power from the next turn (:class:`CarrierGone`); a rider whose
+      mount is gone falls off instead, as above.
     - A link the other side does not share (a ``Rider.mount`` whose mount does not list the rider, or a
       ``Mount.riders`` entry whose rider names another mount) or a riding chain that loops back to itself is
       a :class:`~esper_motion.ecs.errors.WorldError`: those only arise when a game writes the links by hand.
@@ -63,3 +69,9 @@ class MountLinkSystem(System):
                 mount.charge_foe = None
             if mount.call_back_by is not None and not world.exists(mount.call_back_by):
                 mount.call_back_by = None
+        for entity, control in esper.get_component(Control):
+            carrier = control.carried_by
+            if carrier is not None and not world.exists(carrier):
+                control.carried_by = None
+                tell_index(world, entity)
+                world.emit(CarrierGone(entity, carrier))

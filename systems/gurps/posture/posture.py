@@ -4,11 +4,28 @@ from __future__ import annotations
 
 import esper
 
-from esper_motion.components.gurps import Intent, Maneuver, Mover, Posture
+from esper_motion.components.gurps import Intent, Maneuver, Mover, Posture, PostureState
 from esper_motion.ecs import IntentError, Phase, System
 from esper_motion.systems.gurps.events import PostureChangeAbandoned, PostureChanged, PostureChanging
 from esper_motion.systems.gurps.rules import posture_change_seconds
 from esper_motion.systems.gurps.shared.movers import installed_rules
+
+
+def check_posture_change(entity: int, intent: Intent, posture: Posture) -> PostureState | None:
+    """The posture a Change Posture maneuver goes to (None for any other maneuver); an
+    :class:`~esper_motion.ecs.errors.IntentError` when ``Posture.target`` is unset or already the posture held
+    (Basic Set: Changing Posture in Armor). The step and :func:`esper_motion.systems.gurps.preview` both ask it."""
+    if intent.maneuver is not Maneuver.CHANGE_POSTURE:
+        return None
+    target = posture.target
+    if target is None or target is posture.state:
+        raise IntentError(
+            entity,
+            "maneuver",
+            intent.maneuver.value,
+            f"Change Posture needs Posture.target set to a posture other than {posture.state.value}",
+        )
+    return target
 
 
 class PostureSystem(System):
@@ -45,14 +62,8 @@ class PostureSystem(System):
                     posture.seconds_left = 0
                     posture.target = None
                 continue
-            target = posture.target
-            if target is None or target is posture.state:
-                raise IntentError(
-                    entity,
-                    "maneuver",
-                    intent.maneuver.value,
-                    f"Change Posture needs Posture.target set to a posture other than {posture.state.value}",
-                )
+            target = check_posture_change(entity, intent, posture)
+            assert target is not None  # a Change Posture: its target is checked
             if posture.seconds_left == 0:
                 mover = esper.try_component(entity, Mover)
                 encumbrance = mover.encumbrance if mover is not None else 0

@@ -295,7 +295,7 @@ def test_climbs_and_dives_the_turn_cannot_fly_are_refused(pairs: tuple[tuple[int
     [
         (
             lambda: FlightIntent(legs=((0, 4), (0, -4))),
-            r"FlightIntent\.legs\[1\]\[0\] = 0: expected a whole number, 1 or more",
+            r"FlightIntent\.legs\[1\]\[0\] = 0: expected a whole number from 1 to 10000",
         ),
         (lambda: FlightIntent(legs=((0, 0),)), r"FlightIntent\.legs\[0\]\[1\] = 0: expected a climb or a dive"),
         (lambda: FlightIntent(legs=((0, 4, 1),)), r"FlightIntent\.legs\[0\] = \(0, 4, 1\): expected an \(at_yd"),

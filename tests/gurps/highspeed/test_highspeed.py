@@ -32,7 +32,7 @@ from esper_motion.components import (
 from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import LossCause
 from esper_motion.components.mount import Mount
-from esper_motion.ecs import Event, IntentError, RollMade, SuccessRoll, World
+from esper_motion.ecs import Event, Hex, IntentError, RollMade, SuccessRoll, World
 from esper_motion.systems.gurps import Rules, install
 from esper_motion.systems.gurps.events import (
     Collided,
@@ -609,6 +609,36 @@ def test_house_rules_dragon_rule_a_move_and_attack_takes_2_off_the_jump(chosen: 
     events = world.step()
     assert rolls(events) == [(runner, f"jump obstacle {fence}", target)]
     assert of_type(events, ObstacleCrossed) == [ObstacleCrossed(runner, fence, (2, 0))]
+
+
+@pytest.mark.parametrize(("veer", "bystander"), [((0, 1), (1, 1)), ((0, -1), (2, -1))], ids=["veer left", "veer right"])
+def test_a_jump_lands_straight_on_past_the_fence_never_on_it(veer: tuple[int, ...], bystander: Hex) -> None:
+    """Basic Set: High-Speed Movement > Direction and Turning Radius (jumping an obstacle), issue 15 finding 12: the
+    runner clears the fence on (1, 0) and meant to veer into the front hex where a bystander stands; it used to run
+    into the bystander and end its move on the fence. A jump carries it straight on: (2, 0), then 4 yd more east,
+    6 yd in all to (6, 0), and the bystander is not touched."""
+    world = gurps_world()
+    runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED, intent=Intent(veer=veer))
+    fence = world.spawn(Position(1, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    other = mover(world, at=bystander)
+    world.dice.script(3, 3, 4)  # 10 against DX 10: cleared
+    events = world.step()
+    assert of_type(events, ObstacleCrossed) == [ObstacleCrossed(runner, fence, (1, 0))]
+    assert of_type(events, Collided) == []
+    assert world.get(runner, Position).hex == (6, 0)
+    assert world.get(other, Position).hex == bystander
+
+
+def test_a_turn_due_over_the_fence_is_made_on_landing() -> None:
+    """Finding 12, the turn: velocity 6 gives a turning radius of 6 // 5 = 1 yd, and the turn asked at yard 1 falls on
+    the fence's hex; it is made on landing at (2, 0) after 2 yd, and the 4 yd left go north-east (0, +1) to (2, 4)."""
+    world = gurps_world()
+    runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED, intent=Intent(turn=1, turn_at_yd=1))
+    world.spawn(Position(1, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    world.dice.script(3, 3, 4)
+    events = world.step()
+    assert of_type(events, Turned) == [Turned(runner, 0, 1, (2, 0), 2, False)]
+    assert world.get(runner, Position).hex == (2, 4)
 
 
 def test_a_failed_jump_runs_into_the_fence() -> None:

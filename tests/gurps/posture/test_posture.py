@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from esper_motion.components import Condition, Control, Facing, Position, Velocity
 from esper_motion.components.gurps import Intent, Maneuver, Mover, Posture, PostureState
 from esper_motion.ecs import Event, IntentError, World
-from esper_motion.systems.gurps import Rules, install
+from esper_motion.systems.gurps import Rules, install, preview
 from esper_motion.systems.gurps.events import PostureChangeAbandoned, PostureChanged, PostureChanging
 
 
@@ -101,3 +102,22 @@ def test_change_posture_without_a_new_posture_is_refused(target: PostureState | 
         step_changing(world, knight)
     assert world.turn == 0
     assert world.get(knight, Posture) == Posture(PostureState.KNEELING, target=target)
+
+
+@pytest.mark.parametrize("target", [None, PostureState.KNEELING], ids=["no target", "target is the posture it has"])
+def test_preview_refuses_a_change_posture_the_step_would_refuse(target: PostureState | None) -> None:
+    """Issue 15, finding 13: the preview used to forecast a Change Posture with no target posture that the step then
+    refused; now both refuse it with the same error, and the world is left as it was."""
+    world = armored_world()
+    knight = world.spawn(
+        Position(0, 0), Facing(0), Velocity(0), Mover(basic_move=5, dx=12), Control(), Condition(),
+        Posture(PostureState.KNEELING, target=target), Intent(Maneuver.CHANGE_POSTURE),
+    )  # fmt: skip
+    with pytest.raises(IntentError, match=r"Change Posture needs Posture\.target") as forecast:
+        preview(world, knight)
+    with pytest.raises(IntentError) as stepped:
+        world.step()
+    assert str(forecast.value) == str(stepped.value)
+    assert world.get(knight, Posture) == Posture(PostureState.KNEELING, target=target)
+    world.get(knight, Posture).target = PostureState.STANDING
+    assert preview(world, knight).rolls == ()
