@@ -88,7 +88,8 @@ _HOOKED: list[type[Any]] = []
 _SEEN = [0]  # how many registered classes _HOOKED was worked out from
 
 
-def _has_hook(kind: type[Any]) -> bool:
+def has_hook(kind: type[Any]) -> bool:
+    """Whether components of ``kind`` check their links (define ``check_links``)."""
     found = _HOOK.get(kind)
     if found is None:
         found = _HOOK[kind] = callable(getattr(kind, "check_links", None))
@@ -99,9 +100,15 @@ def _hooked() -> list[type[Any]]:
     """The registered classes that define ``check_links``, worked out again only when more are registered."""
     kinds = registered_types()
     if len(kinds) != _SEEN[0]:
-        _HOOKED[:] = [kind for kind in kinds if _has_hook(kind)]
+        _HOOKED[:] = [kind for kind in kinds if has_hook(kind)]
         _SEEN[0] = len(kinds)
     return _HOOKED
+
+
+def shape() -> tuple[list[Any], ...]:
+    """In the active context, what changes whenever an entity or a component comes or goes: esper's cached lists
+    of the linking component classes (esper makes them anew after any such change; compare them by identity)."""
+    return tuple(esper.get_component(kind) for kind in _hooked())
 
 
 def check_links(world: World, *, strict: bool = False) -> None:
@@ -128,7 +135,7 @@ def check_table(table: Mapping[int, Mapping[type[Any], Any]], *, strict: bool = 
     )
     for entity in sorted(table):
         for component in table[entity].values():
-            if _has_hook(type(component)):
+            if has_hook(type(component)):
                 component.check_links(entity, view)
 
 
@@ -136,7 +143,7 @@ def check_new(world: World, entity: int, components: Iterable[Any]) -> None:
     """Check, one way, the links of ``components`` about to be given to ``entity`` (a spawn or an add), as if they
     were already there beside the entity's other components."""
     given = tuple(components)
-    hooked = [component for component in given if _has_hook(type(component))]
+    hooked = [component for component in given if has_hook(type(component))]
     if not hooked:
         return
     incoming = {type(component): component for component in given}

@@ -142,9 +142,9 @@ from esper_motion.components import Position
 
 
 class SpriteFollower(esper.Processor):
-    """Puts each sprite where its entity is, after the turn (esper priority 0)."""
+    """Puts each sprite where its entity is, every frame."""
 
-    def process(self):
+    def process(self, dt):
         for _, (position, sprite) in esper.get_components(Position, Sprite):
             sprite.x, sprite.y = position.q * 32.0, position.r * 32.0
 ''',
@@ -179,7 +179,9 @@ runner = world.spawn(
     Position(0, 0), Facing(0), Velocity(5, 0), Mover(basic_move=5, dx=12),
     Control(), Intent(), Posture(), Condition(), components.Sprite("runner.png"),
 )
-world.step(2)
+for _ in range(2):  # one turn a second, one frame after each
+    world.step()
+    esper.process(1.0)
 position = world.get(runner, Position)
 sprite = world.get(runner, components.Sprite)
 print(f"position {position.q} {position.r}")

@@ -8,7 +8,7 @@ import pytest
 from support import gurps_world, of_type
 from support.mounted import faces, lose_control, mounted_pair, rolls, script, set_maneuver, spawn_rider, targets
 
-from esper_motion.components import Condition, Facing, Intent, Maneuver, MoveState, Position, Posture, Skills
+from esper_motion.components import Condition, Control, Facing, Intent, Maneuver, MoveState, Position, Posture, Skills
 from esper_motion.components.gurps import PostureState
 from esper_motion.components.motion import Velocity
 from esper_motion.components.mount import Mount, Rider
@@ -281,6 +281,7 @@ def test_no_unseating_row_harms_a_riderless_mount() -> None:
     horse, rider = mounted_pair(world)
     world.get(horse, Mount).riders.clear()
     world.get(rider, Rider).mount = None
+    world.get(rider, Control).carried_by = None  # all three sides of the link, or the step names the one left
     apply_loss_row(world, horse, 2)
     assert not world.get(horse, Mount).loose
     assert not rolls(world.step(), "")
