@@ -6,6 +6,7 @@ from esper_motion.components.gurps import Intent, Maneuver, MoveState
 from esper_motion.ecs import IntentError, Phase, RuleValueError, System, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.shared.climbing import climb_speed_loss
 from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, installed_rules, limits, standing
 
 
@@ -95,8 +96,12 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         )
 
 
-def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
-    """High speed: turns within the turning radius, acceleration and deceleration within their limits."""
+def _check_high_speed(body: Body, lim: Limits, chosen: Rules, climb_loss: int = 0) -> None:
+    """High speed: turns within the turning radius, acceleration and deceleration within their limits.
+
+    ``climb_loss`` is what this turn's climbs take off the velocity before the end of the turn (house rules:
+    :func:`esper_motion.systems.gurps.shared.climbing.climb_speed_loss`): the throttle applies to the speed they leave
+    (House rules: Flying Movement and Combat)."""
     intent = body.intent
     velocity = body.velocity.yps
     entity = body.entity
@@ -122,6 +127,7 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
                 f"push=True for {what}: pushing the envelope needs a roll at "
                 f"{early_turn_modifier(body, lim, chosen):+d}",
             )
+    velocity -= climb_loss  # the turn's path is checked above; the throttle acts on the speed the climbs leave
     if intent.throttle > 0:
         if intent.throttle > lim.accel_step:
             raise IntentError(
@@ -136,7 +142,8 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
                 "throttle",
                 intent.throttle,
                 f"at most +{max(0, lim.top_speed - velocity)}: accelerating past the top speed of "
-                f"{lim.top_speed} yd/s is not possible",
+                f"{lim.top_speed} yd/s is not possible"
+                + (f" (from {velocity} yd/s, what this turn's climbs leave)" if climb_loss else ""),
             )
     elif intent.throttle < 0:
         decel = -intent.throttle
@@ -237,7 +244,7 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     if state is MoveState.NORMAL:
         _check_normal(body, lim, world)
     else:
-        _check_high_speed(body, lim, chosen)
+        _check_high_speed(body, lim, chosen, climb_speed_loss(world, body.entity) if intent.throttle else 0)
 
 
 class IntentCheck(System):

@@ -7,7 +7,7 @@ from typing import Final
 
 from esper_motion.components.flight import Flight, FlightIntent, Leg
 from esper_motion.components.gurps import Control, Intent, MoveState
-from esper_motion.components.motion import Velocity
+from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import World
 from esper_motion.ecs.validate import check_int
 from esper_motion.systems.gurps import rules
@@ -54,19 +54,58 @@ def legs_cost(level_yd: int, legs: tuple[Leg, ...], house: bool = False) -> floa
     return level_yd + up + max(0, down - HOUSE_FREE_DIVE_YD)
 
 
+def house_climbing(world: World, entity: int) -> bool:
+    """Whether the house rules' climb and dive costs apply to flier ``entity`` this turn: ``Rules.flight`` is
+    ``"house"`` and it flies at high speed, or it takes off without hover (which puts it at high speed as it leaves
+    the ground). The house text gives its costs for a flier using High Speed Movement; in ordinary flight the Basic
+    Set's Changing Height applies (House rules: Flying Movement and Combat; Basic Set: Flying Combat > Aerial
+    Movement > Changing Height)."""
+    if installed_rules(world).flight != "house":
+        return False
+    if world.get(entity, Control).state is MoveState.HIGH_SPEED:
+        return True
+    flight = world.try_get(entity, Flight)
+    position = world.try_get(entity, Position)
+    return flight is not None and not flight.mode.can_hover and position is not None and position.altitude_yd == 0
+
+
+def climb_speed_loss(world: World, entity: int) -> int:
+    """House rules: how much the climbs asked of ``entity`` this turn (``FlightIntent``) take off its velocity at
+    once, before the end of the turn, where it may accelerate or decelerate normally from the speed they leave
+    (:func:`esper_motion.systems.gurps.rules.house_climb_speed_loss`; House rules: Flying Movement and Combat). 0 for
+    anyone else: under the Basic Set, in ordinary flight, on the ground, or with no climb asked."""
+    wish = world.try_get(entity, FlightIntent)
+    if wish is None or installed_rules(world).flight != "house":
+        return 0
+    up = sum(climb for _, climb in wish.vertical_legs() if climb > 0)
+    if not up or world.get(entity, Control).state is not MoveState.HIGH_SPEED:
+        return 0
+    position = world.try_get(entity, Position)
+    if position is None or position.altitude_yd <= 0:
+        return 0
+    return rules.house_climb_speed_loss(up)
+
+
 def movement_points(world: World, entity: int) -> int | None:
     """The movement points a flier has this turn for level yards and climbing together: on Move or Move and
     Attack (:data:`esper_motion.systems.gurps.rules.MOVING_MANEUVERS`) the greater of its velocity and its basic
-    air Move; None on any other maneuver (which climbs at most a step, paid for by the step)."""
+    air Move; None on any other maneuver (which climbs at most a step, paid for by the step).
+
+    House rules, at high speed: its velocity alone, the speed it must move, so the yards it climbs come out of the
+    level yards that speed would fly (House rules: High Speed Movement; Flying Movement and Combat)."""
     if world.get(entity, Intent).maneuver not in rules.MOVING_MANEUVERS:
         return None
-    return max(world.get(entity, Velocity).yps, world.get(entity, Flight).air_move)
+    velocity = world.get(entity, Velocity).yps
+    control = world.get(entity, Control)
+    if control.state is MoveState.HIGH_SPEED and installed_rules(world).flight == "house":
+        return velocity
+    return max(velocity, world.get(entity, Flight).air_move)
 
 
 def level_points(world: World, entity: int, velocity: int) -> int:
     """The level yards the walk of ``entity`` may use this turn, out of its ``velocity``: a flier asked to climb
-    or descend keeps back what the vertical yards cost (:func:`climb_cost`,
-    :func:`esper_motion.systems.gurps.flight.aerial.level_yards`); anyone else, and a flier out of control, without
+    or descend keeps back what the vertical yards cost (:func:`climb_cost`: the house costs where
+    :func:`house_climbing` says, else :func:`level_yards`); anyone else, and a flier out of control, without
     lift, or climbing only a step, walks its whole velocity."""
     wish = world.try_get(entity, FlightIntent)
     legs = wish.vertical_legs() if wish is not None else ()
@@ -78,12 +117,14 @@ def level_points(world: World, entity: int, velocity: int) -> int:
     if world.get(entity, Control).state is MoveState.OUT_OF_CONTROL:
         return velocity
     points = movement_points(world, entity)
-    vertical = sum(abs(climb) for _, climb in legs)
-    if points is None or vertical > points:
-        return velocity  # a step, or a climb the altitude system refuses
-    if installed_rules(world).flight == "house":
+    if points is None:
+        return velocity  # a step, paid for by the step
+    if house_climbing(world, entity):
         kept = int(legs_cost(0, legs, house=True))
-        return max(0, min(velocity, points - kept))
+        return velocity if kept > points else min(velocity, points - kept)
+    vertical = sum(abs(climb) for _, climb in legs)
+    if vertical > points:
+        return velocity  # a climb the altitude system refuses
     return min(velocity, level_yards(points, vertical))
 
 

@@ -266,9 +266,10 @@ def test_house_rules_flying_the_first_start_of_the_turn_is_compared_with_the_las
 
 def test_two_yards_of_climbing_and_diving_in_one_turn_count_toward_the_least_speed() -> None:
     """House rules: Flying Movement and Combat: every two full yards up or down count a yard toward the least
-    speed of Cannot Hover: 3 level yards, 2 up and 2 down, make 5, the quarter of top airspeed 20."""
+    speed of Cannot Hover: at 5 yd/s, 3 level yards (the 2 climbed come out of the 5), 2 up and 2 down, make
+    3 + 1 + 1 = 5, the quarter of top airspeed 20."""
     world = house_world()
-    hawk = flier(world, velocity=3)
+    hawk = flier(world, velocity=5)
     legs(world, hawk, (0, 2), (2, -2))
     assert of(world.step(), Stalled) == []
 
@@ -418,14 +419,16 @@ def test_a_hovering_flier_takes_off_standing_and_climbs_a_step_on_an_attack() ->
     climb(world, lark, 3)
     assert of(world.step(), AltitudeChanged) == [AltitudeChanged(lark, 3, 3.0, 0, 3)]
     world.get(lark, Intent).maneuver = Maneuver.ATTACK
-    climb(world, lark, -2)
-    assert of(world.step(), AltitudeChanged) == [AltitudeChanged(lark, -2, 1.0, 0, 0)]
+    climb(
+        world, lark, -2
+    )  # ordinary flight: the Basic Set's costs, a yard a yard down (the house's free dive is at speed)
+    assert of(world.step(), AltitudeChanged) == [AltitudeChanged(lark, -2, 1.0, 0, 2)]
 
 
 def test_two_yards_of_climb_count_as_one_toward_the_least_speed() -> None:
     world = house_world()
-    hawk = flier(world, velocity=3)
-    climb(world, hawk, 3)  # 3 level yards and 3 up: 3 + 1 = 4 of the 5 it needs
+    hawk = flier(world, velocity=6)
+    climb(world, hawk, 3)  # 6 yd/s: 3 level yards and 3 up, 3 + 1 = 4 of the 5 it needs
     assert of(world.step(), Stalled) == [Stalled(hawk, "covered less than a quarter of top airspeed", 4, 5)]
 
 
@@ -700,3 +703,74 @@ def test_preview_lists_the_climb_and_dive_rolls_the_step_then_makes(
     world.dice.script(*[3, 3, 3] * len(targets))  # every roll made
     made = [roll.result.target for roll in of(world.step(), RollMade)]  # type: ignore[attr-defined]
     assert made == targets
+
+
+# --- Rules as written: climbing at speed, and in ordinary flight --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("throttle", "velocity"),
+    [(8, 24), (-2, 14)],
+    ids=["climb 4 from 20 leaves 16, +8 makes 24", "climb 4 from 20 leaves 16, -2 makes 14"],
+)
+def test_house_rules_flying_movement_and_combat_a_climb_then_accelerating_normally(
+    throttle: int, velocity: int
+) -> None:
+    """House rules: Flying Movement and Combat: the yards climbed take speed off at once, and the flier may then
+    accelerate or decelerate normally at the end of the turn. Air Move 8, top airspeed 24, at 20 yd/s: a 4-yard
+    climb leaves 16 (20 - 4); adding its Encumbered Move 8 then reaches 24, the top speed, where the throttle
+    checked against 20 would pass it (20 + 8 = 28)."""
+    world = house_world()
+    hawk = flier(world, velocity=20, air_move=8, top_airspeed=24, straight_yd=20)
+    climb(world, hawk, 4)
+    world.get(hawk, Intent).throttle = throttle
+    events = world.step()
+    assert of(events, AltitudeChanged) == [AltitudeChanged(hawk, 4, 34.0, 16, 20)]  # 20 yd: 16 level, 4 up
+    assert world.get(hawk, Velocity).yps == velocity
+
+
+def test_house_rules_flying_movement_and_combat_past_top_speed_after_a_climb_is_still_refused() -> None:
+    """House rules: Flying Movement and Combat: from the 16 yd/s a 4-yard climb leaves (20 - 4), +9 would pass the
+    top airspeed of 24; the refusal names the speed the climb leaves, and the step changes nothing."""
+    world = house_world()
+    hawk = flier(world, velocity=20, air_move=10, top_airspeed=24, straight_yd=20)
+    climb(world, hawk, 4)
+    world.get(hawk, Intent).throttle = 9
+    with pytest.raises(
+        IntentError, match=r"Intent\.throttle = 9: at most \+8: .*\(from 16 yd/s, what this turn.s climbs leave\)"
+    ):
+        world.step()
+    assert (world.turn, world.get(hawk, Velocity).yps) == (0, 20)
+
+
+def test_house_rules_flying_movement_and_combat_climbing_comes_out_of_the_speed_a_flier_must_move() -> None:
+    """House rules: Flying Movement and Combat with High Speed Movement: at high speed a flier moves its current
+    speed, and each yard climbed takes a yard of that movement which cannot also go sideways. A Cannot Hover flier
+    at 12 yd/s with air Move 20 climbing 4 flies 12 - 4 = 8 level yards and 4 up (its air Move gives it no more
+    yards at speed)."""
+    world = house_world()
+    hawk = flier(world, velocity=12, air_move=20, top_airspeed=30, straight_yd=20)
+    climb(world, hawk, 4)
+    events = world.step()
+    assert of(events, AltitudeChanged) == [AltitudeChanged(hawk, 4, 34.0, 8, 12)]
+    assert world.get(hawk, Position).hex == (8, 0)
+    assert world.get(hawk, Velocity).yps == 8  # 12 less the 4 yards climbed
+
+
+@pytest.mark.parametrize("chosen", [Rules.house(), Rules.basic()], ids=["house", "Basic Set"])
+@pytest.mark.parametrize(("climb_yd", "altitude"), [(4, 34.0), (-4, 26.0)], ids=["climb 4", "descend 4"])
+def test_house_rules_flying_movement_and_combat_the_house_climb_costs_apply_only_at_high_speed(
+    chosen: Rules, climb_yd: int, altitude: float
+) -> None:
+    """House rules: Flying Movement and Combat gives its climb and dive costs for a flier using High Speed
+    Movement; in ordinary flight the Basic Set's Changing Height applies, under both rule sets. A hovering flier
+    at 10 yd/s in ordinary flight (air Move 10) with 10 movement points climbs or descends 4: four 45-degree
+    diagonal yards at 1.5 (6 points) and 4 level ones (4 points) make 8 level yards for 10 points (the house costs
+    would give 10 - 4 = 6 level yards climbing and 10 descending)."""
+    world = World(seed=3)
+    install(world, chosen)
+    lark = flier(world, velocity=10, state=MoveState.NORMAL, mode=FlightMode.HOVER)
+    climb(world, lark, climb_yd)
+    events = world.step()
+    assert of(events, AltitudeChanged) == [AltitudeChanged(lark, climb_yd, altitude, 8, 10.0)]
+    assert world.get(lark, Position).hex == (8, 0)
