@@ -11,7 +11,14 @@ from esper_motion.ecs import Phase, RollMade, System
 from esper_motion.ecs.dice import modified
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import ClimbDiveTurn
-from esper_motion.systems.gurps.shared.movers import bodies, control_roll, environment, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import (
+    bodies,
+    control_roll,
+    environment,
+    installed_rules,
+    limits,
+    mount_rolled_dx,
+)
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 CLIMB_DIVE_ROLL: Final = "climb or dive before the turning radius"
@@ -50,7 +57,8 @@ class HouseClimbTurns(System):
     120 (:func:`esper_motion.systems.gurps.rules.house_climb_dive_turn_degrees`); climbing or diving as much as
     last turn is no new turn. A 60-degree one before the turning radius has been run straight, or any 120-degree one,
     needs the early-turn roll, DX+3 minus the turning radius; failing it loses control (House rules: Flying Movement and
-    Combat; High Speed Movement). Readings chosen:
+    Combat; High Speed Movement). A ridden flier's roll makes its riders roll Riding in the MOUNTED phase, as every
+    roll a mount makes to control itself does (House rules: Mounts). Readings chosen:
 
     - A climb or dive (``FlightIntent.climb_yd``) starts where the turn's movement starts, so the straight
       yards that count are those run before this turn (none if the flier also turned a hexside this turn), and
@@ -89,6 +97,7 @@ class HouseClimbTurns(System):
                     skill, label = control_roll(world, body)
                     result = world.dice.success(skill + modifier, modified(label, modifier))
                     world.emit(RollMade(body.entity, CLIMB_DIVE_ROLL, result))
+                    mount_rolled_dx(world, body.entity, result.success)
                     if not result.success:
                         world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))
                         cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL

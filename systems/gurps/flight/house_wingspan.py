@@ -7,7 +7,14 @@ from esper_motion.components.gurps import LossCause, MoveState
 from esper_motion.ecs import Phase, RollMade
 from esper_motion.systems.gurps.events import WingspanObstructed
 from esper_motion.systems.gurps.flight.house_wipe_out import wingspan_obstacles, wipe_out
-from esper_motion.systems.gurps.shared.movers import bodies, carried, dx_modifier, environment, installed_rules
+from esper_motion.systems.gurps.shared.movers import (
+    bodies,
+    carried,
+    dx_modifier,
+    environment,
+    installed_rules,
+    mount_rolled_dx,
+)
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
@@ -60,6 +67,7 @@ class HouseWingspan(IndexedSystem):
                 continue
             result = world.dice.success(body.mover.dx + dx_modifier(world, body.entity), "DX")
             world.emit(RollMade(body.entity, "obstacle in the wingspan", result))
+            mount_rolled_dx(world, body.entity, result.success)
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
                 lose_control(world, body, cause, body.control.moved_yd, chosen)

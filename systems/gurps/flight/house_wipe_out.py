@@ -10,7 +10,15 @@ from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import LiftRegained, VelocityChanged, WipedOut
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.shared.movers import Body, bodies, carried, dx_modifier, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import (
+    Body,
+    bodies,
+    carried,
+    dx_modifier,
+    installed_rules,
+    limits,
+    mount_rolled_dx,
+)
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import lose_control, regain_control
 
@@ -60,7 +68,8 @@ class HouseWipeOutRecovery(IndexedSystem):
     Like any loss of control under the house rules, from the turn after the wipe-out the flier rolls at the end
     of its movement to win control back, here DX-4; it cannot while the obstacle that wiped it out is still in
     its wingspan. Regaining control, it adds the speed of its dive, the drop of its last second, to its
-    velocity (House rules: Flying Movement and Combat). Readings chosen:
+    velocity (House rules: Flying Movement and Combat). A ridden flier's roll makes its riders roll Riding, made or
+    failed, as the house cycle's other rolls to regain control do (House rules: Mounts). Readings chosen:
 
     - A crippled wing keeps the flier from regaining control at all.
     - Failing (or on the turn of the wipe-out) it slows by Basic Move, as the house cycle has it, but never wins
@@ -90,6 +99,7 @@ class HouseWipeOutRecovery(IndexedSystem):
                 skill = body.mover.dx + rules.HOUSE_WIPE_OUT_REGAIN_DX_MODIFIER + dx_modifier(world, body.entity)
                 result = world.dice.success(skill, "DX-4")
                 world.emit(RollMade(body.entity, "regain control after a wipe-out", result))
+                mount_rolled_dx(world, body.entity, result.success)
                 if result.success:
                     dive = rules.house_uncontrolled_drop_yd(flight.fall_seconds, wipe_out=True)
                     body.velocity.yps += dive
