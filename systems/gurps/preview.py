@@ -20,6 +20,7 @@ from esper_motion.systems.gurps.highspeed.intent import check_intent, early_turn
 from esper_motion.systems.gurps.highspeed.maneuvers import maneuver_loss
 from esper_motion.systems.gurps.highspeed.movement import jump_skill, plan_walk, walk
 from esper_motion.systems.gurps.mounted.mount_orders import ordered_intent
+from esper_motion.systems.gurps.shared.climbing import hexside_free_yd
 from esper_motion.systems.gurps.shared.movers import (
     Body,
     Limits,
@@ -106,11 +107,12 @@ def preview(world: World, entity: int) -> Forecast:
     if intent.turn and control.state is MoveState.NORMAL:
         turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else 0
     elif intent.turn:
-        turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else int(lim.free_turn_yd)
-        if turn_yd < lim.free_turn_yd or abs(intent.turn) == 2:
+        turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else int(hexside_free_yd(world, body, lim, None))
+        free = hexside_free_yd(world, body, lim, turn_yd)
+        if turn_yd < free or abs(intent.turn) == 2:
             modifier = early_turn_modifier(body, lim, chosen)
             skill, label = control_roll(world, body)
-            what = "early turn" if turn_yd < lim.free_turn_yd else "tight turn"
+            what = "early turn" if turn_yd < free else "tight turn"
             rolls.append(RollForecast.of(what, modified(label, modifier), skill + modifier))
     plan = plan_walk(world, body, chosen, turn_yd, None)
 

@@ -6,7 +6,7 @@ from esper_motion.components.gurps import Intent, Maneuver, MoveState
 from esper_motion.ecs import IntentError, Phase, RuleValueError, System, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.shared.climbing import climb_speed_loss
+from esper_motion.systems.gurps.shared.climbing import climb_speed_loss, hexside_free_yd
 from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, installed_rules, limits, standing
 
 
@@ -96,7 +96,7 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         )
 
 
-def _check_high_speed(body: Body, lim: Limits, chosen: Rules, climb_loss: int = 0) -> None:
+def _check_high_speed(world: World, body: Body, lim: Limits, chosen: Rules, climb_loss: int = 0) -> None:
     """High speed: turns within the turning radius, acceleration and deceleration within their limits.
 
     ``climb_loss`` is what this turn's climbs take off the velocity before the end of the turn (house rules:
@@ -106,7 +106,8 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules, climb_loss: int = 
     velocity = body.velocity.yps
     entity = body.entity
     if intent.turn:
-        at = intent.turn_at_yd if intent.turn_at_yd is not None else lim.free_turn_yd
+        at = intent.turn_at_yd if intent.turn_at_yd is not None else hexside_free_yd(world, body, lim, None)
+        free = hexside_free_yd(world, body, lim, at)
         if at > velocity:
             if intent.turn_at_yd is not None:
                 raise IntentError(entity, "turn_at_yd", at, f"at most {velocity}, the yards of this turn")
@@ -114,10 +115,10 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules, climb_loss: int = 
                 entity,
                 "turn",
                 intent.turn,
-                f"0 this turn: the turning radius of {lim.radius} yd ({lim.free_turn_yd} yd still to run straight) "
+                f"0 this turn: the turning radius of {lim.radius} yd ({free} yd still to run straight) "
                 f"is not met within this turn's {velocity} yd; set push=True and turn_at_yd to try an early turn",
             )
-        early = at < lim.free_turn_yd
+        early = at < free
         if (early or abs(intent.turn) == 2) and not intent.push:
             what = "an early turn" if early else "a 120-degree turn"
             raise IntentError(
@@ -166,7 +167,7 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules, climb_loss: int = 
             )
 
 
-def _check_out_of_control(body: Body, lim: Limits | None, chosen: Rules) -> None:
+def _check_out_of_control(world: World, body: Body, lim: Limits | None, chosen: Rules) -> None:
     """Out of control: no turn, no veer. Under the Basic Set no throttle either. Under the house rules the mover
     takes Move maneuvers, and its throttle (within the usual limits) applies if it wins control back this turn
     (House rules: High Speed Movement). ``lim`` is None when the intent turns, veers and throttles nothing."""
@@ -187,7 +188,7 @@ def _check_out_of_control(body: Body, lim: Limits | None, chosen: Rules) -> None
             body.entity, "maneuver", Maneuver(intent.maneuver).value, "Move: out of control, it takes Move maneuvers"
         )
     if lim is not None:
-        _check_high_speed(body, lim, chosen)
+        _check_high_speed(world, body, lim, chosen)
 
 
 def early_turn_modifier(body: Body, lim: Limits, chosen: Rules) -> int:
@@ -231,7 +232,7 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     if lim is not None:
         _moves_under_own_power(body, lim)
     if state is MoveState.OUT_OF_CONTROL:
-        _check_out_of_control(body, lim, chosen)
+        _check_out_of_control(world, body, lim, chosen)
         return
     if len(intent.veer) > body.velocity.yps:
         raise IntentError(
@@ -244,7 +245,7 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     if state is MoveState.NORMAL:
         _check_normal(body, lim, world)
     else:
-        _check_high_speed(body, lim, chosen, climb_speed_loss(world, body.entity) if intent.throttle else 0)
+        _check_high_speed(world, body, lim, chosen, climb_speed_loss(world, body.entity) if intent.throttle else 0)
 
 
 class IntentCheck(System):

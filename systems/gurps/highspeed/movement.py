@@ -17,7 +17,7 @@ from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, turn
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.shared.climbing import level_points
+from esper_motion.systems.gurps.shared.climbing import hexside_free_yd, level_points
 from esper_motion.systems.gurps.shared.figure import body_hexes
 from esper_motion.systems.gurps.shared.movers import (
     Body,
@@ -406,7 +406,7 @@ class PathWalker(IndexedSystem):
             pushed = False
             if control.state is MoveState.HIGH_SPEED or control.loss_cause is not None:
                 lim = limits(world, body, chosen)
-                pushed = after_yd < lim.free_turn_yd or abs(plan.turn_by) == 2
+                pushed = after_yd < hexside_free_yd(world, body, lim, after_yd) or abs(plan.turn_by) == 2
             world.emit(Turned(entity, plan.facing, result.facing, at, after_yd, pushed))
             control.turned_hexsides += abs(plan.turn_by)
             control.straight_yd = len(result.path) - after_yd

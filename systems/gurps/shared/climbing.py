@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
 from esper_motion.components.flight import Flight, FlightIntent, Leg
@@ -11,7 +12,7 @@ from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import World
 from esper_motion.ecs.validate import check_int
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.shared.movers import installed_rules
+from esper_motion.systems.gurps.shared.movers import Body, Limits, installed_rules
 
 HOUSE_FREE_DIVE_YD: Final = 10
 """House rules: a flier at speed dives up to this many yards a turn without spending movement on it; deeper
@@ -143,3 +144,49 @@ def level_yards(points: int, vertical_yd: int) -> int:
     if paired >= vertical_yd:
         return paired
     return 2 * (points - vertical_yd)  # fewer level yards than vertical: each level yard adds half a point
+
+
+def counting_starts(legs: tuple[Leg, ...], previous_yd: int) -> Iterator[tuple[int, int, int]]:
+    """The climbs and dives of ``legs`` that count as turns under the house rules, in order, as (yard it starts at,
+    yards climbed, degrees): a change of the yards climbed or dived of 3 or more
+    (:func:`esper_motion.systems.gurps.rules.house_climb_dive_turn_degrees`), the first compared with
+    ``previous_yd``, the last climb of the turn before; climbing or diving as much again is no new turn (House
+    rules: Flying Movement and Combat).
+
+    >>> list(counting_starts(((0, 4), (3, 4), (6, -1), (8, -6)), 0))
+    [(0, 4, 60), (8, -6, 120)]
+    """
+    previous = previous_yd
+    for at, climbed in legs:
+        same, previous = climbed == previous, climbed
+        degrees = rules.house_climb_dive_turn_degrees(abs(climbed))
+        if not same and degrees:
+            yield at, climbed, degrees
+
+
+def climb_turn_yards(world: World, body: Body) -> tuple[int, ...]:
+    """House rules: the yards of this turn's level path at which the climbs and dives asked of ``body``
+    (``FlightIntent``) start turns of their own (:func:`counting_starts`), for a flier at high speed in the air;
+    none for anyone else (House rules: Flying Movement and Combat: starting a climb or dive is treated as a turn
+    for the turning radius)."""
+    if body.control.state is not MoveState.HIGH_SPEED or body.position.altitude_yd <= 0:
+        return ()
+    wish = world.try_get(body.entity, FlightIntent)
+    flight = world.try_get(body.entity, Flight)
+    if wish is None or flight is None or installed_rules(world).flight != "house":
+        return ()
+    return tuple(at for at, _, _ in counting_starts(wish.vertical_legs(), flight.last_climb_yd))
+
+
+def hexside_free_yd(world: World, body: Body, lim: Limits, at_yd: float | None) -> int | float:
+    """The yard from which a hexside turn of ``body`` at yard ``at_yd`` of this turn's path is no early turn: the
+    turning radius run straight since the last change of direction before it (``lim.free_turn_yd`` counts the yards
+    run before this turn). Under the house rules a climb or dive started before the turn is such a change
+    (:func:`climb_turn_yards`), so a hexside turn within the radius after it is an early turn (House rules: Flying
+    Movement and Combat; High Speed Movement). ``at_yd`` None asks for the earliest yard a turn may come without a
+    roll, each start before it counted."""
+    free = lim.free_turn_yd
+    for start in climb_turn_yards(world, body):
+        if start < (free if at_yd is None else at_yd):
+            free = max(free, start + lim.radius)
+    return free

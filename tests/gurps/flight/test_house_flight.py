@@ -774,3 +774,65 @@ def test_house_rules_flying_movement_and_combat_the_house_climb_costs_apply_only
     events = world.step()
     assert of(events, AltitudeChanged) == [AltitudeChanged(lark, climb_yd, altitude, 8, 10.0)]
     assert world.get(lark, Position).hex == (8, 0)
+
+
+# --- Rules as written: a hexside turn after a climb start ---------------------------------------------------------
+
+
+def climb_then_turn(world: World, turn_at_yd: int, push: bool = True) -> int:
+    """A flier at 12 yd/s under air Move 10 (turning radius 12 / 10 rounded up = 2), 5 yards run straight, asked to
+    climb 4 from the start of the turn (a 60-degree turn, after the radius: no roll) and to turn a hexside left at
+    ``turn_at_yd``."""
+    hawk = flier(world)
+    climb(world, hawk, 4)
+    intent = world.get(hawk, Intent)
+    intent.turn, intent.turn_at_yd, intent.push = 1, turn_at_yd, push
+    return hawk
+
+
+@pytest.mark.parametrize(
+    ("faces", "made"),
+    [((4, 4, 5), True), ((5, 5, 4), False)],
+    ids=["13 against 13: made", "14 against 13: control lost"],
+)
+def test_house_rules_flying_movement_and_combat_a_hexside_turn_right_after_a_climb_start_is_an_early_turn(
+    faces: tuple[int, int, int], made: bool
+) -> None:
+    """House rules: Flying Movement and Combat (starting a climb is a turn for the radius) with High Speed Movement:
+    the hexside turn 1 yard after the climb starts comes within the 2-yard radius, so it is the early turn, DX+3
+    minus the radius (12 + 3 - 2 = 13); the climb itself, 5 yards after the last turn, takes no roll. Made: the flier
+    turns, climbs, and flies 12 - 4 = 8 level yards. Failed: its facing turns but its direction of movement does not,
+    control is lost at yard 1, and an out-of-control flier flies straight on, its whole 12 yards, without the
+    climb."""
+    world = house_world()
+    hawk = climb_then_turn(world, turn_at_yd=1)
+    assert [(roll.purpose, roll.target) for roll in preview(world, hawk).rolls] == [("early turn", 13)]
+    world.dice.script(*faces)
+    events = world.step()
+    assert [(roll.purpose, roll.result.target) for roll in of(events, RollMade)] == [("early turn", 13)]  # type: ignore[attr-defined]
+    assert world.get(hawk, Facing).direction == 1
+    if made:
+        assert of(events, ClimbDiveTurn) == [ClimbDiveTurn(hawk, 4, 60, False)]
+        assert of(events, LostControl) == []
+        assert world.get(hawk, Velocity).heading == 1
+        assert world.get(hawk, Position).altitude_yd == 34.0
+        assert len(world.get(hawk, Control).path) == 8
+    else:
+        assert of(events, LostControl) == [LostControl(hawk, "failed roll", "drift", 1)]
+        assert of(events, ClimbDiveTurn) == []
+        assert world.get(hawk, Velocity).heading == 0
+        assert world.get(hawk, Position).hex == (12, 0)
+        assert world.get(hawk, Position).altitude_yd == 30.0 - 5  # no climb; the drop out of control
+
+
+def test_house_rules_flying_movement_and_combat_a_hexside_turn_a_radius_after_a_climb_start_needs_no_roll() -> None:
+    """House rules: Flying Movement and Combat: 2 yards after the climb starts, the 2-yard radius is run: no roll,
+    and without ``push`` the same turn a yard sooner is refused as an early turn."""
+    world = house_world()
+    hawk = climb_then_turn(world, turn_at_yd=2, push=False)
+    events = world.step()
+    assert of(events, RollMade) == []
+    assert world.get(hawk, Velocity).heading == 1
+    sooner = climb_then_turn(world, turn_at_yd=1, push=False)
+    with pytest.raises(IntentError, match=rf"entity {sooner}: Intent\.turn_at_yd = 1: push=True for an early turn"):
+        world.step()
