@@ -27,10 +27,12 @@ from esper_motion.systems.gurps.shared.movers import (
     body_of,
     carried,
     control_roll,
+    dx_modifier,
     installed_rules,
     limits,
 )
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
+from esper_motion.systems.gurps.shared.wingspan import watched, wingspan_obstacles
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +78,9 @@ def preview(world: World, entity: int) -> Forecast:
     the entity will act on (a charging or exhausted mount's throttle, a forced Ready). The path follows the positions of
     this moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made; a pushed turn
     is assumed made. Under the house flight rules the roll for a climb or dive started before the turning radius is
-    listed and assumed made; the end-of-turn roll for a dive past the normal top speed is not forecast (it depends on
-    the velocity the turn ends with).
+    listed and assumed made, and so is the DX roll where something first comes within a winged flier's wingspan
+    (with the others where they stand); the end-of-turn roll for a dive past the normal top speed is not forecast (it
+    depends on the velocity the turn ends with).
     """
     chosen = installed_rules(world)
     body = body_of(world, entity)
@@ -120,7 +123,16 @@ def preview(world: World, entity: int) -> Forecast:
         rolls.append(RollForecast.of(f"jump obstacle {obstacle}", "DX or Jumping", jump_skill(world, body)))
         return True
 
-    result = walk(plan, index, jump, lambda _other, _at, _aside: False)
+    met: list[Hex] = []
+
+    def wings(_yard: int, at: Hex) -> bool:
+        if not met and wingspan_obstacles(world, index, entity, at):
+            met.append(at)
+            skill = body.mover.dx + dx_modifier(world, entity)
+            rolls.append(RollForecast.of("obstacle in the wingspan", "DX", skill))
+        return True
+
+    result = walk(plan, index, jump, lambda _other, _at, _aside: False, wings if watched(world, body) else None)
     if chosen.flight == "house":
         rolls.extend(_climb_dive_rolls(world, body, lim, result.turned[0] if result.turned else None))
     loses: str | None = None

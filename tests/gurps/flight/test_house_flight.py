@@ -24,6 +24,7 @@ from esper_motion.systems.gurps.events import (
     LostControl,
     RegainedControl,
     Stalled,
+    Turned,
     WingspanObstructed,
     WipedOut,
 )
@@ -513,17 +514,19 @@ def test_an_obstacle_in_the_wingspan_on_the_way_needs_a_dx_roll() -> None:
     world.dice.script(6, 5, 4)  # 15: fails DX 12
     events = world.step()
     assert of(events, WingspanObstructed) == [WingspanObstructed(eagle, (tree,), False)]
-    assert of(events, LostControl) == [LostControl(eagle, "failed roll", "drift", 12)]
+    # at once, where the tree first comes within 2 hexes: yard 3, at (3, 0)
+    assert of(events, LostControl) == [LostControl(eagle, "failed roll", "drift", 3)]
 
 
 def test_an_obstacle_beside_the_whole_movement_wipes_the_flier_out() -> None:
     world = house_world()
     eagle = flier(world, velocity=6, altitude_yd=10, wings=True, wingspan_yd=2)
     wall = [pole(world, q, 1) for q in range(0, 8)]
+    world.dice.script(3, 3, 3)  # the DX roll at the first hex, made: the wipe-out comes all the same
     events = world.step()
-    [seen] = of(events, WingspanObstructed)
-    assert seen.whole_movement  # type: ignore[attr-defined]
-    assert set(seen.obstacles) <= set(wall)  # type: ignore[attr-defined]
+    first, whole = of(events, WingspanObstructed)
+    assert (first.whole_movement, whole.whole_movement) == (False, True)  # type: ignore[attr-defined]
+    assert set(whole.obstacles) <= set(wall)  # type: ignore[attr-defined]
     assert of(events, WipedOut) == [WipedOut(eagle, "an obstacle in its wingspan all through its movement")]
 
 
@@ -836,3 +839,92 @@ def test_house_rules_flying_movement_and_combat_a_hexside_turn_a_radius_after_a_
     sooner = climb_then_turn(world, turn_at_yd=1, push=False)
     with pytest.raises(IntentError, match=rf"entity {sooner}: Intent\.turn_at_yd = 1: push=True for an early turn"):
         world.step()
+
+
+# --- Rules as written: the wingspan --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("faces", "made"),
+    [((3, 3, 3), True), ((6, 5, 4), False)],
+    ids=["DX 12 made: the turn at yard 6 is made", "15 fails DX 12: control lost at yard 3, no turn"],
+)
+def test_house_rules_flying_movement_and_combat_the_wingspan_roll_is_made_at_once(
+    faces: tuple[int, int, int], made: bool
+) -> None:
+    """House rules: Flying Movement and Combat: an obstacle in the wingspan at some point of the movement calls for a
+    DX roll at that point. The eagle (wingspan 4: 2 hexes each side) flies east at 12 yd/s and means to turn left at
+    yard 6; the tree on (3, 2) first comes within 2 hexes at yard 3, on (3, 0). Made, the eagle turns at yard 6 and
+    flies on along its new facing; failed, control is lost at yard 3 and the eagle flies straight on, all 12 yards
+    east, without the turn."""
+    world = house_world()
+    eagle = flier(world, velocity=12, altitude_yd=10, wings=True, wingspan_yd=4)
+    tree = pole(world, 3, 2)
+    intent = world.get(eagle, Intent)
+    intent.turn, intent.turn_at_yd = 1, 6
+    world.dice.script(*faces)
+    events = world.step()
+    assert of(events, WingspanObstructed) == [WingspanObstructed(eagle, (tree,), False)]
+    assert [(roll.purpose, roll.result.success) for roll in of(events, RollMade)] == [  # type: ignore[attr-defined]
+        ("obstacle in the wingspan", made)
+    ]
+    if made:
+        assert of(events, LostControl) == []
+        assert (world.get(eagle, Facing).direction, world.get(eagle, Velocity).heading) == (1, 1)
+    else:
+        assert of(events, LostControl) == [LostControl(eagle, "failed roll", "drift", 3)]
+        assert of(events, Turned) == []
+        assert (world.get(eagle, Facing).direction, world.get(eagle, Velocity).heading) == (0, 0)
+        assert world.get(eagle, Position).hex == (12, 0)
+
+
+def wingtip(world: World, at: tuple[int, int], heading: int) -> int:
+    """A winged flier with a 2-yard wingspan (1 hex each side), 30 yards up, flying at 6 yd/s along ``heading``."""
+    bird = flier(world, velocity=6, altitude_yd=30, wings=True, wingspan_yd=2)
+    world.get(bird, Position).q, world.get(bird, Position).r = at
+    world.get(bird, Facing).direction = heading
+    world.get(bird, Velocity).heading = heading
+    return bird
+
+
+def test_house_rules_flying_movement_and_combat_two_fliers_wingtip_to_wingtip_all_the_way_both_wipe_out() -> None:
+    """House rules: Flying Movement and Combat ("including another flyer"): two fliers side by side, 1 hex apart,
+    flying east at the same speed have each other in their wingspan at every moment of the movement: the k-th hex
+    of one, (k, 0), is beside the k-th of the other, (k, 1). Each rolls DX where the other first comes within its
+    wingspan (both made here), and both wipe out at the end of the movement."""
+    world = house_world()
+    left = wingtip(world, (0, 0), 0)
+    right = wingtip(world, (0, 1), 0)
+    world.dice.script(3, 3, 3, 3, 3, 3)
+    events = world.step()
+    assert [(roll.entity, roll.purpose) for roll in of(events, RollMade)] == [
+        (left, "obstacle in the wingspan"),
+        (right, "obstacle in the wingspan"),
+    ]
+    assert of(events, WipedOut) == [
+        WipedOut(left, "an obstacle in its wingspan all through its movement"),
+        WipedOut(right, "an obstacle in its wingspan all through its movement"),
+    ]
+
+
+def test_house_rules_flying_movement_and_combat_two_fliers_passing_each_other_only_roll() -> None:
+    """House rules: Flying Movement and Combat: two fliers passing head-on a hex apart have each other in their
+    wingspan only around the middle of the movement: each rolls DX (both made), neither wipes out."""
+    world = house_world()
+    east = wingtip(world, (0, 0), 0)
+    west = wingtip(world, (6, 1), 3)
+    world.dice.script(3, 3, 3, 3, 3, 3)
+    events = world.step()
+    assert {roll.entity for roll in of(events, RollMade)} == {east, west}
+    assert of(events, WipedOut) == []
+    assert {event.whole_movement for event in of(events, WingspanObstructed)} == {False}  # type: ignore[attr-defined]
+
+
+def test_preview_lists_the_wingspan_roll_where_the_obstacle_first_comes_within_the_wingspan() -> None:
+    """House rules: Flying Movement and Combat: the preview lists the DX roll the walk will make, assumed made."""
+    world = house_world()
+    eagle = flier(world, velocity=12, altitude_yd=10, wings=True, wingspan_yd=4)
+    pole(world, 3, 2)
+    assert [(roll.purpose, roll.label, roll.target) for roll in preview(world, eagle).rolls] == [
+        ("obstacle in the wingspan", "DX", 12)
+    ]
