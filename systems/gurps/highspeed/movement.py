@@ -32,7 +32,7 @@ from esper_motion.systems.gurps.shared.movers import (
 )
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import lose_control
-from esper_motion.systems.gurps.shared.wingspan import watched, wingspan_obstacles
+from esper_motion.systems.gurps.shared.wingspan import watched, winged_fliers, wingspan_obstacles
 
 
 class WalkPlan(NamedTuple):
@@ -399,14 +399,15 @@ class PathWalker(IndexedSystem):
         chosen = installed_rules(world)
         self.index.refresh(world)
         walked: list[int] = []  # the bodies that have moved so far this turn
+        winged = winged_fliers(world) if chosen.flight == "house" else frozenset()
         for body in bodies(world):
             if carried(body) or body.control.halted:
                 continue
-            self._walk(world, body, chosen, walked)
+            self._walk(world, body, chosen, walked, body.entity in winged)
             if body.control.path:
                 walked.append(body.entity)
 
-    def _walk(self, world: World, body: Body, chosen: Rules, walked: list[int]) -> None:
+    def _walk(self, world: World, body: Body, chosen: Rules, walked: list[int], winged: bool) -> None:
         control = body.control
         entity = body.entity
         loss = None
@@ -446,7 +447,7 @@ class PathWalker(IndexedSystem):
                 lose_control(world, body, cause, yard, chosen)
             return result.success
 
-        watching = loss is None and watched(world, body)
+        watching = winged and loss is None and watched(world, body)
         result = walk(plan, index, jump, dodge, wings if watching else None)
         start = body.position.hex
         if result.turned is not None:
