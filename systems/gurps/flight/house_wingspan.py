@@ -11,7 +11,7 @@ from esper_motion.systems.gurps.events import WingspanObstructed
 from esper_motion.systems.gurps.flight.house_wipe_out import wipe_out
 from esper_motion.systems.gurps.shared.movers import bodies, carried, environment, installed_rules
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem
-from esper_motion.systems.gurps.shared.wingspan import watched, wingspan_obstacles
+from esper_motion.systems.gurps.shared.wingspan import could_meet, watched, wingspan_obstacles
 
 
 class HouseWingspan(IndexedSystem):
@@ -56,10 +56,11 @@ class HouseWingspan(IndexedSystem):
             if moved is None:
                 moved = [entity for entity, control in esper.get_component(Control) if control.path]
             spots = body.control.path or [body.position.hex]
+            near = could_meet(world, body.entity, moved, spots[-1], len(spots))
             found: set[int] = set()
             for number, spot in enumerate(spots, start=1):
                 there = wingspan_obstacles(
-                    world, self.index, body.entity, spot, moment=number / len(spots), moved=moved, after_climbs=True
+                    world, self.index, body.entity, spot, moment=number / len(spots), moved=near, after_climbs=True
                 )
                 if not there:
                     break

@@ -32,7 +32,7 @@ from esper_motion.systems.gurps.shared.movers import (
 )
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import lose_control
-from esper_motion.systems.gurps.shared.wingspan import watched, winged_fliers, wingspan_obstacles
+from esper_motion.systems.gurps.shared.wingspan import could_meet, watched, winged_fliers, wingspan_obstacles
 
 
 class WalkPlan(NamedTuple):
@@ -429,12 +429,15 @@ class PathWalker(IndexedSystem):
             return dodge_aside(world, index, entity, other, at=at, aside=aside)
 
         met = False  # the wingspan roll is made once, where something first comes within the wingspan
+        near: frozenset[int] | None = None  # the bodies moved so far that may come within the wingspan
 
         def wings(yard: int, at: Hex) -> bool:
-            nonlocal met
+            nonlocal met, near
             if met:
                 return True
-            found = wingspan_obstacles(world, index, entity, at, moment=yard / max(1, plan.points), moved=walked)
+            if near is None:
+                near = could_meet(world, entity, walked, plan.start, plan.points)
+            found = wingspan_obstacles(world, index, entity, at, moment=yard / max(1, plan.points), moved=near)
             if not found:
                 return True
             met = True

@@ -4,7 +4,7 @@ map (the roll at once) and the end of the movement (the wipe-out) share (House r
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 import esper
 
@@ -32,6 +32,20 @@ def winged_fliers(world: World) -> frozenset[int]:
     return frozenset(
         entity for entity, flight in esper.get_component(Flight) if flight.wings and flight.wingspan_yd > 1
     )
+
+
+def could_meet(world: World, entity: int, moved: Iterable[int], around: Hex, yards: int) -> frozenset[int]:
+    """The bodies of ``moved`` (each with this turn's ``Control.path``) that may come within the wingspan of
+    ``entity`` at some moment of a movement of at most ``yards`` from or to ``around``: those whose path ends within
+    ``yards``, plus half the wingspan, plus their own path, of it. The others can come within reach neither on the
+    way nor where they end, so they are all :func:`wingspan_obstacles` needs as ``moved``."""
+    reach = world.get(entity, Flight).wingspan_yd // 2
+    near = set()
+    for other in moved:
+        path = world.get(other, Control).path
+        if other != entity and distance(path[-1], around) <= yards + reach + len(path):
+            near.add(other)
+    return frozenset(near)
 
 
 def level_altitude(world: World, entity: int) -> float:
@@ -66,9 +80,10 @@ def wingspan_obstacles(
     turn's movement: obstacles and other bodies (fliers too) on the hexes 1 to half its ``Flight.wingspan_yd``
     (rounded down) away that it would meet at its altitude (House rules: Flying Movement and Combat). Readings
     chosen: the wings reach that far on every side, and its own hex is a collision, not a wingspan matter. The
-    bodies of ``moved`` (those that moved this turn) count where their front was at that moment (:func:`hex_at`);
-    every other body where the index has it. With ``after_climbs`` (asked once the turn's climbs are flown) each
-    flier counts at the altitude of its level movement (:func:`level_altitude`), else where it is."""
+    bodies of ``moved`` (those that moved this turn, or the ones of them that :func:`could_meet` it) count where
+    their front was at that moment (:func:`hex_at`); every other body where the index has it. With ``after_climbs``
+    (asked once the turn's climbs are flown) each flier counts at the altitude of its level movement
+    (:func:`level_altitude`), else where it is."""
     reach = world.get(entity, Flight).wingspan_yd // 2
     altitude = _altitude(world, entity, after_climbs)
     height = _height(world, entity)
