@@ -6,7 +6,7 @@ from esper_motion.components.gurps import Intent, Maneuver, MoveState
 from esper_motion.ecs import IntentError, Phase, RuleValueError, System, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.shared.climbing import climb_speed_loss, hexside_free_yd
+from esper_motion.systems.gurps.shared.climbing import hexside_free_yd, speeds_after_climbs
 from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, installed_rules, limits, standing
 
 
@@ -96,12 +96,12 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         )
 
 
-def _check_high_speed(world: World, body: Body, lim: Limits, chosen: Rules, climb_loss: int = 0) -> None:
+def _check_high_speed(world: World, body: Body, lim: Limits, chosen: Rules, climbs: bool = False) -> None:
     """High speed: turns within the turning radius, acceleration and deceleration within their limits.
 
-    ``climb_loss`` is what this turn's climbs take off the velocity before the end of the turn (house rules:
-    :func:`esper_motion.systems.gurps.shared.climbing.climb_speed_loss`): the throttle applies to the speed they leave
-    (House rules: Flying Movement and Combat)."""
+    With ``climbs``, the throttle is checked against the velocity and top speed this turn's climbs and dives leave
+    (house rules: :func:`esper_motion.systems.gurps.shared.climbing.speeds_after_climbs`), since it applies to them at
+    the end of the turn (House rules: Flying Movement and Combat)."""
     intent = body.intent
     velocity = body.velocity.yps
     entity = body.entity
@@ -128,7 +128,10 @@ def _check_high_speed(world: World, body: Body, lim: Limits, chosen: Rules, clim
                 f"push=True for {what}: pushing the envelope needs a roll at "
                 f"{early_turn_modifier(body, lim, chosen):+d}",
             )
-    velocity -= climb_loss  # the turn's path is checked above; the throttle acts on the speed the climbs leave
+    # the turn's path is checked above; the throttle acts on the speeds the climbs and dives leave
+    before = velocity
+    velocity, top_speed = speeds_after_climbs(world, body, lim.top_speed) if climbs else (velocity, lim.top_speed)
+    changed = f" (from {velocity} yd/s, what this turn's climbs and dives leave)" if velocity != before else ""
     if intent.throttle > 0:
         if intent.throttle > lim.accel_step:
             raise IntentError(
@@ -137,19 +140,20 @@ def _check_high_speed(world: World, body: Body, lim: Limits, chosen: Rules, clim
                 intent.throttle,
                 f"at most +{lim.accel_step}: one turn adds at most {lim.accel_step}",
             )
-        if velocity + intent.throttle > lim.top_speed:
+        if velocity + intent.throttle > top_speed:
             raise IntentError(
                 entity,
                 "throttle",
                 intent.throttle,
-                f"at most +{max(0, lim.top_speed - velocity)}: accelerating past the top speed of "
-                f"{lim.top_speed} yd/s is not possible"
-                + (f" (from {velocity} yd/s, what this turn's climbs leave)" if climb_loss else ""),
+                f"at most +{max(0, top_speed - velocity)}: accelerating past the top speed of "
+                f"{top_speed} yd/s is not possible{changed}",
             )
     elif intent.throttle < 0:
         decel = -intent.throttle
         if decel > velocity:
-            raise IntentError(entity, "throttle", intent.throttle, f"at least {-velocity}: velocity cannot go below 0")
+            raise IntentError(
+                entity, "throttle", intent.throttle, f"at least {-velocity}: velocity cannot go below 0{changed}"
+            )
         if decel > lim.max_decel:
             raise IntentError(
                 entity,
@@ -245,7 +249,7 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     if state is MoveState.NORMAL:
         _check_normal(body, lim, world)
     else:
-        _check_high_speed(world, body, lim, chosen, climb_speed_loss(world, body.entity) if intent.throttle else 0)
+        _check_high_speed(world, body, lim, chosen, climbs=bool(intent.throttle))
 
 
 class IntentCheck(System):

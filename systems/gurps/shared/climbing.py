@@ -12,6 +12,7 @@ from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import World
 from esper_motion.ecs.validate import check_int
 from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.movers import Body, Limits, installed_rules
 
 HOUSE_FREE_DIVE_YD: Final = 10
@@ -70,21 +71,35 @@ def house_climbing(world: World, entity: int) -> bool:
     return flight is not None and not flight.mode.can_hover and position is not None and position.altitude_yd == 0
 
 
-def climb_speed_loss(world: World, entity: int) -> int:
-    """House rules: how much the climbs asked of ``entity`` this turn (``FlightIntent``) take off its velocity at
-    once, before the end of the turn, where it may accelerate or decelerate normally from the speed they leave
-    (:func:`esper_motion.systems.gurps.rules.house_climb_speed_loss`; House rules: Flying Movement and Combat). 0 for
-    anyone else: under the Basic Set, in ordinary flight, on the ground, or with no climb asked."""
-    wish = world.try_get(entity, FlightIntent)
-    if wish is None or installed_rules(world).flight != "house":
-        return 0
-    up = sum(climb for _, climb in wish.vertical_legs() if climb > 0)
-    if not up or world.get(entity, Control).state is not MoveState.HIGH_SPEED:
-        return 0
-    position = world.try_get(entity, Position)
-    if position is None or position.altitude_yd <= 0:
-        return 0
-    return rules.house_climb_speed_loss(up)
+def speeds_after_climbs(world: World, body: Body, top_speed: int) -> tuple[int, int]:
+    """House rules: the velocity and the top speed ``body`` will have once the climbs and dives asked of it this
+    turn (``FlightIntent``) are flown, from its velocity and ``top_speed``: each of the first 10 yards climbed takes
+    1 off the velocity at once, each of the first 10 dived adds 1 to both, never past the absolute dive maximum, the
+    climb first if it comes first (as ``esper_motion.systems.gurps.flight.house_dive.HouseDiveSpeed`` flies them).
+    At the end of the turn the flier accelerates or decelerates normally from these (House rules: Flying Movement
+    and Combat). Unchanged for anyone else: under the Basic Set, in ordinary flight, on the ground, or with no climb
+    or dive asked."""
+    velocity = body.velocity.yps
+    wish = world.try_get(body.entity, FlightIntent)
+    flight = world.try_get(body.entity, Flight)
+    if wish is None or flight is None or body.control.state is not MoveState.HIGH_SPEED:
+        return velocity, top_speed
+    legs = wish.vertical_legs()
+    chosen = installed_rules(world)
+    if not legs or body.position.altitude_yd <= 0 or chosen.flight != "house":
+        return velocity, top_speed
+    loss = rules.house_climb_speed_loss(sum(climb for _, climb in legs if climb > 0))
+    gain = rules.house_dive_speed_gain(-sum(climb for _, climb in legs if climb < 0))
+    cap = rules.house_dive_speed_cap(normal_top_speed(flight, body.mover, chosen))
+    climbed_first = legs[0][1] > 0
+    if climbed_first or not gain:
+        velocity = max(0, velocity - loss)
+    if gain:
+        velocity = max(velocity, min(velocity + gain, cap))
+        top_speed = min(top_speed + gain, cap)
+        if not climbed_first:
+            velocity = max(0, velocity - loss)
+    return velocity, top_speed
 
 
 def movement_points(world: World, entity: int) -> int | None:

@@ -740,10 +740,31 @@ def test_house_rules_flying_movement_and_combat_past_top_speed_after_a_climb_is_
     climb(world, hawk, 4)
     world.get(hawk, Intent).throttle = 9
     with pytest.raises(
-        IntentError, match=r"Intent\.throttle = 9: at most \+8: .*\(from 16 yd/s, what this turn.s climbs leave\)"
+        IntentError,
+        match=r"Intent\.throttle = 9: at most \+8: .*\(from 16 yd/s, what this turn.s climbs and dives leave\)",
     ):
         world.step()
     assert (world.turn, world.get(hawk, Velocity).yps) == (0, 20)
+
+
+def test_house_rules_flying_movement_and_combat_a_dive_then_accelerating_stops_at_the_absolute_dive_maximum() -> None:
+    """House rules: Flying Movement and Combat: the speed a dive gathers comes before the end-of-turn change of speed
+    too, and no dive goes past the normal top speed or 100 yd/s. Top airspeed 90 with a lasting dive bonus of 10: top
+    speed 100, the absolute maximum. At 95 a 10-yard dive reaches 100 (95 + 10, cut to 100), so +5 more is refused
+    (checked against the 95 before the dive it would pass, to 105)."""
+    world = house_world()
+    hawk = flier(world, velocity=95, air_move=30, top_airspeed=90, altitude_yd=500, straight_yd=200)
+    flight = world.get(hawk, Flight)
+    flight.dive_bonus_yps, flight.dive_bonus_turns = 10, 3
+    climb(world, hawk, -10)
+    world.get(hawk, Intent).throttle = 5
+    with pytest.raises(IntentError, match=r"throttle = 5: at most \+0: accelerating past the top speed of 100 yd/s"):
+        world.step()
+    assert (world.turn, world.get(hawk, Velocity).yps) == (0, 95)
+    world.get(hawk, Intent).throttle = 0
+    world.dice.script(1, 1, 1)  # past the normal top speed of 90: DX+2, made
+    world.step()
+    assert world.get(hawk, Velocity).yps == 100
 
 
 def test_house_rules_flying_movement_and_combat_climbing_comes_out_of_the_speed_a_flier_must_move() -> None:
