@@ -416,8 +416,8 @@ def random_climb(world: World, entity: int, rng: random.Random, wild: bool) -> N
 
 
 def take_back_a_refused_climb(world: World, body: Body, accept: Callable[[World, Body], object]) -> None:
-    """Take the climb of ``body`` back when, with it, ``accept`` refuses the intent: under the house rules a climb
-    at speed takes speed off before the throttle acts, so a throttle accepted before it may no longer be."""
+    """Take the climb of ``body`` back when, with it, ``accept`` refuses the intent: under the house rules a climb or
+    a dive at speed changes the speed before the throttle acts, so a throttle accepted before it may no longer be."""
     try:
         accept(world, body)
     except IntentError:
