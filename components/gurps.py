@@ -208,8 +208,9 @@ class Control:
     This turn's record, cleared when the turn opens: ``turned_hexsides`` (facing changes made),
     ``turn_yd`` (the yard of the path where the planned turn happens), ``lost_at_yd`` (the yard of this turn's
     path where control was lost this turn, 0 before moving; None when it was lost in an earlier turn or not
-    at all), ``struck`` (what the path ran into) and ``halted`` (the entity's turn is over: it moves no
-    further and its velocity changes no more this turn).
+    at all), ``struck`` (what the path ran into), ``halted`` (the entity's turn is over: it moves no
+    further and its velocity changes no more this turn) and ``straight_before_yd`` (``straight_yd`` as the turn
+    opened, for the systems that follow the walk).
     """
 
     state: MoveState = MoveState.NORMAL
@@ -224,10 +225,12 @@ class Control:
     lost_at_yd: int | None = None
     struck: int | None = None
     halted: bool = False
+    straight_before_yd: int = 0
 
     def __post_init__(self) -> None:
         self.state = MoveState(check_choice("Control", "state", self.state, tuple(MoveState)))
         check_int("Control", "straight_yd", self.straight_yd, low=0)
+        check_int("Control", "straight_before_yd", self.straight_before_yd, low=0)
         check_int("Control", "moved_yd", self.moved_yd, low=0)
         check_int("Control", "extra_cost", self.extra_cost, low=0)
         if not isinstance(self.path, list) or len(self.path) > MAX_SPEED_YPS + 1:

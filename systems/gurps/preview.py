@@ -21,16 +21,19 @@ from esper_motion.systems.gurps.highspeed.maneuvers import maneuver_loss
 from esper_motion.systems.gurps.highspeed.movement import jump_skill, plan_walk, walk
 from esper_motion.systems.gurps.mounted.mount_orders import ordered_intent
 from esper_motion.systems.gurps.posture.posture import check_posture_change
+from esper_motion.systems.gurps.shared.climbing import hexside_free_yd
 from esper_motion.systems.gurps.shared.movers import (
     Body,
     Limits,
     body_of,
     carried,
     control_roll,
+    dx_modifier,
     installed_rules,
     limits,
 )
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
+from esper_motion.systems.gurps.shared.wingspan import watched, wingspan_obstacles
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +79,9 @@ def preview(world: World, entity: int) -> Forecast:
     the entity will act on (a charging or exhausted mount's throttle, a forced Ready). The path follows the positions of
     this moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made; a pushed turn
     is assumed made. Under the house flight rules the roll for a climb or dive started before the turning radius is
-    listed and assumed made; the end-of-turn roll for a dive past the normal top speed is not forecast (it depends on
-    the velocity the turn ends with).
+    listed and assumed made, and so is the DX roll where something first comes within a winged flier's wingspan
+    (with the others where they stand); the end-of-turn roll for a dive past the normal top speed is not forecast (it
+    depends on the velocity the turn ends with).
     """
     chosen = installed_rules(world)
     body = body_of(world, entity)
@@ -110,11 +114,12 @@ def preview(world: World, entity: int) -> Forecast:
     if intent.turn and control.state is MoveState.NORMAL:
         turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else 0
     elif intent.turn:
-        turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else int(lim.free_turn_yd)
-        if turn_yd < lim.free_turn_yd or abs(intent.turn) == 2:
+        turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else int(hexside_free_yd(world, body, lim, None))
+        free = hexside_free_yd(world, body, lim, turn_yd)
+        if turn_yd < free or abs(intent.turn) == 2:
             modifier = early_turn_modifier(body, lim, chosen)
             skill, label = control_roll(world, body)
-            what = "early turn" if turn_yd < lim.free_turn_yd else "tight turn"
+            what = "early turn" if turn_yd < free else "tight turn"
             rolls.append(RollForecast.of(what, modified(label, modifier), skill + modifier))
     plan = plan_walk(world, body, chosen, turn_yd, None)
 
@@ -122,7 +127,16 @@ def preview(world: World, entity: int) -> Forecast:
         rolls.append(RollForecast.of(f"jump obstacle {obstacle}", "DX or Jumping", jump_skill(world, body)))
         return True
 
-    result = walk(plan, index, jump, lambda _other, _at, _aside: False)
+    met: list[Hex] = []
+
+    def wings(_yard: int, at: Hex) -> bool:
+        if not met and wingspan_obstacles(world, index, entity, at):
+            met.append(at)
+            skill = body.mover.dx + dx_modifier(world, entity)
+            rolls.append(RollForecast.of("obstacle in the wingspan", "DX", skill))
+        return True
+
+    result = walk(plan, index, jump, lambda _other, _at, _aside: False, wings if watched(world, body) else None)
     if chosen.flight == "house":
         rolls.extend(_climb_dive_rolls(world, body, lim, result.turned[0] if result.turned else None))
     loses: str | None = None

@@ -1016,6 +1016,7 @@ def controls(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Control:
         lost_at_yd=draw(maybe(natural)),
         struck=draw(maybe(ids)),
         halted=draw(st.booleans()),
+        straight_before_yd=draw(natural),
     )
 
 

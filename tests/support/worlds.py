@@ -8,10 +8,10 @@ on the ground), an obstacle (hard or soft, some low enough to jump) and a tile o
 The planners write what a game writes between steps, drawn from a ``random.Random`` of their own (never the
 ``random`` module's global state), so a seed fixes a whole run:
 
-- ``plan_turn`` gives each GURPS mover a random intent that :func:`esper_motion.systems.gurps.preview` accepts (falling
-back to
-  simpler ones, then the default), a random climb or dive to fliers, random mounting and dismounting to riders,
-  and now and then a hit on a horse, a spooked horse or a stunned rider.
+- ``plan_turn`` gives each GURPS mover a random intent that :func:`esper_motion.systems.gurps.preview` accepts
+  (falling back to simpler ones, then the default), a random climb or dive to fliers (taken back if the intent is
+  then refused), random mounting and dismounting to riders, and now and then a hit on a horse, a spooked horse or
+  a stunned rider.
 - ``plan_round`` gives each Spelljammer character a random speed mode its vegetation allows, a heading, and now
   and then a flight, a chase, a pursuit action or shots, valid by the rules
   (``esper_motion.systems.spelljammer.rules``).
@@ -415,6 +415,16 @@ def random_climb(world: World, entity: int, rng: random.Random, wild: bool) -> N
         wish.dive = moving and rng.random() < 0.3
 
 
+def take_back_a_refused_climb(world: World, body: Body, accept: Callable[[World, Body], object]) -> None:
+    """Take the climb of ``body`` back when, with it, ``accept`` refuses the intent: under the house rules a climb or
+    a dive at speed changes the speed before the throttle acts, so a throttle accepted before it may no longer be."""
+    try:
+        accept(world, body)
+    except IntentError:
+        wish = world.get(body.entity, FlightIntent)
+        wish.climb_yd, wish.dive = 0, False
+
+
 def neighbours(hex: Hex) -> list[Hex]:
     """The six hexes around ``hex``."""
     return [(hex[0] + dq, hex[1] + dr) for dq, dr in DIRECTIONS]
@@ -477,6 +487,7 @@ def plan_turn(world: World, cast: Cast, rng: random.Random, *, wild: bool = True
                 random_intent(world, body, rng, accept)
             if world.has(body.entity, FlightIntent):
                 random_climb(world, body.entity, rng, wild)
+                take_back_a_refused_climb(world, body, accept)
         for horse in cast.horses:
             if world.has(horse, Mount):
                 if rng.random() < 0.05:

@@ -13,7 +13,7 @@ from esper_motion.ecs import IntentError, Phase, World, WorldError
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import AltitudeChanged, EnteredHighSpeed
 from esper_motion.systems.gurps.flight.aerial import check_winged_flight, scene_atmosphere, step_yards
-from esper_motion.systems.gurps.shared.climbing import legs_cost, movement_points
+from esper_motion.systems.gurps.shared.climbing import house_climbing, legs_cost, movement_points
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
 from esper_motion.systems.gurps.shared.movers import in_initiative_order, installed_rules
@@ -54,8 +54,9 @@ class AltitudeSystem(IndexedSystem):
       (:func:`esper_motion.systems.gurps.flight.aerial.step_yards`); Do Nothing and Change Posture allow no climb.
     - A flier out of control moves straight ahead and does nothing else, so its climb is not flown.
     - A dive has to be a Move maneuver and go down (Basic Set: Flying Combat > Flying Fast).
-    - House rules (``Rules.flight == "house"``): climbing and diving cost as
-    :func:`esper_motion.systems.gurps.shared.climbing.climb_cost` says, and a
+    - House rules (``Rules.flight == "house"``): at high speed climbing and diving cost as
+      :func:`esper_motion.systems.gurps.shared.climbing.climb_cost` says, out of the velocity alone; in ordinary
+      flight the Basic Set's costs stand (:func:`esper_motion.systems.gurps.shared.climbing.house_climbing`). A
       flier that cannot hover leaves the ground only once it has run a quarter of its top airspeed on the
       ground this turn (:func:`esper_motion.systems.gurps.rules.house_can_take_off`); in the air it must use High Speed
       Movement, so taking off puts it at high speed (:class:`EnteredHighSpeed`), velocity unchanged
@@ -130,7 +131,7 @@ class AltitudeSystem(IndexedSystem):
                             f"0 until it has run {-(-top // 4)} yards on the ground this turn: a flier that cannot "
                             f"hover takes off at a quarter of its top airspeed {top} (it ran {level})",
                         )
-            cost = legs_cost(level, legs, house)
+            cost = legs_cost(level, legs, house_climbing(world, entity))
             points = movement_points(world, entity)
             if points is not None:
                 if cost > points:

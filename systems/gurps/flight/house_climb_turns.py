@@ -11,7 +11,15 @@ from esper_motion.ecs import Phase, RollMade, System
 from esper_motion.ecs.dice import modified
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import ClimbDiveTurn
-from esper_motion.systems.gurps.shared.movers import bodies, control_roll, environment, installed_rules, limits
+from esper_motion.systems.gurps.shared.climbing import counting_starts
+from esper_motion.systems.gurps.shared.movers import (
+    bodies,
+    control_roll,
+    environment,
+    installed_rules,
+    limits,
+    mount_rolled_dx,
+)
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 CLIMB_DIVE_ROLL: Final = "climb or dive before the turning radius"
@@ -25,13 +33,8 @@ def climb_dive_turns(
     degrees, yards run straight before it), as :class:`HouseClimbTurns` reads them: ``previous_yd`` is the
     last climb of the turn before, ``run_before_yd`` the yards run straight before this turn's path, and
     ``hexside_turn_yd`` the yard of a hexside turn made this turn (None without one)."""
-    restart = None if hexside_turn_yd is None else 0  # where the straight count last restarted in this path
-    previous = previous_yd
-    for at, climbed in legs:
-        same, previous = climbed == previous, climbed
-        degrees = rules.house_climb_dive_turn_degrees(abs(climbed))
-        if same or degrees == 0:
-            continue
+    restart = None  # where the straight count last restarted in this path (None: before it)
+    for at, climbed, degrees in counting_starts(legs, previous_yd):
         if hexside_turn_yd is not None and hexside_turn_yd <= at and (restart is None or restart < hexside_turn_yd):
             restart = hexside_turn_yd
         yield at, climbed, degrees, at - restart if restart is not None else run_before_yd + at
@@ -41,26 +44,28 @@ def climb_dive_turns(
 class HouseClimbTurns(System):
     """MOVEMENT phase, after the climbs and descents (house rules only): climbs and dives as turns.
 
-    Reads ``Flight`` (``flown_legs``, ``previous_climb_yd``), ``Control`` (``state``, ``straight_yd``,
-    ``moved_yd``, ``turned_hexsides``, ``turn_yd``), ``Velocity``, DX and the house turning radius; writes
-    ``Control.straight_yd``, and ``Control.state`` and ``loss_cause`` on a failed roll; emits
+    Reads ``Flight`` (``flown_legs``, ``previous_climb_yd``), ``Control`` (``state``, ``straight_before_yd``,
+    ``straight_yd``, ``moved_yd``, ``turned_hexsides``, ``turn_yd``), ``Velocity``, DX and the house turning radius;
+    writes ``Control.straight_yd``, and ``Control.state`` and ``loss_cause`` on a failed roll; emits
     :class:`ClimbDiveTurn`, ``RollMade`` and ``LostControl``.
 
     At high speed, starting a climb or a dive counts as a turn: 1-2 yards 0 degrees, 3-5 yards 60, 6 or more
     120 (:func:`esper_motion.systems.gurps.rules.house_climb_dive_turn_degrees`); climbing or diving as much as
     last turn is no new turn. A 60-degree one before the turning radius has been run straight, or any 120-degree one,
     needs the early-turn roll, DX+3 minus the turning radius; failing it loses control (House rules: Flying Movement and
-    Combat; High Speed Movement). Readings chosen:
+    Combat; High Speed Movement). A ridden flier's roll makes its riders roll Riding in the MOUNTED phase, as every
+    roll a mount makes to control itself does (House rules: Mounts). Readings chosen:
 
     - A climb or dive (``FlightIntent.climb_yd``) starts where the turn's movement starts, so the straight
-      yards that count are those run before this turn (none if the flier also turned a hexside this turn), and
-      a climb or dive that counts as a turn restarts the straight count there.
+      yards that count are those run before this turn (``Control.straight_before_yd``), and a climb or dive that
+      counts as a turn restarts the straight count there.
     - Several in one turn (``FlightIntent.legs``): each starts ``at_yd`` yards along the path, and the straight
       yards before it are those since the last start that counted as a turn, or since a hexside turn made
-      before it; with neither, the yards run straight before this turn count too, as for a single climb (none
-      if the flier turned a hexside later in the turn). So a flier may climb and dive in one turn with its
-      turning radius of level flight between them, or else roll for each early start (House rules: Flying
-      Movement and Combat).
+      at or before its yard; with neither, the yards run straight before this turn count too, as for a single
+      climb. So a flier may climb and dive in one turn with its turning radius of level flight between them, or
+      else roll for each early start (House rules: Flying Movement and Combat).
+    - A hexside turn after a start within the radius is the early turn, rolled when the turn is planned
+      (:func:`esper_motion.systems.gurps.shared.climbing.hexside_free_yd`), not a roll for the start.
     - Any change of the yards climbed or dived (a new amount, or from climbing to diving) is a new start;
       levelling out is not. The first of the turn is compared with the last of the turn before.
     - On a failed roll the climbs and dives have been flown, and control is lost at the end of the movement;
@@ -79,7 +84,7 @@ class HouseClimbTurns(System):
             if flight is None or control.state is not MoveState.HIGH_SPEED or environment(world, body) != "air":
                 continue
             hexside_turn = control.turn_yd if control.turned_hexsides else None
-            run_before = control.straight_yd - control.moved_yd
+            run_before = control.straight_before_yd
             starts = climb_dive_turns(flight.flown_legs, flight.previous_climb_yd, run_before, hexside_turn)
             for at, climbed, degrees, straight in starts:
                 lim = limits(world, body, chosen)
@@ -89,6 +94,7 @@ class HouseClimbTurns(System):
                     skill, label = control_roll(world, body)
                     result = world.dice.success(skill + modifier, modified(label, modifier))
                     world.emit(RollMade(body.entity, CLIMB_DIVE_ROLL, result))
+                    mount_rolled_dx(world, body.entity, result.success)
                     if not result.success:
                         world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))
                         cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL

@@ -8,7 +8,14 @@ from esper_motion.ecs import Phase, RollMade, System
 from esper_motion.ecs.dice import modified
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
-from esper_motion.systems.gurps.shared.movers import bodies, carried, dx_modifier, environment, installed_rules
+from esper_motion.systems.gurps.shared.movers import (
+    bodies,
+    carried,
+    dx_modifier,
+    environment,
+    installed_rules,
+    mount_rolled_dx,
+)
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 
@@ -22,7 +29,7 @@ class HouseDiveControl(System):
     A flier that dived this turn and ends it faster than its normal top speed (without the dive bonus,
     :func:`esper_motion.systems.gurps.shared.dive.normal_top_speed`) rolls DX+2 at the end of the turn
     (:func:`esper_motion.systems.gurps.rules.house_dive_control_modifier`) or loses control (House rules: Flying
-    Movement and Combat).
+    Movement and Combat); a ridden flier's riders then roll Riding, made or failed (House rules: Mounts).
     """
 
     phase = Phase.ACCELERATION
@@ -45,6 +52,7 @@ class HouseDiveControl(System):
                 body.mover.dx + modifier + dx_modifier(world, body.entity), modified("DX", modifier)
             )
             world.emit(RollMade(body.entity, "dive past top speed", result))
+            mount_rolled_dx(world, body.entity, result.success)
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
                 lose_control(world, body, cause, body.control.moved_yd, chosen)

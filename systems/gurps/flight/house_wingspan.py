@@ -1,33 +1,38 @@
-"""House rules: whatever comes within a winged flier's wingspan, and crippled wings."""
+"""House rules: a winged flier with something in its wingspan all through its movement, and crippled wings."""
 
 from __future__ import annotations
 
+import esper
+
 from esper_motion.components.flight import Flight
-from esper_motion.components.gurps import LossCause, MoveState
-from esper_motion.ecs import Phase, RollMade
+from esper_motion.components.gurps import Control
+from esper_motion.ecs import Phase
 from esper_motion.systems.gurps.events import WingspanObstructed
-from esper_motion.systems.gurps.flight.house_wipe_out import wingspan_obstacles, wipe_out
-from esper_motion.systems.gurps.shared.movers import bodies, carried, dx_modifier, environment, installed_rules
+from esper_motion.systems.gurps.flight.house_wipe_out import wipe_out
+from esper_motion.systems.gurps.shared.movers import bodies, carried, environment, installed_rules
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem
-from esper_motion.systems.gurps.shared.transitions import lose_control
+from esper_motion.systems.gurps.shared.wingspan import could_meet, watched, wingspan_obstacles
 
 
 class HouseWingspan(IndexedSystem):
-    """STALL phase, first (house rules only): obstacles in the wingspan and crippled wings.
+    """STALL phase, first (house rules only): obstacles in the wingspan all through the movement, and crippled wings.
 
-    Reads ``Flight`` (``wings``, ``wingspan_yd``, ``crippled_wing``), ``Control`` (``path``, ``state``), DX with
-    :func:`esper_motion.systems.gurps.shared.movers.dx_modifier`, and the
-    :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` the MOVEMENT phase keeps; writes ``Flight`` and
-    ``Control``; emits :class:`WingspanObstructed`, ``RollMade``, ``LostControl`` and :class:`WipedOut`.
+    Reads ``Flight`` (``wings``, ``wingspan_yd``, ``crippled_wing``, ``climbed_yd``), ``Control`` (``path``), the
+    paths every body moved this turn, and the :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` the
+    MOVEMENT phase keeps; writes ``Flight`` and ``Control``; emits :class:`WingspanObstructed`, ``LostControl`` and
+    :class:`WipedOut`.
 
-    A winged flier with an obstacle (another flier included) in its wingspan at any point of its movement
-    rolls DX at once or loses control; with one there all through its movement it wipes out at the end of
-    the movement. A crippled wing wipes it out too (House rules: Flying Movement and Combat). Readings chosen:
+    A winged flier with an obstacle (another flier included) in its wingspan during the whole of its movement wipes
+    out at the end of the movement; a crippled wing wipes it out too (House rules: Flying Movement and Combat). The
+    roll for something in the wingspan at some point of the movement is made there and then, in the walk
+    (:class:`esper_motion.systems.gurps.highspeed.movement.PathWalker`). Readings chosen:
 
-    - "Its movement" is the hexes it entered this turn (its own hex if it did not move); what lies within
-      the wingspan is :func:`esper_motion.systems.gurps.flight.house_wipe_out.wingspan_obstacles`, where everything
-      stands after the movement.
-    - A flier already out of control has no roll to make; the whole-movement wipe-out still applies.
+    - "Its movement" is the hexes it entered this turn (its own hex if it did not move), each at its moment of the
+      second (the k-th of n hexes at k/n); what lies within the wingspan there is
+      :func:`esper_motion.systems.gurps.shared.wingspan.wingspan_obstacles`, with the bodies that moved this turn
+      where they were at the same moment and every flier at the altitude of its level movement. So two fliers flying
+      wingtip to wingtip all the way both wipe out.
+    - A flier already out of control is wiped out the same way.
     """
 
     phase = Phase.STALL
@@ -36,6 +41,7 @@ class HouseWingspan(IndexedSystem):
         """Check every winged flier in the air, in initiative order."""
         world = self.world
         chosen = installed_rules(world)
+        moved: list[int] | None = None  # the bodies that moved this turn, found once, when first needed
         for body in bodies(world):
             flight = world.try_get(body.entity, Flight)
             if flight is None or not flight.wings or flight.wiped_out or carried(body):
@@ -45,21 +51,20 @@ class HouseWingspan(IndexedSystem):
             if flight.crippled_wing:
                 wipe_out(world, body, "a crippled wing", chosen)
                 continue
-            if flight.wingspan_yd < 2:
+            if not watched(world, body):
                 continue
+            if moved is None:
+                moved = [entity for entity, control in esper.get_component(Control) if control.path]
             spots = body.control.path or [body.position.hex]
-            found = [wingspan_obstacles(world, self.index, body.entity, spot) for spot in spots]
-            if not any(found):
-                continue
-            whole = all(found)
-            world.emit(WingspanObstructed(body.entity, tuple(sorted(set().union(*found))), whole))
-            if whole:
+            near = could_meet(world, body.entity, moved, spots[-1], len(spots))
+            found: set[int] = set()
+            for number, spot in enumerate(spots, start=1):
+                there = wingspan_obstacles(
+                    world, self.index, body.entity, spot, moment=number / len(spots), moved=near, after_climbs=True
+                )
+                if not there:
+                    break
+                found |= there
+            else:
+                world.emit(WingspanObstructed(body.entity, tuple(sorted(found)), True))
                 wipe_out(world, body, "an obstacle in its wingspan all through its movement", chosen)
-                continue
-            if body.control.state is MoveState.OUT_OF_CONTROL:
-                continue
-            result = world.dice.success(body.mover.dx + dx_modifier(world, body.entity), "DX")
-            world.emit(RollMade(body.entity, "obstacle in the wingspan", result))
-            if not result.success:
-                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
-                lose_control(world, body, cause, body.control.moved_yd, chosen)

@@ -3,36 +3,23 @@
 from __future__ import annotations
 
 from esper_motion.components.flight import Flight
-from esper_motion.components.gurps import LossCause, Mover, MoveState
-from esper_motion.components.motion import Position
+from esper_motion.components.gurps import LossCause, MoveState
 from esper_motion.ecs import Phase, RollMade, World
-from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import LiftRegained, VelocityChanged, WipedOut
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.shared.movers import Body, bodies, carried, dx_modifier, installed_rules, limits
-from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
+from esper_motion.systems.gurps.shared.movers import (
+    Body,
+    bodies,
+    carried,
+    dx_modifier,
+    installed_rules,
+    limits,
+    mount_rolled_dx,
+)
+from esper_motion.systems.gurps.shared.spatial import IndexedSystem
 from esper_motion.systems.gurps.shared.transitions import lose_control, regain_control
-
-
-def wingspan_obstacles(world: World, index: SpatialIndex, entity: int, spot: Hex) -> set[int]:
-    """What lies within the wingspan of winged flier ``entity`` were it on ``spot``: obstacles and other bodies
-    (fliers too) on the hexes 1 to half its ``Flight.wingspan_yd`` (rounded down) away that it would meet at
-    its altitude (House rules: Flying Movement and Combat). Reading chosen: the wings reach that far on every
-    side, and its own hex is a collision, not a wingspan matter."""
-    reach = world.get(entity, Flight).wingspan_yd // 2
-    altitude = world.get(entity, Position).altitude_yd
-    height = figure_height_yd(world.get(entity, Mover))
-    found: set[int] = set()
-    q, r = spot
-    for dq in range(-reach, reach + 1):
-        for dr in range(max(-reach, -dq - reach), min(reach, -dq + reach) + 1):
-            near = (q + dq, r + dr)
-            if (dq, dr) == (0, 0):
-                continue
-            found.update(other for other, _ in index.obstacles_in_way(near, altitude, height))
-            found.update(index.bodies_in_way(near, entity, altitude, height))
-    return found
+from esper_motion.systems.gurps.shared.wingspan import wingspan_obstacles
 
 
 def wipe_out(world: World, body: Body, reason: str, chosen: Rules) -> None:
@@ -60,7 +47,8 @@ class HouseWipeOutRecovery(IndexedSystem):
     Like any loss of control under the house rules, from the turn after the wipe-out the flier rolls at the end
     of its movement to win control back, here DX-4; it cannot while the obstacle that wiped it out is still in
     its wingspan. Regaining control, it adds the speed of its dive, the drop of its last second, to its
-    velocity (House rules: Flying Movement and Combat). Readings chosen:
+    velocity (House rules: Flying Movement and Combat). A ridden flier's roll makes its riders roll Riding, made or
+    failed, as the house cycle's other rolls to regain control do (House rules: Mounts). Readings chosen:
 
     - A crippled wing keeps the flier from regaining control at all.
     - Failing (or on the turn of the wipe-out) it slows by Basic Move, as the house cycle has it, but never wins
@@ -90,6 +78,7 @@ class HouseWipeOutRecovery(IndexedSystem):
                 skill = body.mover.dx + rules.HOUSE_WIPE_OUT_REGAIN_DX_MODIFIER + dx_modifier(world, body.entity)
                 result = world.dice.success(skill, "DX-4")
                 world.emit(RollMade(body.entity, "regain control after a wipe-out", result))
+                mount_rolled_dx(world, body.entity, result.success)
                 if result.success:
                     dive = rules.house_uncontrolled_drop_yd(flight.fall_seconds, wipe_out=True)
                     body.velocity.yps += dive

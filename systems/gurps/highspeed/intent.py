@@ -6,6 +6,7 @@ from esper_motion.components.gurps import Maneuver, MoveState
 from esper_motion.ecs import IntentError, Phase, RuleValueError, System, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.shared.climbing import hexside_free_yd, speeds_after_climbs
 from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, installed_rules, limits, standing
 
 
@@ -67,13 +68,18 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         )
 
 
-def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
-    """High speed: turns within the turning radius, acceleration and deceleration within their limits."""
+def _check_high_speed(world: World, body: Body, lim: Limits, chosen: Rules, climbs: bool = False) -> None:
+    """High speed: turns within the turning radius, acceleration and deceleration within their limits.
+
+    With ``climbs``, the throttle is checked against the velocity and top speed this turn's climbs and dives leave
+    (house rules: :func:`esper_motion.systems.gurps.shared.climbing.speeds_after_climbs`), since it applies to them at
+    the end of the turn (House rules: Flying Movement and Combat)."""
     intent = body.intent
     velocity = body.velocity.yps
     entity = body.entity
     if intent.turn:
-        at = intent.turn_at_yd if intent.turn_at_yd is not None else lim.free_turn_yd
+        at = intent.turn_at_yd if intent.turn_at_yd is not None else hexside_free_yd(world, body, lim, None)
+        free = hexside_free_yd(world, body, lim, at)
         if at > velocity:
             if intent.turn_at_yd is not None:
                 raise IntentError(entity, "turn_at_yd", at, f"at most {velocity}, the yards of this turn")
@@ -81,10 +87,10 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
                 entity,
                 "turn",
                 intent.turn,
-                f"0 this turn: the turning radius of {lim.radius} yd ({lim.free_turn_yd} yd still to run straight) "
+                f"0 this turn: the turning radius of {lim.radius} yd ({free} yd still to run straight) "
                 f"is not met within this turn's {velocity} yd; set push=True and turn_at_yd to try an early turn",
             )
-        early = at < lim.free_turn_yd
+        early = at < free
         if (early or abs(intent.turn) == 2) and not intent.push:
             what = "an early turn" if early else "a 120-degree turn"
             raise IntentError(
@@ -94,6 +100,10 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
                 f"push=True for {what}: pushing the envelope needs a roll at "
                 f"{early_turn_modifier(body, lim, chosen):+d}",
             )
+    # the turn's path is checked above; the throttle acts on the speeds the climbs and dives leave
+    before = velocity
+    velocity, top_speed = speeds_after_climbs(world, body, lim.top_speed) if climbs else (velocity, lim.top_speed)
+    changed = f" (from {velocity} yd/s, what this turn's climbs and dives leave)" if velocity != before else ""
     if intent.throttle > 0:
         if intent.throttle > lim.accel_step:
             raise IntentError(
@@ -102,18 +112,20 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
                 intent.throttle,
                 f"at most +{lim.accel_step}: one turn adds at most {lim.accel_step}",
             )
-        if velocity + intent.throttle > lim.top_speed:
+        if velocity + intent.throttle > top_speed:
             raise IntentError(
                 entity,
                 "throttle",
                 intent.throttle,
-                f"at most +{max(0, lim.top_speed - velocity)}: accelerating past the top speed of "
-                f"{lim.top_speed} yd/s is not possible",
+                f"at most +{max(0, top_speed - velocity)}: accelerating past the top speed of "
+                f"{top_speed} yd/s is not possible{changed}",
             )
     elif intent.throttle < 0:
         decel = -intent.throttle
         if decel > velocity:
-            raise IntentError(entity, "throttle", intent.throttle, f"at least {-velocity}: velocity cannot go below 0")
+            raise IntentError(
+                entity, "throttle", intent.throttle, f"at least {-velocity}: velocity cannot go below 0{changed}"
+            )
         if decel > lim.max_decel:
             raise IntentError(
                 entity,
@@ -131,7 +143,7 @@ def _check_high_speed(body: Body, lim: Limits, chosen: Rules) -> None:
             )
 
 
-def _check_out_of_control(body: Body, lim: Limits | None, chosen: Rules) -> None:
+def _check_out_of_control(world: World, body: Body, lim: Limits | None, chosen: Rules) -> None:
     """Out of control: no turn, no veer. Under the Basic Set no throttle either. Under the house rules the mover
     takes Move maneuvers, and its throttle (within the usual limits) applies if it wins control back this turn
     (House rules: High Speed Movement). ``lim`` is None when the intent turns, veers and throttles nothing."""
@@ -152,7 +164,7 @@ def _check_out_of_control(body: Body, lim: Limits | None, chosen: Rules) -> None
             body.entity, "maneuver", Maneuver(intent.maneuver).value, "Move: out of control, it takes Move maneuvers"
         )
     if lim is not None:
-        _check_high_speed(body, lim, chosen)
+        _check_high_speed(world, body, lim, chosen)
 
 
 def early_turn_modifier(body: Body, lim: Limits, chosen: Rules) -> int:
@@ -195,7 +207,7 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     if lim is not None:
         _moves_under_own_power(body, lim)
     if state is MoveState.OUT_OF_CONTROL:
-        _check_out_of_control(body, lim, chosen)
+        _check_out_of_control(world, body, lim, chosen)
         return
     if len(intent.veer) > body.velocity.yps:
         raise IntentError(
@@ -208,7 +220,7 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     if state is MoveState.NORMAL:
         _check_normal(body, lim, world)
     else:
-        _check_high_speed(body, lim, chosen)
+        _check_high_speed(world, body, lim, chosen, climbs=bool(intent.throttle))
 
 
 class IntentCheck(System):

@@ -72,7 +72,7 @@ class ManeuverLimits(System):
 
     Reads ``Intent.maneuver``, ``Condition`` (``conscious``, ``stunned``), ``Control.state``; writes
     ``Control``: clears this turn's record (``path``, ``moved_yd``, ``extra_cost``, ``turned_hexsides``,
-    ``turn_yd``, ``struck``, ``halted``, ``lost_at_yd``),
+    ``turn_yd``, ``struck``, ``halted``, ``lost_at_yd``; ``straight_before_yd`` set to ``straight_yd``),
     and puts a mover out of control for a forbidden maneuver, stun or unconsciousness; emits ``LostControl``.
     The rule is :func:`maneuver_loss`.
     """
@@ -94,6 +94,7 @@ class ManeuverLimits(System):
             control.struck = None
             control.halted = False
             control.lost_at_yd = None
+            control.straight_before_yd = control.straight_yd
             if control.state is not MoveState.HIGH_SPEED:  # only a mover at high speed can lose control here
                 continue
             cause = maneuver_loss(world, body, chosen)

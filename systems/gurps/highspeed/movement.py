@@ -15,9 +15,9 @@ from esper_motion.components.motion import Position
 from esper_motion.ecs import Phase, RollMade, World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, turn
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned
+from esper_motion.systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned, WingspanObstructed
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.shared.climbing import level_points
+from esper_motion.systems.gurps.shared.climbing import hexside_free_yd, level_points
 from esper_motion.systems.gurps.shared.figure import body_hexes
 from esper_motion.systems.gurps.shared.movers import (
     Body,
@@ -31,6 +31,8 @@ from esper_motion.systems.gurps.shared.movers import (
     mount_rolled_dx,
 )
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
+from esper_motion.systems.gurps.shared.transitions import lose_control
+from esper_motion.systems.gurps.shared.wingspan import could_meet, watched, winged_fliers, wingspan_obstacles
 
 
 class WalkPlan(NamedTuple):
@@ -80,14 +82,23 @@ class WalkResult:
 JumpRoll = Callable[[int, Hex], bool]
 """Asked whether the walker clears obstacle ``entity`` on ``hex``."""
 
+WingRoll = Callable[[int, Hex], bool]
+"""Asked, once the walker has entered ``hex`` at yard ``yard`` of its path, whether it keeps control there (the
+house rules' wingspan roll); on a no it has lost control at that yard and flies on straight ahead."""
+
 DodgeRoll = Callable[[int, Hex, int], bool]
 """Asked whether body ``entity`` on ``hex`` dodges out of the walker's way by stepping one hex in the direction
 given (where :meth:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex.room_to_step_aside` found it room); on
 a yes it has stepped there, in the world and in the index."""
 
 
-def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) -> WalkResult:
-    """Follow ``plan`` through ``index``; ``jump`` and ``dodge`` decide the rolls met on the way.
+def walk(
+    plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll, wings: WingRoll | None = None
+) -> WalkResult:
+    """Follow ``plan`` through ``index``; ``jump`` and ``dodge`` decide the rolls met on the way, and ``wings``
+    (None: nothing to ask) whether the walker keeps control in each hex it enters while in control: from a no on,
+    it goes straight along its heading, and a turn planned for later is not made (House rules: Flying Movement and
+    Combat: the wingspan roll is made at once).
 
     Basic Set: High-Speed Movement > Tactical Movement: movement points are the velocity, bad footing
     costs extra points; Direction and Turning Radius: until the radius is met the walker may enter any of
@@ -142,7 +153,7 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
             side = veer[yard] if yard < len(veer) else 0
             toward = (facing + side) % 6  # one of the three front hexes
         step = DIRECTIONS[toward]
-        if length == 1 and (drifting or yard >= len(veer)):
+        if length == 1 and (drifting or yard >= len(veer)) and wings is None:
             # Up to the next yard where the plan changes something, every empty hex costs one point and holds
             # nothing to meet: walk those in one go, then look again at the yard after them.
             most = points - spent
@@ -190,6 +201,12 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
             carried_until, jumped_toward = yard + length, toward
             if turned is None and turn_yd is not None and yard <= turn_yd < carried_until:
                 turn_yd = carried_until
+        if wings is not None and drift_from_yd is None and not wings(yard, here):
+            drift_from_yd = yard
+            if turned is None:
+                turn_yd = None
+    if wings is not None and not path:
+        wings(0, here)
     return WalkResult(facing, heading, path, spent, extra, turned, struck)
 
 
@@ -360,9 +377,10 @@ class PathWalker(IndexedSystem):
     (``turn_yd`` from the TURNING phase, ``state``, ``lost_at_yd``), footing, obstacles and other bodies through
     the :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` (brought up to date here once a turn); writes
     ``Position``, ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``, ``moved_yd``, ``extra_cost``,
-    ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into); emits :class:`Turned`,
-    :class:`Moved`, :class:`ObstacleCrossed`, :class:`DodgedAside` and ``RollMade``; moves a body that dodges aside (its
-    ``Position``).
+    ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into; ``state`` and
+    ``loss_cause`` on a failed wingspan roll); emits :class:`Turned`, :class:`Moved`, :class:`ObstacleCrossed`,
+    :class:`DodgedAside`, :class:`WingspanObstructed`, ``RollMade`` and ``LostControl``; moves a body that dodges
+    aside (its ``Position``).
 
     Basic Set: High-Speed Movement > Velocity (the whole velocity is moved unless footing slows it), Tactical
     Movement and Direction and Turning Radius, as :func:`walk` says. Readings chosen:
@@ -381,6 +399,13 @@ class PathWalker(IndexedSystem):
     - Running into something stops the walker on the hex before it; the body struck stops too (its own walk
       this turn is over). The COLLISION phase works out the damage.
     - Footing costs only on the ground; fliers and swimmers pay none.
+    - House rules (``Rules.flight == "house"``): a winged flier in control with a wingspan of 2 yards or more
+      (:func:`esper_motion.systems.gurps.shared.wingspan.watched`) rolls DX in the first hex it enters with something
+      within its wingspan (:func:`esper_motion.systems.gurps.shared.wingspan.wingspan_obstacles`), there and then; on
+      a failure it loses control at that yard and flies straight on, so a turn planned for later is not made (House
+      rules: Flying Movement and Combat). Readings chosen: one roll a turn; the bodies that moved already this turn
+      count where they were at the same moment of the second, the others where they stand, as for running into
+      them. A flier out of control has no roll to make.
     """
 
     phase = Phase.MOVEMENT
@@ -390,12 +415,16 @@ class PathWalker(IndexedSystem):
         world = self.world
         chosen = installed_rules(world)
         self.index.refresh(world)
+        walked: list[int] = []  # the bodies that have moved so far this turn
+        winged = winged_fliers(world) if chosen.flight == "house" else frozenset()
         for body in bodies(world):
             if carried(body) or body.control.halted:
                 continue
-            self._walk(world, body, chosen)
+            self._walk(world, body, chosen, walked, body.entity in winged)
+            if body.control.path:
+                walked.append(body.entity)
 
-    def _walk(self, world: World, body: Body, chosen: Rules) -> None:
+    def _walk(self, world: World, body: Body, chosen: Rules, walked: list[int], winged: bool) -> None:
         control = body.control
         entity = body.entity
         loss = None
@@ -416,14 +445,37 @@ class PathWalker(IndexedSystem):
         def dodge(other: int, at: Hex, aside: int) -> bool:
             return dodge_aside(world, index, entity, other, at=at, aside=aside)
 
-        result = walk(plan, index, jump, dodge)
+        met = False  # the wingspan roll is made once, where something first comes within the wingspan
+        near: frozenset[int] | None = None  # the bodies moved so far that may come within the wingspan
+
+        def wings(yard: int, at: Hex) -> bool:
+            nonlocal met, near
+            if met:
+                return True
+            if near is None:
+                near = could_meet(world, entity, walked, plan.start, plan.points)
+            found = wingspan_obstacles(world, index, entity, at, moment=yard / max(1, plan.points), moved=near)
+            if not found:
+                return True
+            met = True
+            world.emit(WingspanObstructed(entity, tuple(sorted(found)), False))
+            result = world.dice.success(body.mover.dx + dx_modifier(world, entity), "DX")
+            world.emit(RollMade(entity, "obstacle in the wingspan", result))
+            mount_rolled_dx(world, entity, result.success)
+            if not result.success:
+                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+                lose_control(world, body, cause, yard, chosen)
+            return result.success
+
+        watching = winged and loss is None and watched(world, body)
+        result = walk(plan, index, jump, dodge, wings if watching else None)
         start = body.position.hex
         if result.turned is not None:
             after_yd, at = result.turned
             pushed = False
             if control.state is MoveState.HIGH_SPEED or control.loss_cause is not None:
                 lim = limits(world, body, chosen)
-                pushed = after_yd < lim.free_turn_yd or abs(plan.turn_by) == 2
+                pushed = after_yd < hexside_free_yd(world, body, lim, after_yd) or abs(plan.turn_by) == 2
             world.emit(Turned(entity, plan.facing, result.facing, at, after_yd, pushed))
             control.turned_hexsides += abs(plan.turn_by)
             control.straight_yd = len(result.path) - after_yd

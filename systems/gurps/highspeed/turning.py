@@ -6,6 +6,7 @@ from esper_motion.components.gurps import LossCause, MoveState
 from esper_motion.ecs import Phase, RollMade, System
 from esper_motion.ecs.dice import modified
 from esper_motion.systems.gurps.highspeed.intent import early_turn_modifier
+from esper_motion.systems.gurps.shared.climbing import hexside_free_yd
 from esper_motion.systems.gurps.shared.movers import (
     bodies,
     carried,
@@ -30,8 +31,11 @@ class TurnPlanner(System):
     Radius; the radius formula is ``Rules.turning_radius``), or earlier, or tighter (120 degrees), on a
     Pushing the Envelope roll: DX+3, or vehicle skill + Handling, at the early-turn modifier. Failure loses
     control at the yard where the turn was tried: the turn does not happen under the Basic Set; under the
-    house rules the facing changes but not the direction of travel (House rules: High Speed Movement).
-    Reading chosen: one turn a second (``Intent.turn`` of 1 or 2 hexsides at one point of the path).
+    house rules the facing changes but not the direction of travel (House rules: High Speed Movement). Under the
+    house rules starting a climb or dive is a turn for the radius, so a hexside turn within the radius after one is
+    early (:func:`esper_motion.systems.gurps.shared.climbing.hexside_free_yd`; House rules: Flying Movement and
+    Combat); failing it loses control there and the climb is not flown (an out-of-control flier moves straight
+    ahead). Reading chosen: one turn a second (``Intent.turn`` of 1 or 2 hexsides at one point of the path).
     """
 
     phase = Phase.TURNING
@@ -49,11 +53,12 @@ class TurnPlanner(System):
                 control.turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else 0
                 continue
             lim = limits(world, body, chosen)
-            at = intent.turn_at_yd if intent.turn_at_yd is not None else int(lim.free_turn_yd)
-            if at < lim.free_turn_yd or abs(intent.turn) == 2:
+            at = intent.turn_at_yd if intent.turn_at_yd is not None else int(hexside_free_yd(world, body, lim, None))
+            free = hexside_free_yd(world, body, lim, at)
+            if at < free or abs(intent.turn) == 2:
                 modifier = early_turn_modifier(body, lim, chosen)
                 skill, label = control_roll(world, body)
-                what = "early turn" if at < lim.free_turn_yd else "tight turn"
+                what = "early turn" if at < free else "tight turn"
                 result = world.dice.success(skill + modifier, modified(label, modifier))
                 world.emit(RollMade(body.entity, what, result))
                 mount_rolled_dx(world, body.entity, result.success)

@@ -24,6 +24,7 @@ from esper_motion.systems.gurps.events import (
     LostControl,
     RegainedControl,
     Stalled,
+    Turned,
     WingspanObstructed,
     WipedOut,
 )
@@ -266,9 +267,10 @@ def test_house_rules_flying_the_first_start_of_the_turn_is_compared_with_the_las
 
 def test_two_yards_of_climbing_and_diving_in_one_turn_count_toward_the_least_speed() -> None:
     """House rules: Flying Movement and Combat: every two full yards up or down count a yard toward the least
-    speed of Cannot Hover: 3 level yards, 2 up and 2 down, make 5, the quarter of top airspeed 20."""
+    speed of Cannot Hover: at 5 yd/s, 3 level yards (the 2 climbed come out of the 5), 2 up and 2 down, make
+    3 + 1 + 1 = 5, the quarter of top airspeed 20."""
     world = house_world()
-    hawk = flier(world, velocity=3)
+    hawk = flier(world, velocity=5)
     legs(world, hawk, (0, 2), (2, -2))
     assert of(world.step(), Stalled) == []
 
@@ -418,14 +420,16 @@ def test_a_hovering_flier_takes_off_standing_and_climbs_a_step_on_an_attack() ->
     climb(world, lark, 3)
     assert of(world.step(), AltitudeChanged) == [AltitudeChanged(lark, 3, 3.0, 0, 3)]
     world.get(lark, Intent).maneuver = Maneuver.ATTACK
-    climb(world, lark, -2)
-    assert of(world.step(), AltitudeChanged) == [AltitudeChanged(lark, -2, 1.0, 0, 0)]
+    climb(
+        world, lark, -2
+    )  # ordinary flight: the Basic Set's costs, a yard a yard down (the house's free dive is at speed)
+    assert of(world.step(), AltitudeChanged) == [AltitudeChanged(lark, -2, 1.0, 0, 2)]
 
 
 def test_two_yards_of_climb_count_as_one_toward_the_least_speed() -> None:
     world = house_world()
-    hawk = flier(world, velocity=3)
-    climb(world, hawk, 3)  # 3 level yards and 3 up: 3 + 1 = 4 of the 5 it needs
+    hawk = flier(world, velocity=6)
+    climb(world, hawk, 3)  # 6 yd/s: 3 level yards and 3 up, 3 + 1 = 4 of the 5 it needs
     assert of(world.step(), Stalled) == [Stalled(hawk, "covered less than a quarter of top airspeed", 4, 5)]
 
 
@@ -510,17 +514,19 @@ def test_an_obstacle_in_the_wingspan_on_the_way_needs_a_dx_roll() -> None:
     world.dice.script(6, 5, 4)  # 15: fails DX 12
     events = world.step()
     assert of(events, WingspanObstructed) == [WingspanObstructed(eagle, (tree,), False)]
-    assert of(events, LostControl) == [LostControl(eagle, "failed roll", "drift", 12)]
+    # at once, where the tree first comes within 2 hexes: yard 3, at (3, 0)
+    assert of(events, LostControl) == [LostControl(eagle, "failed roll", "drift", 3)]
 
 
 def test_an_obstacle_beside_the_whole_movement_wipes_the_flier_out() -> None:
     world = house_world()
     eagle = flier(world, velocity=6, altitude_yd=10, wings=True, wingspan_yd=2)
     wall = [pole(world, q, 1) for q in range(0, 8)]
+    world.dice.script(3, 3, 3)  # the DX roll at the first hex, made: the wipe-out comes all the same
     events = world.step()
-    [seen] = of(events, WingspanObstructed)
-    assert seen.whole_movement  # type: ignore[attr-defined]
-    assert set(seen.obstacles) <= set(wall)  # type: ignore[attr-defined]
+    first, whole = of(events, WingspanObstructed)
+    assert (first.whole_movement, whole.whole_movement) == (False, True)  # type: ignore[attr-defined]
+    assert set(whole.obstacles) <= set(wall)  # type: ignore[attr-defined]
     assert of(events, WipedOut) == [WipedOut(eagle, "an obstacle in its wingspan all through its movement")]
 
 
@@ -700,3 +706,246 @@ def test_preview_lists_the_climb_and_dive_rolls_the_step_then_makes(
     world.dice.script(*[3, 3, 3] * len(targets))  # every roll made
     made = [roll.result.target for roll in of(world.step(), RollMade)]  # type: ignore[attr-defined]
     assert made == targets
+
+
+# --- Rules as written: climbing at speed, and in ordinary flight --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("throttle", "velocity"),
+    [(8, 24), (-2, 14)],
+    ids=["climb 4 from 20 leaves 16, +8 makes 24", "climb 4 from 20 leaves 16, -2 makes 14"],
+)
+def test_house_rules_flying_movement_and_combat_a_climb_then_accelerating_normally(
+    throttle: int, velocity: int
+) -> None:
+    """House rules: Flying Movement and Combat: the yards climbed take speed off at once, and the flier may then
+    accelerate or decelerate normally at the end of the turn. Air Move 8, top airspeed 24, at 20 yd/s: a 4-yard
+    climb leaves 16 (20 - 4); adding its Encumbered Move 8 then reaches 24, the top speed, where the throttle
+    checked against 20 would pass it (20 + 8 = 28)."""
+    world = house_world()
+    hawk = flier(world, velocity=20, air_move=8, top_airspeed=24, straight_yd=20)
+    climb(world, hawk, 4)
+    world.get(hawk, Intent).throttle = throttle
+    events = world.step()
+    assert of(events, AltitudeChanged) == [AltitudeChanged(hawk, 4, 34.0, 16, 20)]  # 20 yd: 16 level, 4 up
+    assert world.get(hawk, Velocity).yps == velocity
+
+
+def test_house_rules_flying_movement_and_combat_past_top_speed_after_a_climb_is_still_refused() -> None:
+    """House rules: Flying Movement and Combat: from the 16 yd/s a 4-yard climb leaves (20 - 4), +9 would pass the
+    top airspeed of 24; the refusal names the speed the climb leaves, and the step changes nothing."""
+    world = house_world()
+    hawk = flier(world, velocity=20, air_move=10, top_airspeed=24, straight_yd=20)
+    climb(world, hawk, 4)
+    world.get(hawk, Intent).throttle = 9
+    with pytest.raises(
+        IntentError,
+        match=r"Intent\.throttle = 9: at most \+8: .*\(from 16 yd/s, what this turn.s climbs and dives leave\)",
+    ):
+        world.step()
+    assert (world.turn, world.get(hawk, Velocity).yps) == (0, 20)
+
+
+def test_house_rules_flying_movement_and_combat_a_dive_then_accelerating_stops_at_the_absolute_dive_maximum() -> None:
+    """House rules: Flying Movement and Combat: the speed a dive gathers comes before the end-of-turn change of speed
+    too, and no dive goes past the normal top speed or 100 yd/s. Top airspeed 90 with a lasting dive bonus of 10: top
+    speed 100, the absolute maximum. At 95 a 10-yard dive reaches 100 (95 + 10, cut to 100), so +5 more is refused
+    (checked against the 95 before the dive it would pass, to 105)."""
+    world = house_world()
+    hawk = flier(world, velocity=95, air_move=30, top_airspeed=90, altitude_yd=500, straight_yd=200)
+    flight = world.get(hawk, Flight)
+    flight.dive_bonus_yps, flight.dive_bonus_turns = 10, 3
+    climb(world, hawk, -10)
+    world.get(hawk, Intent).throttle = 5
+    with pytest.raises(IntentError, match=r"throttle = 5: at most \+0: accelerating past the top speed of 100 yd/s"):
+        world.step()
+    assert (world.turn, world.get(hawk, Velocity).yps) == (0, 95)
+    world.get(hawk, Intent).throttle = 0
+    world.dice.script(1, 1, 1)  # past the normal top speed of 90: DX+2, made
+    world.step()
+    assert world.get(hawk, Velocity).yps == 100
+
+
+def test_house_rules_flying_movement_and_combat_climbing_comes_out_of_the_speed_a_flier_must_move() -> None:
+    """House rules: Flying Movement and Combat with High Speed Movement: at high speed a flier moves its current
+    speed, and each yard climbed takes a yard of that movement which cannot also go sideways. A Cannot Hover flier
+    at 12 yd/s with air Move 20 climbing 4 flies 12 - 4 = 8 level yards and 4 up (its air Move gives it no more
+    yards at speed)."""
+    world = house_world()
+    hawk = flier(world, velocity=12, air_move=20, top_airspeed=30, straight_yd=20)
+    climb(world, hawk, 4)
+    events = world.step()
+    assert of(events, AltitudeChanged) == [AltitudeChanged(hawk, 4, 34.0, 8, 12)]
+    assert world.get(hawk, Position).hex == (8, 0)
+    assert world.get(hawk, Velocity).yps == 8  # 12 less the 4 yards climbed
+
+
+@pytest.mark.parametrize("chosen", [Rules.house(), Rules.basic()], ids=["house", "Basic Set"])
+@pytest.mark.parametrize(("climb_yd", "altitude"), [(4, 34.0), (-4, 26.0)], ids=["climb 4", "descend 4"])
+def test_house_rules_flying_movement_and_combat_the_house_climb_costs_apply_only_at_high_speed(
+    chosen: Rules, climb_yd: int, altitude: float
+) -> None:
+    """House rules: Flying Movement and Combat gives its climb and dive costs for a flier using High Speed
+    Movement; in ordinary flight the Basic Set's Changing Height applies, under both rule sets. A hovering flier
+    at 10 yd/s in ordinary flight (air Move 10) with 10 movement points climbs or descends 4: four 45-degree
+    diagonal yards at 1.5 (6 points) and 4 level ones (4 points) make 8 level yards for 10 points (the house costs
+    would give 10 - 4 = 6 level yards climbing and 10 descending)."""
+    world = World(seed=3)
+    install(world, chosen)
+    lark = flier(world, velocity=10, state=MoveState.NORMAL, mode=FlightMode.HOVER)
+    climb(world, lark, climb_yd)
+    events = world.step()
+    assert of(events, AltitudeChanged) == [AltitudeChanged(lark, climb_yd, altitude, 8, 10.0)]
+    assert world.get(lark, Position).hex == (8, 0)
+
+
+# --- Rules as written: a hexside turn after a climb start ---------------------------------------------------------
+
+
+def climb_then_turn(world: World, turn_at_yd: int, push: bool = True) -> int:
+    """A flier at 12 yd/s under air Move 10 (turning radius 12 / 10 rounded up = 2), 5 yards run straight, asked to
+    climb 4 from the start of the turn (a 60-degree turn, after the radius: no roll) and to turn a hexside left at
+    ``turn_at_yd``."""
+    hawk = flier(world)
+    climb(world, hawk, 4)
+    intent = world.get(hawk, Intent)
+    intent.turn, intent.turn_at_yd, intent.push = 1, turn_at_yd, push
+    return hawk
+
+
+@pytest.mark.parametrize(
+    ("faces", "made"),
+    [((4, 4, 5), True), ((5, 5, 4), False)],
+    ids=["13 against 13: made", "14 against 13: control lost"],
+)
+def test_house_rules_flying_movement_and_combat_a_hexside_turn_right_after_a_climb_start_is_an_early_turn(
+    faces: tuple[int, int, int], made: bool
+) -> None:
+    """House rules: Flying Movement and Combat (starting a climb is a turn for the radius) with High Speed Movement:
+    the hexside turn 1 yard after the climb starts comes within the 2-yard radius, so it is the early turn, DX+3
+    minus the radius (12 + 3 - 2 = 13); the climb itself, 5 yards after the last turn, takes no roll. Made: the flier
+    turns, climbs, and flies 12 - 4 = 8 level yards. Failed: its facing turns but its direction of movement does not,
+    control is lost at yard 1, and an out-of-control flier flies straight on, its whole 12 yards, without the
+    climb."""
+    world = house_world()
+    hawk = climb_then_turn(world, turn_at_yd=1)
+    assert [(roll.purpose, roll.target) for roll in preview(world, hawk).rolls] == [("early turn", 13)]
+    world.dice.script(*faces)
+    events = world.step()
+    assert [(roll.purpose, roll.result.target) for roll in of(events, RollMade)] == [("early turn", 13)]  # type: ignore[attr-defined]
+    assert world.get(hawk, Facing).direction == 1
+    if made:
+        assert of(events, ClimbDiveTurn) == [ClimbDiveTurn(hawk, 4, 60, False)]
+        assert of(events, LostControl) == []
+        assert world.get(hawk, Velocity).heading == 1
+        assert world.get(hawk, Position).altitude_yd == 34.0
+        assert len(world.get(hawk, Control).path) == 8
+    else:
+        assert of(events, LostControl) == [LostControl(hawk, "failed roll", "drift", 1)]
+        assert of(events, ClimbDiveTurn) == []
+        assert world.get(hawk, Velocity).heading == 0
+        assert world.get(hawk, Position).hex == (12, 0)
+        assert world.get(hawk, Position).altitude_yd == 30.0 - 5  # no climb; the drop out of control
+
+
+def test_house_rules_flying_movement_and_combat_a_hexside_turn_a_radius_after_a_climb_start_needs_no_roll() -> None:
+    """House rules: Flying Movement and Combat: 2 yards after the climb starts, the 2-yard radius is run: no roll,
+    and without ``push`` the same turn a yard sooner is refused as an early turn."""
+    world = house_world()
+    hawk = climb_then_turn(world, turn_at_yd=2, push=False)
+    events = world.step()
+    assert of(events, RollMade) == []
+    assert world.get(hawk, Velocity).heading == 1
+    sooner = climb_then_turn(world, turn_at_yd=1, push=False)
+    with pytest.raises(IntentError, match=rf"entity {sooner}: Intent\.turn_at_yd = 1: push=True for an early turn"):
+        world.step()
+
+
+# --- Rules as written: the wingspan --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("faces", "made"),
+    [((3, 3, 3), True), ((6, 5, 4), False)],
+    ids=["DX 12 made: the turn at yard 6 is made", "15 fails DX 12: control lost at yard 3, no turn"],
+)
+def test_house_rules_flying_movement_and_combat_the_wingspan_roll_is_made_at_once(
+    faces: tuple[int, int, int], made: bool
+) -> None:
+    """House rules: Flying Movement and Combat: an obstacle in the wingspan at some point of the movement calls for a
+    DX roll at that point. The eagle (wingspan 4: 2 hexes each side) flies east at 12 yd/s and means to turn left at
+    yard 6; the tree on (3, 2) first comes within 2 hexes at yard 3, on (3, 0). Made, the eagle turns at yard 6 and
+    flies on along its new facing; failed, control is lost at yard 3 and the eagle flies straight on, all 12 yards
+    east, without the turn."""
+    world = house_world()
+    eagle = flier(world, velocity=12, altitude_yd=10, wings=True, wingspan_yd=4)
+    tree = pole(world, 3, 2)
+    intent = world.get(eagle, Intent)
+    intent.turn, intent.turn_at_yd = 1, 6
+    world.dice.script(*faces)
+    events = world.step()
+    assert of(events, WingspanObstructed) == [WingspanObstructed(eagle, (tree,), False)]
+    assert [(roll.purpose, roll.result.success) for roll in of(events, RollMade)] == [  # type: ignore[attr-defined]
+        ("obstacle in the wingspan", made)
+    ]
+    if made:
+        assert of(events, LostControl) == []
+        assert (world.get(eagle, Facing).direction, world.get(eagle, Velocity).heading) == (1, 1)
+    else:
+        assert of(events, LostControl) == [LostControl(eagle, "failed roll", "drift", 3)]
+        assert of(events, Turned) == []
+        assert (world.get(eagle, Facing).direction, world.get(eagle, Velocity).heading) == (0, 0)
+        assert world.get(eagle, Position).hex == (12, 0)
+
+
+def wingtip(world: World, at: tuple[int, int], heading: int) -> int:
+    """A winged flier with a 2-yard wingspan (1 hex each side), 30 yards up, flying at 6 yd/s along ``heading``."""
+    bird = flier(world, velocity=6, altitude_yd=30, wings=True, wingspan_yd=2)
+    world.get(bird, Position).q, world.get(bird, Position).r = at
+    world.get(bird, Facing).direction = heading
+    world.get(bird, Velocity).heading = heading
+    return bird
+
+
+def test_house_rules_flying_movement_and_combat_two_fliers_wingtip_to_wingtip_all_the_way_both_wipe_out() -> None:
+    """House rules: Flying Movement and Combat ("including another flyer"): two fliers side by side, 1 hex apart,
+    flying east at the same speed have each other in their wingspan at every moment of the movement: the k-th hex
+    of one, (k, 0), is beside the k-th of the other, (k, 1). Each rolls DX where the other first comes within its
+    wingspan (both made here), and both wipe out at the end of the movement."""
+    world = house_world()
+    left = wingtip(world, (0, 0), 0)
+    right = wingtip(world, (0, 1), 0)
+    world.dice.script(3, 3, 3, 3, 3, 3)
+    events = world.step()
+    assert [(roll.entity, roll.purpose) for roll in of(events, RollMade)] == [
+        (left, "obstacle in the wingspan"),
+        (right, "obstacle in the wingspan"),
+    ]
+    assert of(events, WipedOut) == [
+        WipedOut(left, "an obstacle in its wingspan all through its movement"),
+        WipedOut(right, "an obstacle in its wingspan all through its movement"),
+    ]
+
+
+def test_house_rules_flying_movement_and_combat_two_fliers_passing_each_other_only_roll() -> None:
+    """House rules: Flying Movement and Combat: two fliers passing head-on a hex apart have each other in their
+    wingspan only around the middle of the movement: each rolls DX (both made), neither wipes out."""
+    world = house_world()
+    east = wingtip(world, (0, 0), 0)
+    west = wingtip(world, (6, 1), 3)
+    world.dice.script(3, 3, 3, 3, 3, 3)
+    events = world.step()
+    assert {roll.entity for roll in of(events, RollMade)} == {east, west}
+    assert of(events, WipedOut) == []
+    assert {event.whole_movement for event in of(events, WingspanObstructed)} == {False}  # type: ignore[attr-defined]
+
+
+def test_preview_lists_the_wingspan_roll_where_the_obstacle_first_comes_within_the_wingspan() -> None:
+    """House rules: Flying Movement and Combat: the preview lists the DX roll the walk will make, assumed made."""
+    world = house_world()
+    eagle = flier(world, velocity=12, altitude_yd=10, wings=True, wingspan_yd=4)
+    pole(world, 3, 2)
+    assert [(roll.purpose, roll.label, roll.target) for roll in preview(world, eagle).rolls] == [
+        ("obstacle in the wingspan", "DX", 12)
+    ]
