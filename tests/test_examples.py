@@ -1,0 +1,107 @@
+"""The examples in ``examples/`` (not part of the package): each runs headless against the installed package, and
+each sprite it draws stands where the world says its entity is.
+
+Both print JSON: for each sprite its pixel position, its entity's hex and Health, and whether it has finished
+gliding along its turn's path. A sprite that has arrived must be exactly on ``origin + hexgrid.to_pixel(hex,
+hex_size)``. The scripts run in a folder of their own with a clean environment, so nothing is imported from the
+source folders by path.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from esper_motion.ecs import hexgrid
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+ENVIRONMENT = {name: value for name, value in os.environ.items() if name not in {"PYTHONPATH", "ARCADE_HEADLESS"}}
+"""This environment without what would point the example elsewhere or make arcade headless for it (the arcade
+example's own ``--headless`` must do that)."""
+
+needs_arcade = pytest.mark.skipif(importlib.util.find_spec("arcade") is None, reason="needs the demos extra (arcade)")
+
+
+def run(script: Path, *args: str, cwd: Path) -> dict[str, Any]:
+    """Run an example with this interpreter; return the JSON it printed."""
+    done = subprocess.run(
+        [sys.executable, str(script), *args],
+        cwd=cwd,
+        env=ENVIRONMENT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, f"{script.name} exited {done.returncode}\n{done.stdout}\n{done.stderr}"
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def where_the_world_says(report: dict[str, Any], sprite: dict[str, Any]) -> tuple[float, float]:
+    """The pixel of the sprite's entity's hex, in the example's own layout."""
+    x, y = hexgrid.to_pixel(tuple(sprite["hex"]), report["hex_size"])
+    return (report["origin"][0] + x, report["origin"][1] + y)
+
+
+def assert_on_their_hexes(report: dict[str, Any]) -> None:
+    for sprite in report["sprites"]:
+        assert sprite["arrived"], sprite
+        assert (sprite["x"], sprite["y"]) == pytest.approx(where_the_world_says(report, sprite), abs=1e-6), sprite
+
+
+def test_the_headless_example_draws_each_dot_on_its_hex(tmp_path: Path) -> None:
+    report = run(EXAMPLES / "headless.py", cwd=tmp_path)
+    assert report["turn"] == 8
+    assert_on_their_hexes(report)
+    runner, walker = report["sprites"]
+    assert runner["hex"] == [11, 0]  # stopped by the obstacle at (12, 0)
+    assert walker["hex"][0] > 10  # walked on
+    assert runner["injury"] > 0
+    for sprite in report["sprites"]:  # the game's Health, lowered by the esper handler of Collided
+        assert sprite["hp"] == 10 - sprite["injury"]
+
+
+@needs_arcade
+def test_the_arcade_example_draws_each_sprite_on_its_hex_at_the_end_of_a_turn(tmp_path: Path) -> None:
+    frames = 60 * 10 + 50  # ten turns, and most of a second for the sprites to glide along the tenth
+    report = run(EXAMPLES / "arcade_hexes" / "main.py", "--headless", "--frames", str(frames), cwd=tmp_path)
+    assert report["turn"] == 10
+    assert_on_their_hexes(report)
+    sprites = {sprite["name"]: sprite for sprite in report["sprites"]}
+    assert set(sprites) == {"Runner", "Horse", "Rider"}
+    assert sprites["Runner"]["hex"][0] > 10 and sprites["Horse"]["hex"][0] > 10  # the keys drove them on
+    assert sprites["Horse"]["hex"][1] > 4  # ... and the horse swerved left
+    assert hexgrid.distance(tuple(sprites["Rider"]["hex"]), tuple(sprites["Horse"]["hex"])) == 1  # still seated
+    assert sprites["Runner"]["injury"] > 0  # it ran into the wall
+    assert any("hits the wall" in line for line in report["log"])
+    refused = [line for line in report["log"] if line.startswith("refused: Horse")]  # W pressed five times
+    assert len(refused) == 1 and "Intent.throttle = 5" in refused[0]
+    assert report["log"][-2:] == ["Horse moves 4 yd to (24, 8)", "Horse moves 4 yd to (28, 8)"]  # no orders played
+    for sprite in sprites.values():  # the game's Health follows our damage events
+        assert sprite["hp"] == sprite["max_hp"] - sprite["injury"]
+
+
+@needs_arcade
+def test_the_arcade_example_glides_between_hexes_mid_turn_and_saves_a_frame(tmp_path: Path) -> None:
+    frames = 60 * 4 + 20  # a third of a second into the fourth turn's glide
+    png = tmp_path / "frame.png"
+    report = run(
+        EXAMPLES / "arcade_hexes" / "main.py", "--headless", "--frames", str(frames), "--png", str(png), cwd=tmp_path
+    )
+    assert report["turn"] == 4
+    for sprite in report["sprites"]:
+        assert not sprite["arrived"]
+        assert (sprite["x"], sprite["y"]) != pytest.approx(where_the_world_says(report, sprite))  # on the way there
+        assert sprite["y"] == pytest.approx(where_the_world_says(report, sprite)[1])  # along their row, eastwards
+        assert sprite["x"] < where_the_world_says(report, sprite)[0]
+    header = png.read_bytes()[:24]
+    assert header.startswith(b"\x89PNG\r\n\x1a\n")
+    assert (int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")) == (1040, 640)
