@@ -6,7 +6,7 @@ from enum import IntEnum
 from typing import Final
 
 #: esper runs processors from the highest priority down. Our phases occupy the band
-#: ``PRIORITY_TOP - 1`` (INTENT) down to ``PRIORITY_TOP - 9`` (CLEANUP): give a game's own processors a
+#: ``PRIORITY_TOP - 1`` (INTENT) down to ``PRIORITY_TOP - 10`` (CLEANUP): give a game's own processors a
 #: priority above the band to run before every phase, below it to run after the turn.
 PRIORITY_TOP: Final = 100
 
@@ -24,9 +24,10 @@ class Phase(IntEnum):
     COLLISION = 4
     STALL = 5
     CONTROL = 6
-    ACCELERATION = 7
-    MOUNTED = 8
-    CLEANUP = 9
+    COMBAT = 7
+    ACCELERATION = 8
+    MOUNTED = 9
+    CLEANUP = 10
 
     @property
     def priority(self) -> int:

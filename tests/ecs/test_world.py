@@ -198,12 +198,13 @@ def test_phase_order_is_the_only_map_to_esper_priority() -> None:
         "COLLISION",
         "STALL",
         "CONTROL",
+        "COMBAT",
         "ACCELERATION",
         "MOUNTED",
         "CLEANUP",
     ]
     assert Phase.INTENT.priority == PRIORITY_TOP - 1
-    assert Phase.CLEANUP.priority == PRIORITY_TOP - 9
+    assert Phase.CLEANUP.priority == PRIORITY_TOP - 10
 
 
 def test_systems_run_in_phase_order_whatever_order_they_were_added() -> None:
