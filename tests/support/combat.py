@@ -10,11 +10,13 @@ from esper_motion.components import (
     Control,
     Defenses,
     Facing,
+    Flight,
     Intent,
     Maneuver,
     Mover,
     Position,
     Posture,
+    Skills,
     Velocity,
 )
 from esper_motion.ecs import World
@@ -58,3 +60,20 @@ def arm(world: World, entity: int, **attack: Any) -> Attack:
         world.remove(entity, Attack)
     world.add(entity, found)
     return found
+
+
+def flier(world: World, at: tuple[int, int], altitude_yd: float, *, dodge: int = 9, **defenses: Any) -> int:
+    """A hovering flier (air Move 10) hanging still ``altitude_yd`` up, HP 12, taking an Attack."""
+    return world.spawn(
+        Position(*at, altitude_yd=altitude_yd),
+        Facing(0),
+        Velocity(0),
+        Mover(basic_move=5, dx=12, hp=12, st=12, ht=11, basic_speed=6.0),
+        Control(),
+        Intent(maneuver=Maneuver.ATTACK),
+        Posture(),
+        Condition(),
+        Flight(air_move=10),
+        Skills({"Aerobatics": 13, "Acrobatics": 11}),
+        Defenses(dodge=dodge, **defenses),
+    )
