@@ -134,6 +134,8 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
         saddle = mounted_attack(world, attacker, skill, target, ranged)
         skill, bonus, max_aim = saddle.skill, saddle.damage_bonus, saddle.max_aim_turns
         modifiers.extend(saddle.modifiers)
+        if attack.trick is not None and world.get(attacker, Rider).trick is None:  # asked before the turn takes it
+            modifiers.append((attack.trick.replace("_", " "), rules.ranged_trick(attack.trick).weapon_modifier))
         out_of_control = rider_dx_modifier(world, attacker)
         if out_of_control:
             modifiers.append(("the mount is out of control", out_of_control))
