@@ -216,15 +216,23 @@ def test_dive_and_stall_dives_past_top_airspeed_slows_stalls_falls_and_recovers(
     assert order.index("Stalled") < order.index("Falling") < order.index("StallRecovered")
 
 
-def test_cavalry_charge_panics_the_footman_and_the_lance_hits_by_the_horses_st_and_distance() -> None:
+def test_cavalry_charge_panics_the_footman_and_the_couched_lance_strikes_by_the_horses_st_and_distance() -> None:
     scene = build_scene(read_scene("cavalry_charge"))
     ids = {name: entity for entity, name in scene.names.items()}
     first = scene.step()
     assert _by(first, scene.names, "EnteredHighSpeed", "Destrier")
+    [panic] = _by(first, scene.names, "PanicChecked", "Footman")
+    assert (panic.rolled, panic.panicked) == (True, True)
     assert scene.readouts(ids["Knight"]) == ["couched lance: 2d+3 impaling (mount ST 25 x 8 yd / 100)"]
     second = scene.step()
-    [panic] = _by(second, scene.names, "PanicChecked", "Footman")
-    assert (panic.rolled, panic.panicked) == (True, True)
+    [attack] = _by(second, scene.names, "AttackRolled", "Knight")
+    assert (scene.names[attack.target], attack.modifiers, attack.roll.success) == (
+        "Footman",
+        (("relative velocity", -1),),
+        True,
+    )
+    [hit] = _by(second, scene.names, "DamageDealt", "Knight")
+    assert (hit.damage, hit.damage_type) == ("3d+4", "impaling")  # ST 25 x 12 yd / 100 = 3d, +3, +1 for the speed
     assert scene.readouts(ids["Knight"]) == ["couched lance: 3d+3 impaling (mount ST 25 x 12 yd / 100)"]
 
 

@@ -10,7 +10,7 @@ from esper_motion.components.combat import Attack, Defenses
 from esper_motion.components.gurps import Condition, Control, Mover
 from esper_motion.components.motion import Position
 from esper_motion.components.mount import Mount
-from esper_motion.ecs import IntentError, Phase, System, World, WorldError
+from esper_motion.ecs import IntentError, Phase, RollMade, System, World, WorldError
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex, distance
 from esper_motion.systems.gurps import rules
@@ -31,7 +31,7 @@ from esper_motion.systems.gurps.events import (
     DefenseRolled,
 )
 from esper_motion.systems.gurps.mounted.cavalry import missed_attack
-from esper_motion.systems.gurps.mounted.common import mount_seat, skill_roll, success_roll
+from esper_motion.systems.gurps.mounted.common import mount_seat, skill_roll
 from esper_motion.systems.gurps.mounted.mounted_results import (
     fire_noisy_shot,
     mount_hit,
@@ -119,9 +119,9 @@ class AttackSystem(System):
        Acrobatic Dodge's roll (+2 made, -2 failed).
     6. Damage rolled (never below 1, 0 for crushing; a jousting lance deals at most 15 and snaps above:
        Basic Set: Mounted Combat > Cavalry Weapons > Lances), then the injury function (:func:`use_injury`). A
-       major wound (more than half HP) is an HT roll or a stun; crushing damage knocks back a yard per full ST - 2.
-       A hit mount, a stunned rider and a knocked-back rider are reported to the MOUNTED phase
-       (:func:`~esper_motion.systems.gurps.mounted.mounted_results.mount_hit`, ``rider_stunned``,
+       major wound (more than half HP) is an HT roll, reported after the hit, or a stun; crushing damage knocks
+       back a yard per full ST - 2. A hit mount, a stunned rider and a knocked-back rider are reported to the
+       MOUNTED phase (:func:`~esper_motion.systems.gurps.mounted.mounted_results.mount_hit`, ``rider_stunned``,
        ``rider_knocked_back``); knockback of anyone else is only reported, moving it is the game's.
     7. A noisy weapon fired from the saddle is reported
        (:func:`~esper_motion.systems.gurps.mounted.mounted_results.fire_noisy_shot`): a Riding roll after it.
@@ -245,18 +245,15 @@ class AttackSystem(System):
         if condition is not None:
             condition.injury += injury
         mover = world.try_get(victim, Mover)
-        stunned = False
-        if mover is not None and rules.major_wound(injury, mover.hp):
-            held = success_roll(world, victim, mover.ht, "HT", "a major wound")
-            stunned = not held.success
-            if stunned and condition is not None:
-                condition.stunned = True
+        held = world.dice.success(mover.ht, "HT") if mover is not None and rules.major_wound(injury, mover.hp) else None
+        stunned = held is not None and not held.success
+        if stunned and condition is not None:
+            condition.stunned = True
         knockback = rules.knockback_yd(dealt, mover.st if mover is not None else 10, numbers.damage_type)
-        world.emit(
-            DamageDealt(
-                attacker, victim, str(damage), dealt, numbers.damage_type, dr, injury, snapped, knockback, stunned
-            )
-        )
+        kind = numbers.damage_type
+        world.emit(DamageDealt(attacker, victim, str(damage), dealt, kind, dr, injury, snapped, knockback, stunned))
+        if held is not None:
+            world.emit(RollMade(victim, "a major wound", held))
         if world.has(victim, Mount):
             mount_hit(world, victim, injury)
         if seated_on(world, victim) is not None:
