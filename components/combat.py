@@ -56,6 +56,8 @@ class Attack:
     This turn's request (cleared by the COMBAT phase once resolved):
 
     - ``target``: the entity attacked, or None for no attack this turn.
+    - ``trick``: a shooting trick from the saddle for this shot, one of ``RANGED_TRICKS`` (Basic Set: Mounted
+      Combat > Using Ranged Weapons While Mounted > Tricks).
 
     The weapon, kept from turn to turn:
 
@@ -71,8 +73,7 @@ class Attack:
 
     How this attack is made (kept until the game changes them):
 
-    - ``aim_turns``: turns spent on Aim before this attack; ``trick``: a shooting trick from the saddle, one of
-      ``RANGED_TRICKS`` (Basic Set: Mounted Combat > Using Ranged Weapons While Mounted > Tricks).
+    - ``aim_turns``: turns spent on Aim before this attack.
     - ``location``: the hit location aimed at, one of :data:`HIT_LOCATIONS` (None: the torso, unaimed).
     - ``strike_at_yd``: the yard (1 or more) of a moving attacker's path where a melee attack strikes (None: the first
       yard from which the target is in reach).

@@ -236,6 +236,17 @@ def test_cavalry_charge_panics_the_footman_and_the_couched_lance_strikes_by_the_
     assert scene.readouts(ids["Knight"]) == ["couched lance: 3d+3 impaling (mount ST 25 x 12 yd / 100)"]
 
 
+def test_mounted_archer_aims_once_on_the_move_shoots_back_in_the_saddle_and_spooks_the_horse_with_a_pistol() -> None:
+    _, events, names = play("mounted_archer")
+    first, back, pistol = _by(events, names, "AttackRolled", "Archer")
+    assert ("Aim", 2) in first.modifiers  # Acc 2 for one turn, not +3 for two: the horse ran more than a step
+    assert ("turn in saddle", -4) in back.modifiers
+    assert [names[a.target] for a in (first, back, pistol)] == ["Lookout", "Bandit", "Lookout"]
+    [held] = [e for e in _by(events, names, "RollMade", "Archer") if "noisy shot" in e.purpose]
+    assert (held.result.target, held.result.success) == (10, False)
+    assert _by(events, names, "MountSpooked", "Steppe horse")
+
+
 def test_spooked_mount_spooks_at_a_shot_fails_three_riding_rolls_and_rolls_on_the_table() -> None:
     _, events, names = play("spooked_mount")
     assert _by(events, names, "MountSpooked", "Mare")

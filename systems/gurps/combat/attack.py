@@ -97,9 +97,9 @@ class AttackSystem(System):
     Reads ``Attack``, ``Defenses``, ``Rider``, ``Mount``, ``Mover``, ``Control``, ``Position``, ``Posture``,
     ``Intent``, ``Skills`` and ``Condition``; writes ``Condition.injury`` and ``Condition.stunned``, the rider's
     reports to the MOUNTED phase (``Rider.trick``, stuns, knockback, noisy shots) and the mount's hits, and
-    ``Attack.target``; emits :class:`AttackRolled`, :class:`DefenseRolled`, :class:`AttackRedirected`,
-    :class:`DamageDealt`, :class:`AttackNotMade` and :class:`~esper_motion.ecs.events.RollMade` for the HT and
-    Acrobatic Dodge rolls.
+    ``Attack.target`` and ``Attack.trick`` (cleared); emits :class:`AttackRolled`, :class:`DefenseRolled`,
+    :class:`AttackRedirected`, :class:`DamageDealt`, :class:`AttackNotMade` and
+    :class:`~esper_motion.ecs.events.RollMade` for the HT and Acrobatic Dodge rolls.
 
     For each attack:
 
@@ -144,7 +144,8 @@ class AttackSystem(System):
         for entity in initiative_order(world, asked):
             self._attack(entity)
         for entity in asked:
-            world.get(entity, Attack).target = None
+            done = world.get(entity, Attack)
+            done.target, done.trick = None, None
 
     def _attack(self, attacker: int) -> None:
         world = self.world

@@ -114,7 +114,9 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
       under the house rules) at the range the house height rule gives
       (:func:`~esper_motion.systems.gurps.flight.aerial.house_ranged_distance`, spells at half).
 
-    An attack the rules forbid here raises :class:`~esper_motion.ecs.errors.IntentError` naming the field.
+    An attack the rules forbid raises :class:`~esper_motion.ecs.errors.IntentError` naming the field: on a maneuver
+    that allows none, a lance on foot, a trick on foot, or from a bucking mount, whose rider, like the mount, may
+    only dodge (Basic Set: Mounted Combat > Spooked Mounts).
     """
     attack = world.get(attacker, Attack)
     ranged = attack.weapon == "ranged"
@@ -129,6 +131,11 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
     if intent is not None and intent.maneuver not in ATTACKING_MANEUVERS:
         raise IntentError(
             attacker, "Intent.maneuver", intent.maneuver.value, "Attack, All-Out Attack or Move and Attack to attack"
+        )
+    bucking = world.try_get(seated_on(world, attacker) or attacker, Mount)
+    if bucking is not None and bucking.spooked:
+        raise IntentError(
+            attacker, "Attack.target", target, "None while the mount bucks: rider and mount may only dodge"
         )
     if seated_on(world, attacker) is not None:
         saddle = mounted_attack(world, attacker, skill, target, ranged)

@@ -388,6 +388,32 @@ def test_spooked_mounts_on_a_bucking_mount_the_rider_only_dodges() -> None:
     assert defense_of(world.step()).defense == "dodge"
 
 
+def test_spooked_mounts_no_attack_from_a_bucking_mount() -> None:
+    """Basic Set: Mounted Combat > Spooked Mounts: while the mount bucks, its rider may do nothing but dodge; the
+    step that asks for an attack is refused and leaves the world as it was."""
+    world = gurps_world()
+    horse, rider = knight(world, velocity=0, skills={"Broadsword": 13})
+    spook(world, horse)
+    sword_for(world, rider, footman(world, (-1, 1)), skill=13)
+    with pytest.raises(IntentError, match="bucks"):
+        world.step()
+    assert world.turn == 0
+
+
+def test_tricks_are_for_one_shot_the_request_is_cleared_with_the_target() -> None:
+    """Basic Set: Mounted Combat > Using Ranged Weapons While Mounted > Tricks: a trick is taken for the turn."""
+    world = gurps_world()
+    _, rider = knight(world, velocity=0)
+    arm(world, rider, target=footman(world, (-1, 3)), weapon="ranged", skill=13, trick="turn_in_saddle")
+    script(world, 18)
+    world.step()
+    assert (world.get(rider, Attack).target, world.get(rider, Attack).trick, world.get(rider, Rider).trick) == (
+        None,
+        None,
+        None,
+    )
+
+
 @pytest.mark.parametrize(("reach", "modifier"), [(1, -1), (2, 0)], ids=["reach 1: -1", "reach 2 cancels 3 ft"])
 def test_height_difference_a_rider_is_3_feet_above_a_standing_foe(reach: int, modifier: int) -> None:
     """Basic Set: Mounted Combat > Height Difference: a rider is 3 feet above a standing foe, who defends at -1 by
