@@ -247,6 +247,18 @@ def test_mounted_archer_aims_once_on_the_move_shoots_back_in_the_saddle_and_spoo
     assert _by(events, names, "MountSpooked", "Steppe horse")
 
 
+def test_dragon_strike_shows_the_dragon_rule_and_height_advantage_both_ways() -> None:
+    _, events, names = play("dragon_strike")
+    claws = _by(events, names, "AttackRolled", "Drake")[0]
+    assert (claws.skill, claws.modifiers) == (14, (("relative speed", -2),))  # no -4, no cap of 9; 10 yd/s: -2
+    parry = _by(events, names, "DefenseRolled", "Spearman")[0]
+    assert ("height", -2) in parry.modifiers
+    dodge = _by(events, names, "DefenseRolled", "Drake")[0]
+    assert ("height", 2) in dodge.modifiers and ("retreat", 4) in dodge.modifiers
+    shot = _by(events, names, "AttackRolled", "Archer")[0]
+    assert ("speed and range", -5) in shot.modifiers  # 10 yd, +1 for the yard of height disadvantage: 11
+
+
 def test_spooked_mount_spooks_at_a_shot_fails_three_riding_rolls_and_rolls_on_the_table() -> None:
     _, events, names = play("spooked_mount")
     assert _by(events, names, "MountSpooked", "Mare")
