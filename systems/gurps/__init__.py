@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from esper_motion.ecs import System, World, register_rule_set
 from esper_motion.systems.gurps import events, rules
-from esper_motion.systems.gurps.combat.attack import AttackSystem, reach_yd, use_injury
+from esper_motion.systems.gurps.combat.attack import AttackSystem, strike_distance_yd, use_injury
 from esper_motion.systems.gurps.combat.numbers import (
     AttackNumbers,
     DefenseNumbers,
@@ -253,7 +253,6 @@ __all__ = [
     "note_mount_dx_roll",
     "occupied_hexes",
     "preview",
-    "reach_yd",
     "relative_speed_yps",
     "relative_velocity",
     "rest",
@@ -268,6 +267,7 @@ __all__ = [
     "speed_modifier",
     "spook",
     "step_yards",
+    "strike_distance_yd",
     "systems_for",
     "take_trick",
     "target_locations",

@@ -59,7 +59,8 @@ def _altitude(world: World, entity: int) -> float:
 
 def _path(world: World, entity: int) -> list[Hex]:
     """Where ``entity`` was yard by yard this turn: the hexes it entered (a rider: its mount's path, as seats), or
-    where it stands when it did not move."""
+    where it stands when it did not move. Reading chosen: a rider's seat along the path keeps the offset from the
+    mount's front it has at the end of the move."""
     mount = seated_on(world, entity)
     mover = mount if mount is not None else entity
     control = world.try_get(mover, Control)
@@ -71,7 +72,7 @@ def _path(world: World, entity: int) -> list[Hex]:
     return path or [_hexes(world, entity)[0]]
 
 
-def reach_yd(world: World, attacker: int, target: int, at: Hex) -> int:
+def strike_distance_yd(world: World, attacker: int, target: int, at: Hex) -> int:
     """Yards from hex ``at`` to the nearest hex ``target`` fills, the height between them counted in whole yards
     when it is more. Reading chosen: a melee attack reaches when both the hex distance and the height are within
     the weapon's reach."""
@@ -106,8 +107,8 @@ class AttackSystem(System):
     1. Shooting tricks of the turn are taken first, so their Riding penalty holds all turn (Basic Set: Mounted
        Combat > Using Ranged Weapons While Mounted > Tricks).
     2. Reach: a melee attack strikes from the yard of the path named by ``Attack.strike_at_yd``, or the first from
-       which the target is in reach (:func:`reach_yd`); a ranged attack shoots from where the attacker ends its
-       move, the range being the distance then. Out of reach, or at a hit location it cannot reach, it is
+       which the target is in reach (:func:`strike_distance_yd`); a ranged attack shoots from where the attacker
+       ends its move, the range being the distance then. Out of reach, or at a hit location it cannot reach, it is
        :class:`AttackNotMade`.
     3. The attack roll at :func:`~esper_motion.systems.gurps.combat.numbers.attack_numbers`. A critical success
        leaves no defense (docs/architecture.md > Facts the rules lean on).
@@ -165,7 +166,7 @@ class AttackSystem(System):
                 return
             range_yd = 0
         else:
-            range_yd = reach_yd(world, attacker, target, path[-1])
+            range_yd = strike_distance_yd(world, attacker, target, path[-1])
         why_not = unreachable_location(world, attacker, target)
         if why_not is not None:
             world.emit(AttackNotMade(attacker, target, why_not))
@@ -199,14 +200,14 @@ class AttackSystem(System):
                 world.emit(AttackNotMade(attacker, target, f"no yard {attack.strike_at_yd} on a path of {len(path)}"))
                 return None
             at = path[attack.strike_at_yd - 1]
-            if reach_yd(world, attacker, target, at) <= attack.reach_yd:
+            if strike_distance_yd(world, attacker, target, at) <= attack.reach_yd:
                 return at
         else:
             for at in path:
-                if reach_yd(world, attacker, target, at) <= attack.reach_yd:
+                if strike_distance_yd(world, attacker, target, at) <= attack.reach_yd:
                     return at
             at = path[-1]
-        away = reach_yd(world, attacker, target, at)
+        away = strike_distance_yd(world, attacker, target, at)
         world.emit(AttackNotMade(attacker, target, f"out of reach: {away} yd away, reach {attack.reach_yd}"))
         return None
 

@@ -4,6 +4,8 @@ rider sits at (-1, 0) (the centre of a three-hex horse); after a move of N yards
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from support import gurps_world, of_type
 from support.combat import arm, flier, footman, knight
@@ -23,7 +25,7 @@ from esper_motion.components import (
     Rider,
     Velocity,
 )
-from esper_motion.ecs import Event, IntentError, World
+from esper_motion.ecs import Event, IntentError, World, WorldError
 from esper_motion.systems.gurps import (
     AttackNotMade,
     AttackRedirected,
@@ -704,3 +706,26 @@ def test_dr_comes_off_the_damage_before_the_wounding_multiplier() -> None:
     script(world, 10)
     (damage,) = of_type(world.step(), DamageDealt)
     assert (damage.rolled, damage.dr, damage.injury) == (7, 2, 7)
+
+
+def test_an_injury_function_that_gives_no_whole_number_fails_the_step_and_leaves_the_world_as_it_was() -> None:
+    world = gurps_world()
+    foe = footman(world, (1, 0))
+    swordsman(world, (0, 0), target=foe)
+    use_injury(world, lambda _world, _victim, _damage, _kind: -1)
+    script(world, 10, 18)
+    world.dice.script(6)
+    with pytest.raises(WorldError, match="injury function gave -1 for entity 1"):
+        world.step()
+    assert (world.turn, world.get(foe, Condition).injury) == (0, 0)
+
+
+def test_a_saved_attack_loads_and_steps_to_the_same_events(tmp_path: Path) -> None:
+    world = gurps_world()
+    _, rider = knight(world)
+    foe = footman(world, (10, 0))
+    arm(world, rider, target=foe, skill=14, skill_name="Lance", reach_yd=4, lance="couched")
+    path = tmp_path / "charge.json"
+    world.save(path)
+    again = World.load(path)
+    assert [event.describe() for event in world.step()] == [event.describe() for event in again.step()]

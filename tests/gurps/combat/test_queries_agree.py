@@ -28,10 +28,10 @@ from esper_motion.systems.gurps import (
     mounted_defense,
     move_and_attack,
     preview,
-    reach_yd,
     rider_dx_modifier,
     rules,
     speed_modifier,
+    strike_distance_yd,
 )
 
 
@@ -57,7 +57,7 @@ def expected_attack(world: World, attacker: int, target: int) -> tuple[int, set[
             found |= set(moving.modifiers)
     if ranged:
         at = mount_seat(world, link.mount) if link is not None and link.mount is not None else None
-        distance: float = reach_yd(world, attacker, target, at or world.get(attacker, Position).hex)
+        distance: float = strike_distance_yd(world, attacker, target, at or world.get(attacker, Position).hex)
         if world.rules["gurps"].flight == "house":
             distance = house_ranged_distance(world, attacker, target, distance, attack.spell)
         if speed_modifier(world, attacker, target, distance):
