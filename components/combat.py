@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from esper_motion.components.mount import RANGED_TRICKS
+from esper_motion.components.mount import MOUNT_ATTACKS, RANGED_TRICKS
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.registry import register
 from esper_motion.ecs.validate import check_bool, check_choice, check_int
@@ -70,6 +70,9 @@ class Attack:
       Combat > Using Ranged Weapons While Mounted).
     - ``lance``: ``"couched"`` or ``"jousting"`` for a lance couched from the saddle, whose damage comes from the
       mount (Basic Set: Mounted Combat > Cavalry Weapons > Lances); the damage fields are then not used.
+    - ``natural``: on a mount, its bite, kick or trample (one of ``MOUNT_ATTACKS``): the attack is reported as the
+      mount's, so its riders attack at -2 next turn, and iron horseshoes add +1 to a kick or trample (Basic Set:
+      Mounted Combat > Attacks by Mounts).
 
     How this attack is made (kept until the game changes them):
 
@@ -103,6 +106,7 @@ class Attack:
     location: str | None = None
     strike_at_yd: int | None = None
     spell: bool = False
+    natural: str | None = None
 
     def __post_init__(self) -> None:
         owner = "Attack"
@@ -141,6 +145,11 @@ class Attack:
         if self.strike_at_yd is not None:
             check_int(owner, "strike_at_yd", self.strike_at_yd, low=1)
         check_bool(owner, "spell", self.spell)
+        if self.natural is not None:
+            check_choice(owner, "natural", self.natural, MOUNT_ATTACKS)
+            if self.weapon != "melee" or self.lance is not None:
+                allowed = "None unless weapon is 'melee' with no lance: a bite, kick or trample strikes in reach"
+                raise RuleValueError(owner, "natural", self.natural, allowed)
 
     def links(self) -> Iterator[int]:
         """The entity this attack refers to (its target)."""

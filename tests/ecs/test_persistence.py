@@ -890,6 +890,7 @@ def mounts(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Mount:
 @st.composite
 def attacks(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Attack:
     ranged = draw(st.booleans())
+    lance = None if ranged else draw(maybe(st.sampled_from(LANCES)))
     return Attack(
         target=draw(maybe(ids)),
         weapon="ranged" if ranged else "melee",
@@ -902,12 +903,13 @@ def attacks(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Attack:
         bulk=draw(st.integers(-6, 0)),
         accuracy=draw(natural),
         noisy=draw(st.booleans()) if ranged else False,
-        lance=None if ranged else draw(maybe(st.sampled_from(LANCES))),
+        lance=lance,
         aim_turns=draw(natural) if ranged else 0,
         trick=draw(maybe(st.sampled_from(RANGED_TRICKS))) if ranged else None,
         location=draw(maybe(st.sampled_from(HIT_LOCATIONS))),
         strike_at_yd=draw(maybe(positive)),
         spell=draw(st.booleans()),
+        natural=None if ranged or lance is not None else draw(maybe(st.sampled_from(MOUNT_ATTACKS))),
     )
 
 

@@ -34,6 +34,7 @@ from esper_motion.systems.gurps.mounted.cavalry import missed_attack
 from esper_motion.systems.gurps.mounted.common import mount_seat, skill_roll
 from esper_motion.systems.gurps.mounted.mounted_results import (
     fire_noisy_shot,
+    mount_attack,
     mount_hit,
     rider_knocked_back,
     rider_stunned,
@@ -124,7 +125,10 @@ class AttackSystem(System):
        back a yard per full ST - 2. A hit mount, a stunned rider and a knocked-back rider are reported to the
        MOUNTED phase (:func:`~esper_motion.systems.gurps.mounted.mounted_results.mount_hit`, ``rider_stunned``,
        ``rider_knocked_back``); knockback of anyone else is only reported, moving it is the game's.
-    7. A noisy weapon fired from the saddle is reported
+    7. A mount's bite, kick or trample (``Attack.natural``) is reported as the mount's attack
+       (:func:`~esper_motion.systems.gurps.mounted.mounted_results.mount_attack`: only a war-trained mount that is
+       not exhausted fights, on a maneuver that allows it), so its riders attack at -2 next turn (Basic Set:
+       Mounted Combat > Attacks by Mounts). A noisy weapon fired from the saddle is reported
        (:func:`~esper_motion.systems.gurps.mounted.mounted_results.fire_noisy_shot`): a Riding roll after it.
     """
 
@@ -172,6 +176,8 @@ class AttackSystem(System):
             world.emit(AttackNotMade(attacker, target, why_not))
             return
         numbers = attack_numbers(world, attacker, target, range_yd)
+        if attack.natural is not None and world.has(attacker, Mount):
+            mount_attack(world, attacker, attack.natural)
         roll = world.dice.success(numbers.effective_skill, numbers.label)
         world.emit(AttackRolled(attacker, target, numbers.skill, numbers.modifiers, roll))
         if roll.success:

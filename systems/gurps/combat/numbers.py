@@ -31,6 +31,7 @@ from esper_motion.systems.gurps.mounted.cavalry import (
     couched_lance,
     counts_as_standing,
     height_difference,
+    mount_attack_damage,
     mounted_attack,
     mounted_defense,
     rider_dx_modifier,
@@ -105,6 +106,8 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
       (:func:`~esper_motion.systems.gurps.mounted.cavalry.rider_dx_modifier`; reading chosen: weapon skills are
       DX-based, so an attack roll is one of the DX rolls it names). A couched lance deals
       :func:`~esper_motion.systems.gurps.mounted.cavalry.couched_lance` damage.
+    - A mount's bite, kick or trample (``Attack.natural``): +1 damage to a kick or trample with iron horseshoes
+      (:func:`~esper_motion.systems.gurps.mounted.cavalry.mount_attack_damage`).
     - On foot on a Move and Attack: :func:`esper_motion.systems.gurps.flight.aerial.move_and_attack` (melee at -4
       capped at 9, ranged at -2 or Bulk; the house "Dragon" rule for a flier).
     - Posture, shock, the aimed hit location (a rider hanging on the far side exposes only
@@ -151,6 +154,8 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
             damage, damage_type, snaps_above = lance.damage, lance.damage_type, lance.snaps_above
     elif attack.lance is not None:
         raise IntentError(attacker, "Attack.lance", attack.lance, "None on foot: a lance is couched from the saddle")
+    if attack.natural is not None and world.has(attacker, Mount):
+        damage = mount_attack_damage(world, attacker, attack.natural, damage)
     elif intent is not None and intent.maneuver is Maneuver.MOVE_AND_ATTACK:
         moving = move_and_attack(world, attacker, skill, ranged=ranged, bulk=attack.bulk, target=target)
         skill, bonus = moving.skill, moving.damage_bonus

@@ -626,6 +626,35 @@ def test_attacks_by_mounts_the_rider_is_at_minus_2_the_turn_after_the_mount_atta
     assert attack_of(world.step()).modifiers == (("the mount attacked last turn", -2),)
 
 
+def test_attacks_by_mounts_a_kick_in_play_with_iron_horseshoes_and_the_riders_minus_2_next_turn() -> None:
+    """Basic Set: Mounted Combat > Attacks by Mounts: a war-trained horse kicks (its own 1d crushing, +1 with iron
+    horseshoes); its rider attacks at -2 on the turn after."""
+    world = gurps_world()
+    horse, rider = knight(world, velocity=0, skills={"Broadsword": 13}, iron_horseshoes=True)
+    foe = footman(world, (1, 0))
+    world.get(horse, Intent).maneuver = Maneuver.ATTACK
+    world.get(rider, Intent).maneuver = Maneuver.DO_NOTHING
+    arm(world, horse, target=foe, skill=12, skill_name="Kick", damage_dice=1, natural="kick")
+    script(world, 10, 18)  # the kick at 12 rolls 10; Dodge 8 rolls 18
+    world.dice.script(3)  # 1d+1 = 4 crushing
+    first = world.step()
+    assert of_type(first, DamageDealt)[0].damage == "1d+1"
+    world.get(rider, Intent).maneuver = Maneuver.ATTACK
+    sword_for(world, rider, footman(world, (-1, 1)), skill=13)
+    script(world, 18)
+    assert attack_of(world.step()).modifiers == (("the mount attacked last turn", -2),)
+
+
+def test_attacks_by_mounts_only_a_war_trained_mount_kicks() -> None:
+    """Basic Set: Mounted Combat > Attacks by Mounts."""
+    world = gurps_world()
+    horse, _ = knight(world, velocity=0, training="well-broken")
+    world.get(horse, Intent).maneuver = Maneuver.ATTACK
+    arm(world, horse, target=footman(world, (1, 0)), skill=12, natural="kick")
+    with pytest.raises(IntentError, match="war-trained"):
+        world.step()
+
+
 def test_house_mounts_minus_10_while_the_mount_is_out_of_control() -> None:
     """House rules: Mounts: while the mount is out of control, -10 to the rider's DX rolls; reading chosen: an attack
     with a DX-based weapon skill is one."""
