@@ -58,10 +58,10 @@ class RollForecast:
 class Forecast:
     """What ``entity``'s intent would take this turn, if every roll succeeds and nobody else moves.
 
-    ``rolls`` are the rolls it would make, in order; ``loses_control`` is the cause when control is lost
-    with no roll at all (a forbidden maneuver, stun, footing past twice Basic Move; or already out of
-    control); ``path`` the hexes it would enter and ``runs_into`` what would stop it (a body there could
-    still dodge).
+    ``rolls`` are the rolls it would make, in order (its movement's, then an attack's and the target's defense);
+    ``loses_control`` is the cause when control is lost with no roll at all (a forbidden maneuver, stun, footing
+    past twice Basic Move; or already out of control); ``path`` the hexes it would enter and ``runs_into`` what
+    would stop it (a body there could still dodge).
     """
 
     entity: int

@@ -118,7 +118,9 @@ class AttackSystem(System):
        4 or less on a rider hanging on the far side, with no defense) (Basic Set: Mounted Combat > Mounted Combat
        Results; Using Ranged Weapons While Mounted > Tricks).
     5. A hit: the defense roll at :func:`~esper_motion.systems.gurps.combat.numbers.defense_numbers`, after an
-       Acrobatic Dodge's roll (+2 made, -2 failed).
+       Acrobatic Dodge's roll (+2 made, -2 failed). A retreat counts its bonus; the step back it takes (a step of
+       basic air Move for a flier, up or down if it likes: Basic Set: Flying Combat > Aerial Movement > Steps and
+       Retreats) is the game's to move.
     6. Damage rolled (never below 1, 0 for crushing; a jousting lance deals at most 15 and snaps above:
        Basic Set: Mounted Combat > Cavalry Weapons > Lances), then the injury function (:func:`use_injury`). A
        major wound (more than half HP) is an HT roll, reported after the hit, or a stun; crushing damage knocks
