@@ -498,6 +498,16 @@ def test_aerial_attack_legs_are_out_of_reach_from_4_feet_above() -> None:
     assert "out of reach" in refused.reason
 
 
+def test_aerial_attack_the_head_of_a_flier_5_feet_up_is_out_of_reach_from_below() -> None:
+    """Basic Set: Flying Combat > Aerial Attack and Defense; Combat at Different Levels: from 5 ft below, the head is
+    out of reach; the torso is not."""
+    world = gurps_world()
+    hawk = flier(world, (1, 0), 5 / 3)
+    man = swordsman(world, (0, 0), target=hawk, location="skull")
+    (refused,) = of_type(world.step(), AttackNotMade)
+    assert (refused.attacker, "out of reach" in refused.reason) == (man, True)
+
+
 def test_house_flying_a_yard_of_height_advantage_gives_plus_2_and_minus_2_in_melee() -> None:
     """House rules: Flying Movement and Combat: a yard or more above, the foe defends at -2 against the higher one."""
     world = gurps_world(Rules.house())

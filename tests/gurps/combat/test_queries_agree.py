@@ -215,3 +215,17 @@ def test_preview_lists_the_attack_and_the_defense_with_their_exact_odds() -> Non
     events = world.step()
     rolled = [event for event in events if isinstance(event, AttackRolled) and event.attacker == rider]
     assert rolled[0].roll.target == 7
+
+
+def test_preview_counts_a_trick_asked_for_before_the_turn_takes_it() -> None:
+    """Basic Set: Mounted Combat > Using Ranged Weapons While Mounted > Tricks: Bow 13 hanging on the far side is
+    13 - 6 = 7 in the forecast and in the step (the target 2 yd off: no speed/range modifier)."""
+    world = gurps_world()
+    _, rider = knight(world, velocity=0)
+    foe = footman(world, (-1, 2))
+    arm(world, rider, target=foe, weapon="ranged", skill=13, skill_name="Bow", trick="far_side")
+    (attack,) = preview(world, rider).rolls[:1]
+    assert (attack.label, attack.target) == ("Bow 13-6", 7)
+    script(world, 18)
+    (rolled,) = of_type(world.step(), AttackRolled)
+    assert rolled.roll.target == attack.target
