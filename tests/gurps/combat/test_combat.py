@@ -379,6 +379,18 @@ def test_mounted_defense_a_rider_under_riding_12_defends_at_the_difference() -> 
     )
 
 
+@pytest.mark.parametrize(("rules", "defense"), [(Rules.basic(), "dodge"), (Rules.house(), "parry")])
+def test_mounted_defense_a_mounts_only_defense_is_dodge(rules: Rules, defense: str) -> None:
+    """Basic Set: Mounted Combat > Mounted Defense: a mount only dodges, whatever else a game gives it; House rules:
+    Mounts: a mount defends by its own abilities (``Mount.defenses``)."""
+    world = gurps_world(rules)
+    horse, _ = knight(world, velocity=0, defenses=("dodge", "parry"))
+    world.add(horse, Defenses(dodge=8, parry=11, retreat=False))
+    swordsman(world, (0, 1), target=horse)
+    script(world, 10, 10)
+    assert defense_of(world.step()).defense == defense
+
+
 def test_spooked_mounts_on_a_bucking_mount_the_rider_only_dodges() -> None:
     """Basic Set: Mounted Combat > Spooked Mounts: while the mount bucks, rider and mount may only dodge."""
     world = gurps_world()
