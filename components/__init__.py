@@ -1,11 +1,20 @@
 """Plain data the systems read and write: slotted dataclasses that check their values on construction.
 
-``motion`` holds what every rule set shares (Position, Facing, Velocity); ``gurps``, ``flight`` and
-``mount`` the GURPS rule set's components; ``spelljammer`` the Spelljammer rule set's.
+``motion`` holds what every rule set shares (Position, Facing, Velocity); ``gurps``, ``flight``, ``mount`` and
+``combat`` the GURPS rule set's components; ``spelljammer`` the Spelljammer rule set's.
 """
 
 from __future__ import annotations
 
+from esper_motion.components.combat import (
+    DAMAGE_TYPES,
+    DEFENSE_KINDS,
+    HIT_LOCATIONS,
+    LANCES,
+    WEAPON_KINDS,
+    Attack,
+    Defenses,
+)
 from esper_motion.components.flight import (
     ATMOSPHERE_CATEGORIES,
     AirSupply,
@@ -56,6 +65,10 @@ from esper_motion.components.spelljammer import (
 __all__ = [
     "ATMOSPHERE_CATEGORIES",
     "CHARGES",
+    "DAMAGE_TYPES",
+    "DEFENSE_KINDS",
+    "HIT_LOCATIONS",
+    "LANCES",
     "MAX_ALTITUDE_YD",
     "MAX_SPEED_YPS",
     "MOUNTING_SKILLS",
@@ -65,10 +78,13 @@ __all__ = [
     "RANGED_TRICKS",
     "RIDER_ACTIONS",
     "RISKY_FEATS",
+    "WEAPON_KINDS",
     "AirSupply",
     "Atmosphere",
+    "Attack",
     "Condition",
     "Control",
+    "Defenses",
     "Facing",
     "Flight",
     "FlightIntent",

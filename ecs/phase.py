@@ -19,6 +19,7 @@ class Phase(IntEnum):
     COLLISION = 4
     STALL = 5
     CONTROL = 6
-    ACCELERATION = 7
-    MOUNTED = 8
-    CLEANUP = 9
+    COMBAT = 7
+    ACCELERATION = 8
+    MOUNTED = 9
+    CLEANUP = 10

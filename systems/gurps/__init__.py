@@ -1,4 +1,5 @@
-"""The GURPS rule set: High-Speed Movement, Flying Combat, Mounted Combat and Changing Posture in Armor.
+"""The GURPS rule set: High-Speed Movement, Flying Combat, Mounted Combat and Changing Posture in Armor,
+with attacks and defenses in play.
 
 ``install(world, rules=Rules.basic())`` adds every system in its phase; ``Rules.house()`` switches to the
 campaign's house rules where they differ. ``preview(world, entity)`` tells a game UI which rolls this turn's
@@ -25,6 +26,8 @@ the basic one it changes:
   ``mounting.MountingSystem`` (getting on and off), ``mounted_results.MountedResultsSystem`` (staying on, hits,
   noisy shots, the Mount Loss of Control Table), ``riding.RidingSystem`` (riders go with their mounts), and
   ``cavalry`` (fighting from the saddle).
+- ``combat/``: ``attack.AttackSystem`` (the COMBAT phase: attack and defense rolls, damage and injury, and what
+  they do to riders and mounts) and ``numbers`` (the modifiers of each roll, from the other sections' queries).
 - ``posture/``: ``posture.PostureSystem`` (Change Posture, slowed by armor under the optional rule).
 - ``shared/``: what every section uses: ``movers`` (initiative order, the Move in use on the ground, in the air
   and in water, top speed, the control roll), ``spatial`` (the index of what is on each hex), ``figure``,
@@ -40,6 +43,15 @@ from __future__ import annotations
 from esper_motion.components import Mover, Velocity
 from esper_motion.ecs import System, World, declare_members, register_rule_set
 from esper_motion.systems.gurps import events, rules
+from esper_motion.systems.gurps.combat.attack import AttackSystem, strike_distance_yd, use_injury
+from esper_motion.systems.gurps.combat.numbers import (
+    AttackNumbers,
+    DefenseNumbers,
+    InjuryFunction,
+    attack_numbers,
+    default_injury,
+    defense_numbers,
+)
 from esper_motion.systems.gurps.events import *  # noqa: F403 (every event class, as events.__all__ lists them)
 from esper_motion.systems.gurps.flight.aerial import (
     AerialRetreat,
@@ -148,8 +160,11 @@ from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialInde
 __all__ = [
     "AerialRetreat",
     "AltitudeSystem",
+    "AttackNumbers",
+    "AttackSystem",
     "CeilingSystem",
     "CollisionResolver",
+    "DefenseNumbers",
     "Drifting",
     "FallSystem",
     "Forecast",
@@ -163,6 +178,7 @@ __all__ = [
     "HouseWingspan",
     "HouseWipeOutRecovery",
     "IndexedSystem",
+    "InjuryFunction",
     "IntentCheck",
     "IntentReset",
     "LanceAttack",
@@ -193,6 +209,7 @@ __all__ = [
     "altitude_ft",
     "apply_loss_row",
     "at_high_speed",
+    "attack_numbers",
     "attempt_feat",
     "breathing",
     "call_back",
@@ -201,6 +218,8 @@ __all__ = [
     "climb_cost",
     "couched_lance",
     "counts_as_standing",
+    "default_injury",
+    "defense_numbers",
     "defenses",
     "dismount",
     "end_engagement",
@@ -249,10 +268,12 @@ __all__ = [
     "speed_modifier",
     "spook",
     "step_yards",
+    "strike_distance_yd",
     "systems_for",
     "take_trick",
     "target_locations",
     "tighten_saddle",
+    "use_injury",
     "vertically_clear",
 ]
 __all__ += events.__all__
@@ -279,6 +300,7 @@ def systems_for(rules: Rules) -> list[System]:
         Tripping(index),
         *([HouseWipeOutRecovery(index)] if house_flight else []),
         Drifting() if rules.control == "basic" else HouseRecovery(),
+        AttackSystem(),
         VelocityChange(),
         *([HouseDiveControl()] if house_flight else []),
         MountLinkSystem(),

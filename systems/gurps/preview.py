@@ -5,15 +5,19 @@ Nothing here changes the world: no die is rolled, no component written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from esper_motion.components.combat import Attack
 from esper_motion.components.flight import Flight, FlightIntent
 from esper_motion.components.gurps import MoveState, Posture
-from esper_motion.ecs import World, critical_failure_probability, success_probability
+from esper_motion.components.motion import Position
+from esper_motion.ecs import IntentError, World, critical_failure_probability, success_probability
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.combat.attack import strike_distance_yd
+from esper_motion.systems.gurps.combat.numbers import attack_numbers, defense_numbers
 from esper_motion.systems.gurps.flight.fall import RECOVERY_LABEL, recovery_target, refuse_steering
 from esper_motion.systems.gurps.flight.house_climb_turns import CLIMB_DIVE_ROLL, climb_dive_turns
 from esper_motion.systems.gurps.highspeed.intent import check_intent, early_turn_modifier
@@ -31,6 +35,7 @@ from esper_motion.systems.gurps.shared.movers import (
     dx_modifier,
     installed_rules,
     limits,
+    shock,
 )
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 from esper_motion.systems.gurps.shared.wingspan import watched, wingspan_obstacles
@@ -57,10 +62,10 @@ class RollForecast:
 class Forecast:
     """What ``entity``'s intent would take this turn, if every roll succeeds and nobody else moves.
 
-    ``rolls`` are the rolls it would make, in order; ``loses_control`` is the cause when control is lost
-    with no roll at all (a forbidden maneuver, stun, footing past twice Basic Move; or already out of
-    control); ``path`` the hexes it would enter and ``runs_into`` what would stop it (a body there could
-    still dodge).
+    ``rolls`` are the rolls it would make, in order (its movement's, then an attack's and the target's defense);
+    ``loses_control`` is the cause when control is lost with no roll at all (a forbidden maneuver, stun, footing
+    past twice Basic Move; or already out of control); ``path`` the hexes it would enter and ``runs_into`` what
+    would stop it (a body there could still dodge).
     """
 
     entity: int
@@ -73,6 +78,8 @@ class Forecast:
 def preview(world: World, entity: int) -> Forecast:
     """The :class:`Forecast` of ``entity``'s intent this turn, without changing the world.
 
+    The rolls of its movement come first, then those of the attack its ``Attack`` asks for (:func:`attack_rolls`).
+
     The same rules as the systems: a bad intent raises the :class:`~esper_motion.ecs.errors.IntentError` the step would,
     the orders a mount takes included (an exhausted mount's, under the house rules a ridden mount's and a seated
     rider's: :func:`esper_motion.systems.gurps.mounted.mount_orders.ordered_intent`), and the forecast is of the intent
@@ -83,6 +90,46 @@ def preview(world: World, entity: int) -> Forecast:
     (with the others where they stand); the end-of-turn roll for a dive past the normal top speed is not forecast (it
     depends on the velocity the turn ends with).
     """
+    forecast = _movement(world, entity)
+    combat = attack_rolls(world, entity)
+    return replace(forecast, rolls=forecast.rolls + combat) if combat else forecast
+
+
+def attack_rolls(world: World, entity: int) -> tuple[RollForecast, ...]:
+    """The rolls of the attack ``entity``'s ``Attack`` asks for this turn, if any: its attack roll, then the target's
+    best defense (an Acrobatic Dodge's roll first, assumed made), by the numbers the COMBAT phase uses
+    (:func:`esper_motion.systems.gurps.combat.numbers.attack_numbers` and ``defense_numbers``). Reading chosen: at
+    the positions and speeds of this moment, and the target in reach; an attack the step would refuse raises the same
+    :class:`~esper_motion.ecs.errors.IntentError`."""
+    attack = world.try_get(entity, Attack)
+    if attack is None or attack.target is None:
+        return ()
+    target = attack.target
+    if not world.exists(target) or target == entity:
+        raise IntentError(entity, "Attack.target", target, "another entity of this world")
+    range_yd = (
+        strike_distance_yd(world, entity, target, world.get(entity, Position).hex) if attack.weapon == "ranged" else 0
+    )
+    numbers = attack_numbers(world, entity, target, range_yd)
+    rolls = [RollForecast.of(f"attack on entity {target}", numbers.label, numbers.effective_skill)]
+    defense = defense_numbers(world, target, entity)
+    if defense is not None:
+        bonus = 0
+        if defense.acrobatic is not None:
+            name, level = defense.acrobatic
+            against = defense.acrobatic_modifier + shock(world, target)
+            rolls.append(
+                RollForecast.of(f"entity {target}'s acrobatic dodge", modified(name, against), level + against)
+            )
+            bonus = rules.ACROBATIC_DODGE_MODIFIER
+        total = sum(value for _, value in defense.modifiers) + bonus
+        label = modified(defense.kind.capitalize(), total)
+        rolls.append(RollForecast.of(f"entity {target}'s {defense.kind}", label, defense.score + total))
+    return tuple(rolls)
+
+
+def _movement(world: World, entity: int) -> Forecast:
+    """The forecast of ``entity``'s movement this turn (:func:`preview`)."""
     chosen = installed_rules(world)
     body = body_of(world, entity)
     intent = ordered_intent(world, entity)

@@ -60,6 +60,8 @@ NEGATIVE_ALLOWED: Final[dict[tuple[str, str], str]] = {
     ("Condition", "shock"): "shock is a penalty, -4 to 0",
     ("Mount", "fractious"): "the fractious penalty is 0 or less",
     ("Atmosphere", "ground_ft"): "ground may lie below sea level",
+    ("Attack", "damage_adds"): "damage adds may be negative: 1d-2",
+    ("Attack", "bulk"): "Bulk is a penalty, 0 or less",
 }
 """(component, field) where -1 is a legitimate value, and why."""
 
@@ -67,6 +69,7 @@ FREE_TEXT: Final[dict[tuple[str, str], str]] = {
     ("Footing", "name"): "a label for the log: 'mud', 'ice', 'scree'",
     ("RoundIntent", "pursuit_label"): "the GM's description of the pursuit action",
     ("RoundIntent", "pursuit_skill"): "any skill name; the step checks it against Mobility.skills",
+    ("Attack", "skill_name"): "the weapon skill's name for the roll's label: 'Lance', 'Bow'",
 }
 """(component, field) of type ``str`` whose text is free (only its type is checked), and why."""
 

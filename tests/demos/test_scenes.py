@@ -217,16 +217,47 @@ def test_dive_and_stall_dives_past_top_airspeed_slows_stalls_falls_and_recovers(
     assert order.index("Stalled") < order.index("Falling") < order.index("StallRecovered")
 
 
-def test_cavalry_charge_panics_the_footman_and_the_lance_hits_by_the_horses_st_and_distance() -> None:
+def test_cavalry_charge_panics_the_footman_and_the_couched_lance_strikes_by_the_horses_st_and_distance() -> None:
     scene = build_scene(read_scene("cavalry_charge"))
     ids = {name: entity for entity, name in scene.names.items()}
     first = scene.step()
     assert _by(first, scene.names, "EnteredHighSpeed", "Destrier")
+    [panic] = _by(first, scene.names, "PanicChecked", "Footman")
+    assert (panic.rolled, panic.panicked) == (True, True)
     assert scene.readouts(ids["Knight"]) == ["couched lance: 2d+3 impaling (mount ST 25 x 8 yd / 100)"]
     second = scene.step()
-    [panic] = _by(second, scene.names, "PanicChecked", "Footman")
-    assert (panic.rolled, panic.panicked) == (True, True)
+    [attack] = _by(second, scene.names, "AttackRolled", "Knight")
+    assert (scene.names[attack.target], attack.modifiers, attack.roll.success) == (
+        "Footman",
+        (("relative velocity", -1),),
+        True,
+    )
+    [hit] = _by(second, scene.names, "DamageDealt", "Knight")
+    assert (hit.damage, hit.damage_type) == ("3d+4", "impaling")  # ST 25 x 12 yd / 100 = 3d, +3, +1 for the speed
     assert scene.readouts(ids["Knight"]) == ["couched lance: 3d+3 impaling (mount ST 25 x 12 yd / 100)"]
+
+
+def test_mounted_archer_aims_once_on_the_move_shoots_back_in_the_saddle_and_spooks_the_horse_with_a_pistol() -> None:
+    _, events, names = play("mounted_archer")
+    first, back, pistol = _by(events, names, "AttackRolled", "Archer")
+    assert ("Aim", 2) in first.modifiers  # Acc 2 for one turn, not +3 for two: the horse ran more than a step
+    assert ("turn in saddle", -4) in back.modifiers
+    assert [names[a.target] for a in (first, back, pistol)] == ["Lookout", "Bandit", "Lookout"]
+    [held] = [e for e in _by(events, names, "RollMade", "Archer") if "noisy shot" in e.purpose]
+    assert (held.result.target, held.result.success) == (10, False)
+    assert _by(events, names, "MountSpooked", "Steppe horse")
+
+
+def test_dragon_strike_shows_the_dragon_rule_and_height_advantage_both_ways() -> None:
+    _, events, names = play("dragon_strike")
+    claws = _by(events, names, "AttackRolled", "Drake")[0]
+    assert (claws.skill, claws.modifiers) == (14, (("relative speed", -2),))  # no -4, no cap of 9; 10 yd/s: -2
+    parry = _by(events, names, "DefenseRolled", "Spearman")[0]
+    assert ("height", -2) in parry.modifiers
+    dodge = _by(events, names, "DefenseRolled", "Drake")[0]
+    assert ("height", 2) in dodge.modifiers and ("retreat", 4) in dodge.modifiers
+    shot = _by(events, names, "AttackRolled", "Archer")[0]
+    assert ("speed and range", -5) in shot.modifiers  # 10 yd, +1 for the yard of height disadvantage: 11
 
 
 def test_spooked_mount_spooks_at_a_shot_fails_three_riding_rolls_and_rolls_on_the_table() -> None:

@@ -40,6 +40,7 @@ from esper_motion.components import (
     Skills,
     Velocity,
 )
+from esper_motion.components.combat import DAMAGE_TYPES, HIT_LOCATIONS, LANCES, Attack, Defenses
 from esper_motion.components.flight import (
     ATMOSPHERE_CATEGORIES,
     AirSupply,
@@ -1100,6 +1101,32 @@ def mounts(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Mount:
 
 
 @st.composite
+def attacks(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Attack:
+    ranged = draw(st.booleans())
+    lance = None if ranged else draw(maybe(st.sampled_from(LANCES)))
+    return Attack(
+        target=draw(maybe(ids)),
+        weapon="ranged" if ranged else "melee",
+        skill=draw(natural),
+        skill_name=draw(st.text(min_size=1, max_size=8)),
+        damage_dice=draw(natural),
+        damage_adds=draw(st.integers(-3, 3)),
+        damage_type=draw(st.sampled_from(DAMAGE_TYPES)),
+        reach_yd=draw(positive),
+        bulk=draw(st.integers(-6, 0)),
+        accuracy=draw(natural),
+        noisy=draw(st.booleans()) if ranged else False,
+        lance=lance,
+        aim_turns=draw(natural) if ranged else 0,
+        trick=draw(maybe(st.sampled_from(RANGED_TRICKS))) if ranged else None,
+        location=draw(maybe(st.sampled_from(HIT_LOCATIONS))),
+        strike_at_yd=draw(maybe(positive)),
+        spell=draw(st.booleans()),
+        natural=None if ranged or lance is not None else draw(maybe(st.sampled_from(MOUNT_ATTACKS))),
+    )
+
+
+@st.composite
 def round_intents(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> RoundIntent:
     kind = draw(st.sampled_from(("stays", "flees", "chases")))
     return RoundIntent(
@@ -1167,6 +1194,16 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
             trick=maybe(st.sampled_from(RANGED_TRICKS)),
         ),
         Mount: mounts(ids),
+        Attack: attacks(ids),
+        Defenses: st.builds(
+            Defenses,
+            dodge=natural,
+            parry=maybe(natural),
+            block=maybe(natural),
+            retreat=st.booleans(),
+            acrobatic=st.booleans(),
+            dr=natural,
+        ),
         Nerve: st.builds(
             Nerve, will=natural, combat_reflexes=st.booleans(), unused_to_cavalry=st.booleans(), panicked=st.booleans()
         ),

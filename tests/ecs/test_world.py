@@ -193,6 +193,7 @@ def test_the_phases_in_the_order_a_step_runs_them() -> None:
         "COLLISION",
         "STALL",
         "CONTROL",
+        "COMBAT",
         "ACCELERATION",
         "MOUNTED",
         "CLEANUP",

@@ -1,7 +1,7 @@
 """Events of the GURPS rule set: frozen dataclasses the systems emit, one line each in a turn log.
 
 One class per thing that can happen, in one module per section of the rules: ``highspeed``, ``flight``,
-``mounted`` and ``posture``, and ``shared`` for what several sections emit (moving along a path, changes
+``mounted``, ``posture`` and ``combat``, and ``shared`` for what several sections emit (moving along a path, changes
 of velocity, losing and regaining control, falls and collisions). This package re-exports every event,
 so ``from esper_motion.systems.gurps.events import Moved`` works whichever module a class lives in. The
 modules import nothing from one another; each class keeps the stable name it is registered under, which
@@ -13,6 +13,13 @@ Hexes are axial ``(q, r)`` tuples, speeds yards per second.
 
 from __future__ import annotations
 
+from esper_motion.systems.gurps.events.combat import (
+    AttackNotMade,
+    AttackRedirected,
+    AttackRolled,
+    DamageDealt,
+    DefenseRolled,
+)
 from esper_motion.systems.gurps.events.flight import (
     AltitudeChanged,
     BreathingChanged,
@@ -79,12 +86,17 @@ from esper_motion.systems.gurps.events.shared import (
 
 __all__ = [
     "AltitudeChanged",
+    "AttackNotMade",
+    "AttackRedirected",
+    "AttackRolled",
     "BreathingChanged",
     "CarrierGone",
     "ClimbDiveTurn",
     "ClimbedOn",
     "Collided",
     "CrushedByMount",
+    "DamageDealt",
+    "DefenseRolled",
     "Dismounted",
     "DodgedAside",
     "EnteredHighSpeed",

@@ -14,6 +14,8 @@ whichever module a rule lives in:
 - ``mounted``: Mounted Combat, and the house Mounts.
 - ``posture``: Changing Posture in Armor.
 - ``maneuvers``: Move and Attack, and shock.
+- ``combat``: the facts attacks and defenses lean on: posture, hit locations, Aim, retreats, wounding and
+  injury, major wounds and knockback.
 - ``damage``: Damage from Collisions, Falling, and the thrust column of the Damage Table.
 - ``tables``: the Size and Speed/Range Table, Encumbrance and Move, and the ``Variant`` of a rule with
   two readings.
@@ -46,6 +48,23 @@ from __future__ import annotations
 
 # The maneuvers the high-speed rules take, re-exported with them.
 from esper_motion.components.gurps import Maneuver
+from esper_motion.systems.gurps.rules.combat import (
+    ACROBATIC_DODGE_MODIFIER,
+    HEAD_LOCATIONS,
+    HIT_LOCATION_MODIFIERS,
+    LEG_LOCATIONS,
+    POSTURE_MODIFIERS,
+    RETREAT_BONUS,
+    WOUNDING_MULTIPLIERS,
+    aim_bonus,
+    can_parry,
+    injury,
+    knockback_yd,
+    major_wound,
+    posture_modifiers,
+    retreat_bonus,
+    rolled_damage,
+)
 from esper_motion.systems.gurps.rules.damage import (
     FALL_VELOCITY_TABLE,
     THRUST_TABLE,
@@ -174,27 +193,34 @@ from esper_motion.systems.gurps.rules.tables import (
 )
 
 __all__ = [
+    "ACROBATIC_DODGE_MODIFIER",
     "BUCKING_SHEATHE_DX_MODIFIER",
     "DIFFERENT_LEVELS_TABLE",
     "DRAGON_MOVE_YD",
     "ENCUMBRANCE_TABLE",
     "FALL_VELOCITY_TABLE",
+    "HEAD_LOCATIONS",
+    "HIT_LOCATION_MODIFIERS",
     "HOUSE_CLIMB_DIVE_TURN_TABLE",
     "HOUSE_MOUNT_OUT_OF_CONTROL_RIDER_DX_MODIFIER",
     "HOUSE_WIPE_OUT_REGAIN_DX_MODIFIER",
+    "LEG_LOCATIONS",
     "MOUNTED_HEIGHT_FT",
     "MOUNT_ATTACKED_RIDER_ATTACK_MODIFIER",
     "MOUNT_LOSS_OF_CONTROL_TABLE",
     "MOVE_AND_ATTACK_DX_MODIFIER",
     "MOVING_MANEUVERS",
+    "POSTURE_MODIFIERS",
     "PUSHING_THE_ENVELOPE_DX_BONUS",
     "RANGED_TRICK_TABLE",
+    "RETREAT_BONUS",
     "SCALE_HEIGHT_FT",
     "SPEED_RANGE_DECADE",
     "STALL_RECOVERY_DX_MODIFIER",
     "STUNNED_RIDER_RIDING_MODIFIER",
     "THRUST_TABLE",
     "TRAINING_TABLE",
+    "WOUNDING_MULTIPLIERS",
     "Atmosphere",
     "Breathing",
     "ClimbDiveTurnRow",
@@ -218,9 +244,11 @@ __all__ = [
     "TrainingRow",
     "Variant",
     "aerial_retreat_bonus",
+    "aim_bonus",
     "breathing_limit",
     "can_couch_lance",
     "can_enter_high_speed",
+    "can_parry",
     "cavalry_skill",
     "collision_dice",
     "collision_velocity",
@@ -256,10 +284,13 @@ __all__ = [
     "house_trip_skid_yards",
     "house_uncontrolled_drop_yd",
     "house_unseat_modifier",
+    "injury",
     "is_high_speed",
     "jousting_damage_cap",
     "knockback_unseat_modifier",
+    "knockback_yd",
     "lance_damage",
+    "major_wound",
     "max_accelerated_velocity",
     "mount_loss_of_control",
     "mounted_aim_limit",
@@ -271,10 +302,13 @@ __all__ = [
     "panic_roll_modifier",
     "panic_roll_needed",
     "posture_change_seconds",
+    "posture_modifiers",
     "ranged_trick",
+    "retreat_bonus",
     "riding_control_penalty",
     "riding_defense_penalty",
     "risky_feat_riding_modifier",
+    "rolled_damage",
     "shock_penalty",
     "size_modifier",
     "skid_yards",
