@@ -122,6 +122,10 @@ class Rider:
             check_int(owner, "ready_turn", self.ready_turn, low=0)
         if self.action is not None:
             check_choice(owner, "action", self.action, RIDER_ACTIONS)
+            if self.action in ("leap astride", "jump off") and self.action_skill is None:
+                raise RuleValueError(
+                    owner, "action_skill", None, f"the skill to {self.action} with, one of {MOUNTING_SKILLS}"
+                )
         if self.action_skill is not None:
             check_choice(owner, "action_skill", self.action_skill, MOUNTING_SKILLS)
         check_bool(owner, "stunned_now", self.stunned_now)

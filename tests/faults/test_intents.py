@@ -27,6 +27,7 @@ from esper_motion.components import (
     Intent,
     Maneuver,
     Mobility,
+    Mount,
     Mover,
     MoveState,
     Position,
@@ -285,3 +286,17 @@ def test_the_fastest_mode_the_vegetation_allows_is_taken(vegetation: Vegetation,
     character = world.spawn(Mobility(tmr=9, dex=14), RoundIntent(mode=fastest, heading=0), RoundState(), Position(0, 0))
     world.step()
     assert world.get(character, RoundState).mode is fastest
+
+
+def test_a_leap_astride_written_by_hand_without_its_skill_is_named_before_the_turn() -> None:
+    """Mounted Combat > Mounting Up: leaping astride takes a skill roll, so the request names the skill."""
+    world = gurps()
+    horse = runner(world, velocity=0, state=MoveState.NORMAL)
+    rider = runner(world, velocity=0, state=MoveState.NORMAL, at=(0, 1))
+    world.add(horse, Mount())
+    world.add(rider, Rider())
+    request = world.get(rider, Rider)
+    request.action, request.action_target = "leap astride", horse
+    with pytest.raises(RuleValueError, match=rf"entity {rider}: Rider.action_skill = None: expected the skill"):
+        world.step()
+    assert world.turn == 0
