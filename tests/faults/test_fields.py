@@ -1,0 +1,128 @@
+"""Bad input and faults: any field of any component set to any value between steps.
+
+A random mixed GURPS world plays turns; before each, random fields of random components are set to random values
+(values of the same field on other entities, which are mostly valid, and values of every other shape, which
+mostly are not). Each step then either refuses with one of the library's own errors (``MotionError``), leaving
+the world exactly as it was, or goes through; and a world that went through always saves, loads, and goes on
+exactly as the world that never saved.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support.worlds import fingerprint, mixed_world, plan_turn
+
+from esper_motion.ecs import MotionError, RuleValueError, World
+from esper_motion.ecs.registry import registered_types
+from esper_motion.systems.gurps import Rules
+
+ODD_VALUES = st.one_of(
+    st.integers(-(10**6), 10**6),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.none(),
+    st.booleans(),
+    st.lists(st.integers(-3, 12), max_size=4),
+    st.tuples(st.integers(-3, 3), st.integers(-3, 3)),
+    st.dictionaries(st.text(max_size=6), st.integers(-3, 20), max_size=2),
+)
+
+
+def settable(world: World, entity: int) -> list[Any]:
+    """The registered dataclass components of ``entity`` (those the world checks and rolls back)."""
+    kinds = registered_types()
+    return [c for c in world.components(entity) if type(c) in kinds and is_dataclass(c)]
+
+
+def same_field_elsewhere(world: World, kind: type[Any], name: str) -> list[Any]:
+    """The values ``name`` has on every other component of ``kind`` in the world."""
+    return [getattr(component, name) for _, (component,) in world.query(kind)]
+
+
+def change_fields(world: World, data: st.DataObject, count: int) -> list[tuple[Any, str, Any]]:
+    """Set ``count`` random fields to random values; what was there before, to put back."""
+    changed = []
+    for _ in range(count):
+        entity = data.draw(st.sampled_from(world.entities()))
+        choices = settable(world, entity)
+        if not choices:
+            continue
+        component = data.draw(st.sampled_from(choices))
+        name = data.draw(st.sampled_from([item.name for item in fields(component)]))
+        elsewhere = same_field_elsewhere(world, type(component), name)
+        value = copy.deepcopy(data.draw(st.one_of(st.sampled_from(elsewhere), ODD_VALUES)))  # never one list in two
+        changed.append((component, name, getattr(component, name)))
+        setattr(component, name, value)
+    return changed
+
+
+def play(world: World, data: st.DataObject, rounds: int, folder: Path, seed: int) -> None:
+    """``rounds`` turns, each after random field changes; see the module docstring for what must hold."""
+    world_cast = mixed_world(seed, 1, world.rules["gurps"])[1]  # the same ids: the cast of the world built alike
+    for turn in range(rounds):
+        plan_turn(world, world_cast, random.Random(seed + turn))
+        changed = change_fields(world, data, data.draw(st.integers(1, 3)))
+        before = fingerprint(world)
+        try:
+            world.step()
+        except MotionError as error:
+            assert fingerprint(world) == before, f"turn {turn}: {error}"
+            if isinstance(error, RuleValueError) and error.entity is not None:
+                assert f"entity {error.entity}: {error.owner}.{error.field} = " in str(error)
+            for component, name, value in reversed(changed):
+                setattr(component, name, value)
+            continue
+        path = folder / f"turn-{turn}.json"
+        world.save(path)
+        twin = World.load(path)
+        rng, twin_rng = random.Random(seed * 7 + turn), random.Random(seed * 7 + turn)
+        plan_turn(world, world_cast, rng)
+        plan_turn(twin, world_cast, twin_rng)
+        try:
+            events = world.step()
+        except MotionError as error:
+            with pytest.raises(type(error)):
+                twin.step()
+            continue
+        assert twin.step() == events
+        assert fingerprint(twin)[1:] == fingerprint(world)[1:]
+        twin.close()
+
+
+FIELD_RUNS = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+def _fields_test(rules: Rules, tmp_path: Path, seed: int, data: st.DataObject) -> None:
+    world, _ = mixed_world(seed, 1, rules)
+    play(world, data, 6, tmp_path, seed)
+
+
+@FIELD_RUNS
+@given(seed=st.integers(0, 2**16), rules=st.sampled_from([Rules.basic(), Rules.house()]), data=st.data())
+def test_any_field_set_to_any_value_between_steps_is_refused_cleanly_or_saves_and_plays_on(
+    tmp_path: Path, seed: int, rules: Rules, data: st.DataObject
+) -> None:
+    _fields_test(rules, tmp_path, seed, data)
+
+
+@pytest.mark.slow
+@settings(FIELD_RUNS, max_examples=400)
+@given(seed=st.integers(0, 2**16), rules=st.sampled_from([Rules.basic(), Rules.house()]), data=st.data())
+def test_any_field_set_to_any_value_between_steps_at_length(
+    tmp_path: Path, seed: int, rules: Rules, data: st.DataObject
+) -> None:
+    _fields_test(rules, tmp_path, seed, data)
