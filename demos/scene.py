@@ -68,16 +68,19 @@ from esper_motion.components import Control, Mover, MoveState, Position, Rider
 from esper_motion.ecs import (
     Event,
     Hex,
+    LinkError,
     MotionError,
     Phase,
     System,
     World,
+    check_links,
     hexgrid,
     name_of,
     register_system,
     rule_set_named,
     type_named,
 )
+from esper_motion.ecs.errors import shown
 from esper_motion.systems import gurps
 
 if sys.version_info >= (3, 11):
@@ -96,9 +99,23 @@ SCENE_DIR: Final = Path(__file__).with_name("scenes")
 DEFAULT_SCENE: Final = "sprint"
 """The scene ``esper-motion`` runs when given no name."""
 
+MAX_SCENE_BYTES: Final = 1_000_000
+"""The largest scene file read, in bytes."""
+
+MAX_TURNS: Final = 1_000
+"""The most turns a scene may ask a headless run for (``turns``), and the last turn a script may name."""
+
+MAX_ENTITIES: Final = 1_000
+"""The most entities (``[[entity]]``) and the most terrain zones (``[[terrain]]``) a scene may have."""
+
+MAX_TERRAIN_HEXES: Final = 100_000
+"""The most terrain hexes all zones of a scene may cover together (a hex counts once per zone covering it)."""
+
 _COLOUR: Final = re.compile(r"#[0-9a-fA-F]{6}")
+_TURN: Final = re.compile(r"[1-9][0-9]{0,5}")
 _RESERVED_SCRIPT_KEYS: Final = ("dice",)
 _ENTITY: Final = re.compile(r"\bentity (\d+)\b")
+_CHAIN: Final = re.compile(r"\b\d+(?: -> \d+)+\b")
 
 
 class SceneError(MotionError):
@@ -119,13 +136,14 @@ class DemoRuleSet:
     ``esper_motion.ecs.register_rule_set``.
 
     ``module`` is imported so the rule set registers itself (its install function and options type); a scene's
-    ``[options]`` become that options type (``preset`` picks a class method such as ``basic`` or ``house``,
+    ``[options]`` become that options type (``preset`` names a class method such as ``basic`` or ``house``,
     the other keys replace fields). ``intent`` is the registered name of the component a script writes;
     ``steer`` and ``throttle`` name its fields the window's arrow keys and +/- change (``None`` when it has no
     such field); ``steer_wraps`` is set when the steering field is an absolute direction that wraps round
     (six hexsides) rather than a change counted from 0 each turn. ``yards_before_turn`` gives the
     turning-radius ticks. ``readouts`` are queries a scene may show for an entity
     (``readouts = ["couched lance"]``): each returns one line, or raises a ``MotionError`` when it does not apply.
+    ``die_faces`` is the highest face a script's ``dice`` may show (the largest die the rule set rolls).
     """
 
     module: str
@@ -135,6 +153,7 @@ class DemoRuleSet:
     throttle: str | None = None
     yards_before_turn: Callable[[World, int], int | None] | None = None
     readouts: Mapping[str, Callable[[World, int], str]] = field(default_factory=dict)
+    die_faces: int = 6
 
 
 def gurps_yards_before_turn(world: World, entity: int) -> int | None:
@@ -176,7 +195,7 @@ RULE_SETS: Final[dict[str, DemoRuleSet]] = {
         readouts={"couched lance": gurps_couched_lance},
     ),
     "spelljammer": DemoRuleSet(
-        "esper_motion.systems.spelljammer", "spelljammer.RoundIntent", steer="heading", steer_wraps=6
+        "esper_motion.systems.spelljammer", "spelljammer.RoundIntent", steer="heading", steer_wraps=6, die_faces=100
     ),
 }
 """The rule sets a scene may name in ``rules``."""
@@ -412,7 +431,18 @@ def read_scene(name: str) -> SceneSpec:
     """Read and check scene ``name`` (a bundled name or a path to a ``.toml`` file)."""
     path = scene_path(name)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_SCENE_BYTES + 1)
+    except OSError as error:
+        raise SceneError(path, "", "", f"cannot be read: {error.strerror or error}") from None
+    if len(raw) > MAX_SCENE_BYTES:
+        raise SceneError(path, "", "", f"larger than {MAX_SCENE_BYTES:,} bytes, the most a scene file may hold")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SceneError(path, "", "", f"not UTF-8 text (byte {error.start}: {error.reason})") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SceneError(path, "", "", f"not valid TOML: {error}") from None
     return _Reader(path).scene(data)
@@ -436,9 +466,17 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
     for actor in spec.actors:
         entity = ids[actor.name]
         for cls, fields in actor.components:
-            world.add(entity, _construct(spec.path, f"entity {actor.name!r}", cls, fields, ids))
+            component = _construct(spec.path, f"entity {actor.name!r}", cls, fields, ids)
+            try:
+                world.add(entity, component)
+            except LinkError as error:
+                raise _link_error(spec.path, world, names, error, component) from None
         if actor.name in scripted and not world.has(entity, intent_type):
             world.add(entity, intent_type())
+    try:
+        check_links(world)  # both ways, now that every entity has all its components
+    except LinkError as error:
+        raise _link_error(spec.path, world, names, error) from None
     zones: dict[int, str] = {}
     for zone in spec.zones:
         for hex in zone.hexes:
@@ -450,6 +488,19 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
     colours = {ids[a.name]: a.colour for a in spec.actors}
     readouts = {ids[a.name]: a.readouts for a in spec.actors if a.readouts}
     return Scene(spec, chosen, world, driver, names, colours, zones, readouts)
+
+
+def _link_error(path: Path, world: World, names: Mapping[int, str], error: LinkError, adding: Any = None) -> SceneError:
+    """A link between scene entities that cannot stand (in the world, or in the component ``adding``), named as the
+    file names things: entity and field."""
+    present = [*world.components(error.entity), adding]
+    kind = next((type(c) for c in present if type(c).__name__ == error.component), None)
+    component = name_of(kind) if kind is not None else error.component
+    value = names.get(error.value, error.value) if isinstance(error.value, int) else error.value
+    problem = _ENTITY.sub(lambda m: repr(names.get(int(m.group(1)), m.group(0))), error.problem)
+    problem = _CHAIN.sub(lambda m: " -> ".join(repr(names.get(int(e), e)) for e in m.group(0).split(" -> ")), problem)
+    where = f"entity {names[error.entity]!r}" if error.entity in names else f"entity {error.entity}"
+    return SceneError(path, where, f"{component}.{error.field}", f"{shown(value)}: {problem}")
 
 
 def turn_log(turn: int, events: Iterable[Event], names: Mapping[int, str] | None = None) -> list[str]:
@@ -524,8 +575,8 @@ def _convert(value: Any, hint: Any, ids: Mapping[str, int]) -> Any:
     """Turn a TOML value into what a field of type ``hint`` holds: entity references, enums, tuples."""
     if isinstance(value, dict) and set(value) == {"entity"}:
         target = value["entity"]
-        if target not in ids:
-            raise ValueError(f"{target!r} is not an entity of this scene; entities: {', '.join(ids)}")
+        if not isinstance(target, str) or target not in ids:
+            raise ValueError(f"{shown(target)} is not an entity of this scene; entities: {', '.join(ids)}")
         return ids[target]
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
@@ -588,8 +639,8 @@ class _Reader:
         options = self.options(rules, self.take(data, "", "options", dict, {}))
         seed = self.take(data, "", "seed", int)
         turns = self.take(data, "", "turns", int, 8)
-        if turns < 1:
-            raise self.fail("", "turns", f"{turns} is not a whole number, 1 or more")
+        if not 1 <= turns <= MAX_TURNS:
+            raise self.fail("", "turns", f"{turns} is not a whole number from 1 to {MAX_TURNS}")
         board = self.take(data, "", "map", dict)
         self.only(board, "map", ("width", "height"))
         width = self.take(board, "map", "width", int)
@@ -613,14 +664,24 @@ class _Reader:
             script={},
             dice={},
         )
-        actors = tuple(self.actor(spec, i, a) for i, a in enumerate(self.take(data, "", "entity", list)))
+        actors = tuple(self.actor(spec, i, a) for i, a in enumerate(self.most(data, "entity", list)))
         names = [a.name for a in actors]
         for name in names:
             if names.count(name) > 1:
                 raise self.fail(f"entity {name!r}", "name", "two entities share this name")
-        zones = tuple(self.zone(spec, i, z) for i, z in enumerate(self.take(data, "", "terrain", list, [])))
+        zones = tuple(self.zone(spec, i, z) for i, z in enumerate(self.most(data, "terrain", [])))
+        covered = sum(len(zone.hexes) for zone in zones)
+        if covered > MAX_TERRAIN_HEXES:
+            raise self.fail("", "terrain", f"its zones cover {covered:,} hexes; at most {MAX_TERRAIN_HEXES:,}")
         script, dice = self.script(spec, names, self.take(data, "", "script", dict, {}))
         return dataclasses.replace(spec, actors=actors, zones=zones, script=script, dice=dice)
+
+    def most(self, data: dict[str, Any], key: str, default: Any = ...) -> list[Any]:
+        """The list under ``key``, of at most :data:`MAX_ENTITIES` tables."""
+        found: list[Any] = self.take(data, "", key, list, default)
+        if len(found) > MAX_ENTITIES:
+            raise self.fail("", key, f"{len(found):,} tables; at most {MAX_ENTITIES:,}")
+        return found
 
     def rule_module(self, rules: str) -> types.ModuleType:
         try:
@@ -632,9 +693,10 @@ class _Reader:
         options_type = rule_set_named(rules).options_type
         kind = options_type.__name__
         preset = self.take(table, "options", "preset", str, None)
-        make: Any = options_type if preset is None else getattr(options_type, preset, None)
-        if not callable(make):
-            raise self.fail("options", "preset", f"{preset!r} is not a preset of {kind}")
+        presets = [name for name, found in vars(options_type).items() if isinstance(found, classmethod)]
+        if preset is not None and preset not in presets:
+            raise self.fail("options", "preset", f"{preset!r} is not a preset of {kind}; presets: {', '.join(presets)}")
+        make: Any = options_type if preset is None else getattr(options_type, preset)
         chosen = {k: v for k, v in table.items() if k != "preset"}
         known = [f.name for f in dataclasses.fields(options_type)]
         for key in chosen:
@@ -681,7 +743,7 @@ class _Reader:
         rgb = (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
         readouts = self.take(table, where, "readouts", list, [])
         for readout in readouts:
-            if readout not in spec.rule_set.readouts:
+            if not isinstance(readout, str) or readout not in spec.rule_set.readouts:
                 known = ", ".join(spec.rule_set.readouts) or "none"
                 raise self.fail(where, "readouts", f"{readout!r} is not a readout of {spec.rules}; readouts: {known}")
         return Actor(name, rgb, parts, tuple(readouts))
@@ -703,7 +765,11 @@ class _Reader:
             ends = self.take(table, where, "line", list)
             if len(ends) != 2:
                 raise self.fail(where, "line", f"{ends!r} is not two hexes [[q, r], [q, r]]")
-            hexes = hexgrid.line(self.hex(where, "line", ends[0]), self.hex(where, "line", ends[1]))
+            start, end = self.hex(where, "line", ends[0]), self.hex(where, "line", ends[1])
+            for hex in (start, end):  # before drawing the line: its length is then bounded by the map's
+                if not spec.on_map(hex):
+                    raise self.fail(where, "line", f"{hex} is off the {spec.width} x {spec.height} map")
+            hexes = hexgrid.line(start, end)
         else:
             disc = self.take(table, where, "disc", dict)
             self.only(disc, f"{where} disc", ("centre", "radius"))
@@ -731,15 +797,16 @@ class _Reader:
         dice: dict[int, tuple[int, ...]] = {}
         for key, orders in table.items():
             where = f"script turn {key}"
-            if not key.isdigit() or int(key) < 1:
-                raise self.fail(where, "", "turns are numbered from 1")
+            if not _TURN.fullmatch(key) or int(key) > MAX_TURNS:
+                raise self.fail(where, "", f"turns are numbered from 1 to {MAX_TURNS} in digits 0-9")
             if not isinstance(orders, dict):
                 raise self.fail(where, "", "not a table of entity names")
             turn = int(key)
             for name, fields in orders.items():
                 if name == "dice":
-                    if not (isinstance(fields, list) and all(type(f) is int and f >= 1 for f in fields)):
-                        raise self.fail(where, "dice", f"{fields!r} is not a list of die faces, 1 or more")
+                    most = spec.rule_set.die_faces
+                    if not (isinstance(fields, list) and all(type(f) is int and 1 <= f <= most for f in fields)):
+                        raise self.fail(where, "dice", f"{shown(fields)} is not a list of die faces from 1 to {most}")
                     dice[turn] = tuple(fields)
                     continue
                 if name not in names:
@@ -748,12 +815,25 @@ class _Reader:
                     raise self.fail(where, name, f"{fields!r} is not a table of {intent_name} fields")
                 parts: dict[str, dict[str, Any]] = {}
                 for field_name, value in fields.items():
+                    if not _plain(value):
+                        raise self.fail(where, f"{name}.{field_name}", f"{shown(value)} is not plain data (a date?)")
                     if isinstance(value, dict) and _is_component(field_name):
                         parts[field_name] = value
                     else:
                         parts.setdefault(intent_name, {})[field_name] = value
                 script.setdefault(turn, {})[name] = parts
         return script, dice
+
+
+def _plain(value: Any) -> bool:
+    """Whether a TOML value is text, a number, a flag, or a list or table of those (no date or time)."""
+    if isinstance(value, (str, int, float, bool)):
+        return True
+    if isinstance(value, list):
+        return all(_plain(item) for item in value)
+    if isinstance(value, dict):
+        return all(_plain(item) for item in value.values())
+    return False
 
 
 def _is_component(name: str) -> bool:

@@ -383,6 +383,138 @@ BAD = [
 ]
 
 
+# Issue 15, findings 9-11: each of these used to end in a Python traceback (exit code 1), a run out of memory, or an
+# error at turn N naming neither file nor field.
+BAD += [
+    pytest.param(
+        ('preset = "basic"', 'preset = "__init__"'),
+        ("options", "preset", "'__init__' is not a preset of Rules; presets: basic, house"),
+        id="preset that is no preset",
+    ),
+    pytest.param(
+        ("[script.1]", '[script."²"]'),
+        ("script turn ²", "", "turns are numbered from 1 to 1000 in digits 0-9"),
+        id="script turn in other digits",
+    ),
+    pytest.param(
+        ("[script.1]", "[script.1001]"),
+        ("script turn 1001", "", "from 1 to 1000"),
+        id="script turn past the last",
+    ),
+    pytest.param(
+        ("dice = [6, 5, 4]", "dice = [6, 7, 4]"),
+        ("script turn 2", "dice", "[6, 7, 4] is not a list of die faces from 1 to 6"),
+        id="die face of 7",
+    ),
+    pytest.param(
+        ("Runner = { turn = 1, push = true }", "Runner = { turn = 1, push = 1979-05-27 }"),
+        ("script turn 2", "Runner.push", "is not plain data"),
+        id="a date in a script",
+    ),
+    pytest.param(
+        ("line = [[5, 0], [7, 0]]", "line = [[5, 0], [700000000, 0]]"),
+        ("terrain 'mud'", "line", "(700000000, 0) is off the 20 x 5 map"),
+        id="terrain line far off the map",
+    ),
+    pytest.param(
+        ("turns = 3", "turns = 1000000"),
+        ("", "turns", "1000000 is not a whole number from 1 to 1000"),
+        id="a million turns",
+    ),
+    pytest.param(
+        ('colour = "#4ea1f2"', 'colour = "#4ea1f2"\nreadouts = [["couched lance"]]'),
+        ("entity 'Walker'", "readouts", "['couched lance'] is not a readout of gurps"),
+        id="a list where a readout name belongs",
+    ),
+]
+
+RIDERS = (
+    SCENE
+    + """
+[[entity]]
+name = "Horse"
+colour = "#8b5a2b"
+[entity.components]
+Position = { q = 4, r = -2 }
+"gurps.Mount" = { riders = [{ entity = "Knight" }] }
+"gurps.Rider" = { mount = { entity = "Knight" } }
+
+[[entity]]
+name = "Knight"
+colour = "#d9dde6"
+[entity.components]
+Position = { q = 4, r = -1 }
+"gurps.Mount" = { riders = [{ entity = "Horse" }] }
+"gurps.Rider" = { mount = { entity = "Horse" } }
+"""
+)
+
+
+def test_a_riding_loop_in_a_scene_is_refused_when_the_file_is_read_naming_entity_and_field(tmp_path: Path) -> None:
+    """Finding 11: the Knight rides the Horse that rides the Knight; it used to fail at turn 1 with neither file nor
+    field named."""
+    path = write(tmp_path, RIDERS)
+    with pytest.raises(SceneError) as raised:
+        build_scene(read_scene(str(path)))
+    assert (raised.value.where, raised.value.field) == ("entity 'Knight'", "gurps.Rider.mount")
+    assert str(raised.value) == (
+        f"{path}: entity 'Knight': gurps.Rider.mount: 'Horse': the riding chain 'Knight' -> 'Horse' -> 'Knight' "
+        "loops back to it"
+    )
+
+
+def test_a_mount_listing_a_rider_that_does_not_ride_it_is_refused_naming_entity_and_field(tmp_path: Path) -> None:
+    text = RIDERS.replace('"gurps.Rider" = { mount = { entity = "Horse" } }', '"gurps.Rider" = {}')
+    text = text.replace('"gurps.Rider" = { mount = { entity = "Knight" } }', "")
+    text = text.replace('"gurps.Mount" = { riders = [{ entity = "Horse" }] }', "")
+    path = write(tmp_path, text)
+    with pytest.raises(SceneError) as raised:
+        build_scene(read_scene(str(path)))
+    assert (raised.value.where, raised.value.field) == ("entity 'Horse'", "gurps.Mount.riders[0]")
+    assert "'Knight' is on foot" in str(raised.value)
+
+
+def test_a_file_that_is_not_utf8_is_refused_naming_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "latin.toml"
+    path.write_bytes(SCENE.replace("Test lane", "Pr\u00e9").encode("latin-1"))
+    with pytest.raises(SceneError, match=r"not UTF-8 text \(byte 11: invalid continuation byte\)") as raised:
+        read_scene(str(path))
+    assert raised.value.path == str(path)
+    assert cli.main([str(path), "--headless"]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {path}: not UTF-8 text")
+
+
+def test_a_file_too_large_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    path = write(tmp_path, SCENE + "#" * 1_000_000)
+    with pytest.raises(SceneError, match=r"larger than 1,000,000 bytes"):
+        read_scene(str(path))
+
+
+def test_terrain_covering_too_many_hexes_is_refused(tmp_path: Path) -> None:
+    """A zone covers at most the map (200 x 200 at most), but many zones together are bounded too."""
+    zone = '\n[[terrain]]\nlabel = "grass"\ndisc = { centre = [10, 0], radius = 30 }\ncomponents = {}\n'
+    path = write(tmp_path, SCENE.replace("[[entity]]", zone * 1001 + "\n[[entity]]", 1))
+    with pytest.raises(SceneError, match=r"terrain: 1,003 tables; at most 1,000"):
+        read_scene(str(path))
+    wide = SCENE.replace("width = 20", "width = 200").replace("height = 5", "height = 200")
+    path = write(tmp_path, wide.replace("[[entity]]", zone.replace("30", "300") * 3 + "\n[[entity]]", 1))
+    with pytest.raises(SceneError, match=r"terrain: its zones cover 120,010 hexes; at most 100,000"):
+        read_scene(str(path))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [('preset = "basic"', 'preset = "__init__"'), ("[script.1]", '[script."²"]'), ("dice = [6, 5, 4]", "dice = [7]")],
+    ids=["preset", "turn key", "die face"],
+)
+def test_each_of_these_mistakes_exits_2_from_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: tuple[str, str]
+) -> None:
+    path = write(tmp_path, SCENE.replace(*change))
+    assert cli.main([str(path), "--headless"]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {path}: ")
+
+
 @pytest.mark.parametrize(("change", "expected"), BAD)
 def test_a_bad_scene_file_is_refused_naming_file_entity_and_field(
     tmp_path: Path, change: tuple[str, str], expected: tuple[str, str, str]
