@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 import esper_motion.components
 from esper_motion.components import (
     MAX_ALTITUDE_YD,
+    MAX_MOVE,
     MAX_SPEED_YPS,
     Condition,
     Control,
@@ -941,7 +942,7 @@ whole = st.integers(-LARGEST_WHOLE, LARGEST_WHOLE)  # what check_int accepts at 
 natural = st.integers(0, LARGEST_WHOLE)
 positive = st.integers(1, LARGEST_WHOLE)
 length = st.floats(min_value=0, allow_nan=False, allow_infinity=False) | natural
-speed = st.integers(0, MAX_SPEED_YPS)  # velocities, Moves, top speeds: at most MAX_SPEED_YPS
+speed = st.integers(0, MAX_MOVE)  # Moves and top speeds at most MAX_MOVE; velocities may go to MAX_SPEED_YPS
 height = st.floats(min_value=0, max_value=MAX_ALTITUDE_YD) | st.integers(0, MAX_ALTITUDE_YD)
 climb = st.integers(-MAX_ALTITUDE_YD, MAX_ALTITUDE_YD)
 finite = st.floats(allow_nan=False, allow_infinity=False)
@@ -1128,7 +1129,7 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
     return {
         Position: st.builds(Position, q=whole, r=whole, altitude_yd=height),
         Facing: st.builds(Facing, direction=facing),
-        Velocity: st.builds(Velocity, yps=speed, heading=facing),
+        Velocity: st.builds(Velocity, yps=st.integers(0, MAX_SPEED_YPS), heading=facing),
         Mover: movers(),
         Intent: intents(),
         Control: controls(ids),
@@ -1143,7 +1144,7 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
         ),
         Skills: st.builds(Skills, levels=st.dictionaries(text, natural, max_size=3)),
         Footing: st.builds(Footing, extra_cost=natural, name=text),
-        Obstacle: st.builds(Obstacle, hp=positive, hard=st.booleans(), height_yd=length),
+        Obstacle: st.builds(Obstacle, hp=positive, hard=st.booleans(), height_yd=height),
         Flight: flights(),
         FlightIntent: flight_intents(),
         AirSupply: st.builds(AirSupply, oxygen_mask=st.booleans(), doesnt_breathe=st.booleans()),
