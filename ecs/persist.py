@@ -1,14 +1,15 @@
 """Saving a World as JSON and loading it back: data only, checked field by field, written atomically.
 
-A save is one JSON object (format version 1)::
+A save is one JSON object (format version 2)::
 
-    {"format": "esper-motion save", "version": 1, "turn": 3, "next_entity": 4,
+    {"format": "esper-motion save", "version": 2, "turn": 3, "next_entity": 4,
      "dice": {"version": 3, "random": [625 whole numbers], "gauss": null, "script": [4, 2]},
      "rules": {"gurps": {"module": "esper_motion.systems.gurps",
                          "options": {"turning_radius": "basic", "control": "basic", ...}}},
      "entities": [{"id": 1, "components": {"Position": {"q": 0, "r": 0, "altitude_yd": 0.0},
                                            "Velocity": {"yps": 3, "heading": 0}}},
-                  {"id": 3, "components": {}}]}
+                  {"id": 3, "components": {}}],
+     "systems": [{"system": "demos.ScriptSystem", "data": {"path": "sprint.toml", ...}}, {"rules": "gurps"}]}
 
 - ``turn`` is ``World.turn``; ``next_entity`` the id the next spawn gets; ``dice`` is ``Dice.getstate()``.
 - ``rules`` holds the installed rule sets by name, in install order, each with its options' fields. ``module`` is
@@ -16,9 +17,14 @@ A save is one JSON object (format version 1)::
   imported package has registered (see :func:`esper_motion.ecs.registry.register_rule_set`), never imported.
 - ``entities`` lists every live entity of the world's esper context in creation order, with every
   component under its registered name (:func:`esper_motion.ecs.register`) and every dataclass field.
+- ``systems`` lists every system of ``World.systems`` in the order they run: the systems a rule set installs as
+  one ``{"rules": name}`` where the first of them stands, any other as its name and data registered with
+  :func:`esper_motion.ecs.register_system`. A system neither accounts for cannot be saved: the save is refused,
+  naming it. Version 1 files, which have no ``systems``, load with their rule sets in install order.
+  :meth:`World.restore` keeps the world's own systems and reads no system data.
 - Queued changes exist only inside a step, and saving or restoring inside a step is refused, so a save
-  never holds any. The events of the last step, handlers and systems added by hand are not saved:
-  they belong to the game's code, which sets them up again after :meth:`World.load`.
+  never holds any. The events of the last step, event handlers and the game's plain esper processors are not
+  saved: they belong to the game's code, which sets them up again after :meth:`World.load`.
 
 Fields are written by their declared types (``typing.get_type_hints``): ``int``, ``float``, ``bool``,
 ``str``, ``None``, ``X | None``, Enums with string values (by value), ``tuple[X, Y]`` and ``tuple[X, ...]``,
