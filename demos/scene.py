@@ -669,12 +669,17 @@ class _Reader:
         for name in names:
             if names.count(name) > 1:
                 raise self.fail(f"entity {name!r}", "name", "two entities share this name")
-        zones = tuple(self.zone(spec, i, z) for i, z in enumerate(self.most(data, "terrain", [])))
-        covered = sum(len(zone.hexes) for zone in zones)
-        if covered > MAX_TERRAIN_HEXES:
-            raise self.fail("", "terrain", f"its zones cover {covered:,} hexes; at most {MAX_TERRAIN_HEXES:,}")
+        zones: list[Zone] = []
+        covered = 0
+        for index, table in enumerate(self.most(data, "terrain", [])):
+            zones.append(self.zone(spec, index, table))
+            covered += len(zones[-1].hexes)
+            if covered > MAX_TERRAIN_HEXES:  # checked zone by zone: the work stops at the bound
+                raise self.fail(
+                    "", "terrain", f"its zones cover {covered:,} hexes or more; at most {MAX_TERRAIN_HEXES:,}"
+                )
         script, dice = self.script(spec, names, self.take(data, "", "script", dict, {}))
-        return dataclasses.replace(spec, actors=actors, zones=zones, script=script, dice=dice)
+        return dataclasses.replace(spec, actors=actors, zones=tuple(zones), script=script, dice=dice)
 
     def most(self, data: dict[str, Any], key: str, default: Any = ...) -> list[Any]:
         """The list under ``key``, of at most :data:`MAX_ENTITIES` tables."""
@@ -775,7 +780,7 @@ class _Reader:
             self.only(disc, f"{where} disc", ("centre", "radius"))
             centre = self.hex(where, "disc.centre", disc.get("centre"))
             radius = self.take(disc, where, "radius", int)
-            hexes = [h for h in spec.map_hexes() if hexgrid.distance(h, centre) <= radius]
+            hexes = _disc(spec, centre, radius)
         for hex in hexes:
             if not spec.on_map(hex):
                 raise self.fail(where, shape, f"{hex} is off the {spec.width} x {spec.height} map")
@@ -823,6 +828,20 @@ class _Reader:
                         parts.setdefault(intent_name, {})[field_name] = value
                 script.setdefault(turn, {})[name] = parts
         return script, dice
+
+
+def _disc(spec: SceneSpec, centre: Hex, radius: int) -> list[Hex]:
+    """The map's hexes within ``radius`` of ``centre``, row by row from the bottom as :meth:`SceneSpec.map_hexes`
+    lists them, found around the centre (no more hexes looked at than a disc as wide as the map holds)."""
+    reach = min(radius, spec.width + spec.height)
+    q, r = centre
+    found = [
+        (q + dq, r + dr)
+        for dq in range(-reach, reach + 1)
+        for dr in range(max(-reach, -dq - reach), min(reach, -dq + reach) + 1)
+        if spec.on_map((q + dq, r + dr))
+    ]
+    return sorted(found, key=lambda hex: (hex[1], column(hex)))
 
 
 def _plain(value: Any) -> bool:

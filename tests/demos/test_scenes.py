@@ -15,7 +15,7 @@ from esper_motion.components import Facing, Intent, Position
 from esper_motion.components.spelljammer import Vegetation
 from esper_motion.demos import cli
 from esper_motion.demos.scene import SceneError, build_scene, read_scene, turn_log
-from esper_motion.ecs import Event, Phase, Roll, RollMade, System
+from esper_motion.ecs import Event, Phase, Roll, RollMade, System, hexgrid
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -498,7 +498,7 @@ def test_terrain_covering_too_many_hexes_is_refused(tmp_path: Path) -> None:
         read_scene(str(path))
     wide = SCENE.replace("width = 20", "width = 200").replace("height = 5", "height = 200")
     path = write(tmp_path, wide.replace("[[entity]]", zone.replace("30", "300") * 3 + "\n[[entity]]", 1))
-    with pytest.raises(SceneError, match=r"terrain: its zones cover 120,010 hexes; at most 100,000"):
+    with pytest.raises(SceneError, match=r"terrain: its zones cover 120,010 hexes or more; at most 100,000"):
         read_scene(str(path))
 
 
@@ -585,3 +585,13 @@ def test_the_display_check_follows_the_environment(monkeypatch: pytest.MonkeyPat
     assert not cli.has_display()
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
     assert cli.has_display()
+
+
+def test_a_disc_covers_the_map_hexes_within_its_radius_in_map_order(tmp_path: Path) -> None:
+    """A disc is found around its centre, not by measuring every map hex; the hexes and their order are those of the
+    map within the radius. A radius far past the map reaches no farther than the map."""
+    spec = read_scene(str(write(tmp_path, SCENE)))
+    wall = next(zone for zone in spec.zones if zone.label == "wall")
+    assert list(wall.hexes) == [h for h in spec.map_hexes() if hexgrid.distance(h, (15, 1)) <= 1]
+    huge = read_scene(str(write(tmp_path, SCENE.replace("radius = 1 }", "radius = 1000000000 }"))))
+    assert list(next(z for z in huge.zones if z.label == "wall").hexes) == spec.map_hexes()
