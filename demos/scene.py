@@ -311,7 +311,7 @@ class ScriptSystem(System):
             for name, parts in orders.items():
                 for component_name, fields in parts.items():
                     cls = type_named(component_name)
-                    values = _values(path, f"script turn {turn}, entity {name!r}", cls, fields, data.names)
+                    values = _values(path, f"script turn {turn}, entity {shown(name)}", cls, fields, data.names)
                     self.orders.setdefault(turn, []).append((data.names[name], cls, values))
 
     @classmethod
@@ -324,10 +324,10 @@ class ScriptSystem(System):
         for turn, orders in sorted(driver.orders.items()):
             for entity, kind, values in orders:
                 name = next(n for n, e in ids.items() if e == entity)
-                where = f"script turn {turn}, entity {name!r}"
+                where = f"script turn {turn}, entity {shown(name)}"
                 current = world.try_get(entity, kind)
                 if current is None:
-                    raise SceneError(spec.path, where, name_of(kind), f"entity {name!r} has no {name_of(kind)}")
+                    raise SceneError(spec.path, where, name_of(kind), f"entity {shown(name)} has no {name_of(kind)}")
                 _replace(spec.path, where, current, values)
         return driver
 
@@ -423,7 +423,7 @@ def scene_path(name: str) -> Path:
             raise SceneError(path, "", "", "no such scene file")
         return path
     if name not in scene_names():
-        raise SceneError(SCENE_DIR, "", "", f"unknown scene {name!r}; known scenes: {', '.join(scene_names())}")
+        raise SceneError(SCENE_DIR, "", "", f"unknown scene {shown(name)}; known scenes: {', '.join(scene_names())}")
     return SCENE_DIR / f"{name}.toml"
 
 
@@ -466,7 +466,7 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
     for actor in spec.actors:
         entity = ids[actor.name]
         for cls, fields in actor.components:
-            component = _construct(spec.path, f"entity {actor.name!r}", cls, fields, ids)
+            component = _construct(spec.path, f"entity {shown(actor.name)}", cls, fields, ids)
             try:
                 world.add(entity, component)
             except LinkError as error:
@@ -480,7 +480,7 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
     zones: dict[int, str] = {}
     for zone in spec.zones:
         for hex in zone.hexes:
-            built = [_construct(spec.path, f"terrain {zone.label!r}", cls, f, ids) for cls, f in zone.components]
+            built = [_construct(spec.path, f"terrain {shown(zone.label)}", cls, f, ids) for cls, f in zone.components]
             zones[world.spawn(Position(*hex), *built)] = zone.label
     driver = ScriptSystem.of_scene(spec, world, ids)
     world.add_system(driver)
@@ -587,7 +587,7 @@ def _convert(value: Any, hint: Any, ids: Mapping[str, int]) -> Any:
         try:
             return hint(value)
         except ValueError:
-            raise ValueError(f"{value!r} is not one of {allowed}") from None
+            raise ValueError(f"{shown(value)} is not one of {allowed}") from None
     if origin is tuple and isinstance(value, list):
         args = typing.get_args(hint)
         inner = args[0] if args else Any
@@ -621,7 +621,7 @@ class _Reader:
         value = table[key]
         if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
             names = " or ".join(k.__name__ for k in _as_tuple(kind))
-            raise self.fail(where, key, f"{value!r} is not a {names}")
+            raise self.fail(where, key, f"{shown(value)} is not a {names}")
         return value
 
     def only(self, table: dict[str, Any], where: str, allowed: tuple[str, ...]) -> None:
@@ -634,7 +634,7 @@ class _Reader:
         self.only(data, "", top)
         rules = self.take(data, "", "rules", str)
         if rules not in RULE_SETS:
-            raise self.fail("", "rules", f"{rules!r} is not a rule set; expected one of {', '.join(RULE_SETS)}")
+            raise self.fail("", "rules", f"{shown(rules)} is not a rule set; expected one of {', '.join(RULE_SETS)}")
         self.rule_module(rules)
         options = self.options(rules, self.take(data, "", "options", dict, {}))
         seed = self.take(data, "", "seed", int)
@@ -668,7 +668,7 @@ class _Reader:
         names = [a.name for a in actors]
         for name in names:
             if names.count(name) > 1:
-                raise self.fail(f"entity {name!r}", "name", "two entities share this name")
+                raise self.fail(f"entity {shown(name)}", "name", "two entities share this name")
         zones: list[Zone] = []
         covered = 0
         for index, table in enumerate(self.most(data, "terrain", [])):
@@ -692,7 +692,7 @@ class _Reader:
         try:
             return importlib.import_module(RULE_SETS[rules].module)
         except ImportError as error:
-            raise self.fail("", "rules", f"rule set {rules!r} cannot be imported: {error}") from None
+            raise self.fail("", "rules", f"rule set {shown(rules)} cannot be imported: {error}") from None
 
     def options(self, rules: str, table: dict[str, Any]) -> Any:
         options_type = rule_set_named(rules).options_type
@@ -700,7 +700,8 @@ class _Reader:
         preset = self.take(table, "options", "preset", str, None)
         presets = [name for name, found in vars(options_type).items() if isinstance(found, classmethod)]
         if preset is not None and preset not in presets:
-            raise self.fail("options", "preset", f"{preset!r} is not a preset of {kind}; presets: {', '.join(presets)}")
+            listed = ", ".join(presets)
+            raise self.fail("options", "preset", f"{shown(preset)} is not a preset of {kind}; presets: {listed}")
         make: Any = options_type if preset is None else getattr(options_type, preset)
         chosen = {k: v for k, v in table.items() if k != "preset"}
         known = [f.name for f in dataclasses.fields(options_type)]
@@ -714,7 +715,7 @@ class _Reader:
 
     def components(self, where: str, table: Any) -> tuple[tuple[type[Any], dict[str, Any]], ...]:
         if not isinstance(table, dict):
-            raise self.fail(where, "components", f"{table!r} is not a table of components by registered name")
+            raise self.fail(where, "components", f"{shown(table)} is not a table of components by registered name")
         found = []
         for name, fields in table.items():
             try:
@@ -722,7 +723,7 @@ class _Reader:
             except MotionError as error:
                 raise self.fail(where, name, str(error)) from None
             if not isinstance(fields, dict):
-                raise self.fail(where, name, f"{fields!r} is not a table of fields")
+                raise self.fail(where, name, f"{shown(fields)} is not a table of fields")
             found.append((cls, fields))
         return tuple(found)
 
@@ -731,13 +732,13 @@ class _Reader:
         if not isinstance(table, dict):
             raise self.fail(where, "", "not a table")
         name = self.take(table, where, "name", str)
-        where = f"entity {name!r}"
+        where = f"entity {shown(name)}"
         self.only(table, where, ("name", "colour", "components", "readouts"))
         if name in _RESERVED_SCRIPT_KEYS:
-            raise self.fail(where, "name", f"{name!r} is reserved in scripts; choose another name")
+            raise self.fail(where, "name", f"{shown(name)} is reserved in scripts; choose another name")
         colour = self.take(table, where, "colour", str)
         if not _COLOUR.fullmatch(colour):
-            raise self.fail(where, "colour", f"{colour!r} is not a colour like '#f2c14e'")
+            raise self.fail(where, "colour", f"{shown(colour)} is not a colour like '#f2c14e'")
         parts = self.components(where, self.take(table, where, "components", dict))
         position = next((fields for cls, fields in parts if cls is Position), None)
         if position is None:
@@ -750,7 +751,8 @@ class _Reader:
         for readout in readouts:
             if not isinstance(readout, str) or readout not in spec.rule_set.readouts:
                 known = ", ".join(spec.rule_set.readouts) or "none"
-                raise self.fail(where, "readouts", f"{readout!r} is not a readout of {spec.rules}; readouts: {known}")
+                problem = f"{shown(readout)} is not a readout of {spec.rules}; readouts: {known}"
+                raise self.fail(where, "readouts", problem)
         return Actor(name, rgb, parts, tuple(readouts))
 
     def zone(self, spec: SceneSpec, index: int, table: Any) -> Zone:
@@ -758,7 +760,7 @@ class _Reader:
         if not isinstance(table, dict):
             raise self.fail(where, "", "not a table")
         label = self.take(table, where, "label", str)
-        where = f"terrain {label!r}"
+        where = f"terrain {shown(label)}"
         self.only(table, where, ("label", "hexes", "line", "disc", "components"))
         shapes = [key for key in ("hexes", "line", "disc") if key in table]
         if len(shapes) != 1:
@@ -769,7 +771,7 @@ class _Reader:
         elif shape == "line":
             ends = self.take(table, where, "line", list)
             if len(ends) != 2:
-                raise self.fail(where, "line", f"{ends!r} is not two hexes [[q, r], [q, r]]")
+                raise self.fail(where, "line", f"{shown(ends)} is not two hexes [[q, r], [q, r]]")
             start, end = self.hex(where, "line", ends[0]), self.hex(where, "line", ends[1])
             for hex in (start, end):  # before drawing the line: its length is then bounded by the map's
                 if not spec.on_map(hex):
@@ -791,7 +793,7 @@ class _Reader:
 
     def hex(self, where: str, field: str, value: Any) -> Hex:
         if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
-            raise self.fail(where, field, f"{value!r} is not a hex [q, r]")
+            raise self.fail(where, field, f"{shown(value)} is not a hex [q, r]")
         return (value[0], value[1])
 
     def script(
@@ -817,7 +819,7 @@ class _Reader:
                 if name not in names:
                     raise self.fail(where, name, f"not an entity of this scene; entities: {', '.join(names)}")
                 if not isinstance(fields, dict):
-                    raise self.fail(where, name, f"{fields!r} is not a table of {intent_name} fields")
+                    raise self.fail(where, name, f"{shown(fields)} is not a table of {intent_name} fields")
                 parts: dict[str, dict[str, Any]] = {}
                 for field_name, value in fields.items():
                     if not _plain(value):

@@ -595,3 +595,13 @@ def test_a_disc_covers_the_map_hexes_within_its_radius_in_map_order(tmp_path: Pa
     assert list(wall.hexes) == [h for h in spec.map_hexes() if hexgrid.distance(h, (15, 1)) <= 1]
     huge = read_scene(str(write(tmp_path, SCENE.replace("radius = 1 }", "radius = 1000000000 }"))))
     assert list(next(z for z in huge.zones if z.label == "wall").hexes) == spec.map_hexes()
+
+
+def test_a_long_value_in_a_scene_is_cut_in_the_error(tmp_path: Path) -> None:
+    """Finding 8 for scenes: a megabyte-long colour is named by its first characters and its length."""
+    path = write(tmp_path, SCENE.replace('colour = "#f2c14e"', f'colour = "{"f" * 500_000}"'))
+    with pytest.raises(SceneError) as raised:
+        read_scene(str(path))
+    assert raised.value.field == "colour"
+    assert len(str(raised.value)) < 400
+    assert "(500002 characters in all)" in str(raised.value)
