@@ -91,7 +91,8 @@ _KEYS: Final = (*_KEYS_1, "systems")
 class SaveError(WorldError):
     """A save file that cannot be written or read, and where: file, entity, component, field.
 
-    ``entity``, ``component`` and ``field`` are None where they do not apply (a truncated file has no entity).
+    ``entity``, ``component`` and ``field`` are None where they do not apply (a truncated file has no entity);
+    ``value`` is the refused value where a component's own checks or a link refused it (the message shows it too).
 
     >>> str(SaveError("game.json", "expected a whole number, got 'x'", entity=3, component="Position", field="q"))
     "game.json: entity 3: Position.q: expected a whole number, got 'x'"
@@ -105,8 +106,10 @@ class SaveError(WorldError):
         entity: int | None = None,
         component: str | None = None,
         field: str | None = None,
+        value: Any = None,
     ) -> None:
         self.file = file
+        self.value = value
         self.problem = problem
         self.entity = entity
         self.component = component
@@ -548,7 +551,12 @@ def _consistent(file: str, entities: dict[int, dict[type[Any], Any]]) -> None:
         kind = next((kind for kind in entities[error.entity] if kind.__name__ == error.component), None)
         name = name_of(kind) if kind is not None else error.component
         raise SaveError(
-            file, f"{shown(error.value)}: {error.problem}", entity=error.entity, component=name, field=error.field
+            file,
+            f"{shown(error.value)}: {error.problem}",
+            entity=error.entity,
+            component=name,
+            field=error.field,
+            value=error.value,
         ) from None
 
 
@@ -557,14 +565,9 @@ def _recheck(component: Any, *, file: str, entity: int, name: str) -> None:
     try:
         recheck(component)
     except ValueError as error:
-        field = error.field if isinstance(error, RuleValueError) else None
-        raise SaveError(
-            file,
-            f"{error} (loading would refuse it, so nothing was written)",
-            entity=entity,
-            component=name,
-            field=field,
-        ) from None
+        field, value = (error.field, error.value) if isinstance(error, RuleValueError) else (None, None)
+        problem = f"{error} (loading would refuse it, so nothing was written)"
+        raise SaveError(file, problem, entity=entity, component=name, field=field, value=value) from None
 
 
 def _check_links(component: Any, entities: Container[int], *, file: str, entity: int, name: str, missing: str) -> None:

@@ -740,7 +740,8 @@ def test_a_value_its_constructor_refuses_set_between_steps_is_refused_at_save_an
     world.step()
     with pytest.raises(SaveError, match=rf"entity {runner}: Facing.direction: Facing.direction = 7") as refused:
         world.save(target)
-    assert (refused.value.entity, refused.value.component, refused.value.field) == (runner, "Facing", "direction")
+    found = refused.value
+    assert (found.entity, found.component, found.field, found.value) == (runner, "Facing", "direction", 7)
     assert World.load(target).turn == 0
 
 
