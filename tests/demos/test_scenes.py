@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,8 @@ import esper_motion.demos
 from esper_motion.components import Facing, Intent, Position
 from esper_motion.components.spelljammer import Vegetation
 from esper_motion.demos import cli
-from esper_motion.demos.scene import SceneError, build_scene, read_scene, turn_log
+from esper_motion.demos import scene as scenes
+from esper_motion.demos.scene import SceneError, _Reader, build_scene, read_scene, scene_path, turn_log
 from esper_motion.ecs import Event, Phase, Roll, RollMade, System, hexgrid
 
 REPO = Path(__file__).resolve().parents[2]
@@ -605,3 +608,48 @@ def test_a_long_value_in_a_scene_is_cut_in_the_error(tmp_path: Path) -> None:
     assert raised.value.field == "colour"
     assert len(str(raised.value)) < 400
     assert "(500002 characters in all)" in str(raised.value)
+
+
+# --- every value of a bundled scene replaced by a hostile one: a SceneError or a scene that builds ----------------
+
+HOSTILE: list[Any] = [[], {}, "x", -1, 10**30, 1.5, True, {"entity": ["x"]}, {"entity": "Nobody"}, float("nan")]
+
+
+def _places(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every key path into a scene's data, tables and lists included."""
+    if path:
+        yield path
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in children:
+        yield from _places(value, (*path, key))
+
+
+def _spoiled(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    spoiled = copy.deepcopy(data)
+    node: Any = spoiled
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = copy.deepcopy(value)
+    return spoiled
+
+
+def _every_value_spoiled_is_refused_or_builds(name: str, hostile: list[Any]) -> None:
+    path = scene_path(name)
+    data = scenes.tomllib.loads(path.read_text(encoding="utf-8"))  # tomllib, or tomli on Python 3.10
+    for place in _places(data):
+        for value in hostile:
+            try:
+                build_scene(_Reader(path).scene(_spoiled(data, place, value)))
+            except SceneError as error:
+                assert error.path == str(path), (place, value)
+
+
+def test_every_value_of_the_sprint_scene_spoiled_is_refused_as_a_scene_error_or_builds() -> None:
+    """Findings 9-11: no hostile value anywhere in a scene ends in a Python traceback."""
+    _every_value_spoiled_is_refused_or_builds("sprint", HOSTILE[:6])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", esper_motion.demos.scene_names())
+def test_every_value_of_every_scene_spoiled_every_way_is_refused_as_a_scene_error_or_builds(name: str) -> None:
+    _every_value_spoiled_is_refused_or_builds(name, HOSTILE)
