@@ -132,14 +132,14 @@ def check_table(table: Mapping[int, Mapping[type[Any], Any]], *, strict: bool = 
                 component.check_links(entity, view)
 
 
-def check_new(world: World, entity: int, components: Iterable[Any]) -> None:
+def check_new(world: World, entity: int, components: Iterable[Any], *, new: bool = False) -> None:
     """Check, one way, the links of ``components`` about to be given to ``entity`` (a spawn or an add), as if they
-    were already there beside the entity's other components, whose own links are checked again beside them."""
+    were already there beside the entity's other components, whose own links are checked again beside them
+    (``new``: the entity has none yet, a spawn)."""
     incoming = {type(component): component for component in components}
-    if world.exists(entity):
-        present = {type(component): component for component in world.components(entity)}
-        incoming = present | incoming
-    hooked = [component for kind, component in incoming.items() if _has_hook(kind)]
+    if not new and world.exists(entity):
+        incoming = {type(component): component for component in world.components(entity)} | incoming
+    hooked = [component for kind, component in incoming.items() if _HOOK.get(kind) or _has_hook(kind)]
     if not hooked:
         return
 

@@ -93,10 +93,10 @@ class World:
 
         with _context.active(self.context):
             if not self._stepping:
-                links.check_new(self, _context.peek_next_entity(), components)
+                links.check_new(self, _context.peek_next_entity(), components, new=True)
                 return esper.create_entity(*components)
             entity = esper.create_entity()
-            links.check_new(self, entity, components)
+            links.check_new(self, entity, components, new=True)
         self._queue.extend(partial(esper.add_component, entity, component) for component in components)
         return entity
 
