@@ -38,7 +38,7 @@ from esper_motion.components.gurps import (
     PostureState,
     Skills,
 )
-from esper_motion.components.motion import MAX_ALTITUDE_YD, MAX_SPEED_YPS, Facing, Position, Velocity
+from esper_motion.components.motion import MAX_ALTITUDE_YD, MAX_MOVE, MAX_SPEED_YPS, Facing, Position, Velocity
 from esper_motion.components.mount import (
     CHARGES,
     MOUNT_ATTACKS,
@@ -70,6 +70,7 @@ __all__ = [
     "HIT_LOCATIONS",
     "LANCES",
     "MAX_ALTITUDE_YD",
+    "MAX_MOVE",
     "MAX_SPEED_YPS",
     "MOUNTING_SKILLS",
     "MOUNT_ATTACKS",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from esper_motion.components.motion import MAX_ALTITUDE_YD, MAX_SPEED_YPS
+from esper_motion.components.motion import MAX_ALTITUDE_YD, MAX_MOVE, MAX_SPEED_YPS
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.registry import register
 from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
@@ -108,7 +108,7 @@ class Flight:
     >>> Flight(air_move=-1)
     Traceback (most recent call last):
     ...
-    esper_motion.ecs.errors.RuleValueError: Flight.air_move = -1: expected a whole number from 0 to 10000
+    esper_motion.ecs.errors.RuleValueError: Flight.air_move = -1: expected a whole number from 0 to 5000
     """
 
     air_move: int
@@ -130,9 +130,9 @@ class Flight:
     crippled_wing: bool = False
 
     def __post_init__(self) -> None:
-        check_int("Flight", "air_move", self.air_move, low=0, high=MAX_SPEED_YPS)
+        check_int("Flight", "air_move", self.air_move, low=0, high=MAX_MOVE)
         if self.top_airspeed is not None:
-            check_int("Flight", "top_airspeed", self.top_airspeed, low=0, high=MAX_SPEED_YPS)
+            check_int("Flight", "top_airspeed", self.top_airspeed, low=0, high=MAX_MOVE)
         self.mode = FlightMode(check_choice("Flight", "mode", self.mode, tuple(FlightMode)))
         check_bool("Flight", "wings", self.wings)
         check_bool("Flight", "lying_flat", self.lying_flat)
@@ -147,7 +147,7 @@ class Flight:
         check_int("Flight", "fall_seconds", self.fall_seconds, low=0)
         check_number("Flight", "fall_yd", self.fall_yd, low=0, high=MAX_ALTITUDE_YD)
         check_choice("Flight", "breathing", self.breathing, ("normal", "trouble", "needs_mask"))
-        check_int("Flight", "dive_bonus_yps", self.dive_bonus_yps, low=0, high=MAX_SPEED_YPS)
+        check_int("Flight", "dive_bonus_yps", self.dive_bonus_yps, low=0, high=MAX_MOVE)
         check_int("Flight", "dive_bonus_turns", self.dive_bonus_turns, low=0)
         check_bool("Flight", "wiped_out", self.wiped_out)
         check_int("Flight", "wingspan_yd", self.wingspan_yd, low=0)
@@ -278,7 +278,8 @@ class Atmosphere:
         check_choice("Atmosphere", "category", self.category, ATMOSPHERE_CATEGORIES)
         check_number("Atmosphere", "pressure_atm", self.pressure_atm, low=0)
         check_number("Atmosphere", "ground_ft", self.ground_ft)
-        if self.ceiling_yd is not None and not check_number("Atmosphere", "ceiling_yd", self.ceiling_yd, low=0):
+        ceiling = self.ceiling_yd
+        if ceiling is not None and not check_number("Atmosphere", "ceiling_yd", ceiling, low=0, high=MAX_ALTITUDE_YD):
             raise RuleValueError("Atmosphere", "ceiling_yd", self.ceiling_yd, "None outdoors, or a height above 0")
         if (self.category == "vacuum") != (self.pressure_atm == 0):
             raise RuleValueError("Atmosphere", "pressure_atm", self.pressure_atm, "0 for a vacuum, above 0 otherwise")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from esper_motion.components.motion import MAX_SPEED_YPS
+from esper_motion.components.motion import MAX_ALTITUDE_YD, MAX_MOVE, MAX_SPEED_YPS
 from esper_motion.components.mount import Rider
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.hexgrid import Hex, check_hex
@@ -120,13 +120,13 @@ class Mover:
     swimming: bool = False
 
     def __post_init__(self) -> None:
-        check_int("Mover", "basic_move", self.basic_move, low=0, high=MAX_SPEED_YPS)
+        check_int("Mover", "basic_move", self.basic_move, low=0, high=MAX_MOVE)
         for name in ("dx", "ht", "hp", "st"):
             check_int("Mover", name, getattr(self, name), low=1)
         check_number("Mover", "basic_speed", self.basic_speed, low=0)
         check_int("Mover", "encumbrance", self.encumbrance, low=0, high=4)
         if self.top_speed is not None:
-            check_int("Mover", "top_speed", self.top_speed, low=0, high=MAX_SPEED_YPS)
+            check_int("Mover", "top_speed", self.top_speed, low=0, high=MAX_MOVE)
         check_bool("Mover", "enhanced", self.enhanced)
         if self.enhanced and self.top_speed is None:
             raise RuleValueError(
@@ -143,7 +143,7 @@ class Mover:
             check_int("Mover", "operator_skill", self.operator_skill, low=0)
         check_int("Mover", "size_modifier", self.size_modifier)
         if self.water_move is not None:
-            check_int("Mover", "water_move", self.water_move, low=0, high=MAX_SPEED_YPS)
+            check_int("Mover", "water_move", self.water_move, low=0, high=MAX_MOVE)
         check_bool("Mover", "swimming", self.swimming)
         if self.swimming and self.water_move is None:
             raise RuleValueError("Mover", "swimming", self.swimming, "False unless water_move is set")
@@ -360,5 +360,5 @@ class Obstacle:
     def __post_init__(self) -> None:
         check_int("Obstacle", "hp", self.hp, low=1)
         check_bool("Obstacle", "hard", self.hard)
-        check_number("Obstacle", "height_yd", self.height_yd, low=0)
+        check_number("Obstacle", "height_yd", self.height_yd, low=0, high=MAX_ALTITUDE_YD)
         check_bool("Obstacle", "crossable", self.crossable)

@@ -14,6 +14,11 @@ MAX_SPEED_YPS: Final = 10_000
 top speeds and a turn's path are bounded by it, so one turn never walks more than this many hexes. No rule needs
 more; it keeps a mistyped speed from costing a turn gigabytes."""
 
+MAX_MOVE: Final = MAX_SPEED_YPS // 2
+"""The largest Move or top speed a component holds, in yards per second (5,000): half of :data:`MAX_SPEED_YPS`,
+since a dive may reach twice the top airspeed (Basic Set: Flying Combat > Flying Fast), so no rule can take a
+velocity past its bound."""
+
 MAX_ALTITUDE_YD: Final = 1_000_000
 """The greatest height above the ground a component holds, in yards (about 570 miles); climbs, dives and falls
 are bounded by it too."""

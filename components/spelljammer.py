@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final, TypeVar
 
-from esper_motion.components.motion import MAX_SPEED_YPS
+from esper_motion.components.motion import MAX_MOVE
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.hexgrid import Hex, check_facing, check_hex
 from esper_motion.ecs.registry import register
@@ -135,7 +135,7 @@ class Mobility:
 
     def __post_init__(self) -> None:
         owner = "Mobility"
-        check_int(owner, "tmr", self.tmr, low=0, high=MAX_SPEED_YPS)
+        check_int(owner, "tmr", self.tmr, low=0, high=MAX_MOVE)
         check_int(owner, "dex", self.dex, low=1)
         check_int(owner, "attacks", self.attacks, low=0)
         check_int(owner, "encumbrance", self.encumbrance, 0, 2)

@@ -303,6 +303,10 @@ class Stage:
 # --- drawing -------------------------------------------------------------------------------------------
 
 
+GROW_LIMIT: Final = 2
+"""How many map widths (and heights) beyond each edge of the map :meth:`Renderer.grow` takes in at most."""
+
+
 class Renderer:
     """Draws a :class:`Stage` into the current arcade window, ``progress`` of the way through the last turn."""
 
@@ -330,7 +334,9 @@ class Renderer:
     def grow(self) -> bool:
         """Grow the ground drawn (:attr:`ground`, the scene's map at first) to take in every actor and the paths
         of the last turn that went off it, with a hex to spare, and fit the layout to it again; say whether it
-        grew. The world has no edge: a body steered off the map stays in view, the map drawn smaller."""
+        grew. The world has no edge: a body steered off the map stays in view, the map drawn smaller, as far as
+        :data:`GROW_LIMIT` maps beyond each edge (so drawing costs at most that many maps' hexes); a body farther
+        off is out of view."""
         world = self.stage.world
         spots = [hex for motion in self.stage.motions.values() for hex in motion.hexes]
         spots += [where.hex for entity in self.stage.scene.actors if (where := pose(world, entity)) is not None]
@@ -338,10 +344,22 @@ class Renderer:
         off = [(hex[1], column(hex)) for hex in spots if hex[1] not in rows or column(hex) not in columns]
         if not off:
             return False
-        self.area = (
-            range(min([rows.start, *(r - 1 for r, _ in off)]), max([rows.stop, *(r + 2 for r, _ in off)])),
-            range(min([columns.start, *(c - 1 for _, c in off)]), max([columns.stop, *(c + 2 for _, c in off)])),
+        spec = self.stage.scene.spec
+        most_rows, most_columns = spec.rows(), range(spec.width)
+        reach_r, reach_c = GROW_LIMIT * spec.height, GROW_LIMIT * spec.width
+        area = (
+            range(
+                max(most_rows.start - reach_r, min([rows.start, *(r - 1 for r, _ in off)])),
+                min(most_rows.stop + reach_r, max([rows.stop, *(r + 2 for r, _ in off)])),
+            ),
+            range(
+                max(most_columns.start - reach_c, min([columns.start, *(c - 1 for _, c in off)])),
+                min(most_columns.stop + reach_c, max([columns.stop, *(c + 2 for _, c in off)])),
+            ),
         )
+        if area == self.area:
+            return False
+        self.area = area
         self.ground = rectangle(*self.area)
         self.layout = self._fit()
         return True

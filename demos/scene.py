@@ -68,16 +68,19 @@ from esper_motion.components import Control, Mover, MoveState, Position, Rider
 from esper_motion.ecs import (
     Event,
     Hex,
+    LinkError,
     MotionError,
     Phase,
     System,
     World,
+    check_links,
     hexgrid,
     name_of,
     register_system,
     rule_set_named,
     type_named,
 )
+from esper_motion.ecs.errors import shown
 from esper_motion.systems import gurps
 
 if sys.version_info >= (3, 11):
@@ -96,9 +99,23 @@ SCENE_DIR: Final = Path(__file__).with_name("scenes")
 DEFAULT_SCENE: Final = "sprint"
 """The scene ``esper-motion`` runs when given no name."""
 
+MAX_SCENE_BYTES: Final = 1_000_000
+"""The largest scene file read, in bytes."""
+
+MAX_TURNS: Final = 1_000
+"""The most turns a scene may ask a headless run for (``turns``), and the last turn a script may name."""
+
+MAX_ENTITIES: Final = 1_000
+"""The most entities (``[[entity]]``) and the most terrain zones (``[[terrain]]``) a scene may have."""
+
+MAX_TERRAIN_HEXES: Final = 100_000
+"""The most terrain hexes all zones of a scene may cover together (a hex counts once per zone covering it)."""
+
 _COLOUR: Final = re.compile(r"#[0-9a-fA-F]{6}")
+_TURN: Final = re.compile(r"[1-9][0-9]{0,5}")
 _RESERVED_SCRIPT_KEYS: Final = ("dice",)
 _ENTITY: Final = re.compile(r"\bentity (\d+)\b")
+_CHAIN: Final = re.compile(r"\b\d+(?: -> \d+)+\b")
 
 
 class SceneError(MotionError):
@@ -119,13 +136,14 @@ class DemoRuleSet:
     ``esper_motion.ecs.register_rule_set``.
 
     ``module`` is imported so the rule set registers itself (its install function and options type); a scene's
-    ``[options]`` become that options type (``preset`` picks a class method such as ``basic`` or ``house``,
+    ``[options]`` become that options type (``preset`` names a class method such as ``basic`` or ``house``,
     the other keys replace fields). ``intent`` is the registered name of the component a script writes;
     ``steer`` and ``throttle`` name its fields the window's arrow keys and +/- change (``None`` when it has no
     such field); ``steer_wraps`` is set when the steering field is an absolute direction that wraps round
     (six hexsides) rather than a change counted from 0 each turn. ``yards_before_turn`` gives the
     turning-radius ticks. ``readouts`` are queries a scene may show for an entity
     (``readouts = ["couched lance"]``): each returns one line, or raises a ``MotionError`` when it does not apply.
+    ``die_faces`` is the highest face a script's ``dice`` may show (the largest die the rule set rolls).
     """
 
     module: str
@@ -135,6 +153,7 @@ class DemoRuleSet:
     throttle: str | None = None
     yards_before_turn: Callable[[World, int], int | None] | None = None
     readouts: Mapping[str, Callable[[World, int], str]] = field(default_factory=dict)
+    die_faces: int = 6
 
 
 def gurps_yards_before_turn(world: World, entity: int) -> int | None:
@@ -176,7 +195,7 @@ RULE_SETS: Final[dict[str, DemoRuleSet]] = {
         readouts={"couched lance": gurps_couched_lance},
     ),
     "spelljammer": DemoRuleSet(
-        "esper_motion.systems.spelljammer", "spelljammer.RoundIntent", steer="heading", steer_wraps=6
+        "esper_motion.systems.spelljammer", "spelljammer.RoundIntent", steer="heading", steer_wraps=6, die_faces=100
     ),
 }
 """The rule sets a scene may name in ``rules``."""
@@ -292,7 +311,7 @@ class ScriptSystem(System):
             for name, parts in orders.items():
                 for component_name, fields in parts.items():
                     cls = type_named(component_name)
-                    values = _values(path, f"script turn {turn}, entity {name!r}", cls, fields, data.names)
+                    values = _values(path, f"script turn {turn}, entity {shown(name)}", cls, fields, data.names)
                     self.orders.setdefault(turn, []).append((data.names[name], cls, values))
 
     @classmethod
@@ -305,10 +324,10 @@ class ScriptSystem(System):
         for turn, orders in sorted(driver.orders.items()):
             for entity, kind, values in orders:
                 name = next(n for n, e in ids.items() if e == entity)
-                where = f"script turn {turn}, entity {name!r}"
+                where = f"script turn {turn}, entity {shown(name)}"
                 current = world.try_get(entity, kind)
                 if current is None:
-                    raise SceneError(spec.path, where, name_of(kind), f"entity {name!r} has no {name_of(kind)}")
+                    raise SceneError(spec.path, where, name_of(kind), f"entity {shown(name)} has no {name_of(kind)}")
                 _replace(spec.path, where, current, values)
         return driver
 
@@ -404,7 +423,7 @@ def scene_path(name: str) -> Path:
             raise SceneError(path, "", "", "no such scene file")
         return path
     if name not in scene_names():
-        raise SceneError(SCENE_DIR, "", "", f"unknown scene {name!r}; known scenes: {', '.join(scene_names())}")
+        raise SceneError(SCENE_DIR, "", "", f"unknown scene {shown(name)}; known scenes: {', '.join(scene_names())}")
     return SCENE_DIR / f"{name}.toml"
 
 
@@ -412,7 +431,18 @@ def read_scene(name: str) -> SceneSpec:
     """Read and check scene ``name`` (a bundled name or a path to a ``.toml`` file)."""
     path = scene_path(name)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_SCENE_BYTES + 1)
+    except OSError as error:
+        raise SceneError(path, "", "", f"cannot be read: {error.strerror or error}") from None
+    if len(raw) > MAX_SCENE_BYTES:
+        raise SceneError(path, "", "", f"larger than {MAX_SCENE_BYTES:,} bytes, the most a scene file may hold")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SceneError(path, "", "", f"not UTF-8 text (byte {error.start}: {error.reason})") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SceneError(path, "", "", f"not valid TOML: {error}") from None
     return _Reader(path).scene(data)
@@ -436,13 +466,21 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
     for actor in spec.actors:
         entity = ids[actor.name]
         for cls, fields in actor.components:
-            world.add(entity, _construct(spec.path, f"entity {actor.name!r}", cls, fields, ids))
+            component = _construct(spec.path, f"entity {shown(actor.name)}", cls, fields, ids)
+            try:
+                world.add(entity, component)
+            except LinkError as error:
+                raise _link_error(spec.path, world, names, error, component) from None
         if actor.name in scripted and not world.has(entity, intent_type):
             world.add(entity, intent_type())
+    try:
+        check_links(world)  # both ways, now that every entity has all its components
+    except LinkError as error:
+        raise _link_error(spec.path, world, names, error) from None
     zones: dict[int, str] = {}
     for zone in spec.zones:
         for hex in zone.hexes:
-            built = [_construct(spec.path, f"terrain {zone.label!r}", cls, f, ids) for cls, f in zone.components]
+            built = [_construct(spec.path, f"terrain {shown(zone.label)}", cls, f, ids) for cls, f in zone.components]
             zones[world.spawn(Position(*hex), *built)] = zone.label
     driver = ScriptSystem.of_scene(spec, world, ids)
     world.add_system(driver)
@@ -450,6 +488,19 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
     colours = {ids[a.name]: a.colour for a in spec.actors}
     readouts = {ids[a.name]: a.readouts for a in spec.actors if a.readouts}
     return Scene(spec, chosen, world, driver, names, colours, zones, readouts)
+
+
+def _link_error(path: Path, world: World, names: Mapping[int, str], error: LinkError, adding: Any = None) -> SceneError:
+    """A link between scene entities that cannot stand (in the world, or in the component ``adding``), named as the
+    file names things: entity and field."""
+    present = [*world.components(error.entity), adding]
+    kind = next((type(c) for c in present if type(c).__name__ == error.component), None)
+    component = name_of(kind) if kind is not None else error.component
+    value = names.get(error.value, error.value) if isinstance(error.value, int) else error.value
+    problem = _ENTITY.sub(lambda m: repr(names.get(int(m.group(1)), m.group(0))), error.problem)
+    problem = _CHAIN.sub(lambda m: " -> ".join(repr(names.get(int(e), e)) for e in m.group(0).split(" -> ")), problem)
+    where = f"entity {names[error.entity]!r}" if error.entity in names else f"entity {error.entity}"
+    return SceneError(path, where, f"{component}.{error.field}", f"{shown(value)}: {problem}")
 
 
 def turn_log(turn: int, events: Iterable[Event], names: Mapping[int, str] | None = None) -> list[str]:
@@ -524,8 +575,8 @@ def _convert(value: Any, hint: Any, ids: Mapping[str, int]) -> Any:
     """Turn a TOML value into what a field of type ``hint`` holds: entity references, enums, tuples."""
     if isinstance(value, dict) and set(value) == {"entity"}:
         target = value["entity"]
-        if target not in ids:
-            raise ValueError(f"{target!r} is not an entity of this scene; entities: {', '.join(ids)}")
+        if not isinstance(target, str) or target not in ids:
+            raise ValueError(f"{shown(target)} is not an entity of this scene; entities: {', '.join(ids)}")
         return ids[target]
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
@@ -536,7 +587,7 @@ def _convert(value: Any, hint: Any, ids: Mapping[str, int]) -> Any:
         try:
             return hint(value)
         except ValueError:
-            raise ValueError(f"{value!r} is not one of {allowed}") from None
+            raise ValueError(f"{shown(value)} is not one of {allowed}") from None
     if origin is tuple and isinstance(value, list):
         args = typing.get_args(hint)
         inner = args[0] if args else Any
@@ -570,7 +621,7 @@ class _Reader:
         value = table[key]
         if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
             names = " or ".join(k.__name__ for k in _as_tuple(kind))
-            raise self.fail(where, key, f"{value!r} is not a {names}")
+            raise self.fail(where, key, f"{shown(value)} is not a {names}")
         return value
 
     def only(self, table: dict[str, Any], where: str, allowed: tuple[str, ...]) -> None:
@@ -583,13 +634,13 @@ class _Reader:
         self.only(data, "", top)
         rules = self.take(data, "", "rules", str)
         if rules not in RULE_SETS:
-            raise self.fail("", "rules", f"{rules!r} is not a rule set; expected one of {', '.join(RULE_SETS)}")
+            raise self.fail("", "rules", f"{shown(rules)} is not a rule set; expected one of {', '.join(RULE_SETS)}")
         self.rule_module(rules)
         options = self.options(rules, self.take(data, "", "options", dict, {}))
         seed = self.take(data, "", "seed", int)
         turns = self.take(data, "", "turns", int, 8)
-        if turns < 1:
-            raise self.fail("", "turns", f"{turns} is not a whole number, 1 or more")
+        if not 1 <= turns <= MAX_TURNS:
+            raise self.fail("", "turns", f"{turns} is not a whole number from 1 to {MAX_TURNS}")
         board = self.take(data, "", "map", dict)
         self.only(board, "map", ("width", "height"))
         width = self.take(board, "map", "width", int)
@@ -613,28 +664,45 @@ class _Reader:
             script={},
             dice={},
         )
-        actors = tuple(self.actor(spec, i, a) for i, a in enumerate(self.take(data, "", "entity", list)))
+        actors = tuple(self.actor(spec, i, a) for i, a in enumerate(self.most(data, "entity", list)))
         names = [a.name for a in actors]
         for name in names:
             if names.count(name) > 1:
-                raise self.fail(f"entity {name!r}", "name", "two entities share this name")
-        zones = tuple(self.zone(spec, i, z) for i, z in enumerate(self.take(data, "", "terrain", list, [])))
+                raise self.fail(f"entity {shown(name)}", "name", "two entities share this name")
+        zones: list[Zone] = []
+        covered = 0
+        for index, table in enumerate(self.most(data, "terrain", [])):
+            zones.append(self.zone(spec, index, table))
+            covered += len(zones[-1].hexes)
+            if covered > MAX_TERRAIN_HEXES:  # checked zone by zone: the work stops at the bound
+                raise self.fail(
+                    "", "terrain", f"its zones cover {covered:,} hexes or more; at most {MAX_TERRAIN_HEXES:,}"
+                )
         script, dice = self.script(spec, names, self.take(data, "", "script", dict, {}))
-        return dataclasses.replace(spec, actors=actors, zones=zones, script=script, dice=dice)
+        return dataclasses.replace(spec, actors=actors, zones=tuple(zones), script=script, dice=dice)
+
+    def most(self, data: dict[str, Any], key: str, default: Any = ...) -> list[Any]:
+        """The list under ``key``, of at most :data:`MAX_ENTITIES` tables."""
+        found: list[Any] = self.take(data, "", key, list, default)
+        if len(found) > MAX_ENTITIES:
+            raise self.fail("", key, f"{len(found):,} tables; at most {MAX_ENTITIES:,}")
+        return found
 
     def rule_module(self, rules: str) -> types.ModuleType:
         try:
             return importlib.import_module(RULE_SETS[rules].module)
         except ImportError as error:
-            raise self.fail("", "rules", f"rule set {rules!r} cannot be imported: {error}") from None
+            raise self.fail("", "rules", f"rule set {shown(rules)} cannot be imported: {error}") from None
 
     def options(self, rules: str, table: dict[str, Any]) -> Any:
         options_type = rule_set_named(rules).options_type
         kind = options_type.__name__
         preset = self.take(table, "options", "preset", str, None)
-        make: Any = options_type if preset is None else getattr(options_type, preset, None)
-        if not callable(make):
-            raise self.fail("options", "preset", f"{preset!r} is not a preset of {kind}")
+        presets = [name for name, found in vars(options_type).items() if isinstance(found, classmethod)]
+        if preset is not None and preset not in presets:
+            listed = ", ".join(presets)
+            raise self.fail("options", "preset", f"{shown(preset)} is not a preset of {kind}; presets: {listed}")
+        make: Any = options_type if preset is None else getattr(options_type, preset)
         chosen = {k: v for k, v in table.items() if k != "preset"}
         known = [f.name for f in dataclasses.fields(options_type)]
         for key in chosen:
@@ -647,7 +715,7 @@ class _Reader:
 
     def components(self, where: str, table: Any) -> tuple[tuple[type[Any], dict[str, Any]], ...]:
         if not isinstance(table, dict):
-            raise self.fail(where, "components", f"{table!r} is not a table of components by registered name")
+            raise self.fail(where, "components", f"{shown(table)} is not a table of components by registered name")
         found = []
         for name, fields in table.items():
             try:
@@ -655,7 +723,7 @@ class _Reader:
             except MotionError as error:
                 raise self.fail(where, name, str(error)) from None
             if not isinstance(fields, dict):
-                raise self.fail(where, name, f"{fields!r} is not a table of fields")
+                raise self.fail(where, name, f"{shown(fields)} is not a table of fields")
             found.append((cls, fields))
         return tuple(found)
 
@@ -664,13 +732,13 @@ class _Reader:
         if not isinstance(table, dict):
             raise self.fail(where, "", "not a table")
         name = self.take(table, where, "name", str)
-        where = f"entity {name!r}"
+        where = f"entity {shown(name)}"
         self.only(table, where, ("name", "colour", "components", "readouts"))
         if name in _RESERVED_SCRIPT_KEYS:
-            raise self.fail(where, "name", f"{name!r} is reserved in scripts; choose another name")
+            raise self.fail(where, "name", f"{shown(name)} is reserved in scripts; choose another name")
         colour = self.take(table, where, "colour", str)
         if not _COLOUR.fullmatch(colour):
-            raise self.fail(where, "colour", f"{colour!r} is not a colour like '#f2c14e'")
+            raise self.fail(where, "colour", f"{shown(colour)} is not a colour like '#f2c14e'")
         parts = self.components(where, self.take(table, where, "components", dict))
         position = next((fields for cls, fields in parts if cls is Position), None)
         if position is None:
@@ -681,9 +749,10 @@ class _Reader:
         rgb = (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
         readouts = self.take(table, where, "readouts", list, [])
         for readout in readouts:
-            if readout not in spec.rule_set.readouts:
+            if not isinstance(readout, str) or readout not in spec.rule_set.readouts:
                 known = ", ".join(spec.rule_set.readouts) or "none"
-                raise self.fail(where, "readouts", f"{readout!r} is not a readout of {spec.rules}; readouts: {known}")
+                problem = f"{shown(readout)} is not a readout of {spec.rules}; readouts: {known}"
+                raise self.fail(where, "readouts", problem)
         return Actor(name, rgb, parts, tuple(readouts))
 
     def zone(self, spec: SceneSpec, index: int, table: Any) -> Zone:
@@ -691,7 +760,7 @@ class _Reader:
         if not isinstance(table, dict):
             raise self.fail(where, "", "not a table")
         label = self.take(table, where, "label", str)
-        where = f"terrain {label!r}"
+        where = f"terrain {shown(label)}"
         self.only(table, where, ("label", "hexes", "line", "disc", "components"))
         shapes = [key for key in ("hexes", "line", "disc") if key in table]
         if len(shapes) != 1:
@@ -702,14 +771,18 @@ class _Reader:
         elif shape == "line":
             ends = self.take(table, where, "line", list)
             if len(ends) != 2:
-                raise self.fail(where, "line", f"{ends!r} is not two hexes [[q, r], [q, r]]")
-            hexes = hexgrid.line(self.hex(where, "line", ends[0]), self.hex(where, "line", ends[1]))
+                raise self.fail(where, "line", f"{shown(ends)} is not two hexes [[q, r], [q, r]]")
+            start, end = self.hex(where, "line", ends[0]), self.hex(where, "line", ends[1])
+            for hex in (start, end):  # before drawing the line: its length is then bounded by the map's
+                if not spec.on_map(hex):
+                    raise self.fail(where, "line", f"{hex} is off the {spec.width} x {spec.height} map")
+            hexes = hexgrid.line(start, end)
         else:
             disc = self.take(table, where, "disc", dict)
             self.only(disc, f"{where} disc", ("centre", "radius"))
             centre = self.hex(where, "disc.centre", disc.get("centre"))
             radius = self.take(disc, where, "radius", int)
-            hexes = [h for h in spec.map_hexes() if hexgrid.distance(h, centre) <= radius]
+            hexes = _disc(spec, centre, radius)
         for hex in hexes:
             if not spec.on_map(hex):
                 raise self.fail(where, shape, f"{hex} is off the {spec.width} x {spec.height} map")
@@ -720,7 +793,7 @@ class _Reader:
 
     def hex(self, where: str, field: str, value: Any) -> Hex:
         if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
-            raise self.fail(where, field, f"{value!r} is not a hex [q, r]")
+            raise self.fail(where, field, f"{shown(value)} is not a hex [q, r]")
         return (value[0], value[1])
 
     def script(
@@ -731,29 +804,57 @@ class _Reader:
         dice: dict[int, tuple[int, ...]] = {}
         for key, orders in table.items():
             where = f"script turn {key}"
-            if not key.isdigit() or int(key) < 1:
-                raise self.fail(where, "", "turns are numbered from 1")
+            if not _TURN.fullmatch(key) or int(key) > MAX_TURNS:
+                raise self.fail(where, "", f"turns are numbered from 1 to {MAX_TURNS} in digits 0-9")
             if not isinstance(orders, dict):
                 raise self.fail(where, "", "not a table of entity names")
             turn = int(key)
             for name, fields in orders.items():
                 if name == "dice":
-                    if not (isinstance(fields, list) and all(type(f) is int and f >= 1 for f in fields)):
-                        raise self.fail(where, "dice", f"{fields!r} is not a list of die faces, 1 or more")
+                    most = spec.rule_set.die_faces
+                    if not (isinstance(fields, list) and all(type(f) is int and 1 <= f <= most for f in fields)):
+                        raise self.fail(where, "dice", f"{shown(fields)} is not a list of die faces from 1 to {most}")
                     dice[turn] = tuple(fields)
                     continue
                 if name not in names:
                     raise self.fail(where, name, f"not an entity of this scene; entities: {', '.join(names)}")
                 if not isinstance(fields, dict):
-                    raise self.fail(where, name, f"{fields!r} is not a table of {intent_name} fields")
+                    raise self.fail(where, name, f"{shown(fields)} is not a table of {intent_name} fields")
                 parts: dict[str, dict[str, Any]] = {}
                 for field_name, value in fields.items():
+                    if not _plain(value):
+                        raise self.fail(where, f"{name}.{field_name}", f"{shown(value)} is not plain data (a date?)")
                     if isinstance(value, dict) and _is_component(field_name):
                         parts[field_name] = value
                     else:
                         parts.setdefault(intent_name, {})[field_name] = value
                 script.setdefault(turn, {})[name] = parts
         return script, dice
+
+
+def _disc(spec: SceneSpec, centre: Hex, radius: int) -> list[Hex]:
+    """The map's hexes within ``radius`` of ``centre``, row by row from the bottom as :meth:`SceneSpec.map_hexes`
+    lists them, found around the centre (no more hexes looked at than a disc as wide as the map holds)."""
+    reach = min(radius, spec.width + spec.height)
+    q, r = centre
+    found = [
+        (q + dq, r + dr)
+        for dq in range(-reach, reach + 1)
+        for dr in range(max(-reach, -dq - reach), min(reach, -dq + reach) + 1)
+        if spec.on_map((q + dq, r + dr))
+    ]
+    return sorted(found, key=lambda hex: (hex[1], column(hex)))
+
+
+def _plain(value: Any) -> bool:
+    """Whether a TOML value is text, a number, a flag, or a list or table of those (no date or time)."""
+    if isinstance(value, (str, int, float, bool)):
+        return True
+    if isinstance(value, list):
+        return all(_plain(item) for item in value)
+    if isinstance(value, dict):
+        return all(_plain(item) for item in value.values())
+    return False
 
 
 def _is_component(name: str) -> bool:

@@ -139,14 +139,16 @@ def check_table(table: Mapping[int, Mapping[type[Any], Any]], *, strict: bool = 
                 component.check_links(entity, view)
 
 
-def check_new(world: World, entity: int, components: Iterable[Any]) -> None:
+def check_new(world: World, entity: int, components: Iterable[Any], *, new: bool = False) -> None:
     """Check, one way, the links of ``components`` about to be given to ``entity`` (a spawn or an add), as if they
-    were already there beside the entity's other components."""
-    given = tuple(components)
-    hooked = [component for component in given if has_hook(type(component))]
+    were already there beside the entity's other components, whose own links are checked again beside them
+    (``new``: the entity has none yet, a spawn)."""
+    incoming = {type(component): component for component in components}
+    if not new and world.exists(entity):
+        incoming = {type(component): component for component in world.components(entity)} | incoming
+    hooked = [component for kind, component in incoming.items() if has_hook(kind)]
     if not hooked:
         return
-    incoming = {type(component): component for component in given}
 
     def get(other: int, kind: type[Any]) -> Any:
         if other == entity and kind in incoming:

@@ -1,14 +1,15 @@
 """Saving a World as JSON and loading it back: data only, checked field by field, written atomically.
 
-A save is one JSON object (format version 1)::
+A save is one JSON object (format version 2)::
 
-    {"format": "esper-motion save", "version": 1, "turn": 3, "next_entity": 4,
+    {"format": "esper-motion save", "version": 2, "turn": 3, "next_entity": 4,
      "dice": {"version": 3, "random": [625 whole numbers], "gauss": null, "script": [4, 2]},
      "rules": {"gurps": {"module": "esper_motion.systems.gurps",
                          "options": {"turning_radius": "basic", "control": "basic", ...}}},
      "entities": [{"id": 1, "components": {"Position": {"q": 0, "r": 0, "altitude_yd": 0.0},
                                            "Velocity": {"yps": 3, "heading": 0}}},
-                  {"id": 3, "components": {}}]}
+                  {"id": 3, "components": {}}],
+     "systems": [{"system": "demos.ScriptSystem", "data": {"path": "sprint.toml", ...}}, {"rules": "gurps"}]}
 
 - ``turn`` is ``World.turn``; ``next_entity`` the id the next spawn gets; ``dice`` is ``Dice.getstate()``.
 - ``rules`` holds the installed rule sets by name, in install order, each with its options' fields. ``module`` is
@@ -16,9 +17,14 @@ A save is one JSON object (format version 1)::
   imported package has registered (see :func:`esper_motion.ecs.registry.register_rule_set`), never imported.
 - ``entities`` lists every live entity of the world's esper context in creation order, with every
   component under its registered name (:func:`esper_motion.ecs.register`) and every dataclass field.
+- ``systems`` lists every system of ``World.systems`` in the order they run: the systems a rule set installs as
+  one ``{"rules": name}`` where the first of them stands, any other as its name and data registered with
+  :func:`esper_motion.ecs.register_system`. A system neither accounts for cannot be saved: the save is refused,
+  naming it. Version 1 files, which have no ``systems``, load with their rule sets in install order.
+  :meth:`World.restore` keeps the world's own systems and reads no system data.
 - Queued changes exist only inside a step, and saving or restoring inside a step is refused, so a save
-  never holds any. The events of the last step, handlers and systems added by hand are not saved:
-  they belong to the game's code, which sets them up again after :meth:`World.load`.
+  never holds any. The events of the last step, event handlers and the game's plain esper processors are not
+  saved: they belong to the game's code, which sets them up again after :meth:`World.load`.
 
 Fields are written by their declared types (``typing.get_type_hints``): ``int``, ``float``, ``bool``,
 ``str``, ``None``, ``X | None``, Enums with string values (by value), ``tuple[X, Y]`` and ``tuple[X, ...]``,
@@ -85,7 +91,8 @@ _KEYS: Final = (*_KEYS_1, "systems")
 class SaveError(WorldError):
     """A save file that cannot be written or read, and where: file, entity, component, field.
 
-    ``entity``, ``component`` and ``field`` are None where they do not apply (a truncated file has no entity).
+    ``entity``, ``component`` and ``field`` are None where they do not apply (a truncated file has no entity);
+    ``value`` is the refused value where a component's own checks or a link refused it (the message shows it too).
 
     >>> str(SaveError("game.json", "expected a whole number, got 'x'", entity=3, component="Position", field="q"))
     "game.json: entity 3: Position.q: expected a whole number, got 'x'"
@@ -99,8 +106,10 @@ class SaveError(WorldError):
         entity: int | None = None,
         component: str | None = None,
         field: str | None = None,
+        value: Any = None,
     ) -> None:
         self.file = file
+        self.value = value
         self.problem = problem
         self.entity = entity
         self.component = component
@@ -542,7 +551,12 @@ def _consistent(file: str, entities: dict[int, dict[type[Any], Any]]) -> None:
         kind = next((kind for kind in entities[error.entity] if kind.__name__ == error.component), None)
         name = name_of(kind) if kind is not None else error.component
         raise SaveError(
-            file, f"{shown(error.value)}: {error.problem}", entity=error.entity, component=name, field=error.field
+            file,
+            f"{shown(error.value)}: {error.problem}",
+            entity=error.entity,
+            component=name,
+            field=error.field,
+            value=error.value,
         ) from None
 
 
@@ -551,14 +565,9 @@ def _recheck(component: Any, *, file: str, entity: int, name: str) -> None:
     try:
         recheck(component)
     except ValueError as error:
-        field = error.field if isinstance(error, RuleValueError) else None
-        raise SaveError(
-            file,
-            f"{error} (loading would refuse it, so nothing was written)",
-            entity=entity,
-            component=name,
-            field=field,
-        ) from None
+        field, value = (error.field, error.value) if isinstance(error, RuleValueError) else (None, None)
+        problem = f"{error} (loading would refuse it, so nothing was written)"
+        raise SaveError(file, problem, entity=entity, component=name, field=field, value=value) from None
 
 
 def _check_links(component: Any, entities: Container[int], *, file: str, entity: int, name: str, missing: str) -> None:

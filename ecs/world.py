@@ -143,10 +143,10 @@ class World:
             _check_instance("spawn", component)
         with _context.active(self.context):
             if not self._stepping:
-                links.check_new(self, _context.peek_next_entity(), components)
+                links.check_new(self, _context.peek_next_entity(), components, new=True)
                 return esper.create_entity(*components)
             entity = esper.create_entity()
-            links.check_new(self, entity, components)
+            links.check_new(self, entity, components, new=True)
         self._queue.extend(partial(esper.add_component, entity, component) for component in components)
         return entity
 
@@ -336,8 +336,9 @@ class World:
         """A new world from the save at ``path``: same entity ids, components, turn, dice and rule sets.
 
         Every rule set in the save is reinstalled through the install function its package registered with
-        :func:`esper_motion.ecs.register_rule_set` (so import that package first). Systems added by hand and event
-        handlers are the game's code: add them again. A bad file raises :class:`esper_motion.ecs.persist.SaveError`.
+        :func:`esper_motion.ecs.register_rule_set` (so import that package first), and every other system through
+        :func:`esper_motion.ecs.register_system`, in the order they ran. Event handlers are the game's code: add them
+        again. A bad file raises :class:`esper_motion.ecs.persist.SaveError`.
         """
         from esper_motion.ecs import persist  # noqa: PLC0415 (persistence knows the world, not the other way round)
 

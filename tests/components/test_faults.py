@@ -262,7 +262,7 @@ def test_an_enumerated_field_given_as_its_text_becomes_the_member(build: Any, fi
     [
         (lambda: Velocity(10_000_000), r"Velocity\.yps = 10000000: expected a whole number from 0 to 10000"),
         (lambda: Velocity(MAX_SPEED_YPS + 1), r"Velocity\.yps = 10001: expected a whole number from 0 to 10000"),
-        (lambda: Mover(basic_move=10_001), r"Mover\.basic_move = 10001: expected a whole number from 0 to 10000"),
+        (lambda: Mover(basic_move=5_001), r"Mover\.basic_move = 5001: expected a whole number from 0 to 5000"),
         (lambda: Intent(throttle=-10_001), r"Intent\.throttle = -10001: expected a whole number from -10000 to"),
         (lambda: Intent(veer=(0,) * 10_001), r"Intent\.veer = \(0, 0, .*: expected a tuple .* at most 10,000"),
         (lambda: Control(path=[(0, 0)] * 10_002), r"Control\.path = .*: expected a list of hexes .* at most 10,001"),
@@ -276,7 +276,8 @@ def test_speeds_heights_and_path_lengths_past_their_documented_bounds_are_refuse
     build: typing.Callable[[], object], message: str
 ) -> None:
     """No rule needs more than MAX_SPEED_YPS (10,000 yd/s) or MAX_ALTITUDE_YD (1,000,000 yd); one turn's path is
-    bounded by the speed, so a mistyped speed can no longer cost a turn gigabytes."""
+    bounded by the speed, so a mistyped speed can no longer cost a turn gigabytes. Moves and top speeds stop at
+    MAX_MOVE (5,000), half the speed bound, since a dive reaches twice the top airspeed."""
     with pytest.raises(RuleValueError, match=message):
         build()
 

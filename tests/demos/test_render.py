@@ -152,6 +152,24 @@ def test_a_body_steered_off_the_map_stays_in_view_on_a_grown_ground(window: Any,
     assert renderer.grow() is False  # grown once, it stays put while the runner stays in it
 
 
+def test_a_body_moved_far_off_the_map_is_out_of_view_and_the_ground_stays_bounded(window: Any, tmp_path: Path) -> None:
+    """Issue 15, finding 9: a script that moved an entity a million hexes off used to make the renderer lay out a
+    ground of a million by a million hexes. The ground grows at most GROW_LIMIT (2) maps beyond each edge: the
+    16 x 5 map (rows -2 to 2, columns 0 to 15) grows toward the body to column 47 (15 + 32), and then to row -12
+    (-2 - 10) and column -32 (0 - 32), never past rows -12 to 12 and columns -32 to 47: 25 x 80 hexes."""
+    played, _ = stage(tmp_path)
+    renderer = render.Renderer(played)
+    position = played.world.get(1, Position)
+    position.q, position.r = 1_000_000, 4
+    renderer.draw(1.0)
+    assert renderer.area == (range(-2, 6), range(0, 48))
+    position.q, position.r = -1_000_000, -1_000_000
+    renderer.draw(1.0)
+    assert renderer.area == (range(-12, 6), range(-32, 48))
+    assert len(renderer.ground) <= 25 * 80
+    assert renderer.grow() is False
+
+
 def test_badges_come_from_state_enums_and_flags_of_any_component(window: Any, tmp_path: Path) -> None:
     played, _ = stage(tmp_path)
     world = played.world

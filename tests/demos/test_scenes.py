@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -14,8 +16,9 @@ import esper_motion.demos
 from esper_motion.components import Facing, Intent, Position
 from esper_motion.components.spelljammer import Vegetation
 from esper_motion.demos import cli
-from esper_motion.demos.scene import SceneError, build_scene, read_scene, turn_log
-from esper_motion.ecs import Event, Phase, Roll, RollMade, System
+from esper_motion.demos import scene as scenes
+from esper_motion.demos.scene import SceneError, _Reader, build_scene, read_scene, scene_path, turn_log
+from esper_motion.ecs import Event, Phase, Roll, RollMade, System, hexgrid
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -415,6 +418,138 @@ BAD = [
 ]
 
 
+# Issue 15, findings 9-11: each of these used to end in a Python traceback (exit code 1), a run out of memory, or an
+# error at turn N naming neither file nor field.
+BAD += [
+    pytest.param(
+        ('preset = "basic"', 'preset = "__init__"'),
+        ("options", "preset", "'__init__' is not a preset of Rules; presets: basic, house"),
+        id="preset that is no preset",
+    ),
+    pytest.param(
+        ("[script.1]", '[script."²"]'),
+        ("script turn ²", "", "turns are numbered from 1 to 1000 in digits 0-9"),
+        id="script turn in other digits",
+    ),
+    pytest.param(
+        ("[script.1]", "[script.1001]"),
+        ("script turn 1001", "", "from 1 to 1000"),
+        id="script turn past the last",
+    ),
+    pytest.param(
+        ("dice = [6, 5, 4]", "dice = [6, 7, 4]"),
+        ("script turn 2", "dice", "[6, 7, 4] is not a list of die faces from 1 to 6"),
+        id="die face of 7",
+    ),
+    pytest.param(
+        ("Runner = { turn = 1, push = true }", "Runner = { turn = 1, push = 1979-05-27 }"),
+        ("script turn 2", "Runner.push", "is not plain data"),
+        id="a date in a script",
+    ),
+    pytest.param(
+        ("line = [[5, 0], [7, 0]]", "line = [[5, 0], [700000000, 0]]"),
+        ("terrain 'mud'", "line", "(700000000, 0) is off the 20 x 5 map"),
+        id="terrain line far off the map",
+    ),
+    pytest.param(
+        ("turns = 3", "turns = 1000000"),
+        ("", "turns", "1000000 is not a whole number from 1 to 1000"),
+        id="a million turns",
+    ),
+    pytest.param(
+        ('colour = "#4ea1f2"', 'colour = "#4ea1f2"\nreadouts = [["couched lance"]]'),
+        ("entity 'Walker'", "readouts", "['couched lance'] is not a readout of gurps"),
+        id="a list where a readout name belongs",
+    ),
+]
+
+RIDERS = (
+    SCENE
+    + """
+[[entity]]
+name = "Horse"
+colour = "#8b5a2b"
+[entity.components]
+Position = { q = 4, r = -2 }
+"gurps.Mount" = { riders = [{ entity = "Knight" }] }
+"gurps.Rider" = { mount = { entity = "Knight" } }
+
+[[entity]]
+name = "Knight"
+colour = "#d9dde6"
+[entity.components]
+Position = { q = 4, r = -1 }
+"gurps.Mount" = { riders = [{ entity = "Horse" }] }
+"gurps.Rider" = { mount = { entity = "Horse" } }
+"""
+)
+
+
+def test_a_riding_loop_in_a_scene_is_refused_when_the_file_is_read_naming_entity_and_field(tmp_path: Path) -> None:
+    """Finding 11: the Knight rides the Horse that rides the Knight; it used to fail at turn 1 with neither file nor
+    field named."""
+    path = write(tmp_path, RIDERS)
+    with pytest.raises(SceneError) as raised:
+        build_scene(read_scene(str(path)))
+    assert (raised.value.where, raised.value.field) == ("entity 'Knight'", "gurps.Rider.mount")
+    assert str(raised.value) == (
+        f"{path}: entity 'Knight': gurps.Rider.mount: 'Horse': the riding chain 'Knight' -> 'Horse' -> 'Knight' "
+        "loops back to it"
+    )
+
+
+def test_a_mount_listing_a_rider_that_does_not_ride_it_is_refused_naming_entity_and_field(tmp_path: Path) -> None:
+    text = RIDERS.replace('"gurps.Rider" = { mount = { entity = "Horse" } }', '"gurps.Rider" = {}')
+    text = text.replace('"gurps.Rider" = { mount = { entity = "Knight" } }', "")
+    text = text.replace('"gurps.Mount" = { riders = [{ entity = "Horse" }] }', "")
+    path = write(tmp_path, text)
+    with pytest.raises(SceneError) as raised:
+        build_scene(read_scene(str(path)))
+    assert (raised.value.where, raised.value.field) == ("entity 'Horse'", "gurps.Mount.riders[0]")
+    assert "'Knight' is on foot" in str(raised.value)
+
+
+def test_a_file_that_is_not_utf8_is_refused_naming_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "latin.toml"
+    path.write_bytes(SCENE.replace("Test lane", "Pr\u00e9").encode("latin-1"))
+    with pytest.raises(SceneError, match=r"not UTF-8 text \(byte 11: invalid continuation byte\)") as raised:
+        read_scene(str(path))
+    assert raised.value.path == str(path)
+    assert cli.main([str(path), "--headless"]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {path}: not UTF-8 text")
+
+
+def test_a_file_too_large_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    path = write(tmp_path, SCENE + "#" * 1_000_000)
+    with pytest.raises(SceneError, match=r"larger than 1,000,000 bytes"):
+        read_scene(str(path))
+
+
+def test_terrain_covering_too_many_hexes_is_refused(tmp_path: Path) -> None:
+    """A zone covers at most the map (200 x 200 at most), but many zones together are bounded too."""
+    zone = '\n[[terrain]]\nlabel = "grass"\ndisc = { centre = [10, 0], radius = 30 }\ncomponents = {}\n'
+    path = write(tmp_path, SCENE.replace("[[entity]]", zone * 1001 + "\n[[entity]]", 1))
+    with pytest.raises(SceneError, match=r"terrain: 1,003 tables; at most 1,000"):
+        read_scene(str(path))
+    wide = SCENE.replace("width = 20", "width = 200").replace("height = 5", "height = 200")
+    path = write(tmp_path, wide.replace("[[entity]]", zone.replace("30", "300") * 3 + "\n[[entity]]", 1))
+    with pytest.raises(SceneError, match=r"terrain: its zones cover 120,010 hexes or more; at most 100,000"):
+        read_scene(str(path))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [('preset = "basic"', 'preset = "__init__"'), ("[script.1]", '[script."²"]'), ("dice = [6, 5, 4]", "dice = [7]")],
+    ids=["preset", "turn key", "die face"],
+)
+def test_each_of_these_mistakes_exits_2_from_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: tuple[str, str]
+) -> None:
+    path = write(tmp_path, SCENE.replace(*change))
+    assert cli.main([str(path), "--headless"]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {path}: ")
+
+
 @pytest.mark.parametrize(("change", "expected"), BAD)
 def test_a_bad_scene_file_is_refused_naming_file_entity_and_field(
     tmp_path: Path, change: tuple[str, str], expected: tuple[str, str, str]
@@ -485,3 +620,68 @@ def test_the_display_check_follows_the_environment(monkeypatch: pytest.MonkeyPat
     assert not cli.has_display()
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
     assert cli.has_display()
+
+
+def test_a_disc_covers_the_map_hexes_within_its_radius_in_map_order(tmp_path: Path) -> None:
+    """A disc is found around its centre, not by measuring every map hex; the hexes and their order are those of the
+    map within the radius. A radius far past the map reaches no farther than the map."""
+    spec = read_scene(str(write(tmp_path, SCENE)))
+    wall = next(zone for zone in spec.zones if zone.label == "wall")
+    assert list(wall.hexes) == [h for h in spec.map_hexes() if hexgrid.distance(h, (15, 1)) <= 1]
+    huge = read_scene(str(write(tmp_path, SCENE.replace("radius = 1 }", "radius = 1000000000 }"))))
+    assert list(next(z for z in huge.zones if z.label == "wall").hexes) == spec.map_hexes()
+
+
+def test_a_long_value_in_a_scene_is_cut_in_the_error(tmp_path: Path) -> None:
+    """Finding 8 for scenes: a megabyte-long colour is named by its first characters and its length."""
+    path = write(tmp_path, SCENE.replace('colour = "#f2c14e"', f'colour = "{"f" * 500_000}"'))
+    with pytest.raises(SceneError) as raised:
+        read_scene(str(path))
+    assert raised.value.field == "colour"
+    assert len(str(raised.value)) < 400
+    assert "(500002 characters in all)" in str(raised.value)
+
+
+# --- every value of a bundled scene replaced by a hostile one: a SceneError or a scene that builds ----------------
+
+HOSTILE: list[Any] = [[], {}, "x", -1, 10**30, 1.5, True, {"entity": ["x"]}, {"entity": "Nobody"}, float("nan")]
+
+
+def _places(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every key path into a scene's data, tables and lists included."""
+    if path:
+        yield path
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in children:
+        yield from _places(value, (*path, key))
+
+
+def _spoiled(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    spoiled = copy.deepcopy(data)
+    node: Any = spoiled
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = copy.deepcopy(value)
+    return spoiled
+
+
+def _every_value_spoiled_is_refused_or_builds(name: str, hostile: list[Any]) -> None:
+    path = scene_path(name)
+    data = scenes.tomllib.loads(path.read_text(encoding="utf-8"))  # tomllib, or tomli on Python 3.10
+    for place in _places(data):
+        for value in hostile:
+            try:
+                build_scene(_Reader(path).scene(_spoiled(data, place, value)))
+            except SceneError as error:
+                assert error.path == str(path), (place, value)
+
+
+def test_every_value_of_the_sprint_scene_spoiled_is_refused_as_a_scene_error_or_builds() -> None:
+    """Findings 9-11: no hostile value anywhere in a scene ends in a Python traceback."""
+    _every_value_spoiled_is_refused_or_builds("sprint", HOSTILE[:6])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", esper_motion.demos.scene_names())
+def test_every_value_of_every_scene_spoiled_every_way_is_refused_as_a_scene_error_or_builds(name: str) -> None:
+    _every_value_spoiled_is_refused_or_builds(name, HOSTILE)

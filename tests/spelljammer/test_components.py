@@ -21,7 +21,7 @@ from esper_motion.systems.spelljammer import Options
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"tmr": -1, "dex": 10}, "Mobility.tmr = -1: expected a whole number from 0 to 10000"),
+        ({"tmr": -1, "dex": 10}, "Mobility.tmr = -1: expected a whole number from 0 to 5000"),
         ({"tmr": 9.5, "dex": 10}, "Mobility.tmr = 9.5"),
         ({"tmr": 9, "dex": 0}, "Mobility.dex = 0: expected a whole number, 1 or more"),
         ({"tmr": 9, "dex": 10, "attacks": -1}, "Mobility.attacks = -1"),

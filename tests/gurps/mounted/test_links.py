@@ -110,9 +110,10 @@ def test_a_world_whose_links_cannot_stand_is_refused_when_saved_and_the_old_save
 def test_a_spawn_or_add_that_closes_a_riding_loop_is_refused_and_changes_nothing() -> None:
     world = gurps_world()
     first, second = spawn_horse(world), spawn_horse(world, at=(4, 0))
+    world.get(first, Control).carried_by = second  # a rider is carried by its mount
     world.add(first, Rider(mount=second))  # the other side (Mount.riders) may follow: one way only
-    world.get(first, Control).carried_by = second
     world.get(second, Mount).riders.append(first)
+    world.get(second, Control).carried_by = first
     with pytest.raises(LinkError, match=rf"entity {second}: Rider.mount = {first}: the riding chain {second} -> "
                        rf"{first} -> {second} loops back to it"):  # fmt: skip
         world.add(second, Rider(mount=first))
@@ -140,6 +141,16 @@ def test_a_rider_spawned_with_a_control_that_does_not_follow_its_mount_is_refuse
     seated = world.spawn(Position(0, 1), Rider(mount=horse), Control(carried_by=horse))  # one way: the horse may
     world.get(horse, Mount).riders.append(seated)  # list it afterwards
     check_links(world)
+
+
+def test_an_add_is_checked_beside_the_components_the_entity_has() -> None:
+    """A seated rider given a fresh Rider (on foot) while its Control still says it is carried by the horse."""
+    world = gurps_world()
+    horse, rider = mounted_pair(world)
+    with pytest.raises(LinkError, match=rf"entity {rider}: Control.carried_by = {horse}: a rider is carried by its "
+                       r"mount, and Rider.mount is None"):  # fmt: skip
+        world.add(rider, Rider())
+    assert world.get(rider, Rider).mount == horse
 
 
 def test_links_to_entities_not_yet_spawned_are_left_for_later() -> None:
