@@ -54,8 +54,14 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; return its exit status."""
-    args = parser().parse_args(argv)
+    """Run the command; return its exit status. ``esper-motion study ...`` runs an outcome study
+    (:mod:`esper_motion.studies.cli`)."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["study"]:
+        from esper_motion.studies.cli import main as study_main  # noqa: PLC0415
+
+        return study_main(arguments[1:])
+    args = parser().parse_args(arguments)
     if args.list:
         for name in scene_names():
             print(f"{name:<16} {read_scene(name).description}")

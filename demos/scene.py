@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
 import importlib
 import math
 import re
@@ -444,15 +443,20 @@ def _values(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids:
     return values
 
 
-@functools.cache
+_FIELDS_OF: Final[dict[type[Any], tuple[dict[str, Any], tuple[str, ...]]]] = {}
+
+
 def _fields_of(cls: type[Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The type hints and the init field names of component ``cls``, worked out once per class (resolving
     the hints is most of what building a scene costs)."""
-    try:
-        hints = typing.get_type_hints(cls)
-    except Exception:  # a component whose annotations cannot be resolved: take the values as written
-        hints = {}
-    return hints, tuple(f.name for f in dataclasses.fields(cls) if f.init)
+    found = _FIELDS_OF.get(cls)
+    if found is None:
+        try:
+            hints = typing.get_type_hints(cls)
+        except Exception:  # a component whose annotations cannot be resolved: take the values as written
+            hints = {}
+        found = _FIELDS_OF[cls] = (hints, tuple(f.name for f in dataclasses.fields(cls) if f.init))
+    return found
 
 
 def _construct(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> Any:
@@ -538,8 +542,19 @@ class _Reader:
                 raise self.fail(where, key, f"unknown key; expected one of {', '.join(allowed)}")
 
     def scene(self, data: dict[str, Any]) -> SceneSpec:
-        top = ("title", "description", "rules", "options", "seed", "turns", "map", "terrain", "entity", "script")
-        top += ("study",)  # read by esper_motion.studies
+        top = (
+            "title",
+            "description",
+            "rules",
+            "options",
+            "seed",
+            "turns",
+            "map",
+            "terrain",
+            "entity",
+            "script",
+            "study",
+        )
         self.only(data, "", top)
         rules = self.take(data, "", "rules", str)
         if rules not in RULE_SETS:
