@@ -66,7 +66,7 @@ def plot_histogram(report: StudyReport, label: str, path: Path) -> Path:
         axes.set_xlim(min(values) - 1, max(values) + 1)
     axes.set_xlabel(label)
     axes.set_ylabel("runs")
-    axes.set_title(f"{report.scene}: {label}, mean {each['mean']:.2f}, sd {each['sd']:.2f} ({each['runs']} runs)")
+    axes.set_title(f"{report.scene}: {label}\nmean {each['mean']:.2f}, sd {each['sd']:.2f}, {each['runs']} runs")
     figure.tight_layout()
     return _save(plt, figure, path)
 

@@ -211,19 +211,24 @@ class StudyReport:
                 )
             else:
                 shares = ", ".join(
-                    f"{name} {_percent(v['chance'])} [{_percent(v['low'], 1)}, {_percent(v['high'], 1)}]"
+                    f"{name} {_percent(v['chance'])} {_interval(v['low'], v['high'])}"
                     for name, v in each["values"].items()
                 )
                 lines.append(f"{label:<40} {'':>8} {'':>7} {'':>7} {'':>7}  {shares}")
         return "\n".join(lines)
 
 
-def _percent(share: float, digits: int = 1) -> str:
-    return f"{100 * share:.{digits}f}%"
+def _percent(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def _interval(low: float, high: float) -> str:
+    """An interval in percent to one decimal, its ends rounded outwards (so it never looks narrower)."""
+    return f"[{math.floor(1000 * low + 1e-9) / 10:.1f}%, {math.ceil(1000 * high - 1e-9) / 10:.1f}%]"
 
 
 def _event_line(label: str, each: dict[str, Any]) -> str:
-    interval = f"[{_percent(each['low'])}, {_percent(each['high'])}]"
+    interval = _interval(each["low"], each["high"])
     turn = each.get("mean_first_turn")
     first = "" if turn is None else f"{turn:.1f}"
     return f"{label:<28} {_percent(each['chance']):>7}  {interval:<15} {each['mean_count']:>7.2f}  {first:>10}"
