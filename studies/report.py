@@ -215,7 +215,7 @@ class StudyReport:
                     for name, v in each["values"].items()
                 )
                 lines.append(f"{label:<40} {'':>8} {'':>7} {'':>7} {'':>7}  {shares}")
-        return "\n".join(lines)
+        return "\n".join(line.rstrip() for line in lines)
 
 
 def _percent(share: float) -> str:
