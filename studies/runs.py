@@ -16,7 +16,7 @@ from typing import Any
 
 from esper_motion.demos.scene import Scene, build_scene
 from esper_motion.ecs import Event, IntentError, MotionError, type_named
-from esper_motion.studies.scene import ENTITY_FIELDS, RUN_STOPPED, Override, StudyError, StudyScene, prepare
+from esper_motion.studies.scene import ENTITY_FIELDS, RUN_STOPPED, Override, StudyError, StudyScene, prepare, release
 
 NO_ENTITY = "-"
 """The entity an event that names none is counted under."""
@@ -88,7 +88,9 @@ def run_one(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[t
                 by_entity = counts.setdefault(name, {})
                 by_entity[who] = by_entity.get(who, 0) + 1
                 first_turn.setdefault(name, turn)
-    return RunRecord(seed, counts, first_turn, final_fields(scene, recorded))
+    found = RunRecord(seed, counts, first_turn, final_fields(scene, recorded))
+    release(scene)
+    return found
 
 
 def event_shape(cls: type[Event]) -> tuple[str | None, tuple[str, ...]]:

@@ -10,6 +10,7 @@ import signal
 from fractions import Fraction
 from pathlib import Path
 
+import esper
 import pytest
 
 from esper_motion.components import Intent, Mover
@@ -242,3 +243,9 @@ def test_the_command_refuses_a_bad_override_with_status_2(capsys: pytest.Capture
     status = cli.main(["study", TIGHT_TURN, "--runs", "5", "--set", "Nobody.gurps.Mover.dx=3", "--no-progress"])
     assert status == 2
     assert "'Nobody' is not an entity of this scene" in capsys.readouterr().err
+
+
+def test_a_worker_keeps_no_world_of_a_finished_run() -> None:
+    before = set(esper.list_worlds())
+    study(TIGHT_TURN, 30, workers=1)
+    assert set(esper.list_worlds()) == before
