@@ -10,7 +10,7 @@ mount a rider sits on). A scene's ``[study]`` table names the outcomes the repor
 from __future__ import annotations
 
 from esper_motion.studies.report import StudyReport, wilson
-from esper_motion.studies.scene import DEFAULT_FIELDS, Override, StudyError
+from esper_motion.studies.scene import DEFAULT_FIELDS, Override, StudyError, StudyRunError
 from esper_motion.studies.study import study
 
-__all__ = ["DEFAULT_FIELDS", "Override", "StudyError", "StudyReport", "study", "wilson"]
+__all__ = ["DEFAULT_FIELDS", "Override", "StudyError", "StudyReport", "StudyRunError", "study", "wilson"]

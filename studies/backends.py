@@ -3,7 +3,7 @@
 Both send each worker a :class:`~esper_motion.studies.runs.Batch` (a scene's text, seeds and overrides) and get
 its records back; neither sends a world. A ``KeyboardInterrupt`` (Ctrl-C) stops a study cleanly: batches not yet
 started are cancelled, those already running finish, and what finished is kept. A worker that dies, or a run that
-cannot be resolved, stops the study with a :class:`~esper_motion.studies.scene.StudyError` and no figures.
+cannot be resolved, stops the study with a :class:`~esper_motion.studies.scene.StudyRunError` and no figures.
 
 Ray: ``address=None`` starts a local Ray with ``workers`` CPUs; any other address joins that cluster, as
 ``ray.init(address=...)`` does (``"auto"`` for the cluster this machine belongs to, ``"ray://HEAD:10001"`` for a
@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
 from esper_motion.studies.runs import Batch, RunRecord, run_batch
-from esper_motion.studies.scene import Override, StudyError
+from esper_motion.studies.scene import Override, StudyError, StudyRunError
 
 BACKENDS: Final = ("local", "ray")
 """The backends a study may run on."""
@@ -104,9 +104,9 @@ def _local_result(future: Future[list[RunRecord]], batch: Batch) -> list[RunReco
         raise _died(batch, error) from None
 
 
-def _died(batch: Batch, error: BaseException) -> StudyError:
+def _died(batch: Batch, error: BaseException) -> StudyRunError:
     seeds = batch.seeds
-    return StudyError(
+    return StudyRunError(
         f"a worker died while playing {batch.path} with seeds {seeds.start} to {seeds.stop - 1} ({error}); "
         "the study stopped and reports no figures"
     )
@@ -159,8 +159,8 @@ def _ray_result(ray: Any, ref: Any, batch: Batch) -> list[RunRecord]:
     except ray.exceptions.RayTaskError as error:
         cause = error.cause
         if isinstance(cause, StudyError):
-            raise StudyError(str(cause)) from None
-        raise StudyError(
+            raise type(cause)(str(cause)) from None
+        raise StudyRunError(
             f"a Ray worker failed playing {batch.path} with seeds {batch.seeds.start} onward: {cause}"
         ) from None
     except ray.exceptions.RayError as error:

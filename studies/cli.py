@@ -18,7 +18,7 @@ from pathlib import Path
 from esper_motion.studies.backends import BACKENDS
 from esper_motion.studies.progress import ProgressBar
 from esper_motion.studies.report import StudyReport
-from esper_motion.studies.scene import StudyError
+from esper_motion.studies.scene import StudyError, StudyRunError
 from esper_motion.studies.study import RULE_PRESETS, study
 
 
@@ -91,7 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if bar is not None:
             bar.close()
         print(f"error: {error}", file=sys.stderr)
-        return 2 if "run with seed" not in str(error) and "worker" not in str(error) else 1
+        return 1 if isinstance(error, StudyRunError) else 2
+    except KeyboardInterrupt:  # a second Ctrl-C, while the batches already running were finishing
+        print("stopped; no report", file=sys.stderr)
+        return 130
     if bar is not None:
         bar.close()
     print(report.table())

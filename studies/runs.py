@@ -16,7 +16,7 @@ from typing import Any
 
 from esper_motion.demos.scene import Scene, build_scene
 from esper_motion.ecs import Event, IntentError, MotionError, type_named
-from esper_motion.studies.scene import ENTITY_FIELDS, RUN_STOPPED, Override, StudyError, StudyScene, prepare, release
+from esper_motion.studies.scene import ENTITY_FIELDS, RUN_STOPPED, Override, StudyRunError, StudyScene, prepare, release
 
 NO_ENTITY = "-"
 """The entity an event that names none is counted under."""
@@ -54,7 +54,7 @@ class RunRecord:
 
 
 def run_batch(batch: Batch) -> list[RunRecord]:
-    """Play every run of ``batch``; a run whose turn cannot be resolved stops the batch with a StudyError naming
+    """Play every run of ``batch``; a run whose turn cannot be resolved stops the batch with a StudyRunError naming
     the scene, the seed and the turn."""
     scene = prepare(batch.path, batch.text, batch.rules, batch.overrides)
     recorded = scene.recorded()
@@ -78,7 +78,7 @@ def run_one(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[t
             first_turn[RUN_STOPPED] = turn
             break
         except MotionError as error:
-            raise StudyError(f"{study_scene.spec.path}: run with seed {seed}: turn {turn}: {error}") from None
+            raise StudyRunError(f"{study_scene.spec.path}: run with seed {seed}: turn {turn}: {error}") from None
         for event in events:
             subject, flags = event_shape(type(event))
             entity = None if subject is None else getattr(event, subject)

@@ -70,6 +70,11 @@ class StudyError(MotionError):
     field, outcome or value, or the run and worker) and what is allowed."""
 
 
+class StudyRunError(StudyError):
+    """A study that started but could not finish: a run whose turn could not be resolved (the message names the
+    scene, the seed and the turn), or a worker that died (the seeds it held)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Override:
     """One ``ENTITY.COMPONENT.FIELD=VALUE`` change to a scene, as written (``raw`` is VALUE's text)."""

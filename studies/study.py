@@ -45,7 +45,8 @@ def study(
     by default; one worker plays in this process) or ``ray`` (``address`` as for ``ray.init``; a local Ray when
     None). ``progress`` is told the runs finished after each batch. Ctrl-C stops early and keeps the runs that
     finished (the report says so). Bad input raises :class:`~esper_motion.studies.scene.StudyError` before any
-    run.
+    run. The local pool starts fresh interpreters (``spawn``), so a script that calls this with more than one
+    worker does so under ``if __name__ == "__main__":``.
 
     >>> report = study("cavalry_charge", 20, seed=1, turns=2, workers=1)
     >>> report.runs, report.figures["events"]["PanicChecked"]["chance"]

@@ -16,7 +16,7 @@ import pytest
 from esper_motion.components import Intent, Mover
 from esper_motion.demos import cli
 from esper_motion.demos.scene import build_scene, read_scene
-from esper_motion.studies import StudyError, StudyReport, study, wilson
+from esper_motion.studies import StudyError, StudyReport, StudyRunError, study, wilson
 from esper_motion.systems.gurps import preview
 
 TIGHT_TURN = str(Path(__file__).with_name("tight_turn.toml"))
@@ -221,7 +221,7 @@ def test_a_worker_that_dies_stops_the_study_with_no_figures() -> None:
                 os.kill(child.pid, signal.SIGKILL)
                 return
 
-    with pytest.raises(StudyError, match=r"a worker died while playing .*tight_turn.toml with seeds \d+ to \d+"):
+    with pytest.raises(StudyRunError, match=r"a worker died while playing .*tight_turn.toml with seeds \d+ to \d+"):
         study(TIGHT_TURN, 2000, workers=2, progress=kill_a_worker)
 
 
