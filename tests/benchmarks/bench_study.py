@@ -13,7 +13,8 @@ Printed:
   per-class cache emptied before every build (what a run cost before the cache);
 - local workers: the wall time of ``--runs`` runs with one worker (in this process) and with two (a process pool,
   its start-up included), and the throughput ratio; beside each, the CPU time it took (this process and its
-  workers) and the load average before it, since on a shared machine the wall time follows the other load;
+  workers) and the load average before it, since on a shared machine the wall time follows the other load, and
+  the ratio two idle cores would give (twice one worker's CPU time over the CPU time of two);
 - Ray: the wall time of the same runs on a local Ray with two CPUs (its start-up included) against two local
   workers.
 
@@ -102,7 +103,13 @@ def main() -> None:
     found["one_core"] = one_core(args.core_runs, args.repeats)
     one = timed(args.runs, workers=1)
     two = timed(args.runs, workers=2)
-    found["local"] = {"one_worker": one, "two_workers": two, "two_over_one_throughput": one["wall_s"] / two["wall_s"]}
+    found["local"] = {
+        "one_worker": one,
+        "two_workers": two,
+        "two_over_one_throughput": one["wall_s"] / two["wall_s"],
+        # What two idle cores would give: the work split in two, its CPU time spread over both.
+        "two_over_one_on_idle_cores": 2 * one["cpu_s"] / two["cpu_s"],
+    }
     if not args.skip_ray:
         on_ray = timed(args.runs, backend="ray", workers=2)
         found["ray"] = {**on_ray, "ray_over_local": on_ray["wall_s"] / two["wall_s"]}
@@ -122,7 +129,10 @@ def main() -> None:
             f"{args.runs} runs, {label}: {each['wall_s']:.1f} s wall, {each['cpu_s']:.1f} s CPU "
             f"(load average before: {each['load_before']:.1f})"
         )
-    print(f"two workers: {local['two_over_one_throughput']:.2f} times the throughput of one")
+    print(
+        f"two workers: {local['two_over_one_throughput']:.2f} times the throughput of one (wall time); "
+        f"{local['two_over_one_on_idle_cores']:.2f} on two idle cores (twice one worker's CPU time over two's)"
+    )
     if "ray" in found:
         ray = found["ray"]
         print(
