@@ -3,9 +3,10 @@
 
 A worker receives the text, never a built world, so the same work runs in a local process or on a cluster node.
 An override ``ENTITY.COMPONENT.FIELD=VALUE`` changes one field of one entity's component before the scene is
-read (``Knight.gurps.Skills.levels={Riding=14, Lance=14}``); the scene's own checks then apply to it, so a bad
-value is refused naming the file, the entity and the field. VALUE is TOML (a number, ``true``, ``"text"``,
-``[1, 2]``, ``{ entity = "Horse" }``); anything that is not TOML is taken as text (``state=sitting``).
+read (``Knight.gurps.Skills.levels={Riding=14, Lance=14}``), giving the entity that component if the file gives it
+none; the scene's own checks then apply to it, so a bad value is refused naming the file, the entity and the
+field. VALUE is TOML (a number, ``true``, ``"text"``, ``[1, 2]``, ``{ entity = "Horse" }``); anything that is not
+TOML is taken as text (``state=sitting``).
 
 The scene's scripted dice are left out: in a study every roll comes from the run's seed.
 

@@ -13,10 +13,11 @@ from pathlib import Path
 import esper
 import pytest
 
-from esper_motion.components import Intent, Mover
+from esper_motion.components import Intent, Mover, Skills
 from esper_motion.demos import cli
 from esper_motion.demos.scene import build_scene, read_scene
-from esper_motion.studies import StudyError, StudyReport, StudyRunError, study, wilson
+from esper_motion.studies import Override, StudyError, StudyReport, StudyRunError, study, wilson
+from esper_motion.studies.scene import prepare, scene_text
 from esper_motion.systems.gurps import preview
 
 TIGHT_TURN = str(Path(__file__).with_name("tight_turn.toml"))
@@ -249,3 +250,11 @@ def test_a_worker_keeps_no_world_of_a_finished_run() -> None:
     before = set(esper.list_worlds())
     study(TIGHT_TURN, 30, workers=1)
     assert set(esper.list_worlds()) == before
+
+
+def test_an_override_may_give_an_entity_a_component_the_scene_file_does_not() -> None:
+    path, text = scene_text("cavalry_charge")
+    read = prepare(str(path), text, None, (Override.parse("Footman.gurps.Skills.levels={Riding = 11}"),))
+    footman = next(actor for actor in read.spec.actors if actor.name == "Footman")
+    assert (Skills, {"levels": {"Riding": 11}}) in footman.components
+    assert study("cavalry_charge", 5, workers=1, overrides=["Footman.gurps.Skills.levels={Riding = 11}"]).runs == 5
