@@ -43,7 +43,8 @@ def study(
     (:class:`~esper_motion.studies.scene.Override`); ``rules`` picks a preset of the scene's rule options
     (``basic`` or ``house``). ``backend`` is ``local`` (a pool of ``workers`` processes, all the machine's cores
     by default; one worker plays in this process) or ``ray`` (``address`` as for ``ray.init``; a local Ray when
-    None). ``progress`` is told the runs finished after each batch. Ctrl-C stops early and keeps the runs that
+    None). ``progress`` is told the runs finished after each batch; ``command`` is what the report records as the
+    command that made it (by default the call itself). Ctrl-C stops early and keeps the runs that
     finished (the report says so). Bad input raises :class:`~esper_motion.studies.scene.StudyError` before any
     run. The local pool starts fresh interpreters (``spawn``), so a script that calls this with more than one
     worker does so under ``if __name__ == "__main__":``.
@@ -90,6 +91,9 @@ def study(
     seconds = time.monotonic() - started
     if not records:
         raise StudyError(f"{path}: the study stopped before any run finished; no figures to report")
+    keywords: dict[str, object] = {"seed": first_seed, "turns": played_turns, "overrides": [str(o) for o in changes]}
+    keywords |= {"rules": rules, "backend": backend, "address": address}
+    made_by = list(command) or [_call(scene, runs, keywords)]
     return StudyReport(
         scene=prepared.spec.name,
         path=str(path),
@@ -105,9 +109,16 @@ def study(
         workers=chosen_workers,
         seconds=seconds,
         interrupted=interrupted,
-        command=list(command),
+        command=made_by,
         versions=versions(backend),
     )
+
+
+def _call(scene: str, runs: int, options: dict[str, object]) -> str:
+    """The Python call that repeats a study made from Python (the report's ``command`` when it has none): the
+    ``options`` that are set, as keywords."""
+    chosen = "".join(f", {key}={value!r}" for key, value in options.items() if value not in (None, []))
+    return f"esper_motion.studies.study({scene!r}, {runs}{chosen})"
 
 
 def versions(backend: str) -> dict[str, str]:

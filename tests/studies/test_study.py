@@ -3,10 +3,12 @@ overrides, clear errors, a clean stop, a worker that dies, and the command line.
 
 from __future__ import annotations
 
+import io
 import json
 import multiprocessing
 import os
 import signal
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -80,6 +82,11 @@ def test_the_json_report_round_trips(tmp_path: Path) -> None:
     assert data["format"] == "esper-motion study 1"
     assert data["command"] == ["esper-motion", "study", TIGHT_TURN, "--runs", "60"]
     assert set(data["versions"]) >= {"esper-motion", "esper", "python", "platform"}
+    from_python = study(TIGHT_TURN, 6, seed=2, workers=1, overrides=["Runner.gurps.Mover.dx=10"])
+    assert from_python.command == [
+        f"esper_motion.studies.study({TIGHT_TURN!r}, 6, seed=2, turns=2, "
+        "overrides=['Runner.gurps.Mover.dx=10'], backend='local')"
+    ]
     with pytest.raises(StudyError, match="not a study report"):
         StudyReport.from_json('{"format": "something else"}')
 
@@ -258,3 +265,38 @@ def test_an_override_may_give_an_entity_a_component_the_scene_file_does_not() ->
     footman = next(actor for actor in read.spec.actors if actor.name == "Footman")
     assert (Skills, {"levels": {"Riding": 11}}) in footman.components
     assert study("cavalry_charge", 5, workers=1, overrides=["Footman.gurps.Skills.levels={Riding = 11}"]).runs == 5
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_command_shows_a_progress_bar_on_a_terminal_and_plots_a_histogram(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    out = tmp_path / "study"
+    argv = ["study", TIGHT_TURN, "--runs", "64", "--workers", "1", "--out", str(out)]
+    status = cli.main([*argv, "--histogram", "Runner Velocity.yps"])
+    assert status == 0
+    # 64 runs for one worker come in batches of 4: the bar is redrawn after each, and ends its line.
+    drawn = terminal.getvalue()
+    assert drawn.count("\r") == 16
+    assert "   64/64 runs" in drawn
+    assert drawn.endswith("\n")
+    assert (out / "histogram-1.png").stat().st_size > 0
+    assert "histogram-1.png" in capsys.readouterr().out
+
+
+def test_the_command_refuses_a_histogram_of_no_recorded_field_after_writing_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "study"
+    argv = ["study", TIGHT_TURN, "--runs", "8", "--workers", "1", "--out", str(out), "--histogram", "Runner hp"]
+    assert cli.main(argv) == 2
+    assert "histogram: 'Runner hp' is not a recorded field" in capsys.readouterr().err
+    assert StudyReport.load(out / "study.json").runs == 8
