@@ -542,20 +542,8 @@ class _Reader:
                 raise self.fail(where, key, f"unknown key; expected one of {', '.join(allowed)}")
 
     def scene(self, data: dict[str, Any]) -> SceneSpec:
-        top = (
-            "title",
-            "description",
-            "rules",
-            "options",
-            "seed",
-            "turns",
-            "map",
-            "terrain",
-            "entity",
-            "script",
-            "study",
-        )
-        self.only(data, "", top)
+        top = ("title", "description", "rules", "options", "seed", "turns", "map", "terrain", "entity", "script")
+        self.only(data, "", (*top, "study"))  # [study] is read by esper_motion.studies
         rules = self.take(data, "", "rules", str)
         if rules not in RULE_SETS:
             raise self.fail("", "rules", f"{rules!r} is not a rule set; expected one of {', '.join(RULE_SETS)}")
