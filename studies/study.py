@@ -57,6 +57,8 @@ def study(
         raise StudyError(f"study: runs = {runs!r}: expected a whole number, 1 or more")
     if backend not in BACKENDS:
         raise StudyError(f"study: backend = {backend!r}: expected one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise StudyError(f"study: address = {address!r} is for the ray backend, not {backend!r}")
     if rules is not None and rules not in RULE_PRESETS:
         raise StudyError(f"study: rules = {rules!r}: expected one of {', '.join(RULE_PRESETS)}")
     chosen_workers = (os.cpu_count() or 1) if workers is None else workers

@@ -166,6 +166,10 @@ def test_bad_arguments_are_refused_before_any_run() -> None:
         study(TIGHT_TURN, 10, rules="dragon")
     with pytest.raises(StudyError, match="workers = 0"):
         study(TIGHT_TURN, 10, workers=0)
+    with pytest.raises(StudyError, match="address = 'auto' is for the ray backend, not 'local'"):
+        study(TIGHT_TURN, 10, address="auto")
+    with pytest.raises(StudyError, match="turns = 0"):
+        study(TIGHT_TURN, 10, turns=0)
 
 
 def test_an_unknown_outcome_or_study_key_in_the_scene_file_is_refused(tmp_path: Path) -> None:
