@@ -42,12 +42,13 @@ def study(
     scene's own by default). ``overrides`` are ``ENTITY.COMPONENT.FIELD=VALUE`` changes
     (:class:`~esper_motion.studies.scene.Override`); ``rules`` picks a preset of the scene's rule options
     (``basic`` or ``house``). ``backend`` is ``local`` (a pool of ``workers`` processes, all the machine's cores
-    by default; one worker plays in this process) or ``ray`` (``address`` as for ``ray.init``; a local Ray when
-    None). ``progress`` is told the runs finished after each batch; ``command`` is what the report records as the
-    command that made it (by default the call itself). Ctrl-C stops early and keeps the runs that
-    finished (the report says so). Bad input raises :class:`~esper_motion.studies.scene.StudyError` before any
-    run. The local pool starts fresh interpreters (``spawn``), so a script that calls this with more than one
-    worker does so under ``if __name__ == "__main__":``.
+    by default; one worker plays in this process) or ``ray`` (``address`` as for ``ray.init``; a local Ray with
+    ``workers`` CPUs when None, while a cluster at an address brings its own). ``progress`` is told the runs
+    finished after each batch; ``command`` is what the report records as the command that made it (by default
+    the call itself). Ctrl-C stops early and keeps the runs that finished (the report says so). Bad input
+    raises :class:`~esper_motion.studies.scene.StudyError` before any run. The local pool starts fresh
+    interpreters (``spawn``), so a script that calls this with more than one worker does so under
+    ``if __name__ == "__main__":``.
 
     >>> report = study("cavalry_charge", 20, seed=1, turns=2, workers=1)
     >>> report.runs, report.figures["events"]["PanicChecked"]["chance"]
@@ -59,6 +60,8 @@ def study(
         raise StudyError(f"study: backend = {backend!r}: expected one of {', '.join(BACKENDS)}")
     if address is not None and backend != "ray":
         raise StudyError(f"study: address = {address!r} is for the ray backend, not {backend!r}")
+    if address is not None and workers is not None:
+        raise StudyError(f"study: workers = {workers!r}: a Ray cluster at an address brings its own CPUs; give either")
     if rules is not None and rules not in RULE_PRESETS:
         raise StudyError(f"study: rules = {rules!r}: expected one of {', '.join(RULE_PRESETS)}")
     chosen_workers = (os.cpu_count() or 1) if workers is None else workers

@@ -168,6 +168,8 @@ def test_bad_arguments_are_refused_before_any_run() -> None:
         study(TIGHT_TURN, 10, workers=0)
     with pytest.raises(StudyError, match="address = 'auto' is for the ray backend, not 'local'"):
         study(TIGHT_TURN, 10, address="auto")
+    with pytest.raises(StudyError, match="workers = 2: a Ray cluster at an address brings its own CPUs"):
+        study(TIGHT_TURN, 10, backend="ray", address="auto", workers=2)
     with pytest.raises(StudyError, match="turns = 0"):
         study(TIGHT_TURN, 10, turns=0)
 
