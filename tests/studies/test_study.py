@@ -133,9 +133,11 @@ def test_a_scripted_intent_the_dice_made_impossible_stops_that_run_and_is_counte
     assert list(stopped["by_entity"]) == ["Sprinter"]
 
 
-def test_the_scene_file_itself_still_plays_with_a_study_table() -> None:
-    spec = read_scene(TIGHT_TURN)
-    assert spec.turns == 2
+def test_a_scene_file_with_a_study_table_still_plays_as_a_demo() -> None:
+    scene = build_scene(read_scene(TIGHT_TURN))
+    kinds = [type(event).__name__ for event in scene.world.step(2)]
+    assert "EnteredHighSpeed" in kinds
+    assert "RollMade" in kinds  # the tight turn's DX+3 roll on turn 2
 
 
 @pytest.mark.parametrize(
