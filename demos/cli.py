@@ -1,7 +1,8 @@
 """The ``esper-motion`` command line.
 
 ``esper-motion`` plays the default scene; ``esper-motion NAME`` plays scene NAME (or a path to a scene
-file); ``--list`` lists the scenes. Without a display (or with ``--headless``) it plays without a window:
+file); ``--list`` lists the scenes; ``esper-motion study NAME --runs N`` runs an outcome study
+(:mod:`esper_motion.studies.cli`). Without a display (or with ``--headless``) it plays without a window:
 it prints the turn log and writes one PNG per turn and an animated GIF to ``--out``. ``--turns`` and ``--out``
 imply ``--headless``. ``--seed`` replaces the scene's seed, so a run repeats exactly.
 
@@ -42,7 +43,8 @@ def parser() -> argparse.ArgumentParser:
     made = argparse.ArgumentParser(
         prog="esper-motion",
         description="Play an esper-motion demo scene in a window, or headless to PNG frames and a GIF.",
-        epilog="Keys in the window: Space step a turn, P play/pause, Tab select, Left/Right steer, +/- throttle.",
+        epilog="Keys in the window: Space step a turn, P play/pause, Tab select, Left/Right steer, +/- throttle. "
+        "Outcome studies: esper-motion study SCENE --runs N (esper-motion study --help).",
     )
     made.add_argument("scene", nargs="?", default=DEFAULT_SCENE, help="scene name (see --list) or a .toml file")
     made.add_argument("--list", action="store_true", help="list the scenes and exit")
@@ -54,8 +56,14 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; return its exit status."""
-    args = parser().parse_args(argv)
+    """Run the command; return its exit status. ``esper-motion study ...`` runs an outcome study
+    (:mod:`esper_motion.studies.cli`)."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["study"]:
+        from esper_motion.studies.cli import main as study_main  # noqa: PLC0415
+
+        return study_main(arguments[1:])
+    args = parser().parse_args(arguments)
     if args.list:
         for name in scene_names():
             print(f"{name:<16} {read_scene(name).description}")

@@ -43,6 +43,9 @@ if it has none.
 A field written ``{ entity = "Horse" }`` stands for that entity's id (a rider's mount, a pursuer's quarry). Strings
 become enum members where the field is an enum, lists become tuples where it is a tuple (a hex).
 
+A ``[study]`` table is for outcome studies (``esper-motion study``, :mod:`esper_motion.studies`), which read it;
+playing a scene ignores it.
+
 Every mistake raises :class:`SceneError` naming the file, the entity (or terrain zone, or script turn) and the
 field, and what would have been allowed.
 """
@@ -445,6 +448,11 @@ def read_scene(name: str) -> SceneSpec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SceneError(path, "", "", f"not valid TOML: {error}") from None
+    return scene_from_data(path, data)
+
+
+def scene_from_data(path: Path, data: dict[str, Any]) -> SceneSpec:
+    """Check the parsed TOML ``data`` of scene file ``path`` (named in every error) and read it."""
     return _Reader(path).scene(data)
 
 
@@ -531,11 +539,7 @@ def load_scene(name: str, seed: int | None = None) -> World:
 def _values(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> dict[str, Any]:
     """Scene ``fields`` for component ``cls``, converted to what its fields hold; unknown fields are errors."""
     name = name_of(cls)
-    try:
-        hints = typing.get_type_hints(cls)
-    except Exception:  # a component whose annotations cannot be resolved: take the values as written
-        hints = {}
-    known = [f.name for f in dataclasses.fields(cls) if f.init]
+    hints, known = _fields_of(cls)
     values: dict[str, Any] = {}
     for key, value in fields.items():
         if key not in known:
@@ -545,6 +549,22 @@ def _values(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids:
         except ValueError as error:
             raise SceneError(path, where, f"{name}.{key}", str(error)) from None
     return values
+
+
+_FIELDS_OF: Final[dict[type[Any], tuple[dict[str, Any], tuple[str, ...]]]] = {}
+
+
+def _fields_of(cls: type[Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The type hints and the init field names of component ``cls``, worked out once per class (resolving
+    the hints is most of what building a scene costs)."""
+    found = _FIELDS_OF.get(cls)
+    if found is None:
+        try:
+            hints = typing.get_type_hints(cls)
+        except Exception:  # a component whose annotations cannot be resolved: take the values as written
+            hints = {}
+        found = _FIELDS_OF[cls] = (hints, tuple(f.name for f in dataclasses.fields(cls) if f.init))
+    return found
 
 
 def _construct(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> Any:
@@ -631,7 +651,7 @@ class _Reader:
 
     def scene(self, data: dict[str, Any]) -> SceneSpec:
         top = ("title", "description", "rules", "options", "seed", "turns", "map", "terrain", "entity", "script")
-        self.only(data, "", top)
+        self.only(data, "", (*top, "study"))  # [study] is read by esper_motion.studies
         rules = self.take(data, "", "rules", str)
         if rules not in RULE_SETS:
             raise self.fail("", "rules", f"{shown(rules)} is not a rule set; expected one of {', '.join(RULE_SETS)}")

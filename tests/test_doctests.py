@@ -28,7 +28,7 @@ def test_module_doctests_pass(name: str) -> None:
     assert result.failed == 0
 
 
-@pytest.mark.parametrize("folder", ["ecs", "components", "systems", "demos"])
+@pytest.mark.parametrize("folder", ["ecs", "components", "systems", "demos", "studies"])
 def test_the_repository_folders_are_not_importable_as_top_level_packages(folder: str) -> None:
     spec = importlib.util.find_spec(folder)
     found = spec.origin if spec is not None else None
@@ -39,7 +39,7 @@ def test_the_repository_folders_are_not_importable_as_top_level_packages(folder:
 ROOTS = frozenset(
     {"esper_motion", "esper_motion.ecs", "esper_motion.components", "esper_motion.systems"}
     | {"esper_motion.systems.gurps", "esper_motion.systems.spelljammer", "esper_motion.demos"}
-    | {"esper_motion.systems.gurps.rules"}
+    | {"esper_motion.systems.gurps.rules", "esper_motion.studies"}
 )
 """The package roots a game imports from (the pure GURPS rules keep one root of their own)."""
 EXAMPLE_IMPORT = re.compile(r"^\s*(?:>>>|\.\.\.)\s+(?:from\s+(\S+)\s+import|import\s+(\S+))", re.M)

@@ -25,7 +25,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE_FOLDERS = ("ecs", "components", "systems", "demos")
+SOURCE_FOLDERS = ("ecs", "components", "systems", "demos", "studies")
 """The repository's top folders, which install as subpackages of esper_motion and never at the top level."""
 NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "out", ".hypothesis")
 """What a copy of the source tree leaves out: version control, environments, earlier builds and outputs."""

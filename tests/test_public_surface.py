@@ -20,6 +20,7 @@ ROOTS = (
     "esper_motion.systems.gurps",
     "esper_motion.systems.spelljammer",
     "esper_motion.demos",
+    "esper_motion.studies",
 )
 
 

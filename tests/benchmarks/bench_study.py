@@ -1,0 +1,145 @@
+"""What an outcome study costs: runs per second on one core, and what two local workers and Ray add.
+
+Run by hand (never a timed test)::
+
+    python tests/benchmarks/bench_study.py                    # cavalry_charge, 8 turns, 20,000 runs
+    python tests/benchmarks/bench_study.py --runs 5000 --json
+    python tests/benchmarks/bench_study.py --skip-ray
+
+Printed:
+
+- one core: complete runs (build the scene, play 8 turns, measure) per second of CPU time (``time.process_time``)
+  in this process, and the share of a run spent building the scene; the same in lockstep with the scene builder's
+  per-class cache emptied before every build (what a run cost before the cache);
+- local workers: the wall time of ``--runs`` runs with one worker (in this process) and with two (a process pool,
+  its start-up included), and the throughput ratio; beside each, the CPU time it took (this process and its
+  workers) and the load average before it, since on a shared machine the wall time follows the other load, and
+  the ratio two idle cores would give (twice one worker's CPU time over the CPU time of two);
+- Ray: the wall time of the same runs on a local Ray with two CPUs (its start-up included) against two local
+  workers.
+
+Every figure is a ratio or a rate from one run of this script; the machine's other load moves them (wall times
+most: compare ratios, and repeat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import time
+from typing import Any
+
+from esper_motion.demos import scene as scene_module
+from esper_motion.studies import study
+from esper_motion.studies.runs import run_one
+from esper_motion.studies.scene import prepare, scene_text
+
+SCENE = "cavalry_charge"
+TURNS = 8
+
+
+def one_core(runs: int, repeats: int) -> dict[str, Any]:
+    """Runs per CPU second in this process, with the scene builder's cache and (lockstep) without it."""
+    path, text = scene_text(SCENE)
+    prepared = prepare(str(path), text, None, ())
+    recorded = prepared.recorded()
+    spec = prepared.spec
+    cached: list[float] = []
+    uncached: list[float] = []
+    building: list[float] = []
+    for repeat in range(repeats):
+        seeds = range(repeat * runs, (repeat + 1) * runs)
+        start = time.process_time()
+        for seed in seeds:
+            run_one(prepared, seed, TURNS, recorded)
+        cached.append(time.process_time() - start)
+        start = time.process_time()
+        for seed in seeds:
+            scene_module._FIELDS_OF.clear()  # as before the cache: every build resolves the type hints again
+            run_one(prepared, seed, TURNS, recorded)
+        uncached.append(time.process_time() - start)
+        start = time.process_time()
+        for seed in seeds:
+            scene_module.build_scene(spec, seed)
+        building.append(time.process_time() - start)
+    per_run = statistics.median(cached) / runs
+    return {
+        "runs_per_cpu_second": 1 / per_run,
+        "ms_per_run": 1000 * per_run,
+        "build_share": statistics.median(building) / statistics.median(cached),
+        "runs_per_cpu_second_without_cache": runs / statistics.median(uncached),
+        "cache_speedup": statistics.median(uncached) / statistics.median(cached),
+    }
+
+
+def timed(runs: int, **options: Any) -> dict[str, float]:
+    """The wall time of one study of ``runs`` runs, start-up included; the CPU time it took here and in the
+    worker processes (which this process waited for; not Ray's, whose workers outlive the study); and the load
+    average of the minute before, which the other users of the machine make."""
+    load = os.getloadavg()[0]
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time()
+    start = time.perf_counter()
+    report = study(SCENE, runs, seed=1, turns=TURNS, **options)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = time.process_time() - cpu + (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
+    assert report.runs == runs
+    return {"wall_s": seconds, "cpu_s": used, "load_before": load}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20_000, help="runs for the worker and Ray comparisons")
+    parser.add_argument("--core-runs", type=int, default=500, help="runs per repetition on one core")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--skip-ray", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    found: dict[str, Any] = {"scene": SCENE, "turns": TURNS, "runs": args.runs, "cpus": os.cpu_count()}
+    found["one_core"] = one_core(args.core_runs, args.repeats)
+    one = timed(args.runs, workers=1)
+    two = timed(args.runs, workers=2)
+    found["local"] = {
+        "one_worker": one,
+        "two_workers": two,
+        "two_over_one_throughput": one["wall_s"] / two["wall_s"],
+        # What two idle cores would give: the work split in two, its CPU time spread over both.
+        "two_over_one_on_idle_cores": 2 * one["cpu_s"] / two["cpu_s"],
+    }
+    if not args.skip_ray:
+        on_ray = timed(args.runs, backend="ray", workers=2)
+        found["ray"] = {**on_ray, "ray_over_local": on_ray["wall_s"] / two["wall_s"]}
+    if args.json:
+        print(json.dumps(found, indent=2))
+        return
+    core = found["one_core"]
+    print(f"{SCENE}, {TURNS} turns, {os.cpu_count()} CPUs")
+    print(
+        f"one core: {core['runs_per_cpu_second']:.0f} runs per CPU second ({core['ms_per_run']:.2f} ms a run, "
+        f"{100 * core['build_share']:.0f}% of it building the scene); without the builder's cache "
+        f"{core['runs_per_cpu_second_without_cache']:.0f} ({core['cache_speedup']:.2f} times slower)"
+    )
+    local = found["local"]
+    for label, each in (("one worker", local["one_worker"]), ("two workers", local["two_workers"])):
+        print(
+            f"{args.runs} runs, {label}: {each['wall_s']:.1f} s wall, {each['cpu_s']:.1f} s CPU "
+            f"(load average before: {each['load_before']:.1f})"
+        )
+    print(
+        f"two workers: {local['two_over_one_throughput']:.2f} times the throughput of one (wall time); "
+        f"{local['two_over_one_on_idle_cores']:.2f} on two idle cores (twice one worker's CPU time over two's)"
+    )
+    if "ray" in found:
+        ray = found["ray"]
+        print(
+            f"ray, two CPUs: {ray['wall_s']:.1f} s wall (load average before: {ray['load_before']:.1f}), "
+            f"{ray['ray_over_local']:.2f} times two local workers"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+"""The Ray backend: the same work as the local one, on a local Ray here (slow: Ray takes seconds to start)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from esper_motion.studies import StudyError, study
+
+
+@pytest.mark.slow
+def test_the_ray_backend_gives_the_same_report_as_the_local_one() -> None:
+    pytest.importorskip("ray")
+    on_ray = study("cavalry_charge", 400, seed=40, turns=8, backend="ray", workers=2)
+    local = study("cavalry_charge", 400, seed=40, turns=8, workers=2)
+    assert on_ray.figures == local.figures
+    assert on_ray.seeds == local.seeds == list(range(40, 440))
+    assert on_ray.backend == "ray"
+    assert "ray" in on_ray.versions
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_ray_keeps_the_runs_that_finished() -> None:
+    pytest.importorskip("ray")
+    calls: list[int] = []
+
+    def stop(done: int) -> None:  # Ctrl-C once, after the first batch
+        calls.append(done)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    report = study("cavalry_charge", 4000, seed=1, turns=8, backend="ray", workers=2, progress=stop)
+    assert report.interrupted
+    assert calls[0] <= report.runs < 4000
+    assert report.runs == len(report.seeds) == len(set(report.seeds))
+
+
+def test_without_ray_the_backend_asks_for_the_cluster_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails, as where it is not installed
+    with pytest.raises(StudyError, match=r"the ray backend needs ray: pip install 'esper-motion\[cluster\]'"):
+        study("cavalry_charge", 10, backend="ray", workers=1)
