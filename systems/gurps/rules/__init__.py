@@ -38,8 +38,8 @@ Readings chosen where a text leaves room are written on the function concerned; 
   ranges accept fractions, since the house rules halve and quarter speeds.
 - A Basic Move of 0 cannot turn at all: every turning radius is infinite (:func:`turning_radius`).
 - A collision at velocity 0 does no damage: ``Damage(0)`` (:func:`collision_dice`).
-- Between rows of the Size and Speed/Range Table, speed and range use the next higher row and size
-  the next lower row; the table runs on in decades both ways (:func:`speed_range_modifier`).
+- Between rows of the Size and Speed/Range Table, speed, range and size all use the next higher row;
+  the table runs on in decades both ways (:func:`speed_range_modifier`, :func:`size_modifier`).
 """
 
 from __future__ import annotations
