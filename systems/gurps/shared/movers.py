@@ -387,7 +387,7 @@ def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
         found.dx_rolls.append(made)
 
 
-def _carrier(world: World, entity: int) -> int:
+def carrier_of(world: World, entity: int) -> int:
     """The entity whose motion carries ``entity``: its mount when it rides, else itself."""
     link = world.try_get(entity, Rider)
     return link.mount if link is not None and link.mount is not None else entity
@@ -399,7 +399,7 @@ def relative_velocity(world: World, a: int, b: int) -> float:
     apart; the result is rounded to 6 decimals so that exact cases stay exact."""
     x = y = 0.0
     for entity, sign in ((a, 1), (b, -1)):
-        velocity = world.try_get(_carrier(world, entity), Velocity)
+        velocity = world.try_get(carrier_of(world, entity), Velocity)
         if velocity is not None:
             angle = math.radians(60 * velocity.heading)
             x += sign * velocity.yps * math.cos(angle)
