@@ -315,12 +315,13 @@ def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, hous
     """Encumbered Move, top speed, acceleration step and the most the first turn at high speed may start with,
     for a Basic Move of ``base`` and a rated top speed of ``rated`` in the environment (:func:`limits`, before a
     dive changes them). Pure arithmetic of the rules on a handful of numbers that most movers share, so it is
-    worked out once for each combination."""
+    worked out once for each combination.
+
+    Basic Set: a rated top speed (a mount's gallop by Enhanced Move) is reduced by encumbrance as Move is, since
+    encumbrance penalties apply normally (Mounted Combat > Movement and Maneuvers; Encumbrance and Move): a
+    Medium-encumbrance horse with a gallop of 16 tops out at 9 (``rules.encumbered_top_speed``)."""
     move = rules.encumbered_move(base, encumbrance)
-    if house:
-        top = rules.house_top_speed(move, rated or 0)
-    else:
-        top = rated if rated is not None else rules.sprint_top_speed(move)
+    top = rules.house_top_speed(move, rated or 0) if house else rules.encumbered_top_speed(move, rated, encumbrance)
     enhanced = enhanced or (rated is not None and rated > move)
     accel_step = move if house else base
     # House rules: the first turn at speed adds up to Encumbered Move, as any other (House rules: High Speed Movement)
