@@ -90,6 +90,7 @@ def _down(world: World, index: SpatialIndex, entity: int, spot: Hex) -> None:
     position.altitude_yd = 0.0
     flight = world.get(entity, Flight)
     flight.stalled = flight.wiped_out = False
+    flight.stalled_turn = None
     flight.fall_seconds = 0
     flight.fall_yd = 0.0
     index.refile(world, entity)
@@ -133,6 +134,11 @@ def drop(world: World, index: SpatialIndex, entity: int) -> None:
     fall_through(world, index, entity, free_fall_yd(flight.fall_seconds) - flight.fall_yd)
 
 
+def stalled_before(world: World, flight: Flight) -> bool:
+    """Whether the flier with ``flight`` stalled in an earlier turn than this one and is still falling."""
+    return flight.stalled and flight.stalled_turn != world.turn
+
+
 RECOVERY_LABEL: Final = "DX-4 to recover from a stall"
 """How the stall-recovery roll is named in its story (Basic Set: Flying Combat > Cannot Hover)."""
 
@@ -141,9 +147,11 @@ def recovery_target(world: World, entity: int) -> int | None:
     """The DX-4 (with shock, and the house rules' -2 on a Move and Attack:
     :func:`esper_motion.systems.gurps.shared.movers.dx_modifier`) a flier stalled before this turn rolls this turn to
     pull out of its fall into a dive, or None when ``entity`` has no such roll to make (Basic Set: Flying Combat >
-    Cannot Hover)."""
+    Cannot Hover). Every stall counts, whether it came from covering too little or from the deceleration after
+    a loss of control (made after this phase, so its fall starts the next turn): from the turn after it, the
+    flier rolls every turn it is still falling."""
     flight = world.try_get(entity, Flight)
-    if flight is None or not flight.stalled or flight.fall_seconds == 0:
+    if flight is None or not stalled_before(world, flight):
         return None
     return world.get(entity, Mover).dx + rules.STALL_RECOVERY_DX_MODIFIER + dx_modifier(world, entity)
 
@@ -197,10 +205,11 @@ class FallSystem(IndexedSystem):
         for entity in in_initiative_order(world, stalled):
             flight = world.get(entity, Flight)
             control = world.get(entity, Control)
-            if flight.fall_seconds > 0:
+            falling_since_before = stalled_before(world, flight)
+            if falling_since_before:
                 refuse_steering(world, entity)
             control.halted = True
-            if flight.fall_seconds > 0 and self._recovers(entity):
+            if falling_since_before and self._recovers(entity):
                 top = normal_top_speed(flight, world.get(entity, Mover), chosen)
                 cap = rules.house_dive_speed_cap(top) if chosen.flight == "house" else 2 * top
                 speed = min(rules.fall_velocity(flight.fall_yd), cap)
@@ -215,6 +224,7 @@ class FallSystem(IndexedSystem):
                 control.state = MoveState.HIGH_SPEED if speed > ordinary_up_to else MoveState.NORMAL
                 control.loss_cause = None
                 flight.stalled = False
+                flight.stalled_turn = None
                 flight.fall_seconds = 0
                 flight.fall_yd = 0.0
                 world.emit(StallRecovered(entity, speed, world.get(entity, Position).altitude_yd))
