@@ -25,7 +25,7 @@ from typing import Final
 
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.registry import register
-from esper_motion.ecs.validate import check_bool, check_choice, check_int
+from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 
 MOUNT_TRAININGS: Final = ("war-trained", "well-broken", "not fully broken")
 """How well broken a mount is; the values of ``esper_motion.systems.gurps.rules.Training`` (Basic Set: Mounted
@@ -187,6 +187,8 @@ class Mount:
     - ``feat``: a risky feat from :data:`RISKY_FEATS` asked of the mount this turn.
     - ``attack``: a mount attack from :data:`MOUNT_ATTACKS` made this turn.
     - ``hits``: injury from each hit on the mount this turn; ``crippled``: crippled this turn and falls.
+    - ``crashed_from_yd``: a flying mount that fell without lift hit the ground this turn from this height
+      (0: it did not); its riders fall with it (Mount Loss of Control Table, row 12).
     - ``charge_foe``: a foe the mount charges straight at this turn (a panic check for that foe).
 
     >>> Mount(hexes=4)
@@ -226,6 +228,7 @@ class Mount:
     attack: str | None = None
     hits: list[int] = field(default_factory=list)
     crippled: bool = False
+    crashed_from_yd: float = 0.0
     charge_foe: int | None = None
 
     def __post_init__(self) -> None:
@@ -281,6 +284,7 @@ class Mount:
         for index, injury in enumerate(self.hits):
             check_int(owner, f"hits[{index}]", injury, low=0)
         check_bool(owner, "crippled", self.crippled)
+        check_number(owner, "crashed_from_yd", self.crashed_from_yd, low=0)
 
     @property
     def spooked(self) -> bool:

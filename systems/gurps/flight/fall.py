@@ -17,7 +17,14 @@ from esper_motion.systems.gurps.events import FallDamage, Falling, FellClear, La
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
 from esper_motion.systems.gurps.shared.impact import inflict, resolve_collision
-from esper_motion.systems.gurps.shared.movers import body_of, dx_modifier, in_initiative_order, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import (
+    body_of,
+    dx_modifier,
+    in_initiative_order,
+    installed_rules,
+    limits,
+    mount_crashed,
+)
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
 
@@ -49,7 +56,9 @@ def land(world: World, index: SpatialIndex, entity: int) -> None:
     :func:`esper_motion.systems.gurps.shared.impact.inflict` (crushing damage is never below 0; the injury adds to
     ``Condition.injury``). The flier ends on the ground, stopped and
     with its fall counters cleared (:func:`_down`); emits :class:`Landed` and :class:`FallDamage` (Basic Set:
-    Falling; Damage from Collisions).
+    Falling; Damage from Collisions). A ridden flying mount that crashes so is a mount that falls: its riders'
+    lot is table row 12, from the height it fell (:func:`esper_motion.systems.gurps.shared.movers.mount_crashed`,
+    resolved in the MOUNTED phase).
     """
     flight = world.get(entity, Flight)
     velocity = rules.fall_velocity(flight.fall_yd)
@@ -60,6 +69,7 @@ def land(world: World, index: SpatialIndex, entity: int) -> None:
     _down(world, index, entity, world.get(entity, Position).hex)
     world.emit(Landed(entity, fallen, velocity))
     world.emit(FallDamage(entity, velocity, str(damage), rolled, injury))
+    mount_crashed(world, entity, fallen)
 
 
 def fall_onto(world: World, index: SpatialIndex, entity: int, struck: int) -> None:

@@ -388,6 +388,16 @@ def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
         found.dx_rolls.append(made)
 
 
+def mount_crashed(world: World, entity: int, height_yd: float) -> None:
+    """Record that ``entity``, if it is a ridden mount, fell without lift and hit the ground from ``height_yd``
+    yards this turn: the MOUNTED phase then applies table row 12 to its riders, with that height added to their
+    falls (Basic Set: Mounted Combat > Mount Loss of Control Table: the row applies whenever a mount falls).
+    For any other mover it does nothing."""
+    found = world.try_get(entity, Mount)
+    if found is not None and found.riders:
+        found.crashed_from_yd = height_yd
+
+
 def carrier_of(world: World, entity: int) -> int:
     """The entity whose motion carries ``entity``: its mount when it rides, else itself."""
     link = world.try_get(entity, Rider)

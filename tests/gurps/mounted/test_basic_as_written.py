@@ -4,13 +4,16 @@ rule section whose reading was put right (Basic Set: Mounted Combat; House rules
 from __future__ import annotations
 
 import pytest
-from support import gurps_world
-from support.mounted import mounted_pair, spawn_horse, spawn_rider
+from support import gurps_world, of_type
+from support.mounted import faces, mounted_pair, spawn_horse, spawn_rider
 
-from esper_motion.components import Intent, Mover, Velocity
+from esper_motion.components import Flight, FlightIntent, FlightMode, Intent, Mover, Position, Velocity
+from esper_motion.components.mount import Rider
 from esper_motion.ecs import IntentError
 from esper_motion.systems.gurps import Rules, movement_limits
+from esper_motion.systems.gurps.events import FallDamage, FellOff, Landed, MountFell
 from esper_motion.systems.gurps.mounted.cavalry import mounted_attack
+from esper_motion.systems.gurps.mounted.common import seat
 
 HOUSE = Rules.house()
 BASIC = Rules.basic()
@@ -45,3 +48,29 @@ def test_movement_and_maneuvers_encumbrance_reduces_the_gallop_as_it_reduces_mov
     with pytest.raises(IntentError, match="throttle"):
         world.step()
     assert world.get(horse, Velocity).yps == 9
+
+
+def test_mount_loss_of_control_table_a_ridden_flier_that_crashes_is_a_mount_that_falls() -> None:
+    """Basic Set: Mounted Combat > Mount Loss of Control Table (the row applies whenever a mount falls), row 12,
+    with Flying Combat > Cannot Hover. A winged horse (HP 25, DX 10, least speed a quarter of 32 = 8) flying 2
+    yards at 5 yards up stalls and falls the 5 yards in its first second (5.35 yd). It hits the ground at 10
+    yd/s: 50 x 10 / 100 = 5d (scripted 1s: 5 injury). Row 12: it rolls DX+1 = 11 (10: keeps its legs); its
+    rider rolls Riding-2 = 10 (11: fails) and is unseated, falling the row's 3 yards plus the 5 the mount fell:
+    8 yards, sqrt(21.4 x 8) = 13 yd/s, 22 x 13 / 100 = 2.86, so 3d (scripted 1s: 3 injury)."""
+    world = gurps_world(BASIC)
+    horse = spawn_horse(world, velocity=2)
+    world.get(horse, Position).altitude_yd = 5.0
+    world.add(horse, Flight(air_move=16, top_airspeed=32, mode=FlightMode.CANNOT_HOVER, wings=True))
+    world.add(horse, FlightIntent())
+    rider = spawn_rider(world)
+    seat(world, rider, horse)
+    world.dice.script(1, 1, 1, 1, 1, *faces(10), *faces(11), 1, 1, 1)
+    events = world.step()
+    assert [(e.entity, e.fall_yd) for e in of_type(events, Landed)] == [(horse, 5.0)]
+    assert [(e.mount, e.broken_leg) for e in of_type(events, MountFell)] == [(horse, False)]
+    assert [(e.rider, e.fall_yd) for e in of_type(events, FellOff)] == [(rider, 8.0)]
+    assert [(e.entity, e.velocity_yps, e.injury) for e in of_type(events, FallDamage)] == [
+        (horse, 10, 5),
+        (rider, 13, 3),
+    ]
+    assert world.get(rider, Rider).mount is None
