@@ -317,10 +317,17 @@ def skill_roll(world: World, entity: int, skill: str, modifier: int, purpose: st
     return success_roll(world, entity, level + total, modified(skill, total), purpose)
 
 
+def control_skill(mount: Mount) -> str:
+    """The skill a rider controls ``mount`` with: Driving on an open vehicle (a motorcycle), else Riding (Basic Set:
+    Mounted Combat > Cavalry Weapons: the same rules from a motorcycle, with Driving for Riding)."""
+    return "Driving" if mount.open_vehicle else "Riding"
+
+
 def riding_roll(
     world: World, rider: int, mount: int, modifier: int, purpose: str, *, stay_on: bool = False
 ) -> SuccessRoll:
-    """Roll the rider's Riding on ``mount`` with every modifier that applies, plus ``modifier``.
+    """Roll the rider's Riding on ``mount`` with every modifier that applies, plus ``modifier``; on an open
+    vehicle its Driving in place of Riding (:func:`control_skill`).
 
     - The controlling rider (the first seated, or anyone riding alone): -3 with no hand on the reins, -1 with
       one (Basic Set: Mounted Combat); 0, -3 or -6 for the mount's training (combat Riding rolls, ibid.); -1
@@ -340,15 +347,16 @@ def riding_roll(
     mount_component = world.get(mount, Mount)
     controller = mount_component.controller
     passenger = controller is not None and controller != rider
+    riding = control_skill(mount_component)
     total = modifier
     if passenger and stay_on:
         assert controller is not None
-        base = min(skill_level(world, controller, "Riding"), world.get(rider, Mover).st)
-        skill = "Riding or ST"
+        base = min(skill_level(world, controller, riding), world.get(rider, Mover).st)
+        skill = f"{riding} or ST"
         total -= 3
     else:
-        base = skill_level(world, rider, "Riding")
-        skill = "Riding"
+        base = skill_level(world, rider, riding)
+        skill = riding
         total += shock(world, rider)
     if not passenger:
         total += rules.riding_control_penalty(rider_component.hands_on_reins)

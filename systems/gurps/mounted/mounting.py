@@ -27,6 +27,7 @@ from esper_motion.systems.gurps.events import (
 from esper_motion.systems.gurps.mounted.cavalry import rider_dx_modifier
 from esper_motion.systems.gurps.mounted.common import (
     check_can_ride,
+    control_skill,
     fall_off,
     has_seat,
     landing_hex,
@@ -61,7 +62,7 @@ def _check_can_board(world: World, rider: int, mount: int) -> Mount:
     if link.mount is not None:
         raise IntentError(rider, "Rider.action_target", mount, f"the rider already rides entity {link.mount}")
     check_can_ride(world, rider, mount)
-    skill_level(world, rider, "Riding")
+    skill_level(world, rider, control_skill(found))
     if not world.has(rider, Position) or not world.has(mount, Position):
         raise WorldError(f"entities {rider} and {mount} both need a Position to mount up")
     if world.has(rider, Mover) and not world.has(rider, Control):

@@ -27,6 +27,7 @@ from esper_motion.components.gurps import (
     MoveState,
     Posture,
     PostureState,
+    Skills,
 )
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.components.mount import Mount, Rider
@@ -179,8 +180,22 @@ def unmanned(world: World, body: Body) -> bool:
     mover = body.mover
     if mover.handling is None or mover.operator_skill is not None:
         return False
-    ridden = world.try_get(body.entity, Mount)
-    return ridden is None or ridden.controller is None
+    return driver(world, body.entity) is None
+
+
+def driver(world: World, vehicle: int) -> int | None:
+    """The rider at the controls of ``vehicle`` ridden as a mount (a motorcycle): its controlling rider, unless
+    that rider is unconscious or stunned, when nobody is at the controls (Basic Set: High-Speed Movement >
+    Maneuvers During High-Speed Movement; Mounted Combat > Cavalry Weapons, the same rules from a motorcycle).
+    None for a vehicle nobody rides."""
+    ridden = world.try_get(vehicle, Mount)
+    controller = ridden.controller if ridden is not None else None
+    if controller is None:
+        return None
+    condition = world.try_get(controller, Condition)
+    if condition is not None and (not condition.conscious or condition.stunned):
+        return None
+    return controller
 
 
 def environment(world: World, body: Body) -> Environment:
@@ -348,11 +363,26 @@ def control_roll(world: World, body: Body) -> tuple[int, str]:
     """The roll that keeps control when pushing the envelope, before its modifier: DX+3, or for a driven
     vehicle (``Mover.operator_skill`` set) vehicle skill plus Handling; shock counts against either
     (Basic Set: High-Speed Movement > Pushing the Envelope), and the house rules' -2 of a Move and Attack
-    against the DX roll alone (:func:`dx_modifier`)."""
+    against the DX roll alone (:func:`dx_modifier`).
+
+    A vehicle ridden as a mount (a motorcycle: ``Mover.handling`` set, no ``operator_skill``) is driven by its
+    rider at the controls (:func:`driver`): that rider's Driving plus Handling, with the rider's shock (Pushing the
+    Envelope; Mounted Combat > Cavalry Weapons: Driving for Riding). A driver without Driving is a
+    :class:`~esper_motion.ecs.errors.WorldError` naming the skill, as for any skill the rules need."""
     mover = body.mover
     if mover.operator_skill is not None:
         skill = mover.operator_skill + (mover.handling or 0) + shock(world, body.entity)
         return skill, "vehicle skill+Handling"
+    at_controls = driver(world, body.entity) if mover.handling is not None else None
+    if at_controls is not None:
+        skills = world.try_get(at_controls, Skills)
+        driving = skills.level("Driving") if skills is not None else None
+        if driving is None:
+            raise WorldError(
+                f"entity {at_controls} drives entity {body.entity} but has no Driving skill: "
+                "set Skills.levels['Driving']"
+            )
+        return driving + (mover.handling or 0) + shock(world, at_controls), "Driving+Handling"
     return mover.dx + rules.PUSHING_THE_ENVELOPE_DX_BONUS + dx_modifier(world, body.entity), "DX+3"
 
 

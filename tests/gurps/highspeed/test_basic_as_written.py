@@ -4,12 +4,16 @@ one per rule section whose reading was put right (Basic Set: High-Speed Movement
 from __future__ import annotations
 
 import pytest
-from support import gurps_world
+from support import gurps_world, of_type
 from support.highspeed import mover
-from support.mounted import mounted_pair
+from support.mounted import mounted_pair, script, spawn_rider, targets
 
-from esper_motion.components import MoveState
-from esper_motion.systems.gurps import Rules, defenses, speed_modifier
+from esper_motion.components import Condition, Intent, MoveState, Skills
+from esper_motion.components.mount import Mount
+from esper_motion.ecs import World
+from esper_motion.systems.gurps import Rules, defenses, preview, speed_modifier
+from esper_motion.systems.gurps.events import LostControl
+from esper_motion.systems.gurps.mounted.common import seat
 
 HOUSE = Rules.house()
 BASIC = Rules.basic()
@@ -31,3 +35,54 @@ def test_attacking_and_defending_a_rider_is_as_hard_to_hit_as_its_mount(chosen: 
     assert defenses(world, horse).retreat is False
     assert defenses(world, rider).retreat is False
     assert defenses(world, rider).dodge is True
+
+
+def _motorcycle(world: World) -> tuple[int, int]:
+    """A motorcycle (Basic Move 10, top speed 40, two wheels, Handling +1, DX 8) at 20 yd/s, and its rider, who
+    has Driving 14 and no Riding, in the saddle."""
+    bike = mover(
+        world, velocity=20, basic_move=10, top_speed=40, wheels=2, legs=False, handling=1, dx=8, hp=20,
+        state=MoveState.HIGH_SPEED, extra=(Mount(open_vehicle=True),),
+    )  # fmt: skip
+    rider = spawn_rider(world, at=(0, 1))
+    world.get(rider, Skills).levels = {"Driving": 14}
+    seat(world, rider, bike)
+    return bike, rider
+
+
+def test_pushing_the_envelope_a_ridden_motorcycle_rolls_its_drivers_driving_plus_handling() -> None:
+    """Basic Set: High-Speed Movement > Pushing the Envelope, with Mounted Combat > Cavalry Weapons (the same rules
+    from a motorcycle, Driving for Riding). Braking from 20 by 14 is 4 over Basic Move 10: -2. The rider drives:
+    Driving 14 + Handling 1 - 2 = 13 (not the bike's DX 8 + 3 - 2). 13 makes it; the rider then rolls to stay on
+    with Driving 14, never Riding (10 makes it)."""
+    world = gurps_world(BASIC)
+    bike, rider = _motorcycle(world)
+    intent = world.get(bike, Intent)
+    intent.throttle, intent.push = -14, True
+    assert [(roll.purpose, roll.target) for roll in preview(world, bike).rolls] == [("hasty deceleration", 13)]
+    script(world, 13, 10)
+    events = world.step()
+    assert targets(events, "hasty deceleration") == [13]
+    assert targets(events, "stay on") == [14]
+    assert world.get(rider, Condition).injury == 0
+
+
+@pytest.mark.parametrize("state", ["unconscious", "stunned"])
+def test_maneuvers_during_high_speed_movement_a_motorcycle_whose_rider_is_out_has_nobody_at_the_controls(
+    state: str,
+) -> None:
+    """Basic Set: High-Speed Movement > Maneuvers During High-Speed Movement: a vehicle at speed with nobody at
+    the controls loses control. The only rider of a motorcycle at 20 yd/s is unconscious (or stunned): nobody
+    drives it, and it loses control as the turn opens, as a driverless car does."""
+    world = gurps_world(BASIC)
+    bike, rider = _motorcycle(world)
+    condition = world.get(rider, Condition)
+    if state == "unconscious":
+        condition.conscious = False
+    else:
+        condition.stunned = True
+    # what follows the loss, all on 3s: the trip's fall, 8d6; the mount's DX+1, the rider's Driving-2 and its
+    # Driving to leap clear, 9 each (Mount Loss of Control Table, row 12); the rider's 2-yard fall, 2d6
+    world.dice.script(*([3] * (8 + 3 * 3 + 2)))
+    events = world.step()
+    assert [(e.entity, e.cause) for e in of_type(events, LostControl)] == [(bike, "nobody at the controls")]
