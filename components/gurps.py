@@ -160,7 +160,9 @@ class Intent:
     front hex to enter without changing facing: -1 front-right, 0 straight ahead (the default past its end),
     1 front-left (Basic Set: High-Speed Movement > Direction and Turning Radius); there is no sidestep or
     step back. ``slam`` marks an All-Out Attack as a slam, the one All-Out maneuver the house rules allow at
-    any speed (House rules: High Speed Movement); it is refused on any other maneuver.
+    any speed (House rules: High Speed Movement); it is refused on any other maneuver. ``life_or_death`` marks
+    this turn's risky feats (bad footing, an obstacle, a jump on the path) as a matter of life and death for a
+    mount, which then does them without its rider's Riding+2 (Basic Set: Mounted Combat); the game's call.
     """
 
     maneuver: Maneuver = Maneuver.MOVE
@@ -170,6 +172,7 @@ class Intent:
     push: bool = False
     veer: tuple[int, ...] = ()
     slam: bool = False
+    life_or_death: bool = False
 
     def __post_init__(self) -> None:
         self.maneuver = Maneuver(check_choice("Intent", "maneuver", self.maneuver, tuple(Maneuver)))
@@ -183,6 +186,7 @@ class Intent:
         for index, side in enumerate(self.veer):
             check_int("Intent", f"veer[{index}]", side, low=-1, high=1)
         check_bool("Intent", "slam", self.slam)
+        check_bool("Intent", "life_or_death", self.life_or_death)
         if self.slam and self.maneuver is not Maneuver.ALL_OUT_ATTACK:
             raise RuleValueError("Intent", "slam", self.slam, "False unless the maneuver is All-Out Attack")
 

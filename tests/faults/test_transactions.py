@@ -39,7 +39,7 @@ from esper_motion.ecs import PRIORITY_TOP, Event, IntentError, Phase, RollMade, 
 from esper_motion.systems.gurps import preview
 from esper_motion.systems.gurps.shared.movers import bodies
 
-SEED = 11
+SEED = 12
 
 
 def busy_world(seed: int = SEED) -> tuple[World, Cast]:

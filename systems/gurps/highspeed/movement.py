@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from esper_motion.components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
 from esper_motion.components.motion import Position
+from esper_motion.components.mount import Mount
 from esper_motion.ecs import Phase, RollMade, World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, turn
 from esper_motion.systems.gurps import rules
@@ -80,14 +81,26 @@ class WalkResult:
 JumpRoll = Callable[[int, Hex], bool]
 """Asked whether the walker clears obstacle ``entity`` on ``hex``."""
 
+FeatRefusal = Callable[[str, Hex], bool]
+"""Asked whether the walker, a mount, refuses the risky feat (``"bad footing"``, ``"obstacle"``, ``"jump"``) that
+entering ``hex`` asks of it; on a yes it stops short of the hex."""
+
+FeatCheck = Callable[[World, int, str], bool]
+"""Asked whether mover ``entity`` refuses the risky feat its path asks of it now (True: it stops short). The
+GURPS ``install`` gives :class:`PathWalker` the Mounted Combat rule
+(``esper_motion.systems.gurps.mounted.mount_orders.refuses_feat``)."""
+
 DodgeRoll = Callable[[int, Hex, int], bool]
 """Asked whether body ``entity`` on ``hex`` dodges out of the walker's way by stepping one hex in the direction
 given (where :meth:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex.room_to_step_aside` found it room); on
 a yes it has stepped there, in the world and in the index."""
 
 
-def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) -> WalkResult:
-    """Follow ``plan`` through ``index``; ``jump`` and ``dodge`` decide the rolls met on the way.
+def walk(
+    plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll, refuses: FeatRefusal | None = None
+) -> WalkResult:
+    """Follow ``plan`` through ``index``; ``jump`` and ``dodge`` decide the rolls met on the way, and ``refuses``
+    whether the walker balks at a risky feat (:func:`feats_at`) before it enters a hex (None: it never does).
 
     Basic Set: High-Speed Movement > Tactical Movement: movement points are the velocity, bad footing
     costs extra points; Direction and Turning Radius: until the radius is met the walker may enter any of
@@ -159,6 +172,12 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
         if not empty:
             if not drifting and _no_landing(plan, index, ahead, step=step, length=length, left=points - spent - cost):
                 break
+            if (
+                refuses is not None
+                and not drifting
+                and any(refuses(feat, ahead) for feat in feats_at(plan, index, ahead))
+            ):
+                break
             avoid = (*body, *moved)
             struck = _in_the_way(plan, index, ahead, toward=toward, avoid=avoid, rolls=rolls, may_jump=not drifting)
             if struck is not None:
@@ -174,6 +193,18 @@ def walk(plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll) 
         extra += cost - 1
         yard += 1
     return WalkResult(facing, heading, path, spent, extra, turned, struck)
+
+
+def feats_at(plan: WalkPlan, index: SpatialIndex, ahead: Hex) -> tuple[str, ...]:
+    """The risky feats entering ``ahead`` asks of a mount (Basic Set: Mounted Combat): a jump over an obstacle
+    it may jump, charging into one it may not, and going onto bad footing (paid only on the ground)."""
+    found: list[str] = []
+    obstacles = index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd)
+    if obstacles:
+        found.append("jump" if plan.can_jump and all(what.crossable for _, what in obstacles) else "obstacle")
+    if plan.footing and index.footing_extra(ahead) > 0:
+        found.append("bad footing")
+    return tuple(found)
 
 
 def _no_landing(plan: WalkPlan, index: SpatialIndex, ahead: Hex, *, step: Hex, length: int, left: int) -> bool:
@@ -364,9 +395,17 @@ class PathWalker(IndexedSystem):
     - Running into something stops the walker on the hex before it; the body struck stops too (its own walk
       this turn is over). The COLLISION phase works out the damage.
     - Footing costs only on the ground; fliers and swimmers pay none.
+    - A mount whose path asks a risky feat of it (:func:`feats_at`: a jump, charging an obstacle, going onto bad
+      footing) is asked ``refuses`` before it enters the hex: the Mounted Combat rule that a mount without war
+      training does it only on its rider's Riding+2 (Basic Set: Mounted Combat), given by ``install``. A refusal
+      stops the mount short of the hex. Not asked while it drifts out of control.
     """
 
     phase = Phase.MOVEMENT
+
+    def __init__(self, index: SpatialIndex, refuses: FeatCheck | None = None) -> None:
+        super().__init__(index)
+        self.refuses = refuses
 
     def run(self) -> None:
         """Walk every mover in initiative order."""
@@ -399,7 +438,14 @@ class PathWalker(IndexedSystem):
         def dodge(other: int, at: Hex, aside: int) -> bool:
             return dodge_aside(world, index, entity, other, at=at, aside=aside)
 
-        result = walk(plan, index, jump, dodge)
+        check = self.refuses
+        refusal: FeatRefusal | None = None
+        if check is not None and world.has(entity, Mount):
+
+            def refusal(feat: str, _at: Hex) -> bool:
+                return check(world, entity, feat)
+
+        result = walk(plan, index, jump, dodge, refusal)
         start = body.position.hex
         if result.turned is not None:
             after_yd, at = result.turned

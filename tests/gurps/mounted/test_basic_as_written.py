@@ -5,15 +5,26 @@ from __future__ import annotations
 
 import pytest
 from support import gurps_world, of_type
-from support.mounted import faces, mounted_pair, spawn_horse, spawn_rider
+from support.mounted import faces, mounted_pair, rolls, script, spawn_horse, spawn_rider, targets
 
-from esper_motion.components import Flight, FlightIntent, FlightMode, Intent, Mover, Position, Velocity
-from esper_motion.components.mount import Rider
-from esper_motion.ecs import IntentError
+from esper_motion.components import (
+    Flight,
+    FlightIntent,
+    FlightMode,
+    Footing,
+    Intent,
+    Mover,
+    Obstacle,
+    Position,
+    Velocity,
+)
+from esper_motion.components.mount import Mount, Rider
+from esper_motion.ecs import IntentError, World
 from esper_motion.systems.gurps import Rules, movement_limits
-from esper_motion.systems.gurps.events import FallDamage, FellOff, Landed, MountFell
+from esper_motion.systems.gurps.events import FallDamage, FeatRefused, FellOff, Landed, MountFell, ObstacleCrossed
 from esper_motion.systems.gurps.mounted.cavalry import mounted_attack
 from esper_motion.systems.gurps.mounted.common import seat
+from esper_motion.systems.gurps.mounted.mount_orders import attempt_feat
 
 HOUSE = Rules.house()
 BASIC = Rules.basic()
@@ -74,3 +85,69 @@ def test_mount_loss_of_control_table_a_ridden_flier_that_crashes_is_a_mount_that
         (rider, 13, 3),
     ]
     assert world.get(rider, Rider).mount is None
+
+
+def _fence(world: World, at: tuple[int, int]) -> int:
+    """A fence low enough to jump at a run."""
+    return world.spawn(Position(*at), Obstacle(hp=20, hard=True, height_yd=1.0, crossable=True))
+
+
+def test_movement_and_maneuvers_a_refused_jump_stops_the_mount_short_of_the_fence() -> None:
+    """Basic Set: Mounted Combat (the Riding+2 paragraph: on a failure the mount disobeys). A well-broken horse
+    (3 hexes long) at 8 yd/s toward a fence on (4, 0), with the points to land beyond it, asked for the jump: its
+    rider rolls Riding 12 + 2 - 3 (training) = 11 and fails with 12. The horse refuses: it stops on (3, 0), short
+    of the fence, rolls no DX and clears nothing."""
+    world = gurps_world(BASIC)
+    horse, _ = mounted_pair(world, training="well-broken", velocity=8)
+    fence = _fence(world, (4, 0))
+    attempt_feat(world, horse, "jump")
+    script(world, 12)
+    events = world.step()
+    assert targets(events, "attempt a jump") == [11]
+    assert of_type(events, FeatRefused) == [FeatRefused(horse, "jump")]
+    assert rolls(events, f"jump obstacle {fence}") == []
+    assert of_type(events, ObstacleCrossed) == []
+    assert world.get(horse, Position).hex == (3, 0)
+
+
+@pytest.mark.parametrize(
+    ("riding_roll", "stops_at"),
+    [(11, (5, 0)), (12, (2, 0))],
+    ids=["Riding+2 made: onto the mud", "Riding+2 failed: stops short of it"],
+)
+def test_movement_and_maneuvers_bad_footing_on_the_path_asks_riding_plus_2(
+    riding_roll: int, stops_at: tuple[int, int]
+) -> None:
+    """Basic Set: Mounted Combat (the Riding+2 paragraph), asked by the path itself. A well-broken horse walking
+    6 yd/s meets mud (1 extra point) on (3, 0): before stepping on it the rider rolls Riding 12 + 2 - 3 = 11. Made
+    (11), the horse crosses: 1 + 1 + 2 (the mud) + 1 + 1 = 6 points take it to (5, 0). Failed (12), it stops on
+    (2, 0), short of the mud, and spooks."""
+    world = gurps_world(BASIC)
+    horse, _ = mounted_pair(world, training="well-broken", velocity=6)
+    world.spawn(Position(3, 0), Footing(extra_cost=1))
+    script(world, riding_roll)
+    events = world.step()
+    assert targets(events, "attempt a bad footing") == [11]
+    assert world.get(horse, Position).hex == stops_at
+    assert world.get(horse, Mount).spooked is (riding_roll > 11)
+
+
+@pytest.mark.parametrize("life_or_death", [False, True], ids=["asked on the path", "life or death: no roll"])
+def test_movement_and_maneuvers_a_jump_on_the_path_asks_riding_plus_2_unless_life_or_death(
+    life_or_death: bool,
+) -> None:
+    """Basic Set: Mounted Combat (the Riding+2 paragraph), asked by the path itself, and its exception for a matter
+    of life and death for the mount (the game's call: ``Intent.life_or_death``). A well-broken horse at 8 yd/s
+    meets a fence on (4, 0) that nobody asked it to jump: its rider rolls Riding 12 + 2 - 3 = 11 (made with 11),
+    then the horse rolls DX 10 to jump (10: made) and lands beyond it, 8 yards on at (8, 0). Fleeing for its life
+    it rolls only its DX."""
+    world = gurps_world(BASIC)
+    horse, _ = mounted_pair(world, training="well-broken", velocity=8)
+    fence = _fence(world, (4, 0))
+    world.get(horse, Intent).life_or_death = life_or_death
+    script(world, *([] if life_or_death else [11]), 10, 10)  # the last: the rider's Riding to stay on
+    events = world.step()
+    assert targets(events, "attempt a jump") == ([] if life_or_death else [11])
+    assert targets(events, f"jump obstacle {fence}") == [10]
+    assert [(e.entity, e.obstacle) for e in of_type(events, ObstacleCrossed)] == [(horse, fence)]
+    assert world.get(horse, Position).hex == (8, 0)
