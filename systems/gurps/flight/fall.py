@@ -20,7 +20,7 @@ from esper_motion.systems.gurps.shared.impact import inflict, resolve_collision
 from esper_motion.systems.gurps.shared.movers import (
     body_of,
     dx_modifier,
-    in_initiative_order,
+    initiative_order,
     installed_rules,
     limits,
     mount_crashed,
@@ -201,8 +201,8 @@ class FallSystem(IndexedSystem):
       rules its Encumbered air Move, and nothing at all for a flier that cannot hover).
     - A stalled flier's turn is over as far as its velocity goes (``Control.halted``); asking it to speed up,
       slow down or turn is an :class:`~esper_motion.ecs.errors.IntentError`.
-    - Fliers act in initiative order (highest Basic Speed first, then lowest id), so the dice are drawn in a
-      fixed order.
+    - Fliers act in initiative order (highest Basic Speed first, then lowest id; under the house rules a ridden
+      mount on its rider's Basic Speed), so the dice are drawn in a fixed order.
     """
 
     phase = Phase.STALL
@@ -212,7 +212,7 @@ class FallSystem(IndexedSystem):
         world = self.world
         chosen = installed_rules(world)
         stalled = [entity for entity, flight in esper.get_component(Flight) if flight.stalled]
-        for entity in in_initiative_order(world, stalled):
+        for entity in initiative_order(world, stalled):
             flight = world.get(entity, Flight)
             control = world.get(entity, Control)
             falling_since_before = stalled_before(world, flight)

@@ -65,11 +65,6 @@ def initiative_key(entity: int, mover: Mover | None) -> tuple[float, int]:
     return (-(mover.basic_speed if mover is not None else 0.0), entity)
 
 
-def in_initiative_order(world: World, entities: Iterable[int]) -> list[int]:
-    """``entities`` in the order they act within a phase (see :func:`initiative_key`)."""
-    return sorted(entities, key=lambda entity: initiative_key(entity, world.try_get(entity, Mover)))
-
-
 def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | None:
     """The ``Mover`` whose Basic Speed ``entity`` acts on: its own (``mover``); under the house rules a ridden
     mount acts on its controlling rider's initiative (House rules: Mounts). The high-speed systems order their
