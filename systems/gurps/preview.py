@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from esper_motion.components.flight import Flight, FlightIntent
-from esper_motion.components.gurps import MoveState
+from esper_motion.components.gurps import FacingChange, MoveState
 from esper_motion.ecs import World, critical_failure_probability, success_probability
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex
@@ -19,6 +19,7 @@ from esper_motion.systems.gurps.flight.house_climb_turns import CLIMB_DIVE_ROLL,
 from esper_motion.systems.gurps.highspeed.intent import check_intent, early_turn_modifier
 from esper_motion.systems.gurps.highspeed.maneuvers import maneuver_loss
 from esper_motion.systems.gurps.highspeed.movement import jump_skill, plan_walk, walk
+from esper_motion.systems.gurps.highspeed.turning import asked_turns, turn_checks
 from esper_motion.systems.gurps.mounted.mount_orders import ordered_intent
 from esper_motion.systems.gurps.shared.movers import (
     Body,
@@ -98,21 +99,23 @@ def preview(world: World, entity: int) -> Forecast:
     index.rebuild(world)
     cause = maneuver_loss(world, body, chosen) or control.loss_cause
     if cause is not None:
-        plan = plan_walk(world, body, chosen, None, (0, cause))
+        plan = plan_walk(world, body, chosen, (), (0, cause))
         result = walk(plan, index, lambda _obstacle, _at: False, lambda _other, _at, _aside: False)
         return Forecast(entity, (), cause.value, tuple(result.path), result.struck)
     rolls: list[RollForecast] = []
-    turn_yd: int | None = None
-    if intent.turn and control.state is MoveState.NORMAL:
-        turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else 0
-    elif intent.turn:
-        turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else int(lim.free_turn_yd)
-        if turn_yd < lim.free_turn_yd or abs(intent.turn) == 2:
-            modifier = early_turn_modifier(body, lim, chosen)
-            skill, label = control_roll(world, body)
-            what = "early turn" if turn_yd < lim.free_turn_yd else "tight turn"
-            rolls.append(RollForecast.of(what, modified(label, modifier), skill + modifier))
-    plan = plan_walk(world, body, chosen, turn_yd, None)
+    asked = asked_turns(body)
+    turns: tuple[FacingChange, ...] = ()
+    if control.state is MoveState.NORMAL:
+        turns = tuple((0 if at is None else at, by) for at, by in asked)
+    elif asked:
+        checks = turn_checks(body, lim, asked)
+        turns = tuple((at, by) for at, by, _ in checks)
+        for _, _, what in checks:
+            if what is not None:
+                modifier = early_turn_modifier(body, lim, chosen)
+                skill, label = control_roll(world, body)
+                rolls.append(RollForecast.of(what, modified(label, modifier), skill + modifier))
+    plan = plan_walk(world, body, chosen, turns, None)
 
     def jump(obstacle: int, _at: Hex) -> bool:
         rolls.append(RollForecast.of(f"jump obstacle {obstacle}", "DX or Jumping", jump_skill(world, body)))
@@ -120,7 +123,7 @@ def preview(world: World, entity: int) -> Forecast:
 
     result = walk(plan, index, jump, lambda _other, _at, _aside: False)
     if chosen.flight == "house":
-        rolls.extend(_climb_dive_rolls(world, body, lim, result.turned[0] if result.turned else None))
+        rolls.extend(_climb_dive_rolls(world, body, lim, result.turned[0][0] if result.turned else None))
     loses: str | None = None
     accelerating = intent.throttle > 0 and result.extra == 0
     if control.state is MoveState.HIGH_SPEED and result.struck is None and not accelerating:

@@ -170,8 +170,8 @@ def refuse_steering(world: World, entity: int) -> None:
     """Raise :class:`~esper_motion.ecs.errors.IntentError` if the intent of ``entity``, a flier falling since an earlier
     turn, asks it to speed up, slow down, turn or veer (Basic Set: Flying Combat > Cannot Hover)."""
     intent = world.get(entity, Intent)
-    if intent.throttle or intent.turn or any(intent.veer):
-        field = "throttle" if intent.throttle else "turn" if intent.turn else "veer"
+    if intent.throttle or intent.turn or intent.turns or any(intent.veer):
+        field = "throttle" if intent.throttle else "turn" if intent.turn else "turns" if intent.turns else "veer"
         raise IntentError(
             entity,
             field,

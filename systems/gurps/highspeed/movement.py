@@ -10,7 +10,7 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from esper_motion.components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
+from esper_motion.components.gurps import Condition, Control, FacingChange, LossCause, Mover, MoveState, Skills
 from esper_motion.components.motion import Position
 from esper_motion.components.mount import Mount
 from esper_motion.ecs import Phase, RollMade, World
@@ -41,8 +41,10 @@ class WalkPlan(NamedTuple):
     The walker faces ``facing`` and travels along ``heading``. It has ``points`` movement points, each yard
     costing 1 plus the footing's extra points when ``footing`` is paid. Up to ``drift_from_yd`` it enters
     the front hex ``veer`` picks for that yard; from ``drift_from_yd`` on it goes straight along its heading.
-    At yard ``turn_yd`` (counted before entering the next hex) its facing turns by ``turn_by`` hexsides, and
-    its heading with it when ``heading_follows_turn``. The walk ends at yard ``stop_at_yd`` (a trip), when
+    At each ``(at_yd, hexsides)`` of ``turns`` (yards counted before entering the next hex) its facing turns by
+    that many hexsides, and its heading with it unless the turn comes at or after ``steady_from_yd`` (control was
+    lost there: the house rules' failed early turn changes the facing only). The walk ends at yard
+    ``stop_at_yd`` (a trip), when
     the points run out, or at whatever it cannot pass. With ``can_jump`` it may try to jump crossable
     obstacles.
     """
@@ -55,9 +57,8 @@ class WalkPlan(NamedTuple):
     heading: int
     points: int
     veer: tuple[int, ...] = ()
-    turn_yd: int | None = None
-    turn_by: int = 0
-    heading_follows_turn: bool = True
+    turns: tuple[FacingChange, ...] = ()
+    steady_from_yd: int | None = None
     stop_at_yd: int | None = None
     drift_from_yd: int | None = None
     footing: bool = True
@@ -67,14 +68,15 @@ class WalkPlan(NamedTuple):
 @dataclass(slots=True)
 class WalkResult:
     """Where a walk went: the hexes entered, the final facing and heading, the points spent (of which
-    ``extra`` for footing), the turn made (yards before it, and the hex), and what stopped it, if anything."""
+    ``extra`` for footing), the changes of facing made (yards before each, its hex and its hexsides), and what
+    stopped it, if anything."""
 
     facing: int
     heading: int
     path: list[Hex] = field(default_factory=list)
     spent: int = 0
     extra: int = 0
-    turned: tuple[int, Hex] | None = None
+    turned: list[tuple[int, Hex, int]] = field(default_factory=list)
     struck: int | None = None
 
 
@@ -116,9 +118,11 @@ def walk(
     facing, heading = plan.facing, plan.heading
     path: list[Hex] = []
     spent = extra = 0
-    turned: tuple[int, Hex] | None = None
+    turned: list[tuple[int, Hex, int]] = []
     struck: int | None = None
-    turn_yd, stop_at_yd, drift_from_yd = plan.turn_yd, plan.stop_at_yd, plan.drift_from_yd
+    turns, steady_from = plan.turns, plan.steady_from_yd
+    turn_yd = turns[0][0] if turns else None  # the yard of the next change of facing, None when none is left
+    stop_at_yd, drift_from_yd = plan.stop_at_yd, plan.drift_from_yd
     points, footing, veer = plan.points, plan.footing, plan.veer
     occupied = index.occupied
     rolls = (jump, dodge)
@@ -126,8 +130,9 @@ def walk(
     body = body_hexes(here, facing, length) if length > 1 else (here,)
     yard = 0
     while True:
-        if yard == turn_yd and turned is None:
-            turned_to = turn(facing, plan.turn_by)
+        if yard == turn_yd:
+            by = turns[len(turned)][1]
+            turned_to = turn(facing, by)
             if length > 1:
                 swung = body_hexes(here, turned_to, length)
                 struck = _body_in_way(plan, index, body, swung, toward=turned_to, rolls=rolls)
@@ -135,9 +140,10 @@ def walk(
                     break
                 body = swung
             facing = turned_to
-            if plan.heading_follows_turn:
+            if steady_from is None or yard < steady_from:
                 heading = facing
-            turned = (yard, here)
+            turned.append((yard, here, by))
+            turn_yd = turns[len(turned)][0] if len(turned) < len(turns) else None
         if stop_at_yd is not None and yard >= stop_at_yd:
             break
         drifting = drift_from_yd is not None and yard >= drift_from_yd
@@ -151,7 +157,7 @@ def walk(
             # Up to the next yard where the plan changes something, every empty hex costs one point and holds
             # nothing to meet: walk those in one go, then look again at the yard after them.
             most = points - spent
-            for mark in (None if turned else turn_yd, stop_at_yd, None if drifting else drift_from_yd):
+            for mark in (turn_yd, stop_at_yd, None if drifting else drift_from_yd):
                 if mark is not None and mark > yard:
                     most = min(most, mark - yard)
             ran = _clear_run(here, step, most, occupied, path)
@@ -160,7 +166,7 @@ def walk(
                 body = (here,)
                 spent += ran
                 yard += ran
-                if spent == points and (turned or yard != turn_yd):
+                if spent == points and yard != turn_yd:
                     break  # no point left for another yard, and no turn due here
                 continue
         ahead = (here[0] + step[0], here[1] + step[1])
@@ -330,10 +336,11 @@ def dodge_aside(world: World, index: SpatialIndex, mover: int, other: int, *, at
 
 
 def plan_walk(
-    world: World, body: Body, chosen: Rules, turn_yd: int | None, loss: tuple[int, LossCause] | None
+    world: World, body: Body, chosen: Rules, turns: tuple[FacingChange, ...], loss: tuple[int, LossCause] | None
 ) -> WalkPlan:
-    """The :class:`WalkPlan` of ``body`` this turn, turning at ``turn_yd`` (None: no turn); ``loss`` is the yard
-    from which it is out of control (0: from the start) and why, or None when it keeps control all the way.
+    """The :class:`WalkPlan` of ``body`` this turn, changing facing as ``turns`` says (``(at_yd, hexsides)`` in
+    order; none: no turn); ``loss`` is the yard from which it is out of control (0: from the start) and why, or
+    None when it keeps control all the way.
 
     In control it follows its facing and its ``Intent.veer``. From the loss of control on it either stops (a
     trip: the skid comes in the CONTROL phase) or goes straight along its heading (in the air, in water, on
@@ -357,9 +364,8 @@ def plan_walk(
         heading=heading,
         points=level_points(world, body.entity, body.velocity.yps),
         veer=body.intent.veer,
-        turn_yd=turn_yd,
-        turn_by=body.intent.turn,
-        heading_follows_turn=loss is None,
+        turns=turns,
+        steady_from_yd=loss[0] if loss is not None else None,
         stop_at_yd=stop_at,
         drift_from_yd=drift_from,
         footing=on_ground,
@@ -370,8 +376,8 @@ def plan_walk(
 class PathWalker(IndexedSystem):
     """MOVEMENT phase: moves every mover along its path, in initiative order.
 
-    Reads ``Velocity`` (movement points), ``Facing``, ``Intent.turn`` and ``Intent.veer``, ``Control``
-    (``turn_yd`` from the TURNING phase, ``state``, ``lost_at_yd``), footing, obstacles and other bodies through
+    Reads ``Velocity`` (movement points), ``Facing``, ``Intent.veer``, ``Control`` (``turn_plan`` from the
+    TURNING phase, ``state``, ``lost_at_yd``), footing, obstacles and other bodies through
     the :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` (brought up to date here once a turn); writes
     ``Position``, ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``, ``moved_yd``, ``extra_cost``,
     ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into); emits :class:`Turned`,
@@ -423,7 +429,7 @@ class PathWalker(IndexedSystem):
         loss = None
         if control.loss_cause is not None:
             loss = (control.lost_at_yd or 0, control.loss_cause)
-        plan = plan_walk(world, body, chosen, control.turn_yd, loss)
+        plan = plan_walk(world, body, chosen, control.turn_plan, loss)
 
         def jump(obstacle: int, at: Hex) -> bool:
             result = world.dice.success(jump_skill(world, body), "DX or Jumping")
@@ -447,15 +453,19 @@ class PathWalker(IndexedSystem):
 
         result = walk(plan, index, jump, dodge, refusal)
         start = body.position.hex
-        if result.turned is not None:
-            after_yd, at = result.turned
-            pushed = False
-            if control.state is MoveState.HIGH_SPEED or control.loss_cause is not None:
-                lim = limits(world, body, chosen)
-                pushed = after_yd < lim.free_turn_yd or abs(plan.turn_by) == 2
-            world.emit(Turned(entity, plan.facing, result.facing, at, after_yd, pushed))
-            control.turned_hexsides += abs(plan.turn_by)
-            control.straight_yd = len(result.path) - after_yd
+        if result.turned:
+            at_speed = control.state is MoveState.HIGH_SPEED or control.loss_cause is not None
+            lim = limits(world, body, chosen) if at_speed else None
+            facing, previous = plan.facing, None
+            for after_yd, at, by in result.turned:
+                pushed = False
+                if lim is not None:
+                    early = after_yd < lim.free_turn_yd if previous is None else after_yd - previous < lim.radius
+                    pushed = early or abs(by) == 2
+                world.emit(Turned(entity, facing, turn(facing, by), at, after_yd, pushed))
+                facing, previous = turn(facing, by), after_yd
+                control.turned_hexsides += abs(by)
+            control.straight_yd = len(result.path) - result.turned[-1][0]
         else:
             control.straight_yd += len(result.path)
         end = result.path[-1] if result.path else start

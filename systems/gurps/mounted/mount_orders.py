@@ -130,16 +130,17 @@ class MountOrderSystem(System):
             intent.maneuver = Maneuver.MOVE
             intent.throttle = charge_throttle(world, entity)
             intent.turn, intent.turn_at_yd, intent.push, intent.veer, intent.slam = 0, None, False, (), False
+            intent.turns = ()
             mount.charging = None
             return
         if mount.exhausted:
             intent.throttle = exhausted_throttle(world, entity, intent)
         feat = mount.feat
         if feat is None and intent.push:
-            feat = "tight turn" if intent.turn else "hasty deceleration"
+            feat = "tight turn" if intent.turn or intent.turns else "hasty deceleration"
         if feat is None or _coax(world, entity, mount, feat) or feat in PATH_FEATS:
             return  # done, or a feat on the path, which the walker refuses when it gets there
-        intent.turn, intent.turn_at_yd, intent.push, intent.throttle = 0, None, False, 0
+        intent.turn, intent.turn_at_yd, intent.turns, intent.push, intent.throttle = 0, None, (), False, 0
 
     def _house_riders(self) -> None:
         world = self.world
@@ -238,6 +239,7 @@ def ordered_intent(world: World, entity: int) -> Intent:
             throttle=charge_throttle(world, entity),
             turn=0,
             turn_at_yd=None,
+            turns=(),
             push=False,
             veer=(),
             slam=False,

@@ -12,7 +12,7 @@ from esper_motion.ecs import Phase, System
 
 class IntentReset(System):
     """CLEANUP phase: puts every ``Intent`` back to its defaults (a Move maneuver, no throttle, no turn, no veer,
-    no push, no slam, no matter of life and death), in place: the component stays on the entity
+    no push, no slam, no matter of life and death, no sequence of turns), in place: the component stays on the entity
     (docs/architecture.md > Performance).
 
     A rider seated on a mount defaults to Do Nothing instead: it does not move under its own power, and under
@@ -33,6 +33,7 @@ class IntentReset(System):
             intent.throttle = 0
             intent.turn = 0
             intent.turn_at_yd = None
+            intent.turns = ()
             intent.push = False
             intent.veer = ()
             intent.slam = False

@@ -8,11 +8,12 @@ from support import gurps_world, of_type
 from support.highspeed import mover
 from support.mounted import mounted_pair, script, spawn_rider, targets
 
-from esper_motion.components import Condition, Intent, MoveState, Skills
+from esper_motion.components import Condition, Control, Facing, Intent, MoveState, Skills, Velocity
 from esper_motion.components.mount import Mount
-from esper_motion.ecs import World
+from esper_motion.ecs import IntentError, RollMade, World
+from esper_motion.ecs.hexgrid import DIRECTIONS
 from esper_motion.systems.gurps import Rules, defenses, preview, speed_modifier
-from esper_motion.systems.gurps.events import LostControl
+from esper_motion.systems.gurps.events import LostControl, Turned
 from esper_motion.systems.gurps.mounted.common import seat
 
 HOUSE = Rules.house()
@@ -86,3 +87,47 @@ def test_maneuvers_during_high_speed_movement_a_motorcycle_whose_rider_is_out_ha
     world.dice.script(*([3] * (8 + 3 * 3 + 2)))
     events = world.step()
     assert [(e.entity, e.cause) for e in of_type(events, LostControl)] == [(bike, "nobody at the controls")]
+
+
+def _runner(world: World, **intent: object) -> int:
+    """A runner with Enhanced Move (Basic Move 5, top speed 20) at 13 yd/s: turning radius 13 // 5 = 2."""
+    return mover(
+        world, velocity=13, top_speed=20, enhanced=True, dx=10, state=MoveState.HIGH_SPEED, intent=Intent(**intent)
+    )  # type: ignore[arg-type]
+
+
+def test_direction_and_turning_radius_a_change_of_facing_after_each_full_radius() -> None:
+    """Basic Set: High-Speed Movement > Direction and Turning Radius (the example: velocity 13, Basic Move 5, a
+    radius of 2 yards between each change of facing) and Tactical Movement (a 60-degree turn is one hexside). The
+    runner changes facing one hexside at yard 2 and again at yard 4, each after a full radius: no roll. 2 yards
+    east, 2 along facing 1, then 9 along facing 2."""
+    world = gurps_world(BASIC)
+    runner = _runner(world, turns=((2, 1), (4, 1)))
+    events = world.step()
+    assert of_type(events, RollMade) == []
+    dq, dr = DIRECTIONS[1]
+    assert [(e.from_facing, e.to_facing, e.at, e.after_yd, e.pushed) for e in of_type(events, Turned)] == [
+        (0, 1, (2, 0), 2, False),
+        (1, 2, (2 + 2 * dq, 2 * dr), 4, False),
+    ]
+    assert world.get(runner, Facing).direction == 2
+    assert world.get(runner, Velocity).heading == 2
+    assert world.get(runner, Control).turned_hexsides == 2
+    assert world.get(runner, Control).straight_yd == 13 - 4
+
+
+def test_direction_and_turning_radius_a_second_change_within_the_radius_is_an_early_turn() -> None:
+    """Basic Set: High-Speed Movement > Direction and Turning Radius; Pushing the Envelope. A second change one
+    yard after the first (yard 3, the radius is 2) is early: without push it is refused; with push it rolls
+    DX 10 + 3 - 1 (velocity 13 is one full Basic Move over Basic Move 5) = 12. A 13 fails: control is lost at yard
+    3, and the change is not made (Basic Set)."""
+    world = gurps_world(BASIC)
+    runner = _runner(world, turns=((2, 1), (3, 1)))
+    with pytest.raises(IntentError, match=r"turns\[1\]"):
+        world.step()
+    world.get(runner, Intent).push = True
+    script(world, 13)
+    events = world.step()
+    assert targets(events, "early turn") == [12]
+    assert [(e.from_facing, e.to_facing, e.after_yd) for e in of_type(events, Turned)] == [(0, 1, 2)]
+    assert [(e.cause, e.after_yd) for e in of_type(events, LostControl)] == [("failed roll", 3)]
