@@ -20,7 +20,7 @@ from esper_motion.systems.gurps.highspeed.intent import check_intent, early_turn
 from esper_motion.systems.gurps.highspeed.maneuvers import maneuver_loss
 from esper_motion.systems.gurps.highspeed.movement import jump_skill, plan_walk, walk
 from esper_motion.systems.gurps.highspeed.turning import asked_turns, turn_checks
-from esper_motion.systems.gurps.mounted.mount_orders import ordered_intent
+from esper_motion.systems.gurps.mounted.mount_orders import feat_roll, ordered_intent
 from esper_motion.systems.gurps.shared.movers import (
     Body,
     Limits,
@@ -74,8 +74,9 @@ def preview(world: World, entity: int) -> Forecast:
     the orders a mount takes included (an exhausted mount's, under the house rules a ridden mount's and a seated
     rider's: :func:`esper_motion.systems.gurps.mounted.mount_orders.ordered_intent`), and the forecast is of the intent
     the entity will act on (a charging or exhausted mount's throttle, a forced Ready). The path follows the positions of
-    this moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made; a pushed turn
-    is assumed made. Under the house flight rules the roll for a climb or dive started before the turning radius is
+    this moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made, and so is a
+    mount's rider's Riding+2 for a risky feat its path asks (a jump, an obstacle, bad footing); a pushed turn is
+    assumed made. Under the house flight rules the roll for a climb or dive started before the turning radius is
     listed and assumed made; the end-of-turn roll for a dive past the normal top speed is not forecast (it depends on
     the velocity the turn ends with).
     """
@@ -121,7 +122,16 @@ def preview(world: World, entity: int) -> Forecast:
         rolls.append(RollForecast.of(f"jump obstacle {obstacle}", "DX or Jumping", jump_skill(world, body)))
         return True
 
-    result = walk(plan, index, jump, lambda _other, _at, _aside: False)
+    asked_feats: set[str] = set()
+
+    def refuses(feat: str, _at: Hex) -> bool:
+        found = feat_roll(world, entity, feat)
+        if found is not None and feat not in asked_feats:
+            asked_feats.add(feat)
+            rolls.append(RollForecast.of(*found))
+        return False
+
+    result = walk(plan, index, jump, lambda _other, _at, _aside: False, refuses)
     if chosen.flight == "house":
         rolls.extend(_climb_dive_rolls(world, body, lim, result.turned[0][0] if result.turned else None))
     loses: str | None = None

@@ -341,8 +341,14 @@ def riding_roll(
       +3 and stirrups +1 (House rules: Mounts).
 
     A rider on its own mount with nobody else seated is the controller. The label of the roll shows the base
-    and the total modifier, e.g. ``Riding-4``.
+    and the total modifier, e.g. ``Riding-4`` (:func:`riding_target`).
     """
+    target, label = riding_target(world, rider, mount, modifier, stay_on=stay_on)
+    return success_roll(world, rider, target, label, purpose)
+
+
+def riding_target(world: World, rider: int, mount: int, modifier: int, *, stay_on: bool = False) -> tuple[int, str]:
+    """The target and label of :func:`riding_roll`, worked out without rolling."""
     rider_component = world.get(rider, Rider)
     mount_component = world.get(mount, Mount)
     controller = mount_component.controller
@@ -371,7 +377,7 @@ def riding_roll(
     if stay_on and house(world):
         total += 3 if mount_component.war_saddle else 0
         total += 1 if mount_component.stirrups else 0
-    return success_roll(world, rider, base + total, modified(skill, total), purpose)
+    return base + total, modified(skill, total)
 
 
 # --- Falls ----------------------------------------------------------------------------------------

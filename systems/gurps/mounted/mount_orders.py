@@ -16,7 +16,14 @@ from esper_motion.ecs import IntentError, Phase, System, World
 from esper_motion.ecs.validate import check_choice
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import FeatRefused
-from esper_motion.systems.gurps.mounted.common import house, maneuver, require_mount, riding_roll, set_maneuver
+from esper_motion.systems.gurps.mounted.common import (
+    house,
+    maneuver,
+    require_mount,
+    riding_roll,
+    riding_target,
+    set_maneuver,
+)
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
 from esper_motion.systems.gurps.shared.movers import BODY_TYPES, body_of, initiative_order, installed_rules, limits
 
@@ -62,15 +69,35 @@ def refuses_feat(world: World, mount: int, feat: str) -> bool:
     return not decided
 
 
+def feat_roll(world: World, mount: int, feat: str) -> tuple[str, str, int] | None:
+    """The roll :func:`refuses_feat` makes for ``feat`` in a turn about to start, as ``(purpose, label, target)``,
+    or None when it needs none; nothing changes (for :func:`esper_motion.systems.gurps.preview`)."""
+    found = world.try_get(mount, Mount)
+    if found is None or not _needs_coaxing(world, mount, found):
+        return None
+    coax, controller = _coaxing(found.training), found.controller
+    assert coax is not None and controller is not None  # _needs_coaxing says so
+    target, label = riding_target(world, controller, mount, coax)
+    return f"make the mount attempt a {feat}", label, target
+
+
+def _needs_coaxing(world: World, entity: int, mount: Mount) -> bool:
+    """Whether a risky feat of ``mount`` hangs on its controller's Riding+2: no war training, a controller that
+    exists, and no matter of life and death (``Intent.life_or_death``)."""
+    controller = mount.controller
+    if _coaxing(mount.training) is None or controller is None or not world.exists(controller):
+        return False
+    intent = world.try_get(entity, Intent)
+    return intent is None or not intent.life_or_death
+
+
 def _coax(world: World, entity: int, mount: Mount, feat: str) -> bool:
     """Settle ``feat`` for ``mount`` this turn: True when it needs no roll or its controller makes Riding+2; on a
     failure emit :class:`FeatRefused` and spook it. The outcome goes into ``Mount.feats``."""
-    coax = _coaxing(mount.training)
-    controller = mount.controller
-    intent = world.try_get(entity, Intent)
-    life_or_death = intent is not None and intent.life_or_death
-    if coax is None or controller is None or not world.exists(controller) or life_or_death:
+    if not _needs_coaxing(world, entity, mount):
         return True  # no roll to make (a despawned rider is forgotten in the MOUNTED phase)
+    coax, controller = _coaxing(mount.training), mount.controller
+    assert coax is not None and controller is not None  # _needs_coaxing says so
     made = riding_roll(world, controller, entity, coax, f"make the mount attempt a {feat}").success
     mount.feats[feat] = made
     if not made:

@@ -20,7 +20,7 @@ from esper_motion.components import (
 )
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import IntentError, World
-from esper_motion.systems.gurps import Rules, movement_limits
+from esper_motion.systems.gurps import Rules, movement_limits, preview
 from esper_motion.systems.gurps.events import FallDamage, FeatRefused, FellOff, Landed, MountFell, ObstacleCrossed
 from esper_motion.systems.gurps.mounted.cavalry import mounted_attack
 from esper_motion.systems.gurps.mounted.common import seat
@@ -151,3 +151,19 @@ def test_movement_and_maneuvers_a_jump_on_the_path_asks_riding_plus_2_unless_lif
     assert targets(events, f"jump obstacle {fence}") == [10]
     assert [(e.entity, e.obstacle) for e in of_type(events, ObstacleCrossed)] == [(horse, fence)]
     assert world.get(horse, Position).hex == (8, 0)
+
+
+def test_movement_and_maneuvers_the_preview_lists_the_riding_plus_2_the_path_asks() -> None:
+    """Basic Set: Mounted Combat (the Riding+2 paragraph), forecast: ``preview`` lists the rider's Riding+2 for
+    the fence on the path (12 + 2 - 3 = 11), then the horse's DX 10 to jump it, and changes nothing."""
+    world = gurps_world(BASIC)
+    horse, _ = mounted_pair(world, training="well-broken", velocity=8)
+    fence = _fence(world, (4, 0))
+    before = world.dice.getstate()
+    forecast = preview(world, horse)
+    assert [(roll.purpose, roll.target) for roll in forecast.rolls] == [
+        ("make the mount attempt a jump", 11),
+        (f"jump obstacle {fence}", 10),
+    ]
+    assert world.dice.getstate() == before
+    assert world.get(horse, Mount).feats == {}
