@@ -15,6 +15,7 @@ from esper_motion.ecs.hexgrid import DIRECTIONS
 from esper_motion.systems.gurps import Rules, defenses, preview, speed_modifier
 from esper_motion.systems.gurps.events import LostControl, Turned
 from esper_motion.systems.gurps.mounted.common import seat
+from esper_motion.systems.gurps.mounted.mounting import leap_astride
 
 HOUSE = Rules.house()
 BASIC = Rules.basic()
@@ -131,3 +132,20 @@ def test_direction_and_turning_radius_a_second_change_within_the_radius_is_an_ea
     assert targets(events, "early turn") == [12]
     assert [(e.from_facing, e.to_facing, e.after_yd) for e in of_type(events, Turned)] == [(0, 1, 2)]
     assert [(e.cause, e.after_yd) for e in of_type(events, LostControl)] == [("failed roll", 3)]
+
+
+def test_cavalry_weapons_a_driver_leaps_astride_a_motorcycle_with_driving() -> None:
+    """Basic Set: Mounted Combat > Cavalry Weapons (the same rules from a motorcycle, Driving for Riding) and
+    Mounting Up: leaping astride with "Riding" on a motorcycle (stirrups: no penalty) rolls Driving 14; 14 makes
+    it, and the rider sits on the bike."""
+    world = gurps_world(BASIC)
+    bike = mover(
+        world, basic_move=10, top_speed=40, wheels=2, legs=False, handling=1, extra=(Mount(open_vehicle=True),)
+    )
+    rider = spawn_rider(world, at=(0, 1))
+    world.get(rider, Skills).levels = {"Driving": 14}
+    leap_astride(world, rider, bike)
+    script(world, 14)
+    events = world.step()
+    assert targets(events, "leap astride") == [14]
+    assert world.get(bike, Mount).riders == [rider]
