@@ -149,3 +149,19 @@ def test_cavalry_weapons_a_driver_leaps_astride_a_motorcycle_with_driving() -> N
     events = world.step()
     assert targets(events, "leap astride") == [14]
     assert world.get(bike, Mount).riders == [rider]
+
+
+def test_house_high_speed_movement_a_failed_early_change_in_a_sequence_turns_the_facing_only() -> None:
+    """House rules: High Speed Movement (a turn before the radius rolls DX+3 minus the radius; on a failure the
+    facing changes, not the direction of movement, and control is lost), with several changes in one second. At
+    13 yd/s and Encumbered Move 5 the house radius is 13 / 5 rounded up, 3. The change at yard 3 comes after the
+    full radius (no roll); the one at yard 4 is early: DX 10 + 3 - 3 = 10, and 11 fails. The facing turns there
+    to 2, but the heading stays 1, and control is lost there (on foot: a trip)."""
+    world = gurps_world(HOUSE)
+    runner = _runner(world, turns=((3, 1), (4, 1)), push=True)
+    script(world, 11)
+    events = world.step()
+    assert targets(events, "early turn") == [10]
+    assert [(e.from_facing, e.to_facing, e.after_yd) for e in of_type(events, Turned)] == [(0, 1, 3), (1, 2, 4)]
+    assert [(e.cause, e.mode, e.after_yd) for e in of_type(events, LostControl)] == [("failed roll", "trip", 4)]
+    assert (world.get(runner, Facing).direction, world.get(runner, Velocity).heading) == (2, 1)

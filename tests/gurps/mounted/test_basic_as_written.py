@@ -92,7 +92,7 @@ def _fence(world: World, at: tuple[int, int]) -> int:
     return world.spawn(Position(*at), Obstacle(hp=20, hard=True, height_yd=1.0, crossable=True))
 
 
-def test_movement_and_maneuvers_a_refused_jump_stops_the_mount_short_of_the_fence() -> None:
+def test_mounted_combat_riding_plus_2_a_refused_jump_stops_the_mount_short_of_the_fence() -> None:
     """Basic Set: Mounted Combat (the Riding+2 paragraph: on a failure the mount disobeys). A well-broken horse
     (3 hexes long) at 8 yd/s toward a fence on (4, 0), with the points to land beyond it, asked for the jump: its
     rider rolls Riding 12 + 2 - 3 (training) = 11 and fails with 12. The horse refuses: it stops on (3, 0), short
@@ -115,7 +115,7 @@ def test_movement_and_maneuvers_a_refused_jump_stops_the_mount_short_of_the_fenc
     [(11, (5, 0)), (12, (2, 0))],
     ids=["Riding+2 made: onto the mud", "Riding+2 failed: stops short of it"],
 )
-def test_movement_and_maneuvers_bad_footing_on_the_path_asks_riding_plus_2(
+def test_mounted_combat_riding_plus_2_asked_for_bad_footing_on_the_path(
     riding_roll: int, stops_at: tuple[int, int]
 ) -> None:
     """Basic Set: Mounted Combat (the Riding+2 paragraph), asked by the path itself. A well-broken horse walking
@@ -133,7 +133,7 @@ def test_movement_and_maneuvers_bad_footing_on_the_path_asks_riding_plus_2(
 
 
 @pytest.mark.parametrize("life_or_death", [False, True], ids=["asked on the path", "life or death: no roll"])
-def test_movement_and_maneuvers_a_jump_on_the_path_asks_riding_plus_2_unless_life_or_death(
+def test_mounted_combat_riding_plus_2_asked_for_a_jump_on_the_path_unless_life_or_death(
     life_or_death: bool,
 ) -> None:
     """Basic Set: Mounted Combat (the Riding+2 paragraph), asked by the path itself, and its exception for a matter
@@ -153,7 +153,7 @@ def test_movement_and_maneuvers_a_jump_on_the_path_asks_riding_plus_2_unless_lif
     assert world.get(horse, Position).hex == (8, 0)
 
 
-def test_movement_and_maneuvers_the_preview_lists_the_riding_plus_2_the_path_asks() -> None:
+def test_mounted_combat_riding_plus_2_the_preview_lists_the_roll_the_path_asks() -> None:
     """Basic Set: Mounted Combat (the Riding+2 paragraph), forecast: ``preview`` lists the rider's Riding+2 for
     the fence on the path (12 + 2 - 3 = 11), then the horse's DX 10 to jump it, and changes nothing."""
     world = gurps_world(BASIC)
