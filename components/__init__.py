@@ -18,6 +18,7 @@ from esper_motion.components.flight import (
 from esper_motion.components.gurps import (
     Condition,
     Control,
+    FacingChange,
     Footing,
     Intent,
     LossCause,
@@ -68,6 +69,7 @@ __all__ = [
     "Condition",
     "Control",
     "Facing",
+    "FacingChange",
     "Flight",
     "FlightIntent",
     "FlightMode",
