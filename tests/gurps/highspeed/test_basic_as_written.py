@@ -40,10 +40,10 @@ def test_attacking_and_defending_a_rider_is_as_hard_to_hit_as_its_mount(chosen: 
 
 
 def _motorcycle(world: World) -> tuple[int, int]:
-    """A motorcycle (Basic Move 10, top speed 40, two wheels, Handling +1, DX 8) at 20 yd/s, and its rider, who
+    """A motorcycle (Basic Move 10, top speed 40, two wheels, Handling +1, DX 10) at 20 yd/s, and its rider, who
     has Driving 14 and no Riding, in the saddle."""
     bike = mover(
-        world, velocity=20, basic_move=10, top_speed=40, wheels=2, legs=False, handling=1, dx=8, hp=20,
+        world, velocity=20, basic_move=10, top_speed=40, wheels=2, legs=False, handling=1, dx=10, hp=20,
         state=MoveState.HIGH_SPEED, extra=(Mount(open_vehicle=True),),
     )  # fmt: skip
     rider = spawn_rider(world, at=(0, 1))
@@ -55,7 +55,7 @@ def _motorcycle(world: World) -> tuple[int, int]:
 def test_pushing_the_envelope_a_ridden_motorcycle_rolls_its_drivers_driving_plus_handling() -> None:
     """Basic Set: High-Speed Movement > Pushing the Envelope, with Mounted Combat > Cavalry Weapons (the same rules
     from a motorcycle, Driving for Riding). Braking from 20 by 14 is 4 over Basic Move 10: -2. The rider drives:
-    Driving 14 + Handling 1 - 2 = 13 (not the bike's DX 8 + 3 - 2). 13 makes it; the rider then rolls to stay on
+    Driving 14 + Handling 1 - 2 = 13 (not the bike's DX 10 + 3 - 2 = 11). 13 makes it; the rider then rolls to stay on
     with Driving 14, never Riding (10 makes it)."""
     world = gurps_world(BASIC)
     bike, rider = _motorcycle(world)
