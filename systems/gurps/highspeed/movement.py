@@ -44,9 +44,8 @@ class WalkPlan(NamedTuple):
     At each ``(at_yd, hexsides)`` of ``turns`` (yards counted before entering the next hex) its facing turns by
     that many hexsides, and its heading with it unless the turn comes at or after ``steady_from_yd`` (control was
     lost there: the house rules' failed early turn changes the facing only). The walk ends at yard
-    ``stop_at_yd`` (a trip), when
-    the points run out, or at whatever it cannot pass. With ``can_jump`` it may try to jump crossable
-    obstacles.
+    ``stop_at_yd`` (a trip), when the points run out, or at whatever it cannot pass. With ``can_jump`` it may
+    try to jump crossable obstacles.
     """
 
     entity: int
