@@ -200,7 +200,10 @@ def walk(
             break
         moved = body_hexes(ahead, facing, length) if length > 1 else (ahead,)
         if not empty:
-            if not drifting and _no_landing(plan, index, ahead, step=step, length=length, left=points - spent - cost):
+            left = points - spent - cost
+            if not drifting and _no_landing(
+                plan, index, ahead, step=step, facing=facing, length=length, filled=(*body, *moved), left=left
+            ):
                 break
             if (
                 refuses is not None
@@ -251,23 +254,46 @@ def feats_at(plan: WalkPlan, index: SpatialIndex, ahead: Hex) -> tuple[str, ...]
     return tuple(found)
 
 
-def _no_landing(plan: WalkPlan, index: SpatialIndex, ahead: Hex, *, step: Hex, length: int, left: int) -> bool:
+def _no_landing(
+    plan: WalkPlan,
+    index: SpatialIndex,
+    ahead: Hex,
+    *,
+    step: Hex,
+    facing: int,
+    length: int,
+    filled: tuple[Hex, ...],
+    left: int,
+) -> bool:
     """Whether what stands on ``ahead`` is only obstacles the walker could jump, with nowhere to land beyond them:
-    the ``left`` movement points (once ``ahead`` is paid for) cannot carry its whole body (``length`` hexes) past
-    them straight on, or something it would meet stands there. Then it stops short of them."""
+    the ``left`` movement points (once ``ahead`` is paid for) cannot carry its whole body (``length`` hexes) past them
+    straight on, or something it would meet stands on a hex its body would come to fill on the way. Then it stops
+    short of them.
+
+    The body is laid behind its front opposite ``facing`` (:func:`esper_motion.systems.gurps.shared.figure.body_hexes`)
+    and ``filled`` holds the hexes it fills now and on ``ahead``; a walker that veered onto the obstacle is carried on
+    in that direction with its body still along its facing, so the hexes behind its front are new ones at every
+    yard, and each is looked at as its front's are."""
     if not plan.can_jump:
         return False
     found = index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd)
     if not found or not all(what.crossable for _, what in found):
         return False
+    seen = set(filled)
     q, r = ahead
     for _ in range(length):
         q, r = q + step[0], r + step[1]
         left -= 1 + (index.footing_extra((q, r)) if plan.footing else 0)
-        if left < 0 or index.obstacles_in_way((q, r), plan.altitude_yd, plan.height_yd):
+        if left < 0:
             return True
-        if index.bodies_in_way((q, r), plan.entity, plan.altitude_yd, plan.height_yd):
-            return True
+        for spot in body_hexes((q, r), facing, length) if length > 1 else ((q, r),):
+            if spot in seen:
+                continue
+            seen.add(spot)
+            if index.obstacles_in_way(spot, plan.altitude_yd, plan.height_yd):
+                return True
+            if index.bodies_in_way(spot, plan.entity, plan.altitude_yd, plan.height_yd):
+                return True
     return False
 
 
@@ -428,9 +454,10 @@ class PathWalker(IndexedSystem):
 
     - A yard is entered only with the points for it; a hex of footing the points cannot pay for ends the walk.
     - A jump lands beyond the obstacle: it is tried only with the points to bring the walker's whole body past
-      it, straight on (footing paid), onto hexes where nothing stands that it would meet; a walker without them
-      stops short of the obstacle, with no roll. Only the front jumps: an obstacle the body behind it would
-      swing or slide onto stops the walker. So no walk ends on top of an obstacle.
+      it, straight on (footing paid), with nothing it would meet on any hex its body comes to fill on the way (a
+      walker that veered onto the obstacle keeps its body along its facing, so its rear fills new hexes too); a
+      walker without them stops short of the obstacle, with no roll. Only the front jumps: an obstacle the body
+      behind it would swing or slide onto stops the walker. So no walk ends on top of an obstacle.
     - A planned turn at a yard the walk never reaches does not happen.
     - Bodies in the way roll Dodge (Basic Speed + 3, encumbrance, -4 stunned); an unconscious body cannot. One
       that dodges gets out of the way: it steps one hex aside, off the walker's path (the order of

@@ -629,6 +629,47 @@ def test_a_jump_lands_straight_on_past_the_fence_never_on_it(veer: tuple[int, ..
     assert world.get(other, Position).hex == bystander
 
 
+def test_basic_set_high_speed_movement_jumping_obstacles_a_veering_horse_needs_room_for_its_whole_body() -> None:
+    """Basic Set: High-Speed Movement, jumping obstacles: a two-hex horse facing east veers north-east (0, +1) onto the
+    fence on (0, 1) and would be carried on north-east with its body still laid out behind it to the west, its rear
+    coming to fill (-1, 2), where a bystander stands. It used to clear the fence, strike the bystander with its rear
+    and end its move on the fence; with nowhere to land its whole body it stops short of the fence, with no roll."""
+    world = gurps_world()
+    horse = mover(
+        world,
+        velocity=6,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(veer=(1,)),
+        extra=(Mount(riders=[], hexes=2, training="war-trained"),),
+    )
+    world.spawn(Position(0, 1), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    other = mover(world, at=(-1, 2))
+    events = world.step()
+    assert of_type(events, ObstacleCrossed) == []
+    assert [roll for roll in of_type(events, RollMade) if roll.entity == horse] == []
+    assert world.get(horse, Position).hex == (0, 0)
+    assert world.get(other, Position).hex == (-1, 2)
+
+
+def test_a_horse_that_veers_over_a_fence_with_room_for_its_whole_body_lands_beyond_it() -> None:
+    """The same jump with the bystander gone: the horse clears the fence and is carried on north-east, its front
+    past the fence, and goes on east: 6 yd to (3, 3)."""
+    world = gurps_world()
+    horse = mover(
+        world,
+        velocity=6,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(veer=(1,)),
+        extra=(Mount(riders=[], hexes=2, training="war-trained"),),
+    )
+    fence = world.spawn(Position(0, 1), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    world.dice.script(3, 3, 4)  # 10 against DX 10: cleared
+    events = world.step()
+    assert of_type(events, ObstacleCrossed) == [ObstacleCrossed(horse, fence, (0, 1))]
+    assert of_type(events, Collided) == []
+    assert world.get(horse, Position).hex == (3, 3)
+
+
 def test_a_turn_due_over_the_fence_is_made_on_landing() -> None:
     """Finding 12, the turn: velocity 6 gives a turning radius of 6 // 5 = 1 yd, and the turn asked at yard 1 falls on
     the fence's hex; it is made on landing at (2, 0) after 2 yd, and the 4 yd left go north-east (0, +1) to (2, 4)."""
