@@ -203,7 +203,7 @@ def _movement(world: World, entity: int) -> Forecast:
         wings=wings if watched(world, body) else None,
     )
     if chosen.flight == "house":
-        rolls.extend(_climb_dive_rolls(world, body, lim, result.turned[0][0] if result.turned else None))
+        rolls.extend(_climb_dive_rolls(world, body, lim, tuple(yd for yd, _, _ in result.turned)))
     loses: str | None = None
     accelerating = intent.throttle > 0 and result.extra == 0
     if control.state is MoveState.HIGH_SPEED and result.struck is None and not accelerating:
@@ -218,7 +218,7 @@ def _movement(world: World, entity: int) -> Forecast:
     return Forecast(entity, tuple(rolls), loses, tuple(result.path), result.struck)
 
 
-def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yd: int | None) -> list[RollForecast]:
+def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yds: tuple[int, ...]) -> list[RollForecast]:
     """House rules: the early-turn rolls ``body``'s climbs and dives of this turn would take, each assumed made
     (:class:`esper_motion.systems.gurps.flight.house_climb_turns.HouseClimbTurns`)."""
     flight = world.try_get(body.entity, Flight)
@@ -230,7 +230,7 @@ def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yd: in
         return []  # not in the air once it has climbed and dived
     rolls = []
     for _, _, degrees, straight in climb_dive_turns(
-        legs, flight.last_climb_yd, body.control.straight_yd, hexside_turn_yd
+        legs, flight.last_climb_yd, body.control.straight_yd, hexside_turn_yds
     ):
         if degrees == 120 or straight < lim.radius:
             modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, "house")

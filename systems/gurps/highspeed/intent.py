@@ -85,15 +85,18 @@ def _check_sequence_fits(body: Body) -> None:
 
 def _check_sequence_at_speed(world: World, body: Body, lim: Limits, chosen: Rules) -> None:
     """Several changes of facing at high speed: each on this turn's path, and each that comes before the
-    turning radius is run (since the last change of direction, a house climb start included, then since the one
-    before it) with ``push``."""
+    turning radius is run (since the last change of direction, then since the one before it, a house climb start
+    included either way) with ``push``."""
     _check_sequence_fits(body)
     previous: int | None = None
     intent = body.intent
     for index, (at, _) in enumerate(intent.turns):
-        short = hexside_free_yd(world, body, lim, at) - at if previous is None else lim.radius - (at - previous)
+        free = hexside_free_yd(world, body, lim, at, previous)
+        short = free - at
         if short > 0 and not intent.push:
             since = "the last change of facing" if previous is None else f"the change at yard {previous}"
+            if free > (lim.free_turn_yd if previous is None else previous + lim.radius):
+                since = "a climb or dive start"
             raise IntentError(
                 body.entity,
                 f"turns[{index}]",

@@ -560,10 +560,7 @@ class PathWalker(IndexedSystem):
             for after_yd, at, by in result.turned:
                 pushed = False
                 if lim is not None:
-                    if previous is None:
-                        early = after_yd < hexside_free_yd(world, body, lim, after_yd)
-                    else:
-                        early = after_yd - previous < lim.radius
+                    early = after_yd < hexside_free_yd(world, body, lim, after_yd, previous)
                     pushed = early or abs(by) == 2
                 world.emit(Turned(entity, facing, turn(facing, by), at, after_yd, pushed))
                 facing, previous = turn(facing, by), after_yd

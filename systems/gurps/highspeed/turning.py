@@ -37,18 +37,18 @@ def turn_checks(
 ) -> tuple[tuple[int, int, str | None], ...]:
     """Each change of facing ``asked`` of ``body`` at high speed as ``(at_yd, hexsides, roll)``: ``roll`` is
     ``"early turn"`` for one before the turning radius is run (the first since the last change of facing, each
-    later one since the one before it; under the house rules a climb or dive start counts as a change:
-    :func:`~esper_motion.systems.gurps.shared.climbing.hexside_free_yd`), ``"tight turn"`` for a 120-degree turn,
+    later one since the one before it; under the house rules a climb or dive start counts as a change, before the
+    first or between two: :func:`~esper_motion.systems.gurps.shared.climbing.hexside_free_yd`), ``"tight turn"`` for
+    a 120-degree turn,
     else None (Basic Set: High-Speed Movement > Direction and Turning Radius; Pushing the Envelope)."""
     checks: list[tuple[int, int, str | None]] = []
     previous: int | None = None
     for wanted_at, by in asked:
         if previous is None:
             at = wanted_at if wanted_at is not None else int(hexside_free_yd(world, body, lim, None))
-            early = at < hexside_free_yd(world, body, lim, at)
         else:
-            at = wanted_at if wanted_at is not None else math.ceil(previous + lim.radius)
-            early = at - previous < lim.radius
+            at = wanted_at if wanted_at is not None else math.ceil(hexside_free_yd(world, body, lim, None, previous))
+        early = at < hexside_free_yd(world, body, lim, at, previous)
         checks.append((at, by, "early turn" if early else "tight turn" if abs(by) == 2 else None))
         previous = at
     return tuple(checks)
