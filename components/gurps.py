@@ -82,7 +82,8 @@ turned (positive counterclockwise)."""
 
 def check_facing_changes(owner: str, name: str, changes: object, *, most: int = 1) -> tuple[FacingChange, ...]:
     """Refuse anything but a tuple of ``(at_yd, hexsides)`` pairs of whole numbers at yards that strictly increase
-    (``at_yd`` 0 or more), each of 1 to ``most`` hexsides either way; return it."""
+    (``at_yd`` 0 to ``MAX_SPEED_YPS``, the most a path can run), each of 1 to ``most`` hexsides either way; return
+    it."""
     if not isinstance(changes, tuple):
         raise RuleValueError(owner, name, changes, "a tuple of (at_yd, hexsides) pairs")
     after = -1
@@ -90,7 +91,7 @@ def check_facing_changes(owner: str, name: str, changes: object, *, most: int = 
         where = f"{name}[{index}]"
         if not isinstance(change, tuple) or len(change) != 2:
             raise RuleValueError(owner, where, change, "an (at_yd, hexsides) pair")
-        after = check_int(owner, f"{where}[0]", change[0], low=after + 1)
+        after = check_int(owner, f"{where}[0]", change[0], low=after + 1, high=MAX_SPEED_YPS)
         hexsides = check_int(owner, f"{where}[1]", change[1], low=-most, high=most)
         if hexsides == 0:
             raise RuleValueError(owner, f"{where}[1]", hexsides, f"1 to {most} hexsides either way, not 0")

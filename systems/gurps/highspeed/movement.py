@@ -557,13 +557,14 @@ class PathWalker(IndexedSystem):
             at_speed = control.state is MoveState.HIGH_SPEED or control.loss_cause is not None
             lim = limits(world, body, chosen) if at_speed else None
             facing, previous = plan.facing, None
-            for after_yd, at, by in result.turned:
+            # a change needed a roll by the yard it was planned at (a jump may put it off to its landing)
+            for (after_yd, at, by), (planned_yd, _) in zip(result.turned, plan.turns, strict=False):
                 pushed = False
                 if lim is not None:
-                    early = after_yd < hexside_free_yd(world, body, lim, after_yd, previous)
+                    early = planned_yd < hexside_free_yd(world, body, lim, planned_yd, previous)
                     pushed = early or abs(by) == 2
                 world.emit(Turned(entity, facing, turn(facing, by), at, after_yd, pushed))
-                facing, previous = turn(facing, by), after_yd
+                facing, previous = turn(facing, by), planned_yd
                 control.turned_hexsides += abs(by)
             control.straight_yd = len(result.path) - result.turned[-1][0]
         else:

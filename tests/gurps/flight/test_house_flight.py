@@ -943,6 +943,39 @@ def test_house_rules_flying_movement_and_combat_the_wingspan_roll_is_made_at_onc
         assert world.get(eagle, Position).hex == (12, 0)
 
 
+@pytest.mark.parametrize(
+    ("faces", "made"),
+    [((3, 3, 3), True), ((6, 5, 4), False)],
+    ids=["DX 12 made: both changes of facing", "15 fails DX 12 at yard 3: the change at yard 6 is not made"],
+)
+def test_house_rules_flying_movement_and_combat_the_wingspan_roll_between_two_changes_of_facing(
+    faces: tuple[int, int, int], made: bool
+) -> None:
+    """House rules: Flying Movement and Combat (the wingspan roll at once) with several changes of facing (Basic Set:
+    High-Speed Movement > Direction and Turning Radius): the eagle turns left at yard 2, on (2, 0), and means to turn
+    back right at yard 6; the tree on (3, 2) comes within its wingspan at yard 3, on (2, 1). Made, it turns back at
+    (2, 4) and flies on east to (8, 4); failed, control is lost at yard 3 and it flies straight on north-east,
+    the change at yard 6 not made, to (2, 10)."""
+    world = house_world()
+    eagle = flier(world, velocity=12, altitude_yd=10, wings=True, wingspan_yd=4)
+    tree = pole(world, 3, 2)
+    world.get(eagle, Intent).turns = ((2, 1), (6, -1))
+    world.dice.script(*faces)
+    events = world.step()
+    assert of(events, WingspanObstructed) == [WingspanObstructed(eagle, (tree,), False)]
+    turned = [(event.at, event.after_yd) for event in of(events, Turned)]  # type: ignore[attr-defined]
+    if made:
+        assert of(events, LostControl) == []
+        assert turned == [((2, 0), 2), ((2, 4), 6)]
+        assert world.get(eagle, Position).hex == (8, 4)
+        assert (world.get(eagle, Facing).direction, world.get(eagle, Velocity).heading) == (0, 0)
+    else:
+        assert of(events, LostControl) == [LostControl(eagle, "failed roll", "drift", 3)]
+        assert turned == [((2, 0), 2)]
+        assert world.get(eagle, Position).hex == (2, 10)
+        assert (world.get(eagle, Facing).direction, world.get(eagle, Velocity).heading) == (1, 1)
+
+
 def wingtip(world: World, at: tuple[int, int], heading: int) -> int:
     """A winged flier with a 2-yard wingspan (1 hex each side), 30 yards up, flying at 6 yd/s along ``heading``."""
     bird = flier(world, velocity=6, altitude_yd=30, wings=True, wingspan_yd=2)

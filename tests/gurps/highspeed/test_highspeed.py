@@ -682,6 +682,38 @@ def test_a_turn_due_over_the_fence_is_made_on_landing() -> None:
     assert world.get(runner, Position).hex == (2, 4)
 
 
+def test_a_sequence_of_changes_of_facing_over_a_fence_is_made_from_the_landing_on() -> None:
+    """Finding 12 with several changes of facing (``Intent.turns``; Basic Set: High-Speed Movement > Direction and
+    Turning Radius): the change asked at yard 1 falls on the fence's hex and is made on landing at (2, 0) after 2 yd;
+    the one at yard 3 comes where asked, on (2, 1), and the 3 yd left go east to (5, 1)."""
+    world = gurps_world()
+    runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED, intent=Intent(turns=((1, 1), (3, -1))))
+    world.spawn(Position(1, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    world.dice.script(3, 3, 4)
+    events = world.step()
+    assert of_type(events, Turned) == [Turned(runner, 0, 1, (2, 0), 2, False), Turned(runner, 1, 0, (2, 1), 3, False)]
+    assert world.get(runner, Position).hex == (5, 1)
+
+
+def test_two_changes_of_facing_due_in_mid_air_are_both_made_on_landing() -> None:
+    """A two-hex horse is carried 2 yd over the fence on (1, 0), landing at (3, 0) after 3 yd: both changes asked
+    in mid-air, at yards 1 and 2, are made there, in order, and it goes on east to (6, 0). Neither is pushed: a
+    change needs a roll by the yard it was asked at (velocity 6: radius 1), as the TURNING phase planned it."""
+    world = gurps_world()
+    horse = mover(
+        world,
+        velocity=6,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(turns=((1, 1), (2, -1))),
+        extra=(Mount(riders=[], hexes=2, training="war-trained"),),
+    )
+    world.spawn(Position(1, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    world.dice.script(3, 3, 4)
+    events = world.step()
+    assert of_type(events, Turned) == [Turned(horse, 0, 1, (3, 0), 3, False), Turned(horse, 1, 0, (3, 0), 3, False)]
+    assert world.get(horse, Position).hex == (6, 0)
+
+
 def test_a_failed_jump_runs_into_the_fence() -> None:
     world = gurps_world()
     runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED)
