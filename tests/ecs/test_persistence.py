@@ -1177,21 +1177,26 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
         FlightIntent: flight_intents(),
         AirSupply: st.builds(AirSupply, oxygen_mask=st.booleans(), doesnt_breathe=st.booleans()),
         Atmosphere: atmospheres(),
-        Rider: st.builds(
-            Rider,
-            mount=st.none(),
-            hands_on_reins=st.integers(0, 2),
-            strapped_in=st.booleans(),
-            cavalry_training=st.booleans(),
-            ready_turn=maybe(natural),
-            climbing_onto=maybe(ids),
-            action=maybe(st.sampled_from(RIDER_ACTIONS)),
-            action_target=maybe(ids),
-            action_skill=maybe(st.sampled_from(MOUNTING_SKILLS)),
-            stunned_now=st.booleans(),
-            knockback_yd=natural,
-            noisy_shots=natural,
-            trick=maybe(st.sampled_from(RANGED_TRICKS)),
+        # a leap astride or a jump off names its skill; any other action may or may not
+        Rider: st.tuples(maybe(st.sampled_from(RIDER_ACTIONS)), maybe(st.sampled_from(MOUNTING_SKILLS)))
+        .filter(lambda pair: pair[0] not in {"leap astride", "jump off"} or pair[1] is not None)
+        .flatmap(
+            lambda pair: st.builds(
+                Rider,
+                mount=st.none(),
+                hands_on_reins=st.integers(0, 2),
+                strapped_in=st.booleans(),
+                cavalry_training=st.booleans(),
+                ready_turn=maybe(natural),
+                climbing_onto=maybe(ids),
+                action=st.just(pair[0]),
+                action_target=maybe(ids),
+                action_skill=st.just(pair[1]),
+                stunned_now=st.booleans(),
+                knockback_yd=natural,
+                noisy_shots=natural,
+                trick=maybe(st.sampled_from(RANGED_TRICKS)),
+            )
         ),
         Mount: mounts(ids),
         Attack: attacks(ids),
