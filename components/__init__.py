@@ -27,6 +27,7 @@ from esper_motion.components.flight import (
 from esper_motion.components.gurps import (
     Condition,
     Control,
+    FacingChange,
     Footing,
     Intent,
     LossCause,
@@ -87,6 +88,7 @@ __all__ = [
     "Control",
     "Defenses",
     "Facing",
+    "FacingChange",
     "Flight",
     "FlightIntent",
     "FlightMode",

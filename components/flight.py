@@ -95,7 +95,9 @@ class Flight:
       ``FlightIntent.legs``); ``previous_climb_yd`` the climb of the last of them the turn before (the house
       rules treat a new climb or dive as a turn).
     - ``stalled``: has stalled and is falling; ``fall_seconds`` and ``fall_yd`` count the fall so far, and
-      the landing damage comes from the yards fallen (Cannot Hover; Basic Set: Falling).
+      the landing damage comes from the yards fallen (Cannot Hover; Basic Set: Falling). ``stalled_turn`` is the
+      ``World.turn`` of the step it stalled in (None: stalled before the world had it); from the next turn on
+      it rolls to recover every turn.
     - ``breathing``: the last breathing band the flight ceiling systems reported (``"normal"``,
       ``"trouble"`` or ``"needs_mask"``, the values of ``esper_motion.systems.gurps.rules.Breathing``).
     - House rules only: ``dive_bonus_yps`` is the lasting bonus to top airspeed from diving and
@@ -122,6 +124,7 @@ class Flight:
     stalled: bool = False
     fall_seconds: int = 0
     fall_yd: float = 0.0
+    stalled_turn: int | None = None
     breathing: str = "normal"
     dive_bonus_yps: int = 0
     dive_bonus_turns: int = 0
@@ -146,6 +149,8 @@ class Flight:
         check_bool("Flight", "stalled", self.stalled)
         check_int("Flight", "fall_seconds", self.fall_seconds, low=0)
         check_number("Flight", "fall_yd", self.fall_yd, low=0, high=MAX_ALTITUDE_YD)
+        if self.stalled_turn is not None:
+            check_int("Flight", "stalled_turn", self.stalled_turn, low=0)
         check_choice("Flight", "breathing", self.breathing, ("normal", "trouble", "needs_mask"))
         check_int("Flight", "dive_bonus_yps", self.dive_bonus_yps, low=0, high=MAX_MOVE)
         check_int("Flight", "dive_bonus_turns", self.dive_bonus_turns, low=0)

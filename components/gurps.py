@@ -75,6 +75,29 @@ class LossCause(str, Enum):
         return self in (LossCause.CRITICAL_FAILURE, LossCause.STUNNED, LossCause.UNCONSCIOUS)
 
 
+FacingChange = tuple[int, int]
+"""One change of facing along a path: ``(at_yd, hexsides)``, the yard of the path where it happens and the hexsides
+turned (positive counterclockwise)."""
+
+
+def check_facing_changes(owner: str, name: str, changes: object, *, most: int = 1) -> tuple[FacingChange, ...]:
+    """Refuse anything but a tuple of ``(at_yd, hexsides)`` pairs of whole numbers at yards that strictly increase
+    (``at_yd`` 0 to ``MAX_SPEED_YPS``, the most a path can run), each of 1 to ``most`` hexsides either way; return
+    it."""
+    if not isinstance(changes, tuple):
+        raise RuleValueError(owner, name, changes, "a tuple of (at_yd, hexsides) pairs")
+    after = -1
+    for index, change in enumerate(changes):
+        where = f"{name}[{index}]"
+        if not isinstance(change, tuple) or len(change) != 2:
+            raise RuleValueError(owner, where, change, "an (at_yd, hexsides) pair")
+        after = check_int(owner, f"{where}[0]", change[0], low=after + 1, high=MAX_SPEED_YPS)
+        hexsides = check_int(owner, f"{where}[1]", change[1], low=-most, high=most)
+        if hexsides == 0:
+            raise RuleValueError(owner, f"{where}[1]", hexsides, f"1 to {most} hexsides either way, not 0")
+    return changes
+
+
 class PostureState(str, Enum):
     """Body postures the movement rules care about."""
 
@@ -163,7 +186,14 @@ class Intent:
     front hex to enter without changing facing: -1 front-right, 0 straight ahead (the default past its end),
     1 front-left (Basic Set: High-Speed Movement > Direction and Turning Radius); there is no sidestep or
     step back. ``slam`` marks an All-Out Attack as a slam, the one All-Out maneuver the house rules allow at
-    any speed (House rules: High Speed Movement); it is refused on any other maneuver.
+    any speed (House rules: High Speed Movement); it is refused on any other maneuver. ``turns`` asks instead for
+    several changes of facing along the path, each ``(at_yd, hexsides)`` of one hexside (1 or -1) at yards that
+    strictly increase; at high speed each must come a full turning radius after the one before (the first, once the
+    radius since the last change of facing is run), or it is an early turn that needs ``push`` and its roll (Basic
+    Set: High-Speed Movement > Direction and Turning Radius; Tactical Movement: a 60-degree turn is one hexside).
+    With ``turns``, ``turn`` is 0 and ``turn_at_yd`` None. ``life_or_death`` marks
+    this turn's risky feats (bad footing, an obstacle, a jump on the path) as a matter of life and death for a
+    mount, which then does them without its rider's Riding+2 (Basic Set: Mounted Combat); the game's call.
     """
 
     maneuver: Maneuver = Maneuver.MOVE
@@ -173,6 +203,8 @@ class Intent:
     push: bool = False
     veer: tuple[int, ...] = ()
     slam: bool = False
+    life_or_death: bool = False
+    turns: tuple[FacingChange, ...] = ()
 
     def __post_init__(self) -> None:
         self.maneuver = Maneuver(check_choice("Intent", "maneuver", self.maneuver, tuple(Maneuver)))
@@ -188,6 +220,12 @@ class Intent:
         for index, side in enumerate(self.veer):
             check_int("Intent", f"veer[{index}]", side, low=-1, high=1)
         check_bool("Intent", "slam", self.slam)
+        check_bool("Intent", "life_or_death", self.life_or_death)
+        check_facing_changes("Intent", "turns", self.turns)
+        if self.turns and (self.turn or self.turn_at_yd is not None):
+            raise RuleValueError(
+                "Intent", "turns", self.turns, "() while turn or turn_at_yd is set: one turn, or a sequence in turns"
+            )
         if self.slam and self.maneuver is not Maneuver.ALL_OUT_ATTACK:
             raise RuleValueError("Intent", "slam", self.slam, "False unless the maneuver is All-Out Attack")
 
@@ -206,11 +244,12 @@ class Control:
     power (the GURPS movement systems leave it alone).
 
     This turn's record, cleared when the turn opens: ``turned_hexsides`` (facing changes made),
-    ``turn_yd`` (the yard of the path where the planned turn happens), ``lost_at_yd`` (the yard of this turn's
-    path where control was lost this turn, 0 before moving; None when it was lost in an earlier turn or not
-    at all), ``struck`` (what the path ran into), ``halted`` (the entity's turn is over: it moves no
-    further and its velocity changes no more this turn) and ``straight_before_yd`` (``straight_yd`` as the turn
-    opened, for the systems that follow the walk).
+    ``turn_yd`` (the yard of the path where the planned turn happens, the first of them for several),
+    ``turn_plan`` (every change of facing planned for the path, ``(at_yd, hexsides)`` in order), ``lost_at_yd``
+    (the yard of this turn's path where control was lost this turn, 0 before moving; None when it was lost in an
+    earlier turn or not at all), ``struck`` (what the path ran into), ``halted`` (the entity's turn is over: it
+    moves no further and its velocity changes no more this turn) and ``straight_before_yd`` (``straight_yd`` as
+    the turn opened, for the systems that follow the walk).
     """
 
     state: MoveState = MoveState.NORMAL
@@ -222,6 +261,7 @@ class Control:
     carried_by: int | None = None
     turned_hexsides: int = 0
     turn_yd: int | None = None
+    turn_plan: tuple[FacingChange, ...] = ()
     lost_at_yd: int | None = None
     struck: int | None = None
     halted: bool = False
@@ -250,6 +290,7 @@ class Control:
             if value is not None:
                 check_int("Control", name, value, low=0)
         check_int("Control", "turned_hexsides", self.turned_hexsides, low=0)
+        check_facing_changes("Control", "turn_plan", self.turn_plan, most=2)
         check_bool("Control", "halted", self.halted)
 
     def links(self) -> tuple[int, ...]:

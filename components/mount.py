@@ -26,7 +26,7 @@ from typing import Final
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.links import LinkError, LinkView
 from esper_motion.ecs.registry import register
-from esper_motion.ecs.validate import check_bool, check_choice, check_int
+from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 
 MOUNT_TRAININGS: Final = ("war-trained", "well-broken", "not fully broken")
 """How well broken a mount is; the values of ``esper_motion.systems.gurps.rules.Training`` (Basic Set: Mounted
@@ -215,9 +215,13 @@ class Mount:
     - ``dx_rolls``: outcomes (True for a success) of the DX rolls the mount made this turn for a difficult
       action (a jump, a tight turn, a hasty deceleration); each makes its riders roll Riding, and a failure
       is table row 12 (Basic Set: Mounted Combat > Movement and Maneuvers > Falling Off).
-    - ``feat``: a risky feat from :data:`RISKY_FEATS` asked of the mount this turn.
+    - ``feat``: a risky feat from :data:`RISKY_FEATS` asked of the mount this turn; ``feats``: the risky feats
+      decided this turn, each True when the rider made Riding+2 (or none was needed), False when the mount
+      refused (a refused feat on its path stops it short).
     - ``attack``: a mount attack from :data:`MOUNT_ATTACKS` made this turn.
     - ``hits``: injury from each hit on the mount this turn; ``crippled``: crippled this turn and falls.
+    - ``crashed_from_yd``: a flying mount that fell without lift hit the ground this turn from this height
+      (0: it did not); its riders fall with it (Mount Loss of Control Table, row 12).
     - ``charge_foe``: a foe the mount charges straight at this turn (a panic check for that foe).
 
     >>> Mount(hexes=4)
@@ -254,9 +258,11 @@ class Mount:
     attacked_turn: int | None = None
     dx_rolls: list[bool] = field(default_factory=list)
     feat: str | None = None
+    feats: dict[str, bool] = field(default_factory=dict)
     attack: str | None = None
     hits: list[int] = field(default_factory=list)
     crippled: bool = False
+    crashed_from_yd: float = 0.0
     charge_foe: int | None = None
 
     def __post_init__(self) -> None:
@@ -305,6 +311,11 @@ class Mount:
             check_bool(owner, f"dx_rolls[{index}]", made)
         if self.feat is not None:
             check_choice(owner, "feat", self.feat, RISKY_FEATS)
+        if not isinstance(self.feats, dict):
+            raise RuleValueError(owner, "feats", self.feats, "a dict of risky feat to True (done) or False (refused)")
+        for name, done in self.feats.items():
+            check_choice(owner, "feats", name, RISKY_FEATS)
+            check_bool(owner, f"feats[{name!r}]", done)
         if self.attack is not None:
             check_choice(owner, "attack", self.attack, MOUNT_ATTACKS)
         if not isinstance(self.hits, list):
@@ -312,6 +323,7 @@ class Mount:
         for index, injury in enumerate(self.hits):
             check_int(owner, f"hits[{index}]", injury, low=0)
         check_bool(owner, "crippled", self.crippled)
+        check_number(owner, "crashed_from_yd", self.crashed_from_yd, low=0)
 
     @property
     def spooked(self) -> bool:

@@ -248,6 +248,9 @@ class RoundState:
     - ``fallen``: on the ground until the seconds owed are served.
     - ``nonlethal_taken``: non-lethal damage from sprinting this round; ``nonlethal_total``: all so far.
     - ``fled_from``: the foes already offered their free attack in the present flight.
+    - ``weapon_ready``: the ranged weapon is loaded, an arrow nocked, so the first shot on the move needs no
+      draw. Shooting on the move spends it; a round in which the character moves no hex and shoots nothing
+      readies it again (Spelljammer: ... > Moving and Shooting > Weapon Modifiers; ``MovingFire``).
     """
 
     mode: SpeedMode | None = None
@@ -261,6 +264,7 @@ class RoundState:
     nonlethal_taken: int = 0
     nonlethal_total: int = 0
     fled_from: tuple[int, ...] = ()
+    weapon_ready: bool = True
 
     def __post_init__(self) -> None:
         owner = "RoundState"
@@ -279,6 +283,7 @@ class RoundState:
         check_int(owner, "nonlethal_taken", self.nonlethal_taken, low=0)
         check_int(owner, "nonlethal_total", self.nonlethal_total, low=0)
         self.fled_from = _entity_ids(owner, "fled_from", self.fled_from)
+        check_bool(owner, "weapon_ready", self.weapon_ready)
 
     def links(self) -> tuple[int, ...]:
         """The entities this state names: the foes already offered a free attack."""

@@ -123,7 +123,7 @@ from esper_motion.systems.gurps.mounted.mount_control import (
     rest,
 )
 from esper_motion.systems.gurps.mounted.mount_links import MountLinkSystem
-from esper_motion.systems.gurps.mounted.mount_orders import MountOrderSystem, attempt_feat
+from esper_motion.systems.gurps.mounted.mount_orders import MountOrderSystem, attempt_feat, refuses_feat
 from esper_motion.systems.gurps.mounted.mounted_results import (
     MountedResultsSystem,
     charge,
@@ -289,7 +289,7 @@ def systems_for(rules: Rules) -> list[System]:
         ManeuverLimits(),
         PostureSystem(),
         TurnPlanner(),
-        PathWalker(index),
+        PathWalker(index, refuses_feat),
         AltitudeSystem(index),
         *([HouseClimbTurns(), HouseDiveSpeed()] if house_flight else []),
         CollisionResolver(),

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from esper_motion.components.combat import Attack
 from esper_motion.components.flight import Flight, FlightIntent
-from esper_motion.components.gurps import MoveState, Posture
+from esper_motion.components.gurps import FacingChange, MoveState, Posture
 from esper_motion.components.motion import Position
 from esper_motion.ecs import IntentError, World, critical_failure_probability, success_probability
 from esper_motion.ecs.dice import modified
@@ -23,9 +23,9 @@ from esper_motion.systems.gurps.flight.house_climb_turns import CLIMB_DIVE_ROLL,
 from esper_motion.systems.gurps.highspeed.intent import check_intent, early_turn_modifier
 from esper_motion.systems.gurps.highspeed.maneuvers import maneuver_loss
 from esper_motion.systems.gurps.highspeed.movement import jump_skill, plan_walk, walk
-from esper_motion.systems.gurps.mounted.mount_orders import ordered_intent
+from esper_motion.systems.gurps.highspeed.turning import asked_turns, turn_checks
+from esper_motion.systems.gurps.mounted.mount_orders import feat_roll, ordered_intent
 from esper_motion.systems.gurps.posture.posture import check_posture_change
-from esper_motion.systems.gurps.shared.climbing import hexside_free_yd
 from esper_motion.systems.gurps.shared.movers import (
     Body,
     Limits,
@@ -84,8 +84,9 @@ def preview(world: World, entity: int) -> Forecast:
     the orders a mount takes included (an exhausted mount's, under the house rules a ridden mount's and a seated
     rider's: :func:`esper_motion.systems.gurps.mounted.mount_orders.ordered_intent`), and the forecast is of the intent
     the entity will act on (a charging or exhausted mount's throttle, a forced Ready). The path follows the positions of
-    this moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made; a pushed turn
-    is assumed made. Under the house flight rules the roll for a climb or dive started before the turning radius is
+    this moment (other movers have not moved yet); a roll to jump an obstacle is listed and assumed made, and so is a
+    mount's rider's Riding+2 for a risky feat its path asks (a jump, an obstacle, bad footing); a pushed turn is
+    assumed made. Under the house flight rules the roll for a climb or dive started before the turning radius is
     listed and assumed made, and so is the DX roll where something first comes within a winged flier's wingspan
     (with the others where they stand); the end-of-turn roll for a dive past the normal top speed is not forecast (it
     depends on the velocity the turn ends with).
@@ -153,22 +154,23 @@ def _movement(world: World, entity: int) -> Forecast:
     index.rebuild(world)
     cause = maneuver_loss(world, body, chosen) or control.loss_cause
     if cause is not None:
-        plan = plan_walk(world, body, chosen, None, (0, cause))
+        plan = plan_walk(world, body, chosen, (), (0, cause))
         result = walk(plan, index, lambda _obstacle, _at: False, lambda _other, _at, _aside: False)
         return Forecast(entity, (), cause.value, tuple(result.path), result.struck)
     rolls: list[RollForecast] = []
-    turn_yd: int | None = None
-    if intent.turn and control.state is MoveState.NORMAL:
-        turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else 0
-    elif intent.turn:
-        turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else int(hexside_free_yd(world, body, lim, None))
-        free = hexside_free_yd(world, body, lim, turn_yd)
-        if turn_yd < free or abs(intent.turn) == 2:
-            modifier = early_turn_modifier(body, lim, chosen)
-            skill, label = control_roll(world, body)
-            what = "early turn" if turn_yd < free else "tight turn"
-            rolls.append(RollForecast.of(what, modified(label, modifier), skill + modifier))
-    plan = plan_walk(world, body, chosen, turn_yd, None)
+    asked = asked_turns(body)
+    turns: tuple[FacingChange, ...] = ()
+    if control.state is MoveState.NORMAL:
+        turns = tuple((0 if at is None else at, by) for at, by in asked)
+    elif asked:
+        checks = turn_checks(world, body, lim, asked)
+        turns = tuple((at, by) for at, by, _ in checks)
+        for _, _, what in checks:
+            if what is not None:
+                modifier = early_turn_modifier(body, lim, chosen)
+                skill, label = control_roll(world, body)
+                rolls.append(RollForecast.of(what, modified(label, modifier), skill + modifier))
+    plan = plan_walk(world, body, chosen, turns, None)
 
     def jump(obstacle: int, _at: Hex) -> bool:
         rolls.append(RollForecast.of(f"jump obstacle {obstacle}", "DX or Jumping", jump_skill(world, body)))
@@ -183,9 +185,25 @@ def _movement(world: World, entity: int) -> Forecast:
             rolls.append(RollForecast.of("obstacle in the wingspan", "DX", skill))
         return True
 
-    result = walk(plan, index, jump, lambda _other, _at, _aside: False, wings if watched(world, body) else None)
+    asked_feats: set[str] = set()
+
+    def refuses(feat: str, _at: Hex) -> bool:
+        found = feat_roll(world, entity, feat)
+        if found is not None and feat not in asked_feats:
+            asked_feats.add(feat)
+            rolls.append(RollForecast.of(*found))
+        return False
+
+    result = walk(
+        plan,
+        index,
+        jump,
+        lambda _other, _at, _aside: False,
+        refuses=refuses,
+        wings=wings if watched(world, body) else None,
+    )
     if chosen.flight == "house":
-        rolls.extend(_climb_dive_rolls(world, body, lim, result.turned[0] if result.turned else None))
+        rolls.extend(_climb_dive_rolls(world, body, lim, tuple(yd for yd, _, _ in result.turned)))
     loses: str | None = None
     accelerating = intent.throttle > 0 and result.extra == 0
     if control.state is MoveState.HIGH_SPEED and result.struck is None and not accelerating:
@@ -200,7 +218,7 @@ def _movement(world: World, entity: int) -> Forecast:
     return Forecast(entity, tuple(rolls), loses, tuple(result.path), result.struck)
 
 
-def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yd: int | None) -> list[RollForecast]:
+def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yds: tuple[int, ...]) -> list[RollForecast]:
     """House rules: the early-turn rolls ``body``'s climbs and dives of this turn would take, each assumed made
     (:class:`esper_motion.systems.gurps.flight.house_climb_turns.HouseClimbTurns`)."""
     flight = world.try_get(body.entity, Flight)
@@ -212,7 +230,7 @@ def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yd: in
         return []  # not in the air once it has climbed and dived
     rolls = []
     for _, _, degrees, straight in climb_dive_turns(
-        legs, flight.last_climb_yd, body.control.straight_yd, hexside_turn_yd
+        legs, flight.last_climb_yd, body.control.straight_yd, hexside_turn_yds
     ):
         if degrees == 120 or straight < lim.radius:
             modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, "house")

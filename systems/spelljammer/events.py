@@ -183,8 +183,9 @@ class ChaseRound(Event):
 @register("spelljammer.ShotsOnTheMove")
 @dataclass(frozen=True, slots=True)
 class ShotsOnTheMove(Event):
-    """Ranged attacks on the move: ``allowed`` at ``modifier``; ``drops`` holds the drop checks of the shots
-    after the first, in order, and ``fired`` how many shots were not lost to a drop."""
+    """Ranged attacks on the move: ``allowed`` at ``modifier``; ``drops`` holds the drop checks of the drawn
+    shots (all but a first shot readied before the run), in order, and ``fired`` how many shots were not lost
+    to a drop."""
 
     entity: int
     weapon: RangedWeapon

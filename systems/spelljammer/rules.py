@@ -695,6 +695,7 @@ def fire_on_the_move(
     centaur: bool = False,
     penalty_reduction: int = 0,
     half_move_fire: str = "normal",
+    ready: bool = True,
 ) -> MovingFire:
     """:func:`moving_fire` with the weapon modifiers and footnotes (... > Moving and Shooting).
 
@@ -702,11 +703,13 @@ def fire_on_the_move(
       (Walk -15 becomes -7).
     - A long bow cannot be fired on the move (an error), except by a large creature (``large``;
       a centaur counts as large) at a further -20.
-    - A crossbow can be fired on the move but not reloaded by hand: one shot at most, unless it
-      ``reloads_itself``. Reading: whether it is still loaded from an earlier round is the caller's
-      to track.
-    - Every attack after the first needs a new arrow or weapon drawn and so risks a drop, unless the
-      weapon ``reloads_itself`` (or appears in the hand by itself).
+    - ``ready``: the weapon is loaded (an arrow nocked) from before the run. Only then is the first attack
+      free of a draw; once a shooter has fired on the move, every later attack of the run is drawn.
+    - A crossbow can be fired on the move but not reloaded by hand: one shot at most while ``ready``, none
+      once it has been fired on the move, unless it ``reloads_itself``.
+    - Every attack after the first, and the first too when the weapon is not ``ready``, needs a new arrow or
+      weapon drawn and so risks a drop, unless the weapon ``reloads_itself`` (or appears in the hand by
+      itself).
     - ``penalty_reduction`` is what the game's Master skill (Master Bowman for the long bow's -20)
       takes off the penalty. Reading: it comes after the centaur halving, applies to the whole
       moving-fire penalty, and can remove the penalty but never turn it into a bonus.
@@ -720,6 +723,7 @@ def fire_on_the_move(
     check_bool(owner, "large", large)
     check_bool(owner, "centaur", centaur)
     check_int(owner, "penalty_reduction", penalty_reduction, low=0)
+    check_bool(owner, "ready", ready)
     if weapon is RangedWeapon.LONG_BOW:
         if not (large or centaur):
             raise RuleValueError(owner, "weapon", weapon, "a weapon other than a long bow (unless large)")
@@ -727,9 +731,9 @@ def fire_on_the_move(
     if weapon is RangedWeapon.SHORT_BOW and centaur:
         modifier = -(-modifier // 2)
     if weapon is RangedWeapon.CROSSBOW and not reloads_itself:
-        allowed = min(allowed, 1)
+        allowed = min(allowed, 1 if ready else 0)
     modifier = min(0, modifier + penalty_reduction)
-    drop_checks = 0 if reloads_itself or drop_multiple is None else max(0, allowed - 1)
+    drop_checks = 0 if reloads_itself or drop_multiple is None else max(0, allowed - (1 if ready else 0))
     return MovingFire(allowed, modifier, drop_multiple, drop_checks)
 
 

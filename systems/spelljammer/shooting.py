@@ -12,20 +12,28 @@ class MovingFire(System):
     """CONTROL phase, after ``ChaseTable``: the ranged attacks a character makes on the move this round.
 
     Reads ``RoundIntent`` (``shots``, ``weapon``, ``reloads_itself``), ``Mobility`` (``dex``, ``large``,
-    ``centaur``, ``master_reduction``), ``RoundState.mode`` and the ``half_move_fire`` option; writes nothing;
-    emits :class:`~esper_motion.ecs.RollMade` for each drop check and :class:`ShotsOnTheMove`.
+    ``centaur``, ``master_reduction``), ``RoundState`` (``mode``, ``moved_hex``, ``weapon_ready``) and the
+    ``half_move_fire`` option; writes ``RoundState.weapon_ready``; emits :class:`~esper_motion.ecs.RollMade` for
+    each drop check and :class:`ShotsOnTheMove`.
 
     Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting, in place of the normal
     half-move rule from Walk up: ``rules.fire_on_the_move`` gives the attacks allowed and the strike modifier
     for the round's speed, the weapon (crossbows fire once, long bows only for large creatures at a further
     -20, centaurs halve the penalty with short bows) and Master skill. At half TMR (Dodge, Stealthy) the
     ``half_move_fire`` option reads it (``rules.moving_fire_row``): by default the normal rule, half the
-    attacks (rounded up) with no penalty and no drop threat. Each shot after the first, unless the
-    weapon reloads itself, rolls a d100 threat roll against the speed's multiple of DEX (``rules.drop_check``):
-    a failure drops the arrow and loses that shot, or on 96 or more drops the weapon. Readings chosen: the
-    threat roll is rolled here, one per drawn shot, and a game may use it as that attack's threat roll; a
-    dropped weapon loses the rest of the round's shots, so no further checks are rolled. Half of one attack
-    rounded down is none: such a shooter fires nothing on the move.
+    attacks (rounded up) with no penalty and no drop threat.
+
+    Weapon readiness (Weapon Modifiers > Drop Threat; Crossbows): only the first shot of a run can be nocked
+    in advance. A shooter whose weapon is ready (``RoundState.weapon_ready``) fires its first shot without a
+    draw; every shot after it, in this round and the rounds after, is drawn and rolls a d100 threat roll
+    against the speed's multiple of DEX (``rules.drop_check``): a failure drops the arrow and loses that shot,
+    or on 96 or more drops the weapon. So in a later round the one shot of a Sprint or Fast Sprint rolls
+    against 2x or 1x DEX, and a crossbow fired on the move stays empty. Readings chosen: a round in which the
+    character moves no hex and shoots nothing ends the run and readies the weapon again (an arrow nocked, a
+    crossbow reloaded by hand; a game whose crossbow takes longer sets ``weapon_ready`` itself); the threat
+    roll is rolled here, one per drawn shot, and a game may use it as that attack's threat roll; a dropped
+    weapon loses the rest of the round's shots, so no further checks are rolled. Half of one attack rounded
+    down is none: such a shooter fires nothing on the move, and its weapon stays as it was.
     """
 
     phase = Phase.CONTROL
@@ -35,9 +43,12 @@ class MovingFire(System):
         half_move_fire = options_of(self.world).half_move_fire
         for entity, (mobility, intent, state, _) in characters():
             if not intent.shots:
+                if state.moved_hex == 0:
+                    state.weapon_ready = True
                 continue
             mode = state.mode
             assert mode is not None  # ChooseSpeed sets it every round
+            ready = state.weapon_ready
             fire = fire_on_the_move(
                 mode,
                 intent.shots,
@@ -47,9 +58,11 @@ class MovingFire(System):
                 centaur=mobility.centaur,
                 penalty_reduction=mobility.master_reduction,
                 half_move_fire=half_move_fire,
+                ready=ready,
             )
+            first_drawn = fire.attacks - fire.drop_checks + 1
             drops: list[DropResult] = []
-            for shot in range(2, 2 + fire.drop_checks):
+            for shot in range(first_drawn, first_drawn + fire.drop_checks):
                 roll = self.world.dice.roll("d100")
                 purpose = f"drop threat of shot {shot}, {fire.drop_multiple}x DEX {mobility.dex}"
                 self.world.emit(RollMade(entity, purpose, roll))
@@ -58,6 +71,9 @@ class MovingFire(System):
                     break
             lost = drops.count(DropResult.ARROW_DROPPED)
             if DropResult.WEAPON_DROPPED in drops:
-                lost += fire.attacks - len(drops)  # that shot (number len(drops) + 1) and every later one
+                # that shot (number first_drawn + len(drops) - 1) and every later one
+                lost += fire.attacks - (first_drawn + len(drops) - 2)
             fired = fire.attacks - lost
+            if fire.attacks:
+                state.weapon_ready = False
             self.world.emit(ShotsOnTheMove(entity, intent.weapon, fire.attacks, fire.modifier, tuple(drops), fired))

@@ -265,12 +265,27 @@ def test_an_enumerated_field_given_as_its_text_becomes_the_member(build: Any, fi
         (lambda: Mover(basic_move=5_001), r"Mover\.basic_move = 5001: expected a whole number from 0 to 5000"),
         (lambda: Intent(throttle=-10_001), r"Intent\.throttle = -10001: expected a whole number from -10000 to"),
         (lambda: Intent(veer=(0,) * 10_001), r"Intent\.veer = \(0, 0, .*: expected a tuple .* at most 10,000"),
+        (
+            lambda: Intent(turns=((10_001, 1),)),
+            r"Intent\.turns\[0\]\[0\] = 10001: expected a whole number from 0 to 10000",
+        ),
         (lambda: Control(path=[(0, 0)] * 10_002), r"Control\.path = .*: expected a list of hexes .* at most 10,001"),
         (lambda: Position(0, 0, 1e7), r"Position\.altitude_yd = 10000000\.0: expected a finite number from 0 to"),
         (lambda: Flight(6, fall_yd=MAX_ALTITUDE_YD + 1), r"Flight\.fall_yd = 1000001: expected a finite number from 0"),
         (lambda: FlightIntent(climb_yd=10**7), r"FlightIntent\.climb_yd = 10000000: expected a whole number from"),
     ],
-    ids=["10,000,000 yd/s", "one past the top", "Basic Move", "throttle", "veer", "path", "altitude", "fall", "climb"],
+    ids=[
+        "10,000,000 yd/s",
+        "one past the top",
+        "Basic Move",
+        "throttle",
+        "veer",
+        "a change of facing's yard",
+        "path",
+        "altitude",
+        "fall",
+        "climb",
+    ],
 )
 def test_speeds_heights_and_path_lengths_past_their_documented_bounds_are_refused(
     build: typing.Callable[[], object], message: str

@@ -920,6 +920,23 @@ def test_moving_fire_crossbow_cannot_be_reloaded_by_hand(mode: SpeedMode, attack
     assert (result.attacks, result.drop_checks) == (expected, 0)
 
 
+@pytest.mark.parametrize(
+    ("mode", "weapon", "expected"),
+    [
+        (M.SPRINT, RangedWeapon.SHORT_BOW, (1, 1)),
+        (M.WALK, RangedWeapon.OTHER, (2, 2)),
+        (M.WALK, RangedWeapon.CROSSBOW, (0, 0)),
+    ],
+    ids=["sprint: the one shot is drawn", "walk 4 -> 2 shots, both drawn", "an empty crossbow fires nothing"],
+)
+def test_moving_fire_a_weapon_not_ready_draws_every_shot(
+    mode: SpeedMode, weapon: RangedWeapon, expected: tuple[int, int]
+) -> None:
+    """Spelljammer: ... > Moving and Shooting > Drop Threat; Crossbows."""
+    result = fire_on_the_move(mode, 4, weapon, ready=False)
+    assert (result.attacks, result.drop_checks) == expected
+
+
 def test_moving_fire_self_loading_crossbow_keeps_every_shot() -> None:
     result = fire_on_the_move(M.WALK, 4, RangedWeapon.CROSSBOW, reloads_itself=True)
     assert (result.attacks, result.drop_checks) == (2, 0)

@@ -157,7 +157,8 @@ class MountCalmed(Event):
 @register("gurps.FeatRefused")
 @dataclass(frozen=True, slots=True)
 class FeatRefused(Event):
-    """A mount without war training refused a risky feat: it goes straight on and spooks."""
+    """A mount without war training refused a risky feat and spooks: refused a tight turn or hasty deceleration, it
+    goes straight on; refused a jump, an obstacle or bad footing on its path, it stops short of it."""
 
     mount: int
     feat: str

@@ -16,7 +16,7 @@ from esper_motion.systems.gurps.flight.aerial import check_winged_flight, scene_
 from esper_motion.systems.gurps.shared.climbing import house_climbing, legs_cost, movement_points
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
-from esper_motion.systems.gurps.shared.movers import in_initiative_order, installed_rules
+from esper_motion.systems.gurps.shared.movers import initiative_order, installed_rules
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, figure_height_yd
 
 STILL_MANEUVERS: Final = frozenset({Maneuver.DO_NOTHING, Maneuver.CHANGE_POSTURE})
@@ -96,7 +96,7 @@ class AltitudeSystem(IndexedSystem):
             flight.climbed_yd, flight.flown_legs = 0, ()
             if wish.climb_yd or wish.dive or wish.legs:
                 asked.append(entity)
-        for entity in in_initiative_order(world, asked):
+        for entity in initiative_order(world, asked):
             wish = world.get(entity, FlightIntent)
             flight = world.get(entity, Flight)
             control = world.get(entity, Control)

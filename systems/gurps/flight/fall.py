@@ -17,7 +17,14 @@ from esper_motion.systems.gurps.events import FallDamage, Falling, FellClear, La
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
 from esper_motion.systems.gurps.shared.impact import inflict, resolve_collision
-from esper_motion.systems.gurps.shared.movers import body_of, dx_modifier, in_initiative_order, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import (
+    body_of,
+    dx_modifier,
+    initiative_order,
+    installed_rules,
+    limits,
+    mount_crashed,
+)
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
 
@@ -49,7 +56,9 @@ def land(world: World, index: SpatialIndex, entity: int) -> None:
     :func:`esper_motion.systems.gurps.shared.impact.inflict` (crushing damage is never below 0; the injury adds to
     ``Condition.injury``). The flier ends on the ground, stopped and
     with its fall counters cleared (:func:`_down`); emits :class:`Landed` and :class:`FallDamage` (Basic Set:
-    Falling; Damage from Collisions).
+    Falling; Damage from Collisions). A ridden flying mount that crashes so is a mount that falls: its riders'
+    lot is table row 12, from the height it fell (:func:`esper_motion.systems.gurps.shared.movers.mount_crashed`,
+    resolved in the MOUNTED phase).
     """
     flight = world.get(entity, Flight)
     velocity = rules.fall_velocity(flight.fall_yd)
@@ -60,6 +69,7 @@ def land(world: World, index: SpatialIndex, entity: int) -> None:
     _down(world, index, entity, world.get(entity, Position).hex)
     world.emit(Landed(entity, fallen, velocity))
     world.emit(FallDamage(entity, velocity, str(damage), rolled, injury))
+    mount_crashed(world, entity, fallen)
 
 
 def fall_onto(world: World, index: SpatialIndex, entity: int, struck: int) -> None:
@@ -90,6 +100,7 @@ def _down(world: World, index: SpatialIndex, entity: int, spot: Hex) -> None:
     position.altitude_yd = 0.0
     flight = world.get(entity, Flight)
     flight.stalled = flight.wiped_out = False
+    flight.stalled_turn = None
     flight.fall_seconds = 0
     flight.fall_yd = 0.0
     index.refile(world, entity)
@@ -133,6 +144,11 @@ def drop(world: World, index: SpatialIndex, entity: int) -> None:
     fall_through(world, index, entity, free_fall_yd(flight.fall_seconds) - flight.fall_yd)
 
 
+def stalled_before(world: World, flight: Flight) -> bool:
+    """Whether the flier with ``flight`` stalled in an earlier turn than this one and is still falling."""
+    return flight.stalled and flight.stalled_turn != world.turn
+
+
 RECOVERY_LABEL: Final = "DX-4 to recover from a stall"
 """How the stall-recovery roll is named in its story (Basic Set: Flying Combat > Cannot Hover)."""
 
@@ -141,9 +157,11 @@ def recovery_target(world: World, entity: int) -> int | None:
     """The DX-4 (with shock, and the house rules' -2 on a Move and Attack:
     :func:`esper_motion.systems.gurps.shared.movers.dx_modifier`) a flier stalled before this turn rolls this turn to
     pull out of its fall into a dive, or None when ``entity`` has no such roll to make (Basic Set: Flying Combat >
-    Cannot Hover)."""
+    Cannot Hover). Every stall counts, whether it came from covering too little or from the deceleration after
+    a loss of control (made after this phase, so its fall starts the next turn): from the turn after it, the
+    flier rolls every turn it is still falling."""
     flight = world.try_get(entity, Flight)
-    if flight is None or not flight.stalled or flight.fall_seconds == 0:
+    if flight is None or not stalled_before(world, flight):
         return None
     return world.get(entity, Mover).dx + rules.STALL_RECOVERY_DX_MODIFIER + dx_modifier(world, entity)
 
@@ -152,8 +170,8 @@ def refuse_steering(world: World, entity: int) -> None:
     """Raise :class:`~esper_motion.ecs.errors.IntentError` if the intent of ``entity``, a flier falling since an earlier
     turn, asks it to speed up, slow down, turn or veer (Basic Set: Flying Combat > Cannot Hover)."""
     intent = world.get(entity, Intent)
-    if intent.throttle or intent.turn or any(intent.veer):
-        field = "throttle" if intent.throttle else "turn" if intent.turn else "veer"
+    if intent.throttle or intent.turn or intent.turns or any(intent.veer):
+        field = "throttle" if intent.throttle else "turn" if intent.turn else "turns" if intent.turns else "veer"
         raise IntentError(
             entity,
             field,
@@ -183,8 +201,8 @@ class FallSystem(IndexedSystem):
       rules its Encumbered air Move, and nothing at all for a flier that cannot hover).
     - A stalled flier's turn is over as far as its velocity goes (``Control.halted``); asking it to speed up,
       slow down or turn is an :class:`~esper_motion.ecs.errors.IntentError`.
-    - Fliers act in initiative order (highest Basic Speed first, then lowest id), so the dice are drawn in a
-      fixed order.
+    - Fliers act in initiative order (highest Basic Speed first, then lowest id; under the house rules a ridden
+      mount on its rider's Basic Speed), so the dice are drawn in a fixed order.
     """
 
     phase = Phase.STALL
@@ -194,13 +212,14 @@ class FallSystem(IndexedSystem):
         world = self.world
         chosen = installed_rules(world)
         stalled = [entity for entity, flight in esper.get_component(Flight) if flight.stalled]
-        for entity in in_initiative_order(world, stalled):
+        for entity in initiative_order(world, stalled):
             flight = world.get(entity, Flight)
             control = world.get(entity, Control)
-            if flight.fall_seconds > 0:
+            falling_since_before = stalled_before(world, flight)
+            if falling_since_before:
                 refuse_steering(world, entity)
             control.halted = True
-            if flight.fall_seconds > 0 and self._recovers(entity):
+            if falling_since_before and self._recovers(entity):
                 top = normal_top_speed(flight, world.get(entity, Mover), chosen)
                 cap = rules.house_dive_speed_cap(top) if chosen.flight == "house" else 2 * top
                 speed = min(rules.fall_velocity(flight.fall_yd), cap)
@@ -215,6 +234,7 @@ class FallSystem(IndexedSystem):
                 control.state = MoveState.HIGH_SPEED if speed > ordinary_up_to else MoveState.NORMAL
                 control.loss_cause = None
                 flight.stalled = False
+                flight.stalled_turn = None
                 flight.fall_seconds = 0
                 flight.fall_yd = 0.0
                 world.emit(StallRecovered(entity, speed, world.get(entity, Position).altitude_yd))

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from esper_motion.components.flight import Flight, Leg
-from esper_motion.components.gurps import LossCause, MoveState
+from esper_motion.components.gurps import Control, LossCause, MoveState
 from esper_motion.ecs import Phase, RollMade, System
 from esper_motion.ecs.dice import modified
 from esper_motion.systems.gurps import rules
@@ -27,25 +27,39 @@ CLIMB_DIVE_ROLL: Final = "climb or dive before the turning radius"
 
 
 def climb_dive_turns(
-    legs: tuple[Leg, ...], previous_yd: int, run_before_yd: int, hexside_turn_yd: int | None
+    legs: tuple[Leg, ...], previous_yd: int, run_before_yd: int, hexside_turn_yds: tuple[int, ...]
 ) -> Iterator[tuple[int, int, int, int]]:
     """The climbs and dives of ``legs`` that count as turns, in order, as (yard it starts at, yards climbed,
     degrees, yards run straight before it), as :class:`HouseClimbTurns` reads them: ``previous_yd`` is the
     last climb of the turn before, ``run_before_yd`` the yards run straight before this turn's path, and
-    ``hexside_turn_yd`` the yard of a hexside turn made this turn (None without one)."""
+    ``hexside_turn_yds`` the yards of the hexside turns made this turn, in order (none without one)."""
     restart = None  # where the straight count last restarted in this path (None: before it)
     for at, climbed, degrees in counting_starts(legs, previous_yd):
-        if hexside_turn_yd is not None and hexside_turn_yd <= at and (restart is None or restart < hexside_turn_yd):
-            restart = hexside_turn_yd
+        hexside = max((yd for yd in hexside_turn_yds if yd <= at), default=None)
+        if hexside is not None and (restart is None or restart < hexside):
+            restart = hexside
         yield at, climbed, degrees, at - restart if restart is not None else run_before_yd + at
         restart = at
+
+
+def made_turns(control: Control) -> tuple[int, ...]:
+    """The yards of the changes of facing the walk made this turn: those of ``Control.turn_plan`` that its
+    ``turned_hexsides`` account for, in order (the walk makes them in order and stops at the first it cannot)."""
+    yards: list[int] = []
+    left = control.turned_hexsides
+    for at, by in control.turn_plan:
+        if left < abs(by):
+            break
+        yards.append(at)
+        left -= abs(by)
+    return tuple(yards)
 
 
 class HouseClimbTurns(System):
     """MOVEMENT phase, after the climbs and descents (house rules only): climbs and dives as turns.
 
     Reads ``Flight`` (``flown_legs``, ``previous_climb_yd``), ``Control`` (``state``, ``straight_before_yd``,
-    ``straight_yd``, ``moved_yd``, ``turned_hexsides``, ``turn_yd``), ``Velocity``, DX and the house turning radius;
+    ``straight_yd``, ``moved_yd``, ``turned_hexsides``, ``turn_plan``), ``Velocity``, DX and the house turning radius;
     writes ``Control.straight_yd``, and ``Control.state`` and ``loss_cause`` on a failed roll; emits
     :class:`ClimbDiveTurn`, ``RollMade`` and ``LostControl``.
 
@@ -60,12 +74,14 @@ class HouseClimbTurns(System):
       yards that count are those run before this turn (``Control.straight_before_yd``), and a climb or dive that
       counts as a turn restarts the straight count there.
     - Several in one turn (``FlightIntent.legs``): each starts ``at_yd`` yards along the path, and the straight
-      yards before it are those since the last start that counted as a turn, or since a hexside turn made
-      at or before its yard; with neither, the yards run straight before this turn count too, as for a single
-      climb. So a flier may climb and dive in one turn with its turning radius of level flight between them, or
-      else roll for each early start (House rules: Flying Movement and Combat).
+      yards before it are those since the last start that counted as a turn, or since the last hexside turn
+      made at or before its yard (:func:`made_turns`: each of several changes of facing counts); with neither,
+      the yards run straight before this turn count too, as for a single climb. So a flier may climb and dive in
+      one turn with its turning radius of level flight between them, or else roll for each early start (House
+      rules: Flying Movement and Combat).
     - A hexside turn after a start within the radius is the early turn, rolled when the turn is planned
-      (:func:`esper_motion.systems.gurps.shared.climbing.hexside_free_yd`), not a roll for the start.
+      (:func:`esper_motion.systems.gurps.shared.climbing.hexside_free_yd`), not a roll for the start; so is a later
+      change of facing of ``Intent.turns`` within the radius after a start that came since the change before it.
     - Any change of the yards climbed or dived (a new amount, or from climbing to diving) is a new start;
       levelling out is not. The first of the turn is compared with the last of the turn before.
     - On a failed roll the climbs and dives have been flown, and control is lost at the end of the movement;
@@ -83,9 +99,8 @@ class HouseClimbTurns(System):
             control = body.control
             if flight is None or control.state is not MoveState.HIGH_SPEED or environment(world, body) != "air":
                 continue
-            hexside_turn = control.turn_yd if control.turned_hexsides else None
             run_before = control.straight_before_yd
-            starts = climb_dive_turns(flight.flown_legs, flight.previous_climb_yd, run_before, hexside_turn)
+            starts = climb_dive_turns(flight.flown_legs, flight.previous_climb_yd, run_before, made_turns(control))
             for at, climbed, degrees, straight in starts:
                 lim = limits(world, body, chosen)
                 pushed = degrees == 120 or straight < lim.radius

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from esper_motion.components.gurps import Maneuver, MoveState
+from esper_motion.components.gurps import Intent, Maneuver, MoveState
 from esper_motion.ecs import IntentError, Phase, RuleValueError, System, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
@@ -10,11 +10,16 @@ from esper_motion.systems.gurps.shared.climbing import hexside_free_yd, speeds_a
 from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, installed_rules, limits, standing
 
 
+def _turning(intent: Intent) -> bool:
+    """Whether ``intent`` asks for a change of facing (one turn or a sequence)."""
+    return bool(intent.turn or intent.turns)
+
+
 def _moves_under_own_power(body: Body, lim: Limits) -> None:
     intent = body.intent
-    if lim.basic_move == 0 and (intent.turn or intent.throttle or any(intent.veer)):
-        field = "turn" if intent.turn or any(intent.veer) else "throttle"
-        value = intent.turn if field == "turn" else intent.throttle
+    if lim.basic_move == 0 and (_turning(intent) or intent.throttle or any(intent.veer)):
+        field = "turn" if _turning(intent) or any(intent.veer) else "throttle"
+        value = (intent.turn or intent.turns) if field == "turn" else intent.throttle
         raise IntentError(
             body.entity,
             field,
@@ -36,6 +41,7 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         )
     if intent.turn_at_yd is not None and intent.turn_at_yd > velocity:
         raise IntentError(body.entity, "turn_at_yd", intent.turn_at_yd, f"at most {velocity}, the yards of this turn")
+    _check_sequence_fits(body)
     target = velocity + intent.throttle
     if target < 0:
         raise IntentError(body.entity, "throttle", intent.throttle, f"at least {-velocity}: velocity cannot go below 0")
@@ -56,7 +62,7 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         missing.append("standing")
     if velocity < lim.move:
         missing.append(f"moving the full Move of {lim.move} yd (velocity is {velocity})")
-    if abs(intent.turn) > 1:
+    if abs(intent.turn) + len(intent.turns) > 1:
         missing.append("at most one 60-degree turn")
     if missing:
         raise IntentError(
@@ -68,6 +74,39 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         )
 
 
+def _check_sequence_fits(body: Body) -> None:
+    """Every change of facing of ``Intent.turns`` at a yard of this turn's path."""
+    intent = body.intent
+    velocity = body.velocity.yps
+    for index, (at, _) in enumerate(intent.turns):
+        if at > velocity:
+            raise IntentError(body.entity, f"turns[{index}]", intent.turns[index], f"at_yd at most {velocity}")
+
+
+def _check_sequence_at_speed(world: World, body: Body, lim: Limits, chosen: Rules) -> None:
+    """Several changes of facing at high speed: each on this turn's path, and each that comes before the
+    turning radius is run (since the last change of direction, then since the one before it, a house climb start
+    included either way) with ``push``."""
+    _check_sequence_fits(body)
+    previous: int | None = None
+    intent = body.intent
+    for index, (at, _) in enumerate(intent.turns):
+        free = hexside_free_yd(world, body, lim, at, previous)
+        short = free - at
+        if short > 0 and not intent.push:
+            since = "the last change of facing" if previous is None else f"the change at yard {previous}"
+            if free > (lim.free_turn_yd if previous is None else previous + lim.radius):
+                since = "a climb or dive start"
+            raise IntentError(
+                body.entity,
+                f"turns[{index}]",
+                intent.turns[index],
+                f"at_yd {at + short} or later, a turning radius of {lim.radius} yd after {since}; or push=True "
+                f"for an early turn, a roll at {early_turn_modifier(body, lim, chosen):+d}",
+            )
+        previous = at
+
+
 def _check_high_speed(world: World, body: Body, lim: Limits, chosen: Rules, climbs: bool = False) -> None:
     """High speed: turns within the turning radius, acceleration and deceleration within their limits.
 
@@ -77,6 +116,8 @@ def _check_high_speed(world: World, body: Body, lim: Limits, chosen: Rules, clim
     intent = body.intent
     velocity = body.velocity.yps
     entity = body.entity
+    if intent.turns:
+        _check_sequence_at_speed(world, body, lim, chosen)
     if intent.turn:
         at = intent.turn_at_yd if intent.turn_at_yd is not None else hexside_free_yd(world, body, lim, None)
         free = hexside_free_yd(world, body, lim, at)
@@ -149,16 +190,21 @@ def _check_out_of_control(world: World, body: Body, lim: Limits | None, chosen: 
     (House rules: High Speed Movement). ``lim`` is None when the intent turns, veers and throttles nothing."""
     intent = body.intent
     if chosen.control != "house":
-        if intent.turn or intent.throttle or any(intent.veer):
+        if _turning(intent) or intent.throttle or any(intent.veer):
             raise IntentError(
                 body.entity,
                 "throttle" if intent.throttle else "turn",
-                intent.throttle or intent.turn or intent.veer,
+                intent.throttle or intent.turn or intent.turns or intent.veer,
                 "nothing: out of control, it cannot turn, veer, speed up or slow down until control returns",
             )
         return
-    if intent.turn or any(intent.veer):
-        raise IntentError(body.entity, "turn", intent.turn or intent.veer, "0: out of control, it moves straight ahead")
+    if _turning(intent) or any(intent.veer):
+        raise IntentError(
+            body.entity,
+            "turn",
+            intent.turn or intent.turns or intent.veer,
+            "0: out of control, it moves straight ahead",
+        )
     if intent.maneuver != Maneuver.MOVE:
         raise IntentError(
             body.entity, "maneuver", Maneuver(intent.maneuver).value, "Move: out of control, it takes Move maneuvers"
@@ -189,14 +235,14 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     twice Basic Move (Decelerating; Pushing the Envelope); more ``veer`` entries than yards to move.
     """
     intent = body.intent
-    moving = intent.turn or intent.throttle or any(intent.veer)
+    moving = _turning(intent) or intent.throttle or any(intent.veer)
     control = body.control
     if control.carried_by is not None:  # carried (:func:`esper_motion.systems.gurps.shared.movers.carried`): a rider
         if moving:
             raise IntentError(
                 body.entity,
                 "throttle" if intent.throttle else "turn",
-                intent.throttle or intent.turn,
+                intent.throttle or intent.turn or intent.turns or intent.veer,
                 "0: a rider does not move under its own power",
             )
         return

@@ -72,7 +72,7 @@ class ManeuverLimits(System):
 
     Reads ``Intent.maneuver``, ``Condition`` (``conscious``, ``stunned``), ``Control.state``; writes
     ``Control``: clears this turn's record (``path``, ``moved_yd``, ``extra_cost``, ``turned_hexsides``,
-    ``turn_yd``, ``struck``, ``halted``, ``lost_at_yd``; ``straight_before_yd`` set to ``straight_yd``),
+    ``turn_yd``, ``turn_plan``, ``struck``, ``halted``, ``lost_at_yd``; ``straight_before_yd`` set to ``straight_yd``),
     and puts a mover out of control for a forbidden maneuver, stun or unconsciousness; emits ``LostControl``.
     The rule is :func:`maneuver_loss`.
     """
@@ -91,6 +91,7 @@ class ManeuverLimits(System):
             control.extra_cost = 0
             control.turned_hexsides = 0
             control.turn_yd = None
+            control.turn_plan = ()
             control.struck = None
             control.halted = False
             control.lost_at_yd = None

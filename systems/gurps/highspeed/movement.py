@@ -10,8 +10,9 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from esper_motion.components.gurps import Condition, Control, LossCause, Mover, MoveState, Skills
+from esper_motion.components.gurps import Condition, Control, FacingChange, LossCause, Mover, MoveState, Skills
 from esper_motion.components.motion import Position
+from esper_motion.components.mount import Mount
 from esper_motion.ecs import Phase, RollMade, World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, turn
 from esper_motion.systems.gurps import rules
@@ -42,10 +43,11 @@ class WalkPlan(NamedTuple):
     The walker faces ``facing`` and travels along ``heading``. It has ``points`` movement points, each yard
     costing 1 plus the footing's extra points when ``footing`` is paid. Up to ``drift_from_yd`` it enters
     the front hex ``veer`` picks for that yard; from ``drift_from_yd`` on it goes straight along its heading.
-    At yard ``turn_yd`` (counted before entering the next hex) its facing turns by ``turn_by`` hexsides, and
-    its heading with it when ``heading_follows_turn``. The walk ends at yard ``stop_at_yd`` (a trip), when
-    the points run out, or at whatever it cannot pass. With ``can_jump`` it may try to jump crossable
-    obstacles.
+    At each ``(at_yd, hexsides)`` of ``turns`` (yards counted before entering the next hex) its facing turns by
+    that many hexsides, and its heading with it unless the turn comes at or after ``steady_from_yd`` (control was
+    lost there: the house rules' failed early turn changes the facing only). The walk ends at yard
+    ``stop_at_yd`` (a trip), when the points run out, or at whatever it cannot pass. With ``can_jump`` it may
+    try to jump crossable obstacles.
     """
 
     entity: int
@@ -56,9 +58,8 @@ class WalkPlan(NamedTuple):
     heading: int
     points: int
     veer: tuple[int, ...] = ()
-    turn_yd: int | None = None
-    turn_by: int = 0
-    heading_follows_turn: bool = True
+    turns: tuple[FacingChange, ...] = ()
+    steady_from_yd: int | None = None
     stop_at_yd: int | None = None
     drift_from_yd: int | None = None
     footing: bool = True
@@ -68,14 +69,15 @@ class WalkPlan(NamedTuple):
 @dataclass(slots=True)
 class WalkResult:
     """Where a walk went: the hexes entered, the final facing and heading, the points spent (of which
-    ``extra`` for footing), the turn made (yards before it, and the hex), and what stopped it, if anything."""
+    ``extra`` for footing), the changes of facing made (yards before each, its hex and its hexsides), and what
+    stopped it, if anything."""
 
     facing: int
     heading: int
     path: list[Hex] = field(default_factory=list)
     spent: int = 0
     extra: int = 0
-    turned: tuple[int, Hex] | None = None
+    turned: list[tuple[int, Hex, int]] = field(default_factory=list)
     struck: int | None = None
 
 
@@ -86,6 +88,15 @@ WingRoll = Callable[[int, Hex], bool]
 """Asked, once the walker has entered ``hex`` at yard ``yard`` of its path, whether it keeps control there (the
 house rules' wingspan roll); on a no it has lost control at that yard and flies on straight ahead."""
 
+FeatRefusal = Callable[[str, Hex], bool]
+"""Asked whether the walker, a mount, refuses the risky feat (``"bad footing"``, ``"obstacle"``, ``"jump"``) that
+entering ``hex`` asks of it; on a yes it stops short of the hex."""
+
+FeatCheck = Callable[[World, int, str], bool]
+"""Asked whether mover ``entity`` refuses the risky feat its path asks of it now (True: it stops short). The
+GURPS ``install`` gives :class:`PathWalker` the Mounted Combat rule
+(``esper_motion.systems.gurps.mounted.mount_orders.refuses_feat``)."""
+
 DodgeRoll = Callable[[int, Hex, int], bool]
 """Asked whether body ``entity`` on ``hex`` dodges out of the walker's way by stepping one hex in the direction
 given (where :meth:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex.room_to_step_aside` found it room); on
@@ -93,12 +104,19 @@ a yes it has stepped there, in the world and in the index."""
 
 
 def walk(
-    plan: WalkPlan, index: SpatialIndex, jump: JumpRoll, dodge: DodgeRoll, wings: WingRoll | None = None
+    plan: WalkPlan,
+    index: SpatialIndex,
+    jump: JumpRoll,
+    dodge: DodgeRoll,
+    *,
+    refuses: FeatRefusal | None = None,
+    wings: WingRoll | None = None,
 ) -> WalkResult:
-    """Follow ``plan`` through ``index``; ``jump`` and ``dodge`` decide the rolls met on the way, and ``wings``
-    (None: nothing to ask) whether the walker keeps control in each hex it enters while in control: from a no on,
-    it goes straight along its heading, and a turn planned for later is not made (House rules: Flying Movement and
-    Combat: the wingspan roll is made at once).
+    """Follow ``plan`` through ``index``; ``jump`` and ``dodge`` decide the rolls met on the way, ``refuses``
+    whether the walker balks at a risky feat (:func:`feats_at`) before it enters a hex (None: it never does), and
+    ``wings`` (None: nothing to ask) whether the walker keeps control in each hex it enters while in control: from
+    a no on, it goes straight along its heading, and no change of facing planned for later is made (House rules:
+    Flying Movement and Combat: the wingspan roll is made at once).
 
     Basic Set: High-Speed Movement > Tactical Movement: movement points are the velocity, bad footing
     costs extra points; Direction and Turning Radius: until the radius is met the walker may enter any of
@@ -118,9 +136,11 @@ def walk(
     facing, heading = plan.facing, plan.heading
     path: list[Hex] = []
     spent = extra = 0
-    turned: tuple[int, Hex] | None = None
+    turned: list[tuple[int, Hex, int]] = []
     struck: int | None = None
-    turn_yd, stop_at_yd, drift_from_yd = plan.turn_yd, plan.stop_at_yd, plan.drift_from_yd
+    turns, steady_from = plan.turns, plan.steady_from_yd
+    turn_yd = turns[0][0] if turns else None  # the yard of the next change of facing, None when none is left
+    stop_at_yd, drift_from_yd = plan.stop_at_yd, plan.drift_from_yd
     points, footing, veer = plan.points, plan.footing, plan.veer
     occupied = index.occupied
     rolls = (jump, dodge)
@@ -130,8 +150,9 @@ def walk(
     carried_until = 0  # after a jump: the yard from which the walker is past the obstacle
     jumped_toward = 0
     while True:
-        if yard == turn_yd and turned is None:
-            turned_to = turn(facing, plan.turn_by)
+        while yard == turn_yd:  # several changes put off by a jump to its landing are all made there
+            by = turns[len(turned)][1]
+            turned_to = turn(facing, by)
             if length > 1:
                 swung = body_hexes(here, turned_to, length)
                 struck = _body_in_way(plan, index, body, swung, toward=turned_to, rolls=rolls)
@@ -139,9 +160,12 @@ def walk(
                     break
                 body = swung
             facing = turned_to
-            if plan.heading_follows_turn:
+            if steady_from is None or yard < steady_from:
                 heading = facing
-            turned = (yard, here)
+            turned.append((yard, here, by))
+            turn_yd = max(yard, turns[len(turned)][0]) if len(turned) < len(turns) else None
+        if struck is not None:
+            break
         if stop_at_yd is not None and yard >= stop_at_yd:
             break
         drifting = drift_from_yd is not None and yard >= drift_from_yd
@@ -157,7 +181,7 @@ def walk(
             # Up to the next yard where the plan changes something, every empty hex costs one point and holds
             # nothing to meet: walk those in one go, then look again at the yard after them.
             most = points - spent
-            for mark in (None if turned else turn_yd, stop_at_yd, None if drifting else drift_from_yd):
+            for mark in (turn_yd, stop_at_yd, None if drifting else drift_from_yd):
                 if mark is not None and mark > yard:
                     most = min(most, mark - yard)
             ran = _clear_run(here, step, most, occupied, path)
@@ -166,7 +190,7 @@ def walk(
                 body = (here,)
                 spent += ran
                 yard += ran
-                if spent == points and (turned or yard != turn_yd):
+                if spent == points and yard != turn_yd:
                     break  # no point left for another yard, and no turn due here
                 continue
         ahead = (here[0] + step[0], here[1] + step[1])
@@ -176,7 +200,16 @@ def walk(
             break
         moved = body_hexes(ahead, facing, length) if length > 1 else (ahead,)
         if not empty:
-            if not drifting and _no_landing(plan, index, ahead, step=step, length=length, left=points - spent - cost):
+            left = points - spent - cost
+            if not drifting and _no_landing(
+                plan, index, ahead, step=step, facing=facing, length=length, filled=(*body, *moved), left=left
+            ):
+                break
+            if (
+                refuses is not None
+                and not drifting
+                and any(refuses(feat, ahead) for feat in feats_at(plan, index, ahead))
+            ):
                 break
             avoid = (*body, *moved)
             struck = _in_the_way(plan, index, ahead, toward=toward, avoid=avoid, rolls=rolls, may_jump=not drifting)
@@ -199,34 +232,68 @@ def walk(
             and index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd)
         ):
             carried_until, jumped_toward = yard + length, toward
-            if turned is None and turn_yd is not None and yard <= turn_yd < carried_until:
+            if turn_yd is not None and yard <= turn_yd < carried_until:
                 turn_yd = carried_until
         if wings is not None and drift_from_yd is None and not wings(yard, here):
             drift_from_yd = yard
-            if turned is None:
-                turn_yd = None
+            turn_yd = None
     if wings is not None and not path:
         wings(0, here)
     return WalkResult(facing, heading, path, spent, extra, turned, struck)
 
 
-def _no_landing(plan: WalkPlan, index: SpatialIndex, ahead: Hex, *, step: Hex, length: int, left: int) -> bool:
+def feats_at(plan: WalkPlan, index: SpatialIndex, ahead: Hex) -> tuple[str, ...]:
+    """The risky feats entering ``ahead`` asks of a mount (Basic Set: Mounted Combat): a jump over an obstacle
+    it may jump, charging into one it may not, and going onto bad footing (paid only on the ground)."""
+    found: list[str] = []
+    obstacles = index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd)
+    if obstacles:
+        found.append("jump" if plan.can_jump and all(what.crossable for _, what in obstacles) else "obstacle")
+    if plan.footing and index.footing_extra(ahead) > 0:
+        found.append("bad footing")
+    return tuple(found)
+
+
+def _no_landing(
+    plan: WalkPlan,
+    index: SpatialIndex,
+    ahead: Hex,
+    *,
+    step: Hex,
+    facing: int,
+    length: int,
+    filled: tuple[Hex, ...],
+    left: int,
+) -> bool:
     """Whether what stands on ``ahead`` is only obstacles the walker could jump, with nowhere to land beyond them:
-    the ``left`` movement points (once ``ahead`` is paid for) cannot carry its whole body (``length`` hexes) past
-    them straight on, or something it would meet stands there. Then it stops short of them."""
+    the ``left`` movement points (once ``ahead`` is paid for) cannot carry its whole body (``length`` hexes) past them
+    straight on, or something it would meet stands on a hex its body would come to fill on the way. Then it stops
+    short of them.
+
+    The body is laid behind its front opposite ``facing`` (:func:`esper_motion.systems.gurps.shared.figure.body_hexes`)
+    and ``filled`` holds the hexes it fills now and on ``ahead``; a walker that veered onto the obstacle is carried on
+    in that direction with its body still along its facing, so the hexes behind its front are new ones at every
+    yard, and each is looked at as its front's are."""
     if not plan.can_jump:
         return False
     found = index.obstacles_in_way(ahead, plan.altitude_yd, plan.height_yd)
     if not found or not all(what.crossable for _, what in found):
         return False
+    seen = set(filled)
     q, r = ahead
     for _ in range(length):
         q, r = q + step[0], r + step[1]
         left -= 1 + (index.footing_extra((q, r)) if plan.footing else 0)
-        if left < 0 or index.obstacles_in_way((q, r), plan.altitude_yd, plan.height_yd):
+        if left < 0:
             return True
-        if index.bodies_in_way((q, r), plan.entity, plan.altitude_yd, plan.height_yd):
-            return True
+        for spot in body_hexes((q, r), facing, length) if length > 1 else ((q, r),):
+            if spot in seen:
+                continue
+            seen.add(spot)
+            if index.obstacles_in_way(spot, plan.altitude_yd, plan.height_yd):
+                return True
+            if index.bodies_in_way(spot, plan.entity, plan.altitude_yd, plan.height_yd):
+                return True
     return False
 
 
@@ -333,10 +400,11 @@ def dodge_aside(world: World, index: SpatialIndex, mover: int, other: int, *, at
 
 
 def plan_walk(
-    world: World, body: Body, chosen: Rules, turn_yd: int | None, loss: tuple[int, LossCause] | None
+    world: World, body: Body, chosen: Rules, turns: tuple[FacingChange, ...], loss: tuple[int, LossCause] | None
 ) -> WalkPlan:
-    """The :class:`WalkPlan` of ``body`` this turn, turning at ``turn_yd`` (None: no turn); ``loss`` is the yard
-    from which it is out of control (0: from the start) and why, or None when it keeps control all the way.
+    """The :class:`WalkPlan` of ``body`` this turn, changing facing as ``turns`` says (``(at_yd, hexsides)`` in
+    order; none: no turn); ``loss`` is the yard from which it is out of control (0: from the start) and why, or
+    None when it keeps control all the way.
 
     In control it follows its facing and its ``Intent.veer``. From the loss of control on it either stops (a
     trip: the skid comes in the CONTROL phase) or goes straight along its heading (in the air, in water, on
@@ -360,9 +428,8 @@ def plan_walk(
         heading=heading,
         points=level_points(world, body.entity, body.velocity.yps),
         veer=body.intent.veer,
-        turn_yd=turn_yd,
-        turn_by=body.intent.turn,
-        heading_follows_turn=loss is None,
+        turns=turns,
+        steady_from_yd=loss[0] if loss is not None else None,
         stop_at_yd=stop_at,
         drift_from_yd=drift_from,
         footing=on_ground,
@@ -373,8 +440,8 @@ def plan_walk(
 class PathWalker(IndexedSystem):
     """MOVEMENT phase: moves every mover along its path, in initiative order.
 
-    Reads ``Velocity`` (movement points), ``Facing``, ``Intent.turn`` and ``Intent.veer``, ``Control``
-    (``turn_yd`` from the TURNING phase, ``state``, ``lost_at_yd``), footing, obstacles and other bodies through
+    Reads ``Velocity`` (movement points), ``Facing``, ``Intent.veer``, ``Control`` (``turn_plan`` from the
+    TURNING phase, ``state``, ``lost_at_yd``), footing, obstacles and other bodies through
     the :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` (brought up to date here once a turn); writes
     ``Position``, ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``, ``moved_yd``, ``extra_cost``,
     ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into; ``state`` and
@@ -387,9 +454,10 @@ class PathWalker(IndexedSystem):
 
     - A yard is entered only with the points for it; a hex of footing the points cannot pay for ends the walk.
     - A jump lands beyond the obstacle: it is tried only with the points to bring the walker's whole body past
-      it, straight on (footing paid), onto hexes where nothing stands that it would meet; a walker without them
-      stops short of the obstacle, with no roll. Only the front jumps: an obstacle the body behind it would
-      swing or slide onto stops the walker. So no walk ends on top of an obstacle.
+      it, straight on (footing paid), with nothing it would meet on any hex its body comes to fill on the way (a
+      walker that veered onto the obstacle keeps its body along its facing, so its rear fills new hexes too); a
+      walker without them stops short of the obstacle, with no roll. Only the front jumps: an obstacle the body
+      behind it would swing or slide onto stops the walker. So no walk ends on top of an obstacle.
     - A planned turn at a yard the walk never reaches does not happen.
     - Bodies in the way roll Dodge (Basic Speed + 3, encumbrance, -4 stunned); an unconscious body cannot. One
       that dodges gets out of the way: it steps one hex aside, off the walker's path (the order of
@@ -406,9 +474,17 @@ class PathWalker(IndexedSystem):
       rules: Flying Movement and Combat). Readings chosen: one roll a turn; the bodies that moved already this turn
       count where they were at the same moment of the second, the others where they stand, as for running into
       them. A flier out of control has no roll to make.
+    - A mount whose path asks a risky feat of it (:func:`feats_at`: a jump, charging an obstacle, going onto bad
+      footing) is asked ``refuses`` before it enters the hex: the Mounted Combat rule that a mount without war
+      training does it only on its rider's Riding+2 (Basic Set: Mounted Combat), given by ``install``. A refusal
+      stops the mount short of the hex. Not asked while it drifts out of control.
     """
 
     phase = Phase.MOVEMENT
+
+    def __init__(self, index: SpatialIndex, refuses: FeatCheck | None = None) -> None:
+        super().__init__(index)
+        self.refuses = refuses
 
     def run(self) -> None:
         """Walk every mover in initiative order."""
@@ -430,7 +506,7 @@ class PathWalker(IndexedSystem):
         loss = None
         if control.loss_cause is not None:
             loss = (control.lost_at_yd or 0, control.loss_cause)
-        plan = plan_walk(world, body, chosen, control.turn_yd, loss)
+        plan = plan_walk(world, body, chosen, control.turn_plan, loss)
 
         def jump(obstacle: int, at: Hex) -> bool:
             result = world.dice.success(jump_skill(world, body), "DX or Jumping")
@@ -467,18 +543,30 @@ class PathWalker(IndexedSystem):
                 lose_control(world, body, cause, yard, chosen)
             return result.success
 
+        check = self.refuses
+        refusal: FeatRefusal | None = None
+        if check is not None and world.has(entity, Mount):
+
+            def refusal(feat: str, _at: Hex) -> bool:
+                return check(world, entity, feat)
+
         watching = winged and loss is None and watched(world, body)
-        result = walk(plan, index, jump, dodge, wings if watching else None)
+        result = walk(plan, index, jump, dodge, refuses=refusal, wings=wings if watching else None)
         start = body.position.hex
-        if result.turned is not None:
-            after_yd, at = result.turned
-            pushed = False
-            if control.state is MoveState.HIGH_SPEED or control.loss_cause is not None:
-                lim = limits(world, body, chosen)
-                pushed = after_yd < hexside_free_yd(world, body, lim, after_yd) or abs(plan.turn_by) == 2
-            world.emit(Turned(entity, plan.facing, result.facing, at, after_yd, pushed))
-            control.turned_hexsides += abs(plan.turn_by)
-            control.straight_yd = len(result.path) - after_yd
+        if result.turned:
+            at_speed = control.state is MoveState.HIGH_SPEED or control.loss_cause is not None
+            lim = limits(world, body, chosen) if at_speed else None
+            facing, previous = plan.facing, None
+            # a change needed a roll by the yard it was planned at (a jump may put it off to its landing)
+            for (after_yd, at, by), (planned_yd, _) in zip(result.turned, plan.turns, strict=False):
+                pushed = False
+                if lim is not None:
+                    early = planned_yd < hexside_free_yd(world, body, lim, planned_yd, previous)
+                    pushed = early or abs(by) == 2
+                world.emit(Turned(entity, facing, turn(facing, by), at, after_yd, pushed))
+                facing, previous = turn(facing, by), planned_yd
+                control.turned_hexsides += abs(by)
+            control.straight_yd = len(result.path) - result.turned[-1][0]
         else:
             control.straight_yd += len(result.path)
         end = result.path[-1] if result.path else start

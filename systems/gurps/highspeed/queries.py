@@ -14,7 +14,7 @@ from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import DIRECTIONS, to_pixel
 from esper_motion.ecs.validate import check_number
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.shared.movers import Limits, body_of, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import Limits, body_of, carrier_of, installed_rules, limits
 
 
 def movement_limits(world: World, entity: int) -> Limits:
@@ -31,8 +31,9 @@ def defenses(world: World, entity: int) -> rules.HighSpeedDefense:
     """Which active defenses ``entity`` has: at high speed it may dodge but neither retreat nor dive for cover
     (Basic Set: High-Speed Movement > Attacking and Defending). High speed is a velocity above Basic Move in the
     Basic Set, above Encumbered Move under the house rules (House rules: High Speed Movement), as
-    ``Limits.high_speed_above`` says."""
-    body = body_of(world, entity)
+    ``Limits.high_speed_above`` says. A rider is carried at its mount's speed, so it defends as the mount
+    moves: on a horse at high speed it may not retreat either."""
+    body = body_of(world, carrier_of(world, entity))
     return rules.high_speed_defense(body.velocity.yps, limits(world, body, installed_rules(world)).high_speed_above)
 
 
@@ -60,9 +61,9 @@ def _vector(velocity: Velocity | None) -> tuple[float, float]:
 
 def relative_speed_yps(world: World, a: int, b: int) -> float:
     """How fast ``b`` moves as seen from ``a``, in yards per second: the length of the difference of their
-    velocities (an entity without ``Velocity`` stands still)."""
-    ax, ay = _vector(world.try_get(a, Velocity))
-    bx, by = _vector(world.try_get(b, Velocity))
+    velocities, each rider moving as its mount does (an entity without ``Velocity`` stands still)."""
+    ax, ay = _vector(world.try_get(carrier_of(world, a), Velocity))
+    bx, by = _vector(world.try_get(carrier_of(world, b), Velocity))
     return math.hypot(bx - ax, by - ay)
 
 
@@ -79,8 +80,9 @@ def _house_target_range(world: World, attacker: int, target: int, range_yd: floa
     turn (``Flight.climbed_yd``, 0 without a ``Flight``; negative for a dive) per yard of its velocity. The two
     move in line when the headings are the same and the slopes equal, or the headings opposite and the slopes
     opposite: a shooter at 10 yd/s climbing 2 and a target at 20 yd/s climbing 4 fly the same way. A shooter
-    standing still is never in line.
+    standing still is never in line. A rider moves, climbs and keeps control as its mount does.
     """
+    attacker, target = carrier_of(world, attacker), carrier_of(world, target)
     control = world.try_get(target, Control)
     velocity = world.try_get(target, Velocity)
     if control is None or velocity is None or control.state is MoveState.NORMAL:
@@ -97,9 +99,10 @@ def _house_target_range(world: World, attacker: int, target: int, range_yd: floa
 def speed_modifier(world: World, attacker: int, target: int, range_yd: float = 0.0) -> int:
     """The speed/range modifier to ``attacker``'s roll against ``target``: the Size and Speed/Range Table for
     the range plus their relative speed (Basic Set: High-Speed Movement > Attacking and Defending; Size and
-    Speed/Range Table). Under the house rules the range grows by the velocity of a target at high speed
-    instead, unless the two move exactly in line (House rules: High Speed Movement). Reading chosen: speed
-    and range never give a bonus, so anything up to 2 yards is 0.
+    Speed/Range Table). A rider counts its mount's velocity: it is as hard to hit as the mount. Under the
+    house rules the range grows by the velocity of a target at high speed instead, unless the two move
+    exactly in line (House rules: High Speed Movement). Reading chosen: speed and range never give a bonus,
+    so anything up to 2 yards is 0.
     """
     range_yd = check_number("speed_modifier", "range_yd", range_yd, low=0)
     if installed_rules(world).control == "house":

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from esper_motion.components.gurps import LossCause, MoveState
-from esper_motion.ecs import Phase, RollMade, System
+import math
+
+from esper_motion.components.gurps import FacingChange, LossCause, MoveState
+from esper_motion.ecs import Phase, RollMade, System, World
 from esper_motion.ecs.dice import modified
 from esper_motion.systems.gurps.highspeed.intent import early_turn_modifier
+from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.climbing import hexside_free_yd
 from esper_motion.systems.gurps.shared.movers import (
+    Body,
+    Limits,
     bodies,
     carried,
     control_roll,
@@ -18,15 +23,46 @@ from esper_motion.systems.gurps.shared.movers import (
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 
+def asked_turns(body: Body) -> tuple[tuple[int | None, int], ...]:
+    """The changes of facing ``body``'s intent asks for, ``(at_yd, hexsides)`` in order (``at_yd`` None: as soon as
+    the rules allow): its ``Intent.turns``, or its one ``Intent.turn`` at ``Intent.turn_at_yd``."""
+    intent = body.intent
+    if intent.turns:
+        return intent.turns
+    return ((intent.turn_at_yd, intent.turn),) if intent.turn else ()
+
+
+def turn_checks(
+    world: World, body: Body, lim: Limits, asked: tuple[tuple[int | None, int], ...]
+) -> tuple[tuple[int, int, str | None], ...]:
+    """Each change of facing ``asked`` of ``body`` at high speed as ``(at_yd, hexsides, roll)``: ``roll`` is
+    ``"early turn"`` for one before the turning radius is run (the first since the last change of facing, each
+    later one since the one before it; under the house rules a climb or dive start counts as a change, before the
+    first or between two: :func:`~esper_motion.systems.gurps.shared.climbing.hexside_free_yd`), ``"tight turn"`` for
+    a 120-degree turn,
+    else None (Basic Set: High-Speed Movement > Direction and Turning Radius; Pushing the Envelope)."""
+    checks: list[tuple[int, int, str | None]] = []
+    previous: int | None = None
+    for wanted_at, by in asked:
+        if previous is None:
+            at = wanted_at if wanted_at is not None else int(hexside_free_yd(world, body, lim, None))
+        else:
+            at = wanted_at if wanted_at is not None else math.ceil(hexside_free_yd(world, body, lim, None, previous))
+        early = at < hexside_free_yd(world, body, lim, at, previous)
+        checks.append((at, by, "early turn" if early else "tight turn" if abs(by) == 2 else None))
+        previous = at
+    return tuple(checks)
+
+
 class TurnPlanner(System):
     """TURNING phase: plans each mover's turn, in initiative order.
 
-    Reads ``Intent`` (``turn``, ``turn_at_yd``, ``push``), ``Velocity``, ``Control`` (``state``,
-    ``straight_yd``), the Move in use and DX (or vehicle skill and Handling); writes ``Control.turn_yd``, and
-    ``Control.state``, ``loss_cause`` and ``lost_at_yd`` on a failed roll; emits ``RollMade`` and
-    ``LostControl``.
+    Reads ``Intent`` (``turn``, ``turn_at_yd``, ``turns``, ``push``), ``Velocity``, ``Control`` (``state``,
+    ``straight_yd``), the Move in use and DX (or vehicle skill and Handling); writes ``Control.turn_plan`` and
+    ``Control.turn_yd``, and ``Control.state``, ``loss_cause`` and ``lost_at_yd`` on a failed roll; emits
+    ``RollMade`` and ``LostControl``.
 
-    Ordinary movement turns where asked (at the start by default). At high speed a turn comes once the
+    Ordinary movement turns where asked (at the start by default). At high speed a change of facing comes once the
     mover has gone straight for its turning radius (Basic Set: High-Speed Movement > Direction and Turning
     Radius; the radius formula is ``Rules.turning_radius``), or earlier, or tighter (120 degrees), on a
     Pushing the Envelope roll: DX+3, or vehicle skill + Handling, at the early-turn modifier. Failure loses
@@ -35,7 +71,12 @@ class TurnPlanner(System):
     house rules starting a climb or dive is a turn for the radius, so a hexside turn within the radius after one is
     early (:func:`esper_motion.systems.gurps.shared.climbing.hexside_free_yd`; House rules: Flying Movement and
     Combat); failing it loses control there and the climb is not flown (an out-of-control flier moves straight
-    ahead). Reading chosen: one turn a second (``Intent.turn`` of 1 or 2 hexsides at one point of the path).
+    ahead).
+
+    One turn a second (``Intent.turn`` of 1 or 2 hexsides at one point of the path), or several changes of facing
+    of one hexside each (``Intent.turns``), each checked against the radius since the one before: at velocity 13
+    and Basic Move 5 (radius 2) a runner changes facing at yard 2 and again at yard 4 without a roll. An early one
+    rolls; on a failure control is lost there, and no later change is made.
     """
 
     phase = Phase.TURNING
@@ -46,19 +87,29 @@ class TurnPlanner(System):
         chosen = installed_rules(world)
         for body in bodies(world):
             control = body.control
-            intent = body.intent
-            if not intent.turn or carried(body) or control.halted or control.state is MoveState.OUT_OF_CONTROL:
+            asked = asked_turns(body)
+            if not asked or carried(body) or control.halted or control.state is MoveState.OUT_OF_CONTROL:
                 continue
             if control.state is MoveState.NORMAL:
-                control.turn_yd = intent.turn_at_yd if intent.turn_at_yd is not None else 0
-                continue
-            lim = limits(world, body, chosen)
-            at = intent.turn_at_yd if intent.turn_at_yd is not None else int(hexside_free_yd(world, body, lim, None))
-            free = hexside_free_yd(world, body, lim, at)
-            if at < free or abs(intent.turn) == 2:
+                plan = tuple((0 if at is None else at, by) for at, by in asked)
+            else:
+                plan = self._at_speed(body, asked, chosen)
+            control.turn_plan = plan
+            control.turn_yd = plan[0][0] if plan else None
+
+    def _at_speed(
+        self, body: Body, asked: tuple[tuple[int | None, int], ...], chosen: Rules
+    ) -> tuple[FacingChange, ...]:
+        """The changes of facing ``body`` makes at high speed, rolling for each early or tight one
+        (:func:`turn_checks`); a failed roll ends the plan (under the house rules the failed change is kept: its
+        facing changes, not its heading)."""
+        world = self.world
+        lim = limits(world, body, chosen)
+        planned: list[FacingChange] = []
+        for at, by, what in turn_checks(world, body, lim, asked):
+            if what is not None:
                 modifier = early_turn_modifier(body, lim, chosen)
                 skill, label = control_roll(world, body)
-                what = "early turn" if at < free else "tight turn"
                 result = world.dice.success(skill + modifier, modified(label, modifier))
                 world.emit(RollMade(body.entity, what, result))
                 mount_rolled_dx(world, body.entity, result.success)
@@ -66,6 +117,7 @@ class TurnPlanner(System):
                     cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
                     lose_control(world, body, cause, at, chosen)
                     if chosen.control == "house":
-                        control.turn_yd = at
-                    continue
-            control.turn_yd = at
+                        planned.append((at, by))
+                    break
+            planned.append((at, by))
+        return tuple(planned)

@@ -17,7 +17,14 @@ from esper_motion.ecs import IntentError, World
 from esper_motion.ecs.damage import Damage
 from esper_motion.ecs.validate import check_bool, check_choice, check_int
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.mounted.common import house, require_mount, require_rider, require_seated, skill_level
+from esper_motion.systems.gurps.mounted.common import (
+    control_skill,
+    house,
+    require_mount,
+    require_rider,
+    require_seated,
+    skill_level,
+)
 from esper_motion.systems.gurps.shared.movers import relative_velocity
 
 FAR_SIDE_TARGETS: Final = ("foot", "face", "eyes", "skull", "hand")
@@ -70,9 +77,9 @@ def mounted_attack(
     check_int("mounted_attack", "weapon_skill", weapon_skill)
     check_bool("mounted_attack", "ranged", ranged)
     found = world.get(mount, Mount)
-    control_skill = skill_level(world, rider, "Driving" if found.open_vehicle else "Riding")
+    control_skill_level = skill_level(world, rider, control_skill(found))
     playing_house = house(world)
-    skill = rules.cavalry_skill(weapon_skill, control_skill, link.cavalry_training and playing_house)
+    skill = rules.cavalry_skill(weapon_skill, control_skill_level, link.cavalry_training and playing_house)
     modifiers: list[tuple[str, int]] = []
     damage_bonus = 0
     if target is not None and not ranged:
@@ -146,7 +153,8 @@ def mounted_defense(world: World, entity: int) -> MountedDefense:
     """Defenses of a mount or a mounted rider (Basic Set: Mounted Combat > Mounted Defense; Spooked Mounts).
 
     A mount only dodges (its barding or natural DR is the game's). A rider dodges, blocks or parries, at
-    Riding - 12 when its Riding is under 12. On a bucking (spooked) mount, mount and rider may only dodge.
+    Riding - 12 when its Riding is under 12 (Driving on an open vehicle, Cavalry Weapons). On a bucking
+    (spooked) mount, mount and rider may only dodge.
     House rules: a mount defends by its own abilities (``Mount.defenses``), dodging alone while it bucks; a
     rider defends normally, the limit being on the skill its parry comes from (see :func:`mounted_attack`), so
     no penalty here (House rules: Mounts).
@@ -161,7 +169,7 @@ def mounted_defense(world: World, entity: int) -> MountedDefense:
             return MountedDefense(found.defenses, 0)
         return MountedDefense(("dodge",), 0)
     _, mount = require_seated(world, entity)
-    riding = skill_level(world, entity, "Riding")
+    riding = skill_level(world, entity, control_skill(world.get(mount, Mount)))
     penalty = 0 if house(world) else rules.riding_defense_penalty(riding)
     if world.get(mount, Mount).spooked:
         return MountedDefense(("dodge",), penalty)

@@ -317,10 +317,17 @@ def skill_roll(world: World, entity: int, skill: str, modifier: int, purpose: st
     return success_roll(world, entity, level + total, modified(skill, total), purpose)
 
 
+def control_skill(mount: Mount) -> str:
+    """The skill a rider controls ``mount`` with: Driving on an open vehicle (a motorcycle), else Riding (Basic Set:
+    Mounted Combat > Cavalry Weapons: the same rules from a motorcycle, with Driving for Riding)."""
+    return "Driving" if mount.open_vehicle else "Riding"
+
+
 def riding_roll(
     world: World, rider: int, mount: int, modifier: int, purpose: str, *, stay_on: bool = False
 ) -> SuccessRoll:
-    """Roll the rider's Riding on ``mount`` with every modifier that applies, plus ``modifier``.
+    """Roll the rider's Riding on ``mount`` with every modifier that applies, plus ``modifier``; on an open
+    vehicle its Driving in place of Riding (:func:`control_skill`).
 
     - The controlling rider (the first seated, or anyone riding alone): -3 with no hand on the reins, -1 with
       one (Basic Set: Mounted Combat); 0, -3 or -6 for the mount's training (combat Riding rolls, ibid.); -1
@@ -334,21 +341,28 @@ def riding_roll(
       +3 and stirrups +1 (House rules: Mounts).
 
     A rider on its own mount with nobody else seated is the controller. The label of the roll shows the base
-    and the total modifier, e.g. ``Riding-4``.
+    and the total modifier, e.g. ``Riding-4`` (:func:`riding_target`).
     """
+    target, label = riding_target(world, rider, mount, modifier, stay_on=stay_on)
+    return success_roll(world, rider, target, label, purpose)
+
+
+def riding_target(world: World, rider: int, mount: int, modifier: int, *, stay_on: bool = False) -> tuple[int, str]:
+    """The target and label of :func:`riding_roll`, worked out without rolling."""
     rider_component = world.get(rider, Rider)
     mount_component = world.get(mount, Mount)
     controller = mount_component.controller
     passenger = controller is not None and controller != rider
+    riding = control_skill(mount_component)
     total = modifier
     if passenger and stay_on:
         assert controller is not None
-        base = min(skill_level(world, controller, "Riding"), world.get(rider, Mover).st)
-        skill = "Riding or ST"
+        base = min(skill_level(world, controller, riding), world.get(rider, Mover).st)
+        skill = f"{riding} or ST"
         total -= 3
     else:
-        base = skill_level(world, rider, "Riding")
-        skill = "Riding"
+        base = skill_level(world, rider, riding)
+        skill = riding
         total += shock(world, rider)
     if not passenger:
         total += rules.riding_control_penalty(rider_component.hands_on_reins)
@@ -363,7 +377,7 @@ def riding_roll(
     if stay_on and house(world):
         total += 3 if mount_component.war_saddle else 0
         total += 1 if mount_component.stirrups else 0
-    return success_roll(world, rider, base + total, modified(skill, total), purpose)
+    return base + total, modified(skill, total)
 
 
 # --- Falls ----------------------------------------------------------------------------------------

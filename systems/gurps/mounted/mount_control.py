@@ -35,6 +35,7 @@ from esper_motion.systems.gurps.mounted.common import (
     house,
     injure,
     mount_body,
+    place_rider,
     readies,
     require_mount,
     riding_roll,
@@ -189,6 +190,11 @@ def mount_falls(world: World, mount: int) -> None:
     its -1 for the passenger, the passenger holds on by the controller's Riding); the falls follow. A mount without a
     ``Mover`` counts as DX 10, ST 10.
 
+    A flying mount that crashed this turn (``Mount.crashed_from_yd``: it has taken its own fall damage on landing)
+    adds the height it fell from to every one of its riders' falls: from 30 yards a rider unseated falls 33 yards, one
+    that leaps clear 32, one crushed 32 (for a horse-sized mount). Reading chosen: the mount's DX+1 and its lying
+    prone apply as for any fall.
+
     House rules, a rider strapped into the saddle (:func:`esper_motion.systems.gurps.mounted.common.strapped`), reading
     chosen: it still rolls Riding-2, and a failure costs it a Ready next turn instead of unseating it (House rules:
     Mounts). Strapped in, it can neither be unseated nor leap clear, so it goes down with the mount, which lands on it:
@@ -204,6 +210,11 @@ def mount_falls(world: World, mount: int) -> None:
     _knock_down(world, mount)
     world.emit(MountFell(mount, found.broken_leg))
     shift = found.fall_yd - _HORSE_FALL_YD
+    height = found.crashed_from_yd
+    if height > 0:
+        for rider in found.riders:
+            place_rider(world, rider, mount)  # down on the ground with the mount: the height is in the falls
+            tell_index(world, rider)
     lost_grip = rules.mount_loss_of_control(3)
     outcomes: list[tuple[int, bool, bool, bool]] = []
     for rider in list(found.riders):
@@ -218,15 +229,15 @@ def mount_falls(world: World, mount: int) -> None:
             cleared = riding_roll(world, rider, mount, -encumbrance, "leap clear of the falling mount").success
         outcomes.append((rider, held, stayed, cleared))
     for rider, held, stayed, cleared in outcomes:
-        crushed_yd = max(0, row.crushed_fall_yd + shift)
+        crushed_yd = max(0, row.crushed_fall_yd + shift) + height
         if held:
             if not stayed:
                 force_ready(world, rider, "strapped to the falling mount")
             _crushed(world, rider, mount, st, crushed_yd, strapped_in=True)
         elif not stayed:
-            fall_off(world, rider, mount, "unseated by the falling mount", max(0, row.fall_yd + shift))
+            fall_off(world, rider, mount, "unseated by the falling mount", max(0, row.fall_yd + shift) + height)
         elif cleared:
-            yards = max(0, lost_grip.fall_yd + shift)
+            yards = max(0, lost_grip.fall_yd + shift) + height
             fall_off(
                 world, rider, mount, "leapt clear of the falling mount", yards, negated_by=lost_grip.fall_negated_by
             )
@@ -234,7 +245,7 @@ def mount_falls(world: World, mount: int) -> None:
             _crushed(world, rider, mount, st, crushed_yd, strapped_in=False)
 
 
-def _crushed(world: World, rider: int, mount: int, st: int, fall_yd: int, *, strapped_in: bool) -> None:
+def _crushed(world: World, rider: int, mount: int, st: int, fall_yd: float, *, strapped_in: bool) -> None:
     """The falling mount lands on ``rider``: a fall of ``fall_yd`` yards (off the mount, or with it while strapped
     in), then thrust crushing damage for the mount's ST (Mount Loss of Control Table, row 12)."""
     if strapped_in:

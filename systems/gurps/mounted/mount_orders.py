@@ -16,7 +16,14 @@ from esper_motion.ecs import IntentError, Phase, System, World
 from esper_motion.ecs.validate import check_choice
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import FeatRefused
-from esper_motion.systems.gurps.mounted.common import house, maneuver, require_mount, riding_roll, set_maneuver
+from esper_motion.systems.gurps.mounted.common import (
+    house,
+    maneuver,
+    require_mount,
+    riding_roll,
+    riding_target,
+    set_maneuver,
+)
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
 from esper_motion.systems.gurps.shared.movers import BODY_TYPES, body_of, initiative_order, installed_rules, limits
 
@@ -37,8 +44,66 @@ def attempt_feat(world: World, mount: int, feat: str) -> None:
     turn, a hasty deceleration). A mount without war training does it only if its rider makes Riding+2, else it
     refuses and spooks (Basic Set: Mounted Combat). A game does not call this when the feat is a matter of life
     and death for the mount. A ``push`` in the mount's ``Intent`` asks for a tight turn or hasty deceleration
-    by itself."""
+    by itself, and the path walker asks for the feats on the path when it meets them (:func:`refuses_feat`); asked
+    here, a feat on the path is rolled for as the turn opens, and the walker keeps to the answer."""
     require_mount(world, mount).feat = check_choice("attempt_feat", "feat", feat, RISKY_FEATS)
+
+
+PATH_FEATS: Final = ("obstacle", "bad footing", "jump")
+"""The risky feats a mount's path asks of it; the others (a tight turn, a hasty deceleration) its maneuver does."""
+
+
+def refuses_feat(world: World, mount: int, feat: str) -> bool:
+    """Whether ``mount`` refuses risky ``feat`` now (Basic Set: Mounted Combat, the Riding+2 paragraph): a mount
+    without war training with a rider on it does a risky feat only if the controller makes Riding+2; on a failure
+    it refuses (:class:`FeatRefused`) and spooks. A war-trained or riderless mount never refuses, nor one whose
+    ``Intent.life_or_death`` says the feat is a matter of life and death for it. Each feat is decided once a turn
+    (``Mount.feats``): a second fence, or more bad footing, on the same turn goes as the first did. Anything that
+    is not a mount never refuses."""
+    found = world.try_get(mount, Mount)
+    if found is None:
+        return False
+    decided = found.feats.get(feat)
+    if decided is None:
+        decided = _coax(world, mount, found, feat)
+    return not decided
+
+
+def feat_roll(world: World, mount: int, feat: str) -> tuple[str, str, int] | None:
+    """The roll :func:`refuses_feat` makes for ``feat`` in a turn about to start, as ``(purpose, label, target)``,
+    or None when it needs none; nothing changes (for :func:`esper_motion.systems.gurps.preview`)."""
+    found = world.try_get(mount, Mount)
+    if found is None or not _needs_coaxing(world, mount, found):
+        return None
+    coax, controller = _coaxing(found.training), found.controller
+    assert coax is not None and controller is not None  # _needs_coaxing says so
+    target, label = riding_target(world, controller, mount, coax)
+    return f"make the mount attempt a {feat}", label, target
+
+
+def _needs_coaxing(world: World, entity: int, mount: Mount) -> bool:
+    """Whether a risky feat of ``mount`` hangs on its controller's Riding+2: no war training, a controller that
+    exists, and no matter of life and death (``Intent.life_or_death``)."""
+    controller = mount.controller
+    if _coaxing(mount.training) is None or controller is None or not world.exists(controller):
+        return False
+    intent = world.try_get(entity, Intent)
+    return intent is None or not intent.life_or_death
+
+
+def _coax(world: World, entity: int, mount: Mount, feat: str) -> bool:
+    """Settle ``feat`` for ``mount`` this turn: True when it needs no roll or its controller makes Riding+2; on a
+    failure emit :class:`FeatRefused` and spook it. The outcome goes into ``Mount.feats``."""
+    if not _needs_coaxing(world, entity, mount):
+        return True  # no roll to make (a despawned rider is forgotten in the MOUNTED phase)
+    coax, controller = _coaxing(mount.training), mount.controller
+    assert coax is not None and controller is not None  # _needs_coaxing says so
+    made = riding_roll(world, controller, entity, coax, f"make the mount attempt a {feat}").success
+    mount.feats[feat] = made
+    if not made:
+        world.emit(FeatRefused(entity, feat))
+        start_spooking(world, entity, f"refused a {feat}")
+    return made
 
 
 class MountOrderSystem(System):
@@ -56,9 +121,10 @@ class MountOrderSystem(System):
       is speeding up past Move 2; one that is faster than that slows itself by its Basic Move each turn
       (Mount Loss of Control Table, rows 6-7).
     - A mount without war training asked for a risky feat (:func:`attempt_feat`, or ``Intent.push``) with a
-      rider on it: the controller rolls Riding+2; on a failure the mount refuses (:class:`FeatRefused`): it
-      goes straight on at its speed (no turn, no change of velocity, no push) and spooks (Basic Set: Mounted
-      Combat).
+      rider on it: the controller rolls Riding+2 (:func:`refuses_feat`); on a failure the mount refuses
+      (:class:`FeatRefused`) and spooks (Basic Set: Mounted Combat). A refused tight turn or hasty deceleration:
+      it goes straight on at its speed (no turn, no change of velocity, no push). A refused feat on its path (a
+      jump, an obstacle, bad footing; ``Mount.feats``): the path walker stops it short of it.
     - House rules: a ridden mount only takes Move, Move and Attack, or Attack (the step and attack); anything
       else is an :class:`~esper_motion.ecs.errors.IntentError`. A rider whose turn must be a Ready
       (``Rider.ready_turn``) is made to take one: the rule forces the maneuver (House rules: Mounts).
@@ -77,6 +143,7 @@ class MountOrderSystem(System):
         world = self.world
         for entity in initiative_order(world, [entity for entity, _ in esper.get_component(Mount)]):
             mount = world.get(entity, Mount)
+            mount.feats.clear()
             intent = world.try_get(entity, Intent)
             if intent is not None:
                 self._orders(entity, mount, intent)
@@ -90,22 +157,17 @@ class MountOrderSystem(System):
             intent.maneuver = Maneuver.MOVE
             intent.throttle = charge_throttle(world, entity)
             intent.turn, intent.turn_at_yd, intent.push, intent.veer, intent.slam = 0, None, False, (), False
+            intent.turns = ()
             mount.charging = None
             return
         if mount.exhausted:
             intent.throttle = exhausted_throttle(world, entity, intent)
         feat = mount.feat
         if feat is None and intent.push:
-            feat = "tight turn" if intent.turn else "hasty deceleration"
-        coax = _coaxing(mount.training)
-        controller = mount.controller
-        if feat is None or coax is None or controller is None or not world.exists(controller):
-            return  # no rider (one despawned since the last turn is forgotten in the MOUNTED phase)
-        if riding_roll(world, controller, entity, coax, f"make the mount attempt a {feat}").success:
-            return
-        intent.turn, intent.turn_at_yd, intent.push, intent.throttle = 0, None, False, 0
-        world.emit(FeatRefused(entity, feat))
-        start_spooking(world, entity, f"refused a {feat}")
+            feat = "tight turn" if intent.turn or intent.turns else "hasty deceleration"
+        if feat is None or _coax(world, entity, mount, feat) or feat in PATH_FEATS:
+            return  # done, or a feat on the path, which the walker refuses when it gets there
+        intent.turn, intent.turn_at_yd, intent.turns, intent.push, intent.throttle = 0, None, (), False, 0
 
     def _house_riders(self) -> None:
         world = self.world
@@ -204,6 +266,7 @@ def ordered_intent(world: World, entity: int) -> Intent:
             throttle=charge_throttle(world, entity),
             turn=0,
             turn_at_yd=None,
+            turns=(),
             push=False,
             veer=(),
             slam=False,

@@ -130,7 +130,9 @@ class MountedResultsSystem(System):
     1. Its DX rolls for difficult actions: on a success each rider rolls Riding to stay on; on a failure,
        table row 12. House: every such roll, made or failed, makes each rider roll Riding or fall off. Then,
        a mount still carrying riders that lies prone (it tripped at speed, a collision knocked it down) has
-       fallen: table row 12 without a roll ("whenever a mount falls", Mount Loss of Control Table).
+       fallen: table row 12 without a roll ("whenever a mount falls", Mount Loss of Control Table); so has a
+       flying mount that crashed to the ground this turn (``Mount.crashed_from_yd``), whose riders fall from its
+       height.
     2. Each rider stunned rolls Riding-4; each knocked back is knocked off without saddle and stirrups, else
        rolls Riding at -4 a yard. House: one roll for both, -4 if stunned and -4 a yard, with +3 for a war
        saddle and +1 for stirrups, and no saddle needed to try; a rider strapped in does not fall but must
@@ -161,6 +163,7 @@ class MountedResultsSystem(System):
             mount.dx_rolls.clear()
             mount.hits.clear()
             mount.crippled = False
+            mount.crashed_from_yd = 0.0
             mount.attack = None
             mount.charge_foe = None
         for _, rider in esper.get_component(Rider):
@@ -182,7 +185,8 @@ class MountedResultsSystem(System):
             else:
                 apply_loss_row(world, entity, 12)
         posture = world.try_get(entity, Posture)
-        if mount.riders and posture is not None and posture.state is PostureState.PRONE:
+        prone = posture is not None and posture.state is PostureState.PRONE
+        if mount.riders and (prone or mount.crashed_from_yd > 0):
             apply_loss_row(world, entity, 12)
         for rider in list(mount.riders):
             self._stun_and_knockback(rider, entity)

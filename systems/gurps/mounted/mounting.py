@@ -27,6 +27,7 @@ from esper_motion.systems.gurps.events import (
 from esper_motion.systems.gurps.mounted.cavalry import rider_dx_modifier
 from esper_motion.systems.gurps.mounted.common import (
     check_can_ride,
+    control_skill,
     fall_off,
     has_seat,
     landing_hex,
@@ -61,7 +62,7 @@ def _check_can_board(world: World, rider: int, mount: int) -> Mount:
     if link.mount is not None:
         raise IntentError(rider, "Rider.action_target", mount, f"the rider already rides entity {link.mount}")
     check_can_ride(world, rider, mount)
-    skill_level(world, rider, "Riding")
+    skill_level(world, rider, control_skill(found))
     if not world.has(rider, Position) or not world.has(mount, Position):
         raise WorldError(f"entities {rider} and {mount} both need a Position to mount up")
     if world.has(rider, Mover) and not world.has(rider, Control):
@@ -123,11 +124,12 @@ def mount_up(world: World, rider: int, mount: int) -> None:
 
 def leap_astride(world: World, rider: int, mount: int, skill: str = "Riding") -> None:
     """Mount up in one turn with a Riding, Acrobatics or Jumping roll at -3, or no penalty with stirrups; any
-    failure is a fall (Basic Set: Mounted Combat > Mounting Up). The rider takes a Move."""
-    _check_can_board(world, rider, mount)
+    failure is a fall (Basic Set: Mounted Combat > Mounting Up). The rider takes a Move. On an open vehicle
+    ``"Riding"`` is rolled as Driving (:func:`esper_motion.systems.gurps.mounted.common.control_skill`)."""
+    found = _check_can_board(world, rider, mount)
     if skill not in ("Riding", *_JUMP_OFF_SKILLS):
         raise IntentError(rider, "Rider.action_skill", skill, "one of 'Riding', 'Acrobatics', 'Jumping'")
-    skill_level(world, rider, skill)
+    skill_level(world, rider, control_skill(found) if skill == "Riding" else skill)
     link = world.get(rider, Rider)
     set_maneuver(world, rider, Maneuver.MOVE)
     link.action, link.action_target, link.action_skill = "leap astride", mount, skill
@@ -281,8 +283,10 @@ class MountingSystem(System):
         if not has_seat(world, mount):
             world.emit(MountingAbandoned(entity, mount))
             return
-        modifier = rules.mounting_penalty(world.get(mount, Mount).stirrups)
-        if skill_roll(world, entity, skill, modifier, f"leap astride entity {mount}").success:
+        found = world.get(mount, Mount)
+        modifier = rules.mounting_penalty(found.stirrups)
+        rolled = control_skill(found) if skill == "Riding" else skill
+        if skill_roll(world, entity, rolled, modifier, f"leap astride entity {mount}").success:
             seat(world, entity, mount)
             world.emit(Mounted(entity, mount, "leapt astride"))
             return

@@ -40,8 +40,8 @@ Readings chosen where a text leaves room are written on the function concerned; 
   ranges accept fractions, since the house rules halve and quarter speeds.
 - A Basic Move of 0 cannot turn at all: every turning radius is infinite (:func:`turning_radius`).
 - A collision at velocity 0 does no damage: ``Damage(0)`` (:func:`collision_dice`).
-- Between rows of the Size and Speed/Range Table, speed and range use the next higher row and size
-  the next lower row; the table runs on in decades both ways (:func:`speed_range_modifier`).
+- Between rows of the Size and Speed/Range Table, speed, range and size all use the next higher row;
+  the table runs on in decades both ways (:func:`speed_range_modifier`, :func:`size_modifier`).
 """
 
 from __future__ import annotations
@@ -113,6 +113,7 @@ from esper_motion.systems.gurps.rules.highspeed import (
     RadiusVariant,
     can_enter_high_speed,
     early_turn_modifier,
+    encumbered_top_speed,
     entry_velocity_limit,
     footing_deceleration,
     hasty_deceleration_modifier,
@@ -258,6 +259,7 @@ __all__ = [
     "dragon_melee_speed_modifier",
     "early_turn_modifier",
     "encumbered_move",
+    "encumbered_top_speed",
     "entry_velocity_limit",
     "fall_velocity",
     "footing_deceleration",

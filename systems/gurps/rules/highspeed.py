@@ -12,7 +12,7 @@ from esper_motion.components.gurps import Maneuver
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 from esper_motion.systems.gurps.rules._common import _enum
-from esper_motion.systems.gurps.rules.tables import _VARIANTS, Variant
+from esper_motion.systems.gurps.rules.tables import _VARIANTS, Variant, encumbered_move
 
 RadiusVariant = Literal["basic", "house", "realistic"]
 """The three turning-radius formulas (see :func:`turning_radius`)."""
@@ -73,6 +73,22 @@ def sprint_top_speed(move: int) -> int:
     """
     move = check_int("sprint_top_speed", "move", move, low=0)
     return max(move * 6 // 5, move + 1)
+
+
+def encumbered_top_speed(move: int, rated: int | None, encumbrance: int) -> int:
+    """Basic Set top speed at ``encumbrance`` (0-4): a ``rated`` top speed (Enhanced Move, a vehicle's figure)
+    times 1, 0.8, 0.6, 0.4 or 0.2 as Move is, or without one 20% over the Encumbered ``move``
+    (:func:`sprint_top_speed`). A mount's gallop is reduced as its Move is, since encumbrance applies
+    normally (Basic Set: Mounted Combat > Movement and Maneuvers; Encumbrance and Move).
+
+    >>> encumbered_top_speed(4, 16, 2), encumbered_top_speed(8, 16, 0), encumbered_top_speed(4, None, 2)
+    (9, 16, 5)
+    """
+    move = check_int("encumbered_top_speed", "move", move, low=0)
+    if rated is None:
+        return sprint_top_speed(move)
+    rated = check_int("encumbered_top_speed", "rated", rated, low=0)
+    return encumbered_move(rated, encumbrance)
 
 
 def entry_velocity_limit(move: int, basic_move: int, enhanced: bool = False) -> int:

@@ -136,11 +136,10 @@ def size_modifier(yards: float) -> int:
     """Size Modifier for an object whose longest dimension is ``yards``: the Size and Speed/Range
     Table with the sign reversed (2 yd 0, 3 yd +1, 5 yd +2, ... 1 yd -2).
 
-    Reading: between rows the next lower row counts, so only an object that reaches a row's
-    measurement gets its size (a 2.5-yard object is SM 0). ``yards`` must be above 0
-    (Basic Set: Size and Speed/Range Table).
+    Between rows the next higher row counts, as for speed and range: a 2.5-yard object is SM +1, a
+    4-yard giant +2, a 6-yard one +3. ``yards`` must be above 0 (Basic Set: Size and Speed/Range Table).
 
-    >>> size_modifier(2), size_modifier(2.5), size_modifier(3), size_modifier(50), size_modifier(1)
-    (0, 0, 1, 8, -2)
+    >>> size_modifier(2), size_modifier(2.5), size_modifier(4), size_modifier(6), size_modifier(1)
+    (0, 1, 2, 3, -2)
     """
-    return _row_at_or_below(_exact(_positive("size_modifier", "yards", yards)))
+    return -speed_range_modifier(_positive("size_modifier", "yards", yards))

@@ -12,7 +12,8 @@ from esper_motion.ecs import Phase, System
 
 class IntentReset(System):
     """CLEANUP phase: puts every ``Intent`` back to its defaults (a Move maneuver, no throttle, no turn, no veer,
-    no push, no slam), in place: the component stays on the entity (docs/architecture.md > Performance).
+    no push, no slam, no matter of life and death, no sequence of turns), in place: the component stays on the entity
+    (docs/architecture.md > Performance).
 
     A rider seated on a mount defaults to Do Nothing instead: it does not move under its own power, and under
     the house rules it may not take a maneuver that moves it (House rules: Mounts), so a Move is asked for only
@@ -32,9 +33,11 @@ class IntentReset(System):
             intent.throttle = 0
             intent.turn = 0
             intent.turn_at_yd = None
+            intent.turns = ()
             intent.push = False
             intent.veer = ()
             intent.slam = False
+            intent.life_or_death = False
         for entity, rider in esper.get_component(Rider):
             if rider.mount is not None and (seated := esper.try_component(entity, Intent)) is not None:
                 seated.maneuver = Maneuver.DO_NOTHING

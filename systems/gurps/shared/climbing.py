@@ -193,14 +193,17 @@ def climb_turn_yards(world: World, body: Body) -> tuple[int, ...]:
     return tuple(at for at, _, _ in counting_starts(wish.vertical_legs(), flight.last_climb_yd))
 
 
-def hexside_free_yd(world: World, body: Body, lim: Limits, at_yd: float | None) -> int | float:
+def hexside_free_yd(
+    world: World, body: Body, lim: Limits, at_yd: float | None, since_yd: int | None = None
+) -> int | float:
     """The yard from which a hexside turn of ``body`` at yard ``at_yd`` of this turn's path is no early turn: the
     turning radius run straight since the last change of direction before it (``lim.free_turn_yd`` counts the yards
-    run before this turn). Under the house rules a climb or dive started before the turn is such a change
+    run before this turn; ``since_yd`` is the yard of an earlier change of facing on this turn's path, None for the
+    first). Under the house rules a climb or dive started before the turn is such a change
     (:func:`climb_turn_yards`), so a hexside turn within the radius after it is an early turn (House rules: Flying
     Movement and Combat; High Speed Movement). ``at_yd`` None asks for the earliest yard a turn may come without a
     roll, each start before it counted."""
-    free = lim.free_turn_yd
+    free = lim.free_turn_yd if since_yd is None else since_yd + lim.radius
     for start in climb_turn_yards(world, body):
         if start < (free if at_yd is None else at_yd):
             free = max(free, start + lim.radius)

@@ -22,14 +22,15 @@ def diving(world: World, entity: int) -> bool:
 
 
 def normal_top_speed(flight: Flight, mover: Mover, chosen: Rules) -> int:
-    """A flier's top airspeed without any dive: its rated ``Flight.top_airspeed``, or else 20% over its air Move
-    reduced for encumbrance; under the house rules the better of Encumbered Move + 20% and the rated figure
-    (Basic Set: High-Speed Movement > Accelerating, with air Move per High-Speed Flying and Swimming;
-    House rules: High Speed Movement). The same figure ``esper_motion.systems.gurps.shared.movers.limits`` uses."""
+    """A flier's top airspeed without any dive: its rated ``Flight.top_airspeed`` reduced for encumbrance as Move
+    is, or else 20% over its air Move reduced for encumbrance; under the house rules the better of Encumbered
+    Move + 20% and the rated figure (Basic Set: High-Speed Movement > Accelerating, with air Move per High-Speed
+    Flying and Swimming; House rules: High Speed Movement). The same figure
+    ``esper_motion.systems.gurps.shared.movers.limits`` uses."""
     move = rules.encumbered_move(flight.air_move, mover.encumbrance)
     if chosen.control == "house":
         return rules.house_top_speed(move, flight.top_airspeed or 0)
-    return flight.top_airspeed if flight.top_airspeed is not None else rules.sprint_top_speed(move)
+    return rules.encumbered_top_speed(move, flight.top_airspeed, mover.encumbrance)
 
 
 def speed_limits(world: World, entity: int, chosen: Rules, accel_step: int, top_speed: int) -> tuple[int, int]:

@@ -27,6 +27,7 @@ from esper_motion.components.gurps import (
     MoveState,
     Posture,
     PostureState,
+    Skills,
 )
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.components.mount import Mount, Rider
@@ -62,11 +63,6 @@ def initiative_key(entity: int, mover: Mover | None) -> tuple[float, int]:
     """Sort key of initiative: highest ``Mover.basic_speed`` first, then the lowest entity id (docs/architecture.md >
     The turn); an entity without a ``Mover`` counts Basic Speed 0."""
     return (-(mover.basic_speed if mover is not None else 0.0), entity)
-
-
-def in_initiative_order(world: World, entities: Iterable[int]) -> list[int]:
-    """``entities`` in the order they act within a phase (see :func:`initiative_key`)."""
-    return sorted(entities, key=lambda entity: initiative_key(entity, world.try_get(entity, Mover)))
 
 
 def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | None:
@@ -179,8 +175,22 @@ def unmanned(world: World, body: Body) -> bool:
     mover = body.mover
     if mover.handling is None or mover.operator_skill is not None:
         return False
-    ridden = world.try_get(body.entity, Mount)
-    return ridden is None or ridden.controller is None
+    return driver(world, body.entity) is None
+
+
+def driver(world: World, vehicle: int) -> int | None:
+    """The rider at the controls of ``vehicle`` ridden as a mount (a motorcycle): its controlling rider, unless
+    that rider is unconscious or stunned, when nobody is at the controls (Basic Set: High-Speed Movement >
+    Maneuvers During High-Speed Movement; Mounted Combat > Cavalry Weapons, the same rules from a motorcycle).
+    None for a vehicle nobody rides."""
+    ridden = world.try_get(vehicle, Mount)
+    controller = ridden.controller if ridden is not None else None
+    if controller is None:
+        return None
+    condition = world.try_get(controller, Condition)
+    if condition is not None and (not condition.conscious or condition.stunned):
+        return None
+    return controller
 
 
 def environment(world: World, body: Body) -> Environment:
@@ -315,12 +325,13 @@ def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, hous
     """Encumbered Move, top speed, acceleration step and the most the first turn at high speed may start with,
     for a Basic Move of ``base`` and a rated top speed of ``rated`` in the environment (:func:`limits`, before a
     dive changes them). Pure arithmetic of the rules on a handful of numbers that most movers share, so it is
-    worked out once for each combination."""
+    worked out once for each combination.
+
+    Basic Set: a rated top speed (a mount's gallop by Enhanced Move) is reduced by encumbrance as Move is, since
+    encumbrance penalties apply normally (Mounted Combat > Movement and Maneuvers; Encumbrance and Move): a
+    Medium-encumbrance horse with a gallop of 16 tops out at 9 (``rules.encumbered_top_speed``)."""
     move = rules.encumbered_move(base, encumbrance)
-    if house:
-        top = rules.house_top_speed(move, rated or 0)
-    else:
-        top = rated if rated is not None else rules.sprint_top_speed(move)
+    top = rules.house_top_speed(move, rated or 0) if house else rules.encumbered_top_speed(move, rated, encumbrance)
     enhanced = enhanced or (rated is not None and rated > move)
     accel_step = move if house else base
     # House rules: the first turn at speed adds up to Encumbered Move, as any other (House rules: High Speed Movement)
@@ -347,11 +358,26 @@ def control_roll(world: World, body: Body) -> tuple[int, str]:
     """The roll that keeps control when pushing the envelope, before its modifier: DX+3, or for a driven
     vehicle (``Mover.operator_skill`` set) vehicle skill plus Handling; shock counts against either
     (Basic Set: High-Speed Movement > Pushing the Envelope), and the house rules' -2 of a Move and Attack
-    against the DX roll alone (:func:`dx_modifier`)."""
+    against the DX roll alone (:func:`dx_modifier`).
+
+    A vehicle ridden as a mount (a motorcycle: ``Mover.handling`` set, no ``operator_skill``) is driven by its
+    rider at the controls (:func:`driver`): that rider's Driving plus Handling, with the rider's shock (Pushing the
+    Envelope; Mounted Combat > Cavalry Weapons: Driving for Riding). A driver without Driving is a
+    :class:`~esper_motion.ecs.errors.WorldError` naming the skill, as for any skill the rules need."""
     mover = body.mover
     if mover.operator_skill is not None:
         skill = mover.operator_skill + (mover.handling or 0) + shock(world, body.entity)
         return skill, "vehicle skill+Handling"
+    at_controls = driver(world, body.entity) if mover.handling is not None else None
+    if at_controls is not None:
+        skills = world.try_get(at_controls, Skills)
+        driving = skills.level("Driving") if skills is not None else None
+        if driving is None:
+            raise WorldError(
+                f"entity {at_controls} drives entity {body.entity} but has no Driving skill: "
+                "set Skills.levels['Driving']"
+            )
+        return driving + (mover.handling or 0) + shock(world, at_controls), "Driving+Handling"
     return mover.dx + rules.PUSHING_THE_ENVELOPE_DX_BONUS + dx_modifier(world, body.entity), "DX+3"
 
 
@@ -387,7 +413,17 @@ def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
         found.dx_rolls.append(made)
 
 
-def _carrier(world: World, entity: int) -> int:
+def mount_crashed(world: World, entity: int, height_yd: float) -> None:
+    """Record that ``entity``, if it is a ridden mount, fell without lift and hit the ground from ``height_yd``
+    yards this turn: the MOUNTED phase then applies table row 12 to its riders, with that height added to their
+    falls (Basic Set: Mounted Combat > Mount Loss of Control Table: the row applies whenever a mount falls).
+    For any other mover it does nothing."""
+    found = world.try_get(entity, Mount)
+    if found is not None and found.riders:
+        found.crashed_from_yd = height_yd
+
+
+def carrier_of(world: World, entity: int) -> int:
     """The entity whose motion carries ``entity``: its mount when it rides, else itself."""
     link = world.try_get(entity, Rider)
     return link.mount if link is not None and link.mount is not None else entity
@@ -399,7 +435,7 @@ def relative_velocity(world: World, a: int, b: int) -> float:
     apart; the result is rounded to 6 decimals so that exact cases stay exact."""
     x = y = 0.0
     for entity, sign in ((a, 1), (b, -1)):
-        velocity = world.try_get(_carrier(world, entity), Velocity)
+        velocity = world.try_get(carrier_of(world, entity), Velocity)
         if velocity is not None:
             angle = math.radians(60 * velocity.heading)
             x += sign * velocity.yps * math.cos(angle)

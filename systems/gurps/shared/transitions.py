@@ -64,9 +64,10 @@ _quarter_of: Final = lru_cache(maxsize=64, typed=True)(rules.stall_speed)
 def stall(world: World, entity: int, reason: str, covered_yd: float, needed_yd: int) -> None:
     """Make ``entity`` stall: it loses its airspeed and starts to fall; emits :class:`Stalled`, and it comes to
     rest as far as its movement goes (:func:`come_to_rest`: velocity 0, ordinary movement, no more velocity change
-    this turn)."""
+    this turn). ``Flight.stalled_turn`` records this turn, after which it rolls to recover each turn."""
     flight = world.get(entity, Flight)
     flight.stalled = True
+    flight.stalled_turn = world.turn
     flight.fall_seconds = 0
     flight.fall_yd = 0.0
     world.emit(Stalled(entity, reason, covered_yd, needed_yd))

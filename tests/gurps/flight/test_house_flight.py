@@ -862,6 +862,50 @@ def test_house_rules_flying_movement_and_combat_a_hexside_turn_a_radius_after_a_
         world.step()
 
 
+def test_house_rules_flying_movement_and_combat_a_climb_start_between_changes_of_facing_makes_the_second_early() -> (
+    None
+):
+    """House rules: Flying Movement and Combat (a climb start is a turn for the radius) with several changes of facing
+    (Basic Set: High-Speed Movement > Direction and Turning Radius): the hawk (radius 2, 5 yards run straight) turns
+    left at yard 0 and right at yard 4, a full radius apart, but climbs 4 from yard 3, a turn of its own: the change
+    at yard 4 comes 1 yard after it, so it is early. Refused without ``push``; with it, the early-turn roll (13),
+    forecast and made, and the climb, 3 yards after the first change, takes none."""
+    world = house_world()
+    hawk = flier(world)
+    legs(world, hawk, (3, 4))
+    world.get(hawk, Intent).turns = ((0, 1), (4, -1))
+    with pytest.raises(IntentError, match=r"turns\[1\] = \(4, -1\): at_yd 5 or later, .* after a climb or dive start"):
+        world.step()
+    world.get(hawk, Intent).push = True
+    assert [(roll.purpose, roll.target) for roll in preview(world, hawk).rolls] == [("early turn", 13)]
+    world.dice.script(4, 4, 5)
+    events = world.step()
+    assert [(roll.purpose, roll.result.target) for roll in of(events, RollMade)] == [("early turn", 13)]  # type: ignore[attr-defined]
+    assert [(turned.after_yd, turned.pushed) for turned in of(events, Turned)] == [(0, False), (4, True)]  # type: ignore[attr-defined]
+    assert of(events, ClimbDiveTurn) == [ClimbDiveTurn(hawk, 4, 60, False)]
+
+
+def test_house_rules_flying_movement_and_combat_a_climb_counts_its_straight_yards_from_the_last_facing_change() -> None:
+    """House rules: Flying Movement and Combat with several changes of facing: the hawk (radius 2) turns left at yard 0
+    and right at yard 2, and climbs 4 from yard 3: 1 yard after the last change of facing, short of the radius, so
+    the climb start takes the early-turn roll (13), forecast and made (it used to count from the first change, 3
+    yards, and take none)."""
+    world = house_world()
+    hawk = flier(world)
+    legs(world, hawk, (3, 4))
+    world.get(hawk, Intent).turns = ((0, 1), (2, -1))
+    assert [(roll.purpose, roll.target) for roll in preview(world, hawk).rolls] == [
+        ("climb or dive before the turning radius", 13)
+    ]
+    world.dice.script(4, 4, 5)
+    events = world.step()
+    assert [(roll.purpose, roll.result.target) for roll in of(events, RollMade)] == [  # type: ignore[attr-defined]
+        ("climb or dive before the turning radius", 13)
+    ]
+    assert of(events, ClimbDiveTurn) == [ClimbDiveTurn(hawk, 4, 60, True)]
+    assert of(events, LostControl) == []
+
+
 # --- Rules as written: the wingspan --------------------------------------------------------------------------------
 
 
@@ -897,6 +941,39 @@ def test_house_rules_flying_movement_and_combat_the_wingspan_roll_is_made_at_onc
         assert of(events, Turned) == []
         assert (world.get(eagle, Facing).direction, world.get(eagle, Velocity).heading) == (0, 0)
         assert world.get(eagle, Position).hex == (12, 0)
+
+
+@pytest.mark.parametrize(
+    ("faces", "made"),
+    [((3, 3, 3), True), ((6, 5, 4), False)],
+    ids=["DX 12 made: both changes of facing", "15 fails DX 12 at yard 3: the change at yard 6 is not made"],
+)
+def test_house_rules_flying_movement_and_combat_the_wingspan_roll_between_two_changes_of_facing(
+    faces: tuple[int, int, int], made: bool
+) -> None:
+    """House rules: Flying Movement and Combat (the wingspan roll at once) with several changes of facing (Basic Set:
+    High-Speed Movement > Direction and Turning Radius): the eagle turns left at yard 2, on (2, 0), and means to turn
+    back right at yard 6; the tree on (3, 2) comes within its wingspan at yard 3, on (2, 1). Made, it turns back at
+    (2, 4) and flies on east to (8, 4); failed, control is lost at yard 3 and it flies straight on north-east,
+    the change at yard 6 not made, to (2, 10)."""
+    world = house_world()
+    eagle = flier(world, velocity=12, altitude_yd=10, wings=True, wingspan_yd=4)
+    tree = pole(world, 3, 2)
+    world.get(eagle, Intent).turns = ((2, 1), (6, -1))
+    world.dice.script(*faces)
+    events = world.step()
+    assert of(events, WingspanObstructed) == [WingspanObstructed(eagle, (tree,), False)]
+    turned = [(event.at, event.after_yd) for event in of(events, Turned)]  # type: ignore[attr-defined]
+    if made:
+        assert of(events, LostControl) == []
+        assert turned == [((2, 0), 2), ((2, 4), 6)]
+        assert world.get(eagle, Position).hex == (8, 4)
+        assert (world.get(eagle, Facing).direction, world.get(eagle, Velocity).heading) == (0, 0)
+    else:
+        assert of(events, LostControl) == [LostControl(eagle, "failed roll", "drift", 3)]
+        assert turned == [((2, 0), 2)]
+        assert world.get(eagle, Position).hex == (2, 10)
+        assert (world.get(eagle, Facing).direction, world.get(eagle, Velocity).heading) == (1, 1)
 
 
 def wingtip(world: World, at: tuple[int, int], heading: int) -> int:

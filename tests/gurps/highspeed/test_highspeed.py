@@ -629,6 +629,47 @@ def test_a_jump_lands_straight_on_past_the_fence_never_on_it(veer: tuple[int, ..
     assert world.get(other, Position).hex == bystander
 
 
+def test_basic_set_high_speed_movement_jumping_obstacles_a_veering_horse_needs_room_for_its_whole_body() -> None:
+    """Basic Set: High-Speed Movement, jumping obstacles: a two-hex horse facing east veers north-east (0, +1) onto the
+    fence on (0, 1) and would be carried on north-east with its body still laid out behind it to the west, its rear
+    coming to fill (-1, 2), where a bystander stands. It used to clear the fence, strike the bystander with its rear
+    and end its move on the fence; with nowhere to land its whole body it stops short of the fence, with no roll."""
+    world = gurps_world()
+    horse = mover(
+        world,
+        velocity=6,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(veer=(1,)),
+        extra=(Mount(riders=[], hexes=2, training="war-trained"),),
+    )
+    world.spawn(Position(0, 1), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    other = mover(world, at=(-1, 2))
+    events = world.step()
+    assert of_type(events, ObstacleCrossed) == []
+    assert [roll for roll in of_type(events, RollMade) if roll.entity == horse] == []
+    assert world.get(horse, Position).hex == (0, 0)
+    assert world.get(other, Position).hex == (-1, 2)
+
+
+def test_a_horse_that_veers_over_a_fence_with_room_for_its_whole_body_lands_beyond_it() -> None:
+    """The same jump with the bystander gone: the horse clears the fence and is carried on north-east, its front
+    past the fence, and goes on east: 6 yd to (3, 3)."""
+    world = gurps_world()
+    horse = mover(
+        world,
+        velocity=6,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(veer=(1,)),
+        extra=(Mount(riders=[], hexes=2, training="war-trained"),),
+    )
+    fence = world.spawn(Position(0, 1), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    world.dice.script(3, 3, 4)  # 10 against DX 10: cleared
+    events = world.step()
+    assert of_type(events, ObstacleCrossed) == [ObstacleCrossed(horse, fence, (0, 1))]
+    assert of_type(events, Collided) == []
+    assert world.get(horse, Position).hex == (3, 3)
+
+
 def test_a_turn_due_over_the_fence_is_made_on_landing() -> None:
     """Finding 12, the turn: velocity 6 gives a turning radius of 6 // 5 = 1 yd, and the turn asked at yard 1 falls on
     the fence's hex; it is made on landing at (2, 0) after 2 yd, and the 4 yd left go north-east (0, +1) to (2, 4)."""
@@ -639,6 +680,38 @@ def test_a_turn_due_over_the_fence_is_made_on_landing() -> None:
     events = world.step()
     assert of_type(events, Turned) == [Turned(runner, 0, 1, (2, 0), 2, False)]
     assert world.get(runner, Position).hex == (2, 4)
+
+
+def test_a_sequence_of_changes_of_facing_over_a_fence_is_made_from_the_landing_on() -> None:
+    """Finding 12 with several changes of facing (``Intent.turns``; Basic Set: High-Speed Movement > Direction and
+    Turning Radius): the change asked at yard 1 falls on the fence's hex and is made on landing at (2, 0) after 2 yd;
+    the one at yard 3 comes where asked, on (2, 1), and the 3 yd left go east to (5, 1)."""
+    world = gurps_world()
+    runner = mover(world, velocity=6, state=MoveState.HIGH_SPEED, intent=Intent(turns=((1, 1), (3, -1))))
+    world.spawn(Position(1, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    world.dice.script(3, 3, 4)
+    events = world.step()
+    assert of_type(events, Turned) == [Turned(runner, 0, 1, (2, 0), 2, False), Turned(runner, 1, 0, (2, 1), 3, False)]
+    assert world.get(runner, Position).hex == (5, 1)
+
+
+def test_two_changes_of_facing_due_in_mid_air_are_both_made_on_landing() -> None:
+    """A two-hex horse is carried 2 yd over the fence on (1, 0), landing at (3, 0) after 3 yd: both changes asked
+    in mid-air, at yards 1 and 2, are made there, in order, and it goes on east to (6, 0). Neither is pushed: a
+    change needs a roll by the yard it was asked at (velocity 6: radius 1), as the TURNING phase planned it."""
+    world = gurps_world()
+    horse = mover(
+        world,
+        velocity=6,
+        state=MoveState.HIGH_SPEED,
+        intent=Intent(turns=((1, 1), (2, -1))),
+        extra=(Mount(riders=[], hexes=2, training="war-trained"),),
+    )
+    world.spawn(Position(1, 0), Obstacle(hp=20, hard=False, height_yd=1.0, crossable=True))
+    world.dice.script(3, 3, 4)
+    events = world.step()
+    assert of_type(events, Turned) == [Turned(horse, 0, 1, (3, 0), 3, False), Turned(horse, 1, 0, (3, 0), 3, False)]
+    assert world.get(horse, Position).hex == (6, 0)
 
 
 def test_a_failed_jump_runs_into_the_fence() -> None:
