@@ -16,7 +16,7 @@ from typing import Any
 
 from esper_motion.demos.scene import Scene, build_scene
 from esper_motion.ecs import Event, IntentError, MotionError, type_named
-from esper_motion.studies.scene import ENTITY_FIELDS, RUN_STOPPED, Override, StudyRunError, StudyScene, prepare, release
+from esper_motion.studies.scene import ENTITY_FIELDS, RUN_STOPPED, Override, StudyRunError, StudyScene, prepare
 
 NO_ENTITY = "-"
 """The entity an event that names none is counted under."""
@@ -89,7 +89,7 @@ def run_one(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[t
                 by_entity[who] = by_entity.get(who, 0) + 1
                 first_turn.setdefault(name, turn)
     found = RunRecord(seed, counts, first_turn, final_fields(scene, recorded))
-    release(scene)
+    scene.world.close()  # esper would keep a finished run's context as long as the worker lives
     return found
 
 

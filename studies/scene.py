@@ -32,9 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-import esper
-
-from esper_motion.demos.scene import Scene, SceneError, SceneSpec, build_scene, scene_from_data, scene_path
+from esper_motion.demos.scene import SceneError, SceneSpec, build_scene, scene_from_data, scene_path
 from esper_motion.ecs import Event, MotionError, type_named
 
 if sys.version_info >= (3, 11):
@@ -155,18 +153,12 @@ def prepare(path: str, text: str, rules: str | None, overrides: tuple[Override, 
         _apply(where, data, override)
     try:
         spec = scene_from_data(where, data)
-        release(build_scene(spec))  # the components' own checks run when the scene is built: a bad value fails here
+        build_scene(spec).world.close()  # the components check themselves as the scene is built: a bad value fails here
     except SceneError as error:
         raise StudyError(str(error)) from None
     outcomes, extra = _study_table(where, table)
     fields = DEFAULT_FIELDS + tuple(f for f in extra if f not in DEFAULT_FIELDS)
     return StudyScene(dataclasses.replace(spec, dice={}), outcomes, fields)
-
-
-def release(scene: Scene) -> None:
-    """Delete the esper context of a finished run's world, which esper would otherwise keep (with every entity and
-    component) for as long as the worker lives."""
-    esper.delete_world(scene.world.context)
 
 
 def event_names() -> list[str]:
