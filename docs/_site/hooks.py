@@ -81,9 +81,10 @@ def events(package: str) -> list[type[Event]]:
 
 
 def _type_name(hint: Any) -> str:
+    """A field's type as a reader writes it: ``Roll | SuccessRoll``, not the modules they come from."""
     if isinstance(hint, type):
         return hint.__name__
-    return str(hint).replace("typing.", "").replace("esper_motion.components.", "")
+    return re.sub(r"\b(?:\w+\.)+(\w+)", r"\1", str(hint))
 
 
 def fields(cls: type) -> list[tuple[str, str]]:
