@@ -383,9 +383,9 @@ class PathWalker(IndexedSystem):
     aside (its ``Position``).
 
     Basic Set: High-Speed Movement > Velocity (the whole velocity is moved unless footing slows it), Tactical
-    Movement and Direction and Turning Radius, as :func:`walk` says. The readings chosen where the
-    texts leave room (footing, jumps, bodies in the way, the house wingspan roll) are on the documentation's GURPS
-    Basic Set page (docs/gurps-basic.md, High-Speed Movement > How the walk and the velocity change read the rules).
+    Movement and Direction and Turning Radius, as :func:`walk` says. The readings chosen where the texts leave room
+    (footing, jumps, bodies in the way, the house wingspan roll) are on the documentation's GURPS Basic Set page
+    (docs/gurps-basic.md, High-Speed Movement > How the walk and the velocity change read the rules).
     """
 
     phase = Phase.MOVEMENT
