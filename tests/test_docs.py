@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import inspect
 import re
 import sys
 from pathlib import Path
@@ -92,6 +93,15 @@ def test_the_members_tables_are_the_declarations() -> None:
         hooks.members_table("gurps")
     )
     assert "`Mobility`, `RoundIntent`, `RoundState`, `Position`" in hooks.members_table("spelljammer")
+
+
+@pytest.mark.parametrize("package", ["gurps", "spelljammer"])
+def test_the_functions_table_lists_every_function_a_rule_set_exports(package: str) -> None:
+    module = gurps if package == "gurps" else spelljammer
+    table = hooks.functions_table(package)
+    for name in module.__all__:
+        if inspect.isfunction(getattr(module, name)):
+            assert f"| [`{name}`]" in table, name
 
 
 def test_every_marker_on_a_page_is_replaced() -> None:

@@ -3,13 +3,15 @@ when the site is built, so they cannot drift from it (tests/test_docs.py checks 
 
 A page asks for one with a marker on a line of its own: ``<!-- generated: turn gurps-basic -->`` (also
 ``gurps-house``, ``spelljammer``), ``<!-- generated: events gurps -->`` (also ``spelljammer``, ``ecs``) or
-``<!-- generated: members gurps -->`` (also ``spelljammer``).
+``<!-- generated: members gurps -->`` (also ``spelljammer``) or ``<!-- generated: functions gurps -->`` (also
+``spelljammer``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import inspect
 import re
 import typing
 from typing import Any
@@ -45,9 +47,9 @@ def _prose(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def paragraphs(cls: type) -> list[str]:
-    """The paragraphs of a class's docstring."""
-    return [part.strip() for part in re.split(r"\n\s*\n", (cls.__doc__ or "").strip()) if part.strip()]
+def paragraphs(owner: Any) -> list[str]:
+    """The paragraphs of a class's or function's docstring."""
+    return [part.strip() for part in re.split(r"\n\s*\n", inspect.cleandoc(owner.__doc__ or "")) if part.strip()]
 
 
 def contract(cls: type) -> str:
@@ -127,7 +129,21 @@ def members_table(rule_set: str) -> str:
     return f"| an entity with | is a member of the rule set and must hold |\n|---|---|\n| {marks} | {held} |"
 
 
-MAKERS = {"turn": turn_table, "events": events_table, "members": members_table}
+def functions_table(package: str) -> str:
+    """Every function a package root exports (the questions a game asks between steps, and what it tells the
+    rules), with the first sentence of its docstring."""
+    root = PACKAGES[package]
+    module = importlib.import_module(root)
+    lines = ["| function | what it does |", "|---|---|"]
+    for name in sorted(module.__all__):
+        value = getattr(module, name)
+        if inspect.isfunction(value):
+            first = re.sub(r"\s*Readings? chosen:$", "", paragraphs(value)[0]) if paragraphs(value) else ""
+            lines.append(f"| [`{name}`][{root}.{name}] | {_prose(first)} |")
+    return "\n".join(lines)
+
+
+MAKERS = {"turn": turn_table, "events": events_table, "members": members_table, "functions": functions_table}
 
 
 def render(markdown: str) -> str:
