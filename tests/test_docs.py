@@ -104,6 +104,17 @@ def test_the_functions_table_lists_every_function_a_rule_set_exports(package: st
             assert f"| [`{name}`]" in table, name
 
 
+def test_the_build_names_every_public_name_the_api_pages_do_not_show() -> None:
+    missing = hooks.unrendered('<h2 id="esper_motion.ecs.World">World</h2>')
+    assert "esper_motion.ecs.World" not in missing
+    assert {"esper_motion.ecs.Phase", "esper_motion.systems.gurps.preview", "esper_motion.demos.load_scene"} <= set(
+        missing
+    )
+    assert "esper_motion.systems.gurps.preview" not in hooks.unrendered(
+        'id="esper_motion.systems.gurps.preview.preview"'
+    )
+
+
 def test_every_marker_on_a_page_is_replaced() -> None:
     for page in DOCS.glob("*.md"):
         text = page.read_text(encoding="utf-8")

@@ -12,8 +12,10 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import logging
 import re
 import typing
+from pathlib import Path
 from typing import Any
 
 import esper_motion.components
@@ -21,6 +23,7 @@ from esper_motion.ecs import Event, System, World
 from esper_motion.ecs.world import _MEMBERS
 from esper_motion.systems import gurps, spelljammer
 
+log = logging.getLogger("mkdocs.hooks.esper_motion")
 MARKER = re.compile(r"^<!-- generated: (\w+) ([\w-]+) -->$", re.MULTILINE)
 ROLE = re.compile(r":(?:py:)?(?:func|class|meth|attr|data|mod|exc|obj|const):`(~?)([^`]+)`")
 PACKAGES = {"gurps": "esper_motion.systems.gurps", "spelljammer": "esper_motion.systems.spelljammer"}
@@ -139,7 +142,9 @@ def functions_table(package: str) -> str:
         value = getattr(module, name)
         if inspect.isfunction(value):
             first = re.sub(r"\s*Readings? chosen:$", "", paragraphs(value)[0]) if paragraphs(value) else ""
-            lines.append(f"| [`{name}`][{root}.{name}] | {_prose(first)} |")
+            # A function named as the module it lives in (gurps.preview) is shown under the module's path.
+            where = f"{root}.{name}.{name}" if value.__module__ == f"{root}.{name}" else f"{root}.{name}"
+            lines.append(f"| [`{name}`][{where}] | {_prose(first)} |")
     return "\n".join(lines)
 
 
@@ -153,3 +158,32 @@ def render(markdown: str) -> str:
 
 def on_page_markdown(markdown: str, **kwargs: Any) -> str:
     return render(markdown)
+
+
+API_ROOTS = (
+    "esper_motion.ecs",
+    "esper_motion.components",
+    "esper_motion.systems.gurps",
+    "esper_motion.systems.gurps.rules",
+    "esper_motion.systems.spelljammer",
+    "esper_motion.demos",
+)
+"""The package roots the API reference documents: every name of their ``__all__`` must be on its pages."""
+
+
+def unrendered(html: str) -> list[str]:
+    """The public names of the package roots that no API page shows (no heading with their path)."""
+    anchors = set(re.findall(r'id="(esper_motion[\w.]*)"', html))
+    missing = []
+    for root in API_ROOTS:
+        for name in importlib.import_module(root).__all__:
+            if f"{root}.{name}" not in anchors and f"{root}.{name}.{name}" not in anchors:
+                missing.append(f"{root}.{name}")
+    return missing
+
+
+def on_post_build(config: Any, **kwargs: Any) -> None:
+    site = Path(config["site_dir"]) / "api"
+    html = "".join(page.read_text(encoding="utf-8") for page in sorted(site.rglob("index.html")))
+    for name in unrendered(html):
+        log.warning("the API reference does not show %s", name)
