@@ -46,14 +46,15 @@ EXAMPLE_IMPORT = re.compile(r"^\s*(?:>>>|\.\.\.)\s+(?:from\s+(\S+)\s+import|impo
 
 
 def _example_sources() -> list[tuple[str, str]]:
-    sources = [("README.md", (REPO / "README.md").read_text(encoding="utf-8"))]
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    sources = [(str(page.relative_to(REPO)), page.read_text(encoding="utf-8")) for page in pages]
     for name in MODULES:
         module = importlib.import_module(name)
         sources.append((name, Path(str(module.__file__)).read_text(encoding="utf-8")))
     return sources
 
 
-def test_the_readme_and_the_docstring_examples_import_only_from_the_package_roots() -> None:
+def test_the_readme_the_documentation_and_the_docstring_examples_import_only_from_the_package_roots() -> None:
     deep = [
         f"{where}: {found}"
         for where, text in _example_sources()

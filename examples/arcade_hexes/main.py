@@ -114,9 +114,11 @@ class HexGame(arcade.Window):
     def __init__(self, *, visible: bool = True) -> None:
         super().__init__(WIDTH, HEIGHT, "esper-motion in an arcade game", visible=visible)
         self.background_color = (24, 28, 36, 255)
+        # --8<-- [start:attach]
         esper.switch_world("arcade-hexes")  # the game's own context; the world joins it
         self.world = World.attach(seed=SEED)
         install(self.world, Rules.basic())
+        # --8<-- [end:attach]
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.log: list[str] = []
         self.clock = 0.0
@@ -140,10 +142,12 @@ class HexGame(arcade.Window):
         esper.add_processor(FlashHurt())
         esper.add_processor(Labels())
         esper.process(0.0)  # place every sprite and label before the first frame
+        # --8<-- [start:handlers]
         self.world.on(Moved, self.on_moved)
         self.world.on(Collided, self.on_collided)
         self.world.on(FallDamage, lambda event: self.hurt(event.entity, event.injury))
         self.world.on(CrushedByMount, lambda event: self.hurt(event.rider, event.injury))
+        # --8<-- [end:handlers]
         self.grid = self.build_grid()
         self.status = arcade.Text("", 14, HEIGHT - 24, (226, 230, 236), 12, font_name=FONT, bold=True)
         self.help = arcade.Text(
@@ -190,6 +194,7 @@ class HexGame(arcade.Window):
 
     # -- the fixed timestep --------------------------------------------------------------------------------
 
+    # --8<-- [start:timestep]
     def on_update(self, delta_time: float) -> None:
         """Play a turn for each second of frame time gone by, then run the game's per-frame processors."""
         self.clock += delta_time
@@ -219,6 +224,8 @@ class HexGame(arcade.Window):
             if not isinstance(event, Moved) or event.path:
                 self.say(event.describe())
 
+    # --8<-- [end:timestep]
+
     def say(self, line: str) -> None:
         """Log a line, with the entities' names for their ids (the bodies without a Look are the wall's)."""
         names = {entity: look.name for entity, look in esper.get_component(Look)}
@@ -227,6 +234,7 @@ class HexGame(arcade.Window):
 
     # -- what the world's events do to the game ------------------------------------------------------------
 
+    # --8<-- [start:reacting]
     def on_moved(self, event: Moved) -> None:
         """The sprite follows the hexes its entity entered this turn."""
         glide = self.world.try_get(event.entity, Glide)
@@ -243,6 +251,8 @@ class HexGame(arcade.Window):
         health = self.world.try_get(entity, Health)
         if health is not None:
             health.hurt(injury)
+
+    # --8<-- [end:reacting]
 
     def settle(self) -> None:
         """Make every glide end on its entity's hex: a body moved without a ``Moved`` path (knocked back, thrown)

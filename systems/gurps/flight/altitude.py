@@ -47,38 +47,9 @@ class AltitudeSystem(IndexedSystem):
     Climbing or descending costs movement points like level movement, a 45-degree diagonal yard 1.5
     (:func:`esper_motion.systems.gurps.rules.vertical_move_cost`); the level movement of the turn has already left room
     for the vertical yards (:func:`esper_motion.systems.gurps.shared.climbing.level_yards`) (Basic Set: Flying Combat >
-    Aerial Movement > Changing Height). Readings chosen:
-
-    - On Move or Move and Attack the turn has the greater of the velocity and basic air Move as movement
-      points; a maneuver that allows a step may climb or descend a step of air Move
-      (:func:`esper_motion.systems.gurps.flight.aerial.step_yards`); Do Nothing and Change Posture allow no climb.
-    - A flier out of control moves straight ahead and does nothing else, so its climb is not flown.
-    - A dive has to be a Move maneuver and go down (Basic Set: Flying Combat > Flying Fast).
-    - House rules (``Rules.flight == "house"``): at high speed climbing and diving cost as
-      :func:`esper_motion.systems.gurps.shared.climbing.climb_cost` says, out of the velocity alone; in ordinary
-      flight the Basic Set's costs stand (:func:`esper_motion.systems.gurps.shared.climbing.house_climbing`). A
-      flier that cannot hover leaves the ground only once it has run a quarter of its top airspeed on the
-      ground this turn (:func:`esper_motion.systems.gurps.rules.house_can_take_off`); in the air it must use High Speed
-      Movement, so taking off puts it at high speed (:class:`EnteredHighSpeed`), velocity unchanged
-      (House rules: Flying Movement and Combat; see :func:`esper_motion.systems.gurps.shared.movers.limits`).
-    - Several climbs and dives in one turn (``FlightIntent.legs``) are flown in order, each reported; they cost
-      what their yards cost together (:func:`esper_motion.systems.gurps.shared.climbing.legs_cost`) and each must start
-      within the level yards flown this turn. ``Flight.climbed_yd`` is their sum and ``Flight.flown_legs`` keeps them
-      for the systems that follow (House rules: Flying Movement and Combat, where each start counts as a turn:
-      ``HouseClimbTurns``).
-    - Asking more than the turn allows, a descent below the ground, a climb while stalled or wiped out (the
-      flier falls instead) and a climb on wings in a trace atmosphere or vacuum are
-      :class:`~esper_motion.ecs.errors.IntentError` or :class:`~esper_motion.ecs.errors.WorldError`, never clamped.
-    - A climb or descent is flown where the level movement ended, straight up or down; one that would run into
-      a body or an obstacle on the hexes the flier fills (a flier lying flat fills two in the air, one on the
-      ground: :func:`esper_motion.systems.gurps.shared.figure.occupied_hexes`) is an
-      :class:`~esper_motion.ecs.errors.IntentError`: a flier does not come down onto someone, nor rise into something
-      above it. Reading chosen: refused rather than cut short, as any wish the turn cannot grant; the check is made in
-      the step, since others move first.
-    - Indoors (``Atmosphere.ceiling_yd``) a climb that would take the flier's top (its height,
-      :func:`esper_motion.systems.gurps.shared.spatial.figure_height_yd`) past the ceiling is refused the same way, and
-      a flier found above it is a :class:`~esper_motion.ecs.errors.WorldError`. Whether a flier can pass over the heads
-      of those below is then the spatial index's usual question of heights (Basic Set: Flying Combat > Aerial Movement).
+    Aerial Movement > Changing Height). The readings chosen where the texts leave room (movement points, dives,
+    several climbs in a turn, refusals, ceilings) are on the documentation's GURPS Basic Set page
+    (docs/gurps-basic.md, Flying Combat > How climbs and descents read the rules).
     """
 
     phase = Phase.MOVEMENT

@@ -62,37 +62,10 @@ class VelocityChange(System):
     ``RollMade`` and ``LostControl``. Movers whose turn is over (``Control.halted``: a trip, a collision, a
     drift) and riders are left alone.
 
-    - Ordinary movement: the throttle sets next turn's yards within Move. Past Move it switches to high speed,
-      which needs a turn on Move or Move and Attack, standing, moving the full Move with at most one
-      60-degree turn, and a velocity no higher than the entry limit (20% over Move, at least +1; twice Basic
-      Move with Enhanced Move or a rated top speed above Move) (Basic Set: High-Speed Movement). A turn that
-      fell short (footing, a collision) is refused with :class:`HighSpeedRefused` and the velocity stays.
-      Reading chosen: a mover in ordinary movement whose velocity is already above high speed where it ends
-      the turn (a flier that came down to the ground faster than its ground Basic Move) is not speeding up
-      into high speed but is there already, so it needs no qualifying turn: it goes to high speed at its
-      velocity.
-    - Landing at speed (the texts are silent on it), reading chosen: a flier on the ground goes no faster than
-      its ground top speed, so one that came down faster than it can run is slowed to that at the end of the
-      turn, a forced deceleration counted as bad footing's is (the footing it paid included, not added):
-      with any voluntary deceleration, within Basic Move it is safe, up to twice Basic Move it takes the
-      Pushing the Envelope roll for a hasty deceleration, beyond that control is lost outright (Basic Set:
-      High-Speed Movement > Tactical Movement; Pushing the Envelope). The turn it lands, however slowly, a
-      throttle up is not applied: landing is a deceleration, of nothing or more, and one accelerates or
-      decelerates at the end of a turn, not both (as with footing). It ends at high speed or not by its new
-      velocity, as any mover does.
-    - High speed: accelerate by up to Basic Move to top speed (Accelerating); or decelerate, the footing's
-      extra points paid this turn adding to the voluntary deceleration: within Basic Move it is safe, up to
-      twice Basic Move it takes a Pushing the Envelope roll at the hasty-deceleration modifier, beyond that
-      control is lost outright (Decelerating; Pushing the Envelope; Tactical Movement). At Basic Move or
-      less the mover leaves high speed. House rules: high speed is anything over Encumbered Move; the first
-      turn at speed and every later one add up to Encumbered Move, to the house maximum; deceleration is by
-      at most Basic Move (House rules: High Speed Movement).
-
-    Readings chosen: a turn that paid extra points for footing decelerates, so its positive throttle is not
-    applied (one accelerates or decelerates at the end of a turn, not both). When control is lost here the
-    footing's deceleration still happens, the voluntary part does not, and the loss plays out from the
-    start of the next turn: on the ground it trips before moving, with its whole velocity as the movement it
-    has left.
+    Ordinary movement within Move, switching to high speed, accelerating and decelerating at speed, and landing at
+    speed (Basic Set: High-Speed Movement; House rules: High Speed Movement): how each is read, with the readings
+    chosen where the texts leave room, is on the documentation's GURPS Basic Set page (docs/gurps-basic.md,
+    High-Speed Movement > How the walk and the velocity change read the rules).
     """
 
     phase = Phase.ACCELERATION

@@ -450,34 +450,10 @@ class PathWalker(IndexedSystem):
     aside (its ``Position``).
 
     Basic Set: High-Speed Movement > Velocity (the whole velocity is moved unless footing slows it), Tactical
-    Movement and Direction and Turning Radius, as :func:`walk` says. Readings chosen:
-
-    - A yard is entered only with the points for it; a hex of footing the points cannot pay for ends the walk.
-    - A jump lands beyond the obstacle: it is tried only with the points to bring the walker's whole body past
-      it, straight on (footing paid), with nothing it would meet on any hex its body comes to fill on the way (a
-      walker that veered onto the obstacle keeps its body along its facing, so its rear fills new hexes too); a
-      walker without them stops short of the obstacle, with no roll. Only the front jumps: an obstacle the body
-      behind it would swing or slide onto stops the walker. So no walk ends on top of an obstacle.
-    - A planned turn at a yard the walk never reaches does not happen.
-    - Bodies in the way roll Dodge (Basic Speed + 3, encumbrance, -4 stunned); an unconscious body cannot. One
-      that dodges gets out of the way: it steps one hex aside, off the walker's path (the order of
-      :data:`esper_motion.systems.gurps.shared.spatial.ASIDE`: beside the path behind the walker's front first), onto a
-      hex clear of bodies and obstacles that the walker neither fills nor is about to fill; a body with no such hex
-      cannot get out of the way and is run into without a roll. So no walk ends on the hex of a body it met.
-    - Running into something stops the walker on the hex before it; the body struck stops too (its own walk
-      this turn is over). The COLLISION phase works out the damage.
-    - Footing costs only on the ground; fliers and swimmers pay none.
-    - House rules (``Rules.flight == "house"``): a winged flier in control with a wingspan of 2 yards or more
-      (:func:`esper_motion.systems.gurps.shared.wingspan.watched`) rolls DX in the first hex it enters with something
-      within its wingspan (:func:`esper_motion.systems.gurps.shared.wingspan.wingspan_obstacles`), there and then; on
-      a failure it loses control at that yard and flies straight on, so a turn planned for later is not made (House
-      rules: Flying Movement and Combat). Readings chosen: one roll a turn; the bodies that moved already this turn
-      count where they were at the same moment of the second, the others where they stand, as for running into
-      them. A flier out of control has no roll to make.
-    - A mount whose path asks a risky feat of it (:func:`feats_at`: a jump, charging an obstacle, going onto bad
-      footing) is asked ``refuses`` before it enters the hex: the Mounted Combat rule that a mount without war
-      training does it only on its rider's Riding+2 (Basic Set: Mounted Combat), given by ``install``. A refusal
-      stops the mount short of the hex. Not asked while it drifts out of control.
+    Movement and Direction and Turning Radius, as :func:`walk` says. The readings chosen where the texts leave room
+    (footing, jumps, bodies in the way, the house wingspan roll, a mount's risky feats) are on the documentation's
+    GURPS Basic Set page (docs/gurps-basic.md, High-Speed Movement > How the walk and the velocity change read the
+    rules).
     """
 
     phase = Phase.MOVEMENT
