@@ -9,6 +9,7 @@ import pty
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -28,18 +29,31 @@ def test_ctrl_c_in_a_terminal_keeps_and_reports_the_runs_that_finished(tmp_path:
         cwd=tmp_path,
     )
     os.close(child)
-    drawn = b""
-    while b"runs/s" not in drawn:  # the first batch has finished: the bar shows it
-        try:
-            chunk = os.read(parent, 1024)
-        except OSError:  # the command ended (and closed the terminal) before drawing a bar
-            chunk = b""
-        if not chunk:
-            process.kill()
-            pytest.fail(f"the command ended without a progress bar: {drawn!r}, {process.communicate()}")
-        drawn += chunk
+    drawn = bytearray()
+    first_bar = threading.Event()
+
+    def drain() -> None:  # read the terminal to its end, as a terminal does: a full one would block the command
+        while True:
+            try:
+                chunk = os.read(parent, 1024)
+            except OSError:  # the command ended and closed the terminal
+                chunk = b""
+            if not chunk:
+                first_bar.set()
+                return
+            drawn.extend(chunk)
+            if b"runs/s" in drawn:  # the first batch has finished: the bar shows it
+                first_bar.set()
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    first_bar.wait(timeout=300)
+    if b"runs/s" not in drawn:
+        process.kill()
+        pytest.fail(f"the command drew no progress bar: {bytes(drawn)!r}, {process.communicate()}")
     os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the command and its workers
-    printed, _ = process.communicate()
+    printed, _ = process.communicate(timeout=300)
+    reader.join(timeout=10)
     os.close(parent)
     assert process.returncode == 130
     report = json.loads((out / "study.json").read_text(encoding="utf-8"))
