@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 
 import esper
@@ -333,3 +334,46 @@ def test_recheck_runs_a_components_constructor_checks_on_its_present_fields():
     with pytest.raises(RuleValueError, match=r"Facing.direction = 7"):
         recheck(facing)
     assert facing.direction == 7
+
+
+class CollectorWatch(System):
+    """A toy system that notes whether Python's garbage collector is on while it runs."""
+
+    phase = Phase.MOVEMENT
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[bool] = []
+
+    def run(self) -> None:
+        self.seen.append(gc.isenabled())
+
+
+def test_the_garbage_collector_is_paused_while_a_turn_runs_and_resumed_after() -> None:
+    world = World(seed=1)
+    watch = CollectorWatch()
+    world.add_system(watch)
+    assert gc.isenabled()
+    world.step(2)
+    assert watch.seen == [False, False] and gc.isenabled()
+    world.add_system(Boom())
+    with pytest.raises(RuntimeError, match="boom"):
+        world.step()
+    assert gc.isenabled()  # resumed after a failed turn too
+
+
+def test_a_game_may_keep_the_collector_on_or_off_through_a_step() -> None:
+    world = World(seed=1)
+    watch = CollectorWatch()
+    world.add_system(watch)
+    world.pause_collector = False
+    world.step()
+    assert watch.seen == [True] and gc.isenabled()
+    world.pause_collector = True
+    gc.disable()  # a game that runs without the collector keeps it off
+    try:
+        world.step()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert watch.seen == [True, False]
