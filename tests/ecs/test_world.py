@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import esper
 import pytest
 
-from esper_motion.components import Facing, Position, Velocity
+from esper_motion.components import Control, Facing, MoveState, Position, Skills, Velocity
 from esper_motion.ecs import Event, Phase, System, World, WorldError, register
 
 
@@ -377,3 +377,36 @@ def test_a_game_may_keep_the_collector_on_or_off_through_a_step() -> None:
     finally:
         gc.enable()
     assert watch.seen == [True, False]
+
+
+class FieldScribbler(System):
+    """A toy system that writes every kind of field the undo copy keeps, in place and by assignment, then fails."""
+
+    phase = Phase.COLLISION
+
+    def run(self) -> None:
+        for _, (position, control, skills) in esper.get_components(Position, Control, Skills):
+            position.q, position.altitude_yd = 50, 3.0
+            control.path.append((7, 7))
+            control.state, control.moved_yd = MoveState.HIGH_SPEED, 4
+            skills.levels["Riding"] = 1
+            skills.levels = {"Jumping": 2}
+        raise RuntimeError("scribbled")
+
+
+def test_a_failed_step_puts_back_every_kind_of_field_into_the_same_objects() -> None:
+    world = World(seed=1)
+    world.add_system(FieldScribbler())
+    entities = [world.spawn(Position(i, 0), Control(path=[(i, 0)]), Skills({"Riding": 12})) for i in range(3)]
+    objects = {entity: world.components(entity) for entity in entities}
+    with pytest.raises(RuntimeError, match="scribbled"):
+        world.step()
+    for i, entity in enumerate(entities):
+        position, control, skills = (world.get(entity, kind) for kind in (Position, Control, Skills))
+        assert (position, control.path) == (Position(i, 0), [(i, 0)])
+        assert (control.state, control.moved_yd) == (MoveState.NORMAL, 0)
+        assert skills.levels == {"Riding": 12}
+        assert all(any(c is o for o in objects[entity]) for c in (position, control, skills))
+    with pytest.raises(RuntimeError, match="scribbled"):  # the snapshot's copies are the world's now: a second
+        world.step()  # failure puts back the same again
+    assert world.get(entities[0], Control).path == [(0, 0)] and world.get(entities[0], Skills).levels == {"Riding": 12}
