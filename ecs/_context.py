@@ -11,11 +11,11 @@ import copy
 import itertools
 import types
 import typing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields, is_dataclass
 from enum import Enum
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Final, NamedTuple, TypeVar
 
 import esper
@@ -137,8 +137,8 @@ def _copier(hint: Any, where: str) -> Callable[[Any], Any]:
 
         def copy_dataclass(value: Any) -> Any:
             duplicate = copy.copy(value)
-            for name, field_value in zip(plan.names, plan.take(value), strict=True):
-                object.__setattr__(duplicate, name, field_value)
+            for name, copier in plan.copies:
+                object.__setattr__(duplicate, name, copier(getattr(value, name)))
             return duplicate
 
         return copy_dataclass
@@ -149,11 +149,13 @@ def _copier(hint: Any, where: str) -> Callable[[Any], Any]:
 
 
 class _Plan(NamedTuple):
-    """How to keep the values of one registered component type: its field names, and ``take``, which gives one
-    component's values in that order, copied where they could change in place."""
+    """How to keep the values of one registered component type: its field names; ``take``, which gives one
+    component's values in that order as a tuple (a bare value for a type of one field), as they are; and for each
+    field whose value can change in place, its name and the function that copies it."""
 
     names: tuple[str, ...]
-    take: Callable[[Any], Sequence[Any]]
+    take: Callable[[Any], Any]
+    copies: tuple[tuple[str, Callable[[Any], Any]], ...]
 
 
 def _make_plan(kind: type[Any], where: str) -> _Plan:
@@ -161,75 +163,61 @@ def _make_plan(kind: type[Any], where: str) -> _Plan:
     :func:`_copier`."""
     hints = typing.get_type_hints(kind)
     names = tuple(item.name for item in fields(kind))
-    copies = [(index, _copier(hints[name], f"{where}.{name}")) for index, name in enumerate(names)]
-    copies = [(index, copier) for index, copier in copies if copier is not _same]
-    get = _getter(names)
-    if not copies:
-        return _Plan(names, get)
-
-    def take(component: Any) -> list[Any]:
-        values = list(get(component))
-        for index, copier in copies:
-            values[index] = copier(values[index])
-        return values
-
-    return _Plan(names, take)
-
-
-def _getter(names: tuple[str, ...]) -> Callable[[Any], Sequence[Any]]:
-    """The values of ``names`` as a tuple (``attrgetter`` gives a bare value for one name and fails for none)."""
-    if len(names) > 1:
-        return attrgetter(*names)
-    return lambda component: tuple(getattr(component, name) for name in names)
+    copies = tuple((name, _copier(hints[name], f"{where}.{name}")) for name in names)
+    return _Plan(names, attrgetter(*names), tuple((name, copier) for name, copier in copies if copier is not _same))
 
 
 _PLANS: dict[type[Any], _Plan | None] = {}
 """Each component type's plan, worked out the first time a snapshot meets the type (types do not change); None
-for a type whose components are never rolled back (not registered, or not a dataclass)."""
-
-_TAKERS: dict[type[Any], Callable[[Any], Sequence[Any]]] = {}
-"""What a snapshot keeps of a component of each type: its plan's ``take``, or nothing."""
+for a type whose components are never rolled back (not registered, not a dataclass, or without fields)."""
 
 
-def _taker(kind: type[Any]) -> Callable[[Any], Sequence[Any]]:
-    registered = kind in watch.looked_after and is_dataclass(kind)
-    plan = _PLANS[kind] = _make_plan(kind, kind.__name__) if registered else None
-    taker = _TAKERS[kind] = plan.take if plan is not None else _nothing
-    return taker
+def _plan(kind: type[Any]) -> _Plan | None:
+    if kind not in _PLANS:
+        keep = kind in watch.looked_after and is_dataclass(kind) and bool(fields(kind))
+        _PLANS[kind] = _make_plan(kind, kind.__name__) if keep else None
+    return _PLANS[kind]
 
 
-def _nothing(component: Any) -> tuple[()]:
-    return ()
+class Snapshot(NamedTuple):
+    """What :func:`snapshot` keeps: the id counter; each entity's table as it was (a copy of the dict, holding the
+    same component objects); for each registered component type, its plan, its components, their values (what
+    ``take`` gave, in the same order) and, for each field that can change in place, the copies of its values; and
+    the dead list."""
+
+    following: int
+    tables: dict[int, dict[type[Any], Any]]
+    kept: list[tuple[_Plan, list[Any], list[Any], list[list[Any]]]]
+    dead: set[int]
 
 
-Snapshot = tuple[int, list[Any], list[Any], set[int]]
-"""The id counter; the layout (for each entity: its id, its number of components, their types, the component
-objects); every registered component's kept values, one after another in layout order; the dead list."""
+_second = itemgetter(1)
 
 
 def snapshot() -> Snapshot:
-    """What it takes to undo a step: the id counter, every component object, a copy of the field values of each
-    registered component, and the dead list.
+    """What it takes to undo a step: the id counter, every entity's table of component objects, a copy of the field
+    values of each registered component, and the dead list.
 
     A registered dataclass component keeps its field values: those its annotations declare immutable (numbers,
     strings, enums, tuples of them) as they are, the others copied by their declared types (:func:`_copier`).
     Components of other types are kept as objects only: the undo leaves their contents as the step left them.
 
-    Everything goes into two flat lists rather than an object per entity or component: what the snapshot
-    holds through the turn is then a handful of objects for Python's garbage collector to look at, not tens of
-    thousands.
+    It goes one component type at a time, through C-level maps (``attrgetter`` and the copiers of lists, sets and
+    dicts), never a Python call per component or entity for the common types: at 10,000 entities it copies some
+    70,000 components every turn. What it holds through the turn is a few lists per type for Python's garbage
+    collector to look at, and the tables.
     """
-    takers = _TAKERS
-    layout: list[Any] = []
-    kept: list[Any] = []
-    for entity, table in esper._entities.items():
-        layout.append(entity)
-        layout.append(len(table))
-        layout.extend(table)
-        layout.extend(table.values())
-        for component in table.values():
-            kept.extend((takers.get(type(component)) or _taker(type(component)))(component))
-    return peek_next_entity(), layout, kept, set(esper._dead_entities)
+    entities = esper._entities
+    tables = dict(zip(entities, map(dict.copy, entities.values()), strict=True))
+    kept = []
+    for kind in esper._components:
+        plan = _PLANS[kind] if kind in _PLANS else _plan(kind)
+        if plan is None:
+            continue
+        components = list(map(_second, esper.get_component(kind)))  # esper's cached list, which the turn uses too
+        copies = [list(map(copier, map(attrgetter(name), components))) for name, copier in plan.copies]
+        kept.append((plan, components, list(map(plan.take, components)), copies))
+    return Snapshot(peek_next_entity(), tables, kept, set(esper._dead_entities))
 
 
 def restore(saved: Snapshot) -> None:
@@ -239,24 +227,21 @@ def restore(saved: Snapshot) -> None:
     Component objects are never replaced: those that existed at the snapshot are refilled in place, so a
     component a game fetched before a failed step is still the one in the world afterwards.
     """
-    following, layout, kept, dead = saved
-    entities: dict[int, dict[type[Any], Any]] = {}
-    at = taken = 0
-    while at < len(layout):
-        entity, count = layout[at], layout[at + 1]
-        kinds = layout[at + 2 : at + 2 + count]
-        components = layout[at + 2 + count : at + 2 + 2 * count]
-        at += 2 + 2 * count
-        table = entities[entity] = {}
-        for kind, component in zip(kinds, components, strict=True):
-            plan = _PLANS[type(component)]
-            if plan is not None:
-                for name, value in zip(plan.names, kept[taken : taken + len(plan.names)], strict=True):
-                    object.__setattr__(component, name, value)
-                taken += len(plan.names)
-            table[kind] = component
-    replace(following, entities)
-    esper._dead_entities.update(dead)
+    put = object.__setattr__
+    for plan, components, values, copies in saved.kept:
+        if len(plan.names) == 1:
+            (name,) = plan.names
+            for component, value in zip(components, values, strict=True):
+                put(component, name, value)
+        else:
+            for component, row in zip(components, values, strict=True):
+                for name, value in zip(plan.names, row, strict=True):
+                    put(component, name, value)
+        for (name, _), copied in zip(plan.copies, copies, strict=True):  # the snapshot's own copies, used once
+            for component, value in zip(components, copied, strict=True):
+                put(component, name, value)
+    replace(saved.following, saved.tables)
+    esper._dead_entities.update(saved.dead)
 
 
 def replace(following: int, entities: dict[int, dict[type[Any], Any]]) -> None:

@@ -35,6 +35,13 @@ def _too_large(owner: str, field: str, value: int, kind: str) -> RuleValueError:
 def check_int(owner: str, field: str, value: Any, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` if it is an ``int`` (not a bool) within ``[low, high]`` and no larger in size than
     :data:`LARGEST_WHOLE`; raise otherwise."""
+    if (  # the common case, without a call
+        value.__class__ is int
+        and -LARGEST_WHOLE <= value <= LARGEST_WHOLE
+        and (low is None or value >= low)
+        and (high is None or value <= high)
+    ):
+        return value
     if not isinstance(value, int) or isinstance(value, bool) or _outside(value, low, high):
         raise RuleValueError(owner, field, value, _range_text("a whole number", low, high))
     if abs(value) > LARGEST_WHOLE:

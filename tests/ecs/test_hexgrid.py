@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import itertools
 import math
+from enum import IntEnum
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from esper_motion.ecs.hexgrid import (
     to_pixel,
     turn,
 )
+from esper_motion.ecs.validate import LARGEST_WHOLE, check_int
 
 coordinates = st.integers(-1000, 1000)
 hexes = st.tuples(coordinates, coordinates)
@@ -297,3 +299,39 @@ def test_a_bad_size_is_named(size: object) -> None:
         to_pixel((0, 0), size)  # type: ignore[arg-type]
     with pytest.raises(RuleValueError, match=r"from_pixel\.size"):
         from_pixel(0.0, 0.0, size)  # type: ignore[arg-type]
+
+
+def _full_check_int(value: object, low: int | None, high: int | None) -> bool:
+    """Whether the full check accepts ``value``: the rule check_int's quick test must agree with."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    return (low is None or value >= low) and (high is None or value <= high) and abs(value) <= LARGEST_WHOLE
+
+
+class Level(IntEnum):
+    LOW = 1
+
+
+@given(
+    st.one_of(
+        st.integers(),
+        st.integers(min_value=-(2**60), max_value=2**60),
+        st.sampled_from([-11, -10, -1, 0, 5, 6, 10, 11, 2**53 - 1, 2**53, -(2**53 - 1), -(2**53)]),
+        st.sampled_from([True, False, 0.0, 3.0, "3", None, Level.LOW]),
+        st.floats(allow_nan=True),
+    ),
+    st.one_of(st.none(), st.integers(-10, 10)),
+    st.one_of(st.none(), st.integers(-10, 10)),
+)
+def test_the_quick_whole_number_and_facing_checks_agree_with_the_full_ones(
+    value: object, low: int | None, high: int | None
+) -> None:
+    for check, bounds in ((check_int, (low, high)), (check_facing, (0, 5))):
+        accepted = _full_check_int(value, *bounds)
+        try:
+            args = ("owner", "field", value, *bounds) if check is check_int else ("owner", "field", value)
+            assert check(*args) is value
+        except RuleValueError:
+            assert not accepted
+        else:
+            assert accepted

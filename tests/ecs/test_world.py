@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 
 import esper
 import pytest
 
-from esper_motion.components import Facing, Position, Velocity
+from esper_motion.components import Control, Facing, MoveState, Position, Skills, Velocity
 from esper_motion.ecs import Event, Phase, System, World, WorldError, register
 
 
@@ -333,3 +334,79 @@ def test_recheck_runs_a_components_constructor_checks_on_its_present_fields():
     with pytest.raises(RuleValueError, match=r"Facing.direction = 7"):
         recheck(facing)
     assert facing.direction == 7
+
+
+class CollectorWatch(System):
+    """A toy system that notes whether Python's garbage collector is on while it runs."""
+
+    phase = Phase.MOVEMENT
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[bool] = []
+
+    def run(self) -> None:
+        self.seen.append(gc.isenabled())
+
+
+def test_the_garbage_collector_is_paused_while_a_turn_runs_and_resumed_after() -> None:
+    world = World(seed=1)
+    watch = CollectorWatch()
+    world.add_system(watch)
+    assert gc.isenabled()
+    world.step(2)
+    assert watch.seen == [False, False] and gc.isenabled()
+    world.add_system(Boom())
+    with pytest.raises(RuntimeError, match="boom"):
+        world.step()
+    assert gc.isenabled()  # resumed after a failed turn too
+
+
+def test_a_game_may_keep_the_collector_on_or_off_through_a_step() -> None:
+    world = World(seed=1)
+    watch = CollectorWatch()
+    world.add_system(watch)
+    world.pause_collector = False
+    world.step()
+    assert watch.seen == [True] and gc.isenabled()
+    world.pause_collector = True
+    gc.disable()  # a game that runs without the collector keeps it off
+    try:
+        world.step()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert watch.seen == [True, False]
+
+
+class FieldScribbler(System):
+    """A toy system that writes every kind of field the undo copy keeps, in place and by assignment, then fails."""
+
+    phase = Phase.COLLISION
+
+    def run(self) -> None:
+        for _, (position, control, skills) in esper.get_components(Position, Control, Skills):
+            position.q, position.altitude_yd = 50, 3.0
+            control.path.append((7, 7))
+            control.state, control.moved_yd = MoveState.HIGH_SPEED, 4
+            skills.levels["Riding"] = 1
+            skills.levels = {"Jumping": 2}
+        raise RuntimeError("scribbled")
+
+
+def test_a_failed_step_puts_back_every_kind_of_field_into_the_same_objects() -> None:
+    world = World(seed=1)
+    world.add_system(FieldScribbler())
+    entities = [world.spawn(Position(i, 0), Control(path=[(i, 0)]), Skills({"Riding": 12})) for i in range(3)]
+    objects = {entity: world.components(entity) for entity in entities}
+    with pytest.raises(RuntimeError, match="scribbled"):
+        world.step()
+    for i, entity in enumerate(entities):
+        position, control, skills = (world.get(entity, kind) for kind in (Position, Control, Skills))
+        assert (position, control.path) == (Position(i, 0), [(i, 0)])
+        assert (control.state, control.moved_yd) == (MoveState.NORMAL, 0)
+        assert skills.levels == {"Riding": 12}
+        assert all(any(c is o for o in objects[entity]) for c in (position, control, skills))
+    with pytest.raises(RuntimeError, match="scribbled"):  # the snapshot's copies are the world's now: a second
+        world.step()  # failure puts back the same again
+    assert world.get(entities[0], Control).path == [(0, 0)] and world.get(entities[0], Skills).levels == {"Riding": 12}
