@@ -164,7 +164,7 @@ class Mover:
             check_int("Mover", "handling", self.handling)
         if self.operator_skill is not None:
             check_int("Mover", "operator_skill", self.operator_skill, low=0)
-        check_int("Mover", "size_modifier", self.size_modifier)
+        check_int("Mover", "size_modifier", self.size_modifier, low=-30, high=30)  # 0.00002 to 200,000 yards tall
         if self.water_move is not None:
             check_int("Mover", "water_move", self.water_move, low=0, high=MAX_MOVE)
         check_bool("Mover", "swimming", self.swimming)

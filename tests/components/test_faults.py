@@ -315,3 +315,12 @@ def test_an_error_message_cuts_a_long_value() -> None:
         raise IntentError(3, "veer", (2,) * 1_000_000, "each -1, 0 or 1")
     assert len(str(forbidden.value)) < 300
     assert forbidden.value.value == (2,) * 1_000_000  # the error keeps the value itself for the game
+
+
+def test_a_size_modifier_past_the_size_table_s_reach_is_refused() -> None:
+    """Size and Speed/Range Table: SM -30 to +30 spans bodies from 0.00002 to 200,000 yards tall."""
+    from esper_motion.components import Mover
+
+    Mover(basic_move=5, size_modifier=30)
+    with pytest.raises(RuleValueError, match=r"Mover.size_modifier = 31: expected a whole number from -30 to 30"):
+        Mover(basic_move=5, size_modifier=31)

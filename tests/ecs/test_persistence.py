@@ -983,7 +983,7 @@ def movers(draw: st.DrawFn) -> Mover:
         legs=draw(st.booleans()),
         handling=draw(maybe(whole)),
         operator_skill=draw(maybe(natural)),
-        size_modifier=draw(whole),
+        size_modifier=draw(st.integers(-30, 30)),
         water_move=water_move,
         swimming=water_move is not None and draw(st.booleans()),
     )
