@@ -16,6 +16,7 @@ import logging
 import math
 import multiprocessing
 import signal
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -65,31 +66,68 @@ def run_in_process(work: Sequence[Batch], progress: Progress) -> tuple[list[RunR
 
 
 def run_local(work: Sequence[Batch], workers: int, progress: Progress) -> tuple[list[RunRecord], bool]:
-    """Play ``work`` in a pool of ``workers`` fresh processes; return the records and whether Ctrl-C stopped it."""
+    """Play ``work`` in a pool of ``workers`` fresh processes; return the records and whether Ctrl-C stopped it.
+
+    Ctrl-C only sets a flag (:class:`_Interrupts`), which the loop looks at between waits: an interrupt raised in
+    the middle of the pool's own bookkeeping could leave the pool feeding its workers with nobody to stop it."""
     records: list[RunRecord] = []
     interrupted = False
     context = multiprocessing.get_context("spawn")  # fresh interpreters, like cluster nodes: nothing inherited
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts) as pool:
+    with (
+        _Interrupts() as asked,
+        ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts) as pool,
+    ):
         pending: dict[Future[list[RunRecord]], Batch] = {pool.submit(run_batch, batch): batch for batch in work}
         try:
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            while pending and not asked.is_set():
+                done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in sorted(done, key=lambda f: pending[f].first_seed):
                     records.extend(_local_result(future, pending.pop(future)))
-                progress(len(records))
-        except KeyboardInterrupt:
+                if done:
+                    progress(len(records))
+            interrupted = asked.is_set()
+        except KeyboardInterrupt:  # from the progress callback, or a Ctrl-C where no handler could be set
             interrupted = True
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+        if interrupted:
             for future in pending:
                 future.cancel()
             for future, batch in pending.items():
                 if not future.cancelled():
                     records.extend(_local_result(future, batch))
             progress(len(records))
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
     return records, interrupted
+
+
+class _Interrupts:
+    """While in use (in the main thread), the first Ctrl-C sets :meth:`is_set`; a second one raises
+    ``KeyboardInterrupt`` as usual. Elsewhere it changes nothing."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._previous: Any = None
+        self._installed = False
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    def _on_interrupt(self, signum: int, frame: Any) -> None:
+        if self._event.is_set():
+            raise KeyboardInterrupt
+        self._event.set()
+
+    def __enter__(self) -> _Interrupts:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._on_interrupt)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous)
 
 
 def _ignore_interrupts() -> None:
