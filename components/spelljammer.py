@@ -197,7 +197,8 @@ class RoundIntent:
         self.check()
 
     def check(self) -> None:
-        """Check every field (again): the game may have changed them since construction."""
+        """Check every field, turning text into enum members (the constructor's checks; the world runs them again
+        on an intent a game changed between steps)."""
         owner = "RoundIntent"
         if self.mode is not None:
             self.mode = _member(owner, "mode", self.mode, SpeedMode)

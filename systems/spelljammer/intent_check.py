@@ -5,7 +5,7 @@ from __future__ import annotations
 import esper
 
 from esper_motion.components.spelljammer import RangedWeapon, SpeedMode
-from esper_motion.ecs import IntentError, Phase, RuleValueError, System
+from esper_motion.ecs import IntentError, Phase, System
 from esper_motion.systems.spelljammer._shared import VegetationMap, characters, is_character
 from esper_motion.systems.spelljammer.rules import CHASE_MODES, allowed_modes
 
@@ -17,11 +17,11 @@ def _names(modes: tuple[SpeedMode, ...]) -> str:
 class IntentCheck(System):
     """INTENT phase, first: refuses an intent the rules forbid, before anything changes.
 
-    Reads ``RoundIntent``, ``Mobility``, ``Position`` and every ``VegetationZone``; writes nothing but the
-    enumerated fields of an intent given as text (``"run"`` becomes ``SpeedMode.RUN``); emits nothing; raises
-    :class:`~esper_motion.ecs.errors.IntentError` naming the entity, the field, the value and what is allowed.
+    Reads ``RoundIntent``, ``Mobility``, ``Position`` and every ``VegetationZone``; writes nothing; emits nothing;
+    raises :class:`~esper_motion.ecs.errors.IntentError` naming the entity, the field, the value and what is
+    allowed. The intent's own fields are the world's to check: what a game writes is checked (and text such as
+    ``"run"`` made ``SpeedMode.RUN``) before the step starts.
 
-    - Every field is checked again (the game may have changed it since construction).
     - A mode the vegetation under the character forbids is refused (Spelljammer: Running, Shooting, Chasing
       and Fleeing > Restricted Movement).
     - A pursuer chases at Walk, Run, Sprint or Fast Sprint (... > Chasing and Fleeing), never itself, and only
@@ -40,12 +40,6 @@ class IntentCheck(System):
         """Check every character's intent, in initiative order."""
         vegetation = VegetationMap.of_active_context()
         for entity, (mobility, intent, _, position) in characters():
-            try:
-                intent.check()
-            except RuleValueError as error:
-                raise IntentError(
-                    entity, f"RoundIntent.{error.field}", error.value, f"expected {error.allowed}"
-                ) from error
             mode = intent.mode
             under = vegetation.at(position.hex)
             if mode is not None and mode not in allowed_modes(under):
