@@ -28,14 +28,15 @@ def has_display() -> bool:
     return True
 
 
-def _turns(value: str) -> int:
+def positive_whole(value: str) -> int:
+    """An argument that must be a whole number, 1 or more (turns, runs, workers)."""
     try:
-        turns = int(value)
+        number = int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if turns < 1:
-        raise argparse.ArgumentTypeError(f"{turns} is not a whole number, 1 or more")
-    return turns
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number} is not a whole number, 1 or more")
+    return number
 
 
 def parser() -> argparse.ArgumentParser:
@@ -49,7 +50,7 @@ def parser() -> argparse.ArgumentParser:
     made.add_argument("scene", nargs="?", default=DEFAULT_SCENE, help="scene name (see --list) or a .toml file")
     made.add_argument("--list", action="store_true", help="list the scenes and exit")
     made.add_argument("--headless", action="store_true", help="run without a window: print the log, write images")
-    made.add_argument("--turns", type=_turns, help="turns to run headless (default: the scene's own)")
+    made.add_argument("--turns", type=positive_whole, help="turns to run headless (default: the scene's own)")
     made.add_argument("--out", type=Path, help="folder for the PNG frames and the GIF (default: out/SCENE)")
     made.add_argument("--seed", type=int, help="dice seed in place of the scene's")
     return made

@@ -15,21 +15,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from esper_motion.demos.cli import positive_whole
 from esper_motion.studies.backends import BACKENDS
 from esper_motion.studies.progress import ProgressBar
 from esper_motion.studies.report import StudyReport
 from esper_motion.studies.scene import StudyError, StudyRunError
 from esper_motion.studies.study import RULE_PRESETS, study
-
-
-def _positive(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"{number} is not a whole number, 1 or more")
-    return number
 
 
 def parser() -> argparse.ArgumentParser:
@@ -39,9 +30,9 @@ def parser() -> argparse.ArgumentParser:
         description="Play a scene many times with seeded dice and report the chance of each outcome.",
     )
     made.add_argument("scene", help="scene name (esper-motion --list) or a .toml file")
-    made.add_argument("--runs", type=_positive, required=True, help="how many runs")
-    made.add_argument("--turns", type=_positive, help="turns per run (default: the scene's own)")
-    made.add_argument("--workers", type=_positive, help="worker processes (default: every core)")
+    made.add_argument("--runs", type=positive_whole, required=True, help="how many runs")
+    made.add_argument("--turns", type=positive_whole, help="turns per run (default: the scene's own)")
+    made.add_argument("--workers", type=positive_whole, help="worker processes (default: every core)")
     made.add_argument("--seed", type=int, help="base seed: run i rolls with seed S+i (default: the scene's)")
     made.add_argument(
         "--set",
