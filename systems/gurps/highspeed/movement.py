@@ -297,6 +297,18 @@ def _no_landing(
     return False
 
 
+def straight_path(body: Body, points: int, index: SpatialIndex) -> list[Hex] | None:
+    """The path of a walker filling one hex that goes straight ahead along its facing for all its ``points``
+    when every hex on the way is empty (the common case, found without a :class:`WalkPlan`); None when it is
+    longer than one hex or meets anything on the way, and must take the full :func:`walk`. The walker has no
+    change of facing, no veer and no loss of control to follow this turn."""
+    if index.length(body.entity) != 1:
+        return None
+    path: list[Hex] = []
+    ran = _clear_run(body.position.hex, DIRECTIONS[body.facing.direction], points, index.occupied, path)
+    return path if ran == points else None
+
+
 def _clear_run(here: Hex, step: Hex, most: int, occupied: Container[Hex], path: list[Hex]) -> int:
     """Walk from ``here`` by ``step`` through at most ``most`` hexes that are not ``occupied``, adding each to
     ``path``; return how many."""
@@ -479,6 +491,13 @@ class PathWalker(IndexedSystem):
     def _walk(self, world: World, body: Body, chosen: Rules, walked: list[int], winged: bool) -> None:
         control = body.control
         entity = body.entity
+        index = self.index
+        if control.loss_cause is None and not control.turn_plan and not body.intent.veer and not winged:
+            path = straight_path(body, level_points(world, entity, body.velocity.yps), index)
+            if path is not None:
+                facing = body.facing.direction
+                self._write(world, body, WalkResult(facing, facing, path, len(path)))
+                return
         loss = None
         if control.loss_cause is not None:
             loss = (control.lost_at_yd or 0, control.loss_cause)
@@ -491,8 +510,6 @@ class PathWalker(IndexedSystem):
             if result.success:
                 world.emit(ObstacleCrossed(entity, obstacle, at))
             return result.success
-
-        index = self.index
 
         def dodge(other: int, at: Hex, aside: int) -> bool:
             return dodge_aside(world, index, entity, other, at=at, aside=aside)
@@ -528,7 +545,6 @@ class PathWalker(IndexedSystem):
 
         watching = winged and loss is None and watched(world, body)
         result = walk(plan, index, jump, dodge, refuses=refusal, wings=wings if watching else None)
-        start = body.position.hex
         if result.turned:
             at_speed = control.state is MoveState.HIGH_SPEED or control.loss_cause is not None
             lim = limits(world, body, chosen) if at_speed else None
@@ -542,13 +558,20 @@ class PathWalker(IndexedSystem):
                 world.emit(Turned(entity, facing, turn(facing, by), at, after_yd, pushed))
                 facing, previous = turn(facing, by), planned_yd
                 control.turned_hexsides += abs(by)
+        self._write(world, body, result)
+
+    def _write(self, world: World, body: Body, result: WalkResult) -> None:
+        """Put ``body`` where ``result`` says, with what its walk did in its ``Control``, and say so."""
+        entity, control = body.entity, body.control
+        if result.turned:
             control.straight_yd = len(result.path) - result.turned[-1][0]
         else:
             control.straight_yd += len(result.path)
+        start = body.position.hex
         end = result.path[-1] if result.path else start
         body.position.q, body.position.r = end
         body.facing.direction = result.facing
-        index.move(entity, start, end, result.facing)
+        self.index.move(entity, start, end, result.facing)
         body.velocity.heading = result.heading
         control.path = result.path  # this walk's own list
         control.moved_yd = len(result.path)
