@@ -342,7 +342,11 @@ class SpatialIndex:
         return row
 
     def _put(self, hex: Hex, row: Row) -> None:
-        self._bodies.setdefault(hex, []).append(row)
+        rows = self._bodies.get(hex)
+        if rows is None:
+            self._bodies[hex] = [row]
+        else:
+            rows.append(row)
         self._occupied[hex] = self._occupied.get(hex, 0) + 1
 
     def _take(self, entity: int, hex: Hex) -> Row:
