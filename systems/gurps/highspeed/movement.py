@@ -298,12 +298,11 @@ def _no_landing(
 
 
 def straight_path(body: Body, points: int, index: SpatialIndex) -> list[Hex] | None:
-    """The path of a walker filling one hex that goes straight ahead along its facing for all its ``points``
-    when every hex on the way is empty (the common case, found without a :class:`WalkPlan`); None when it is
-    longer than one hex or meets anything on the way, and must take the full :func:`walk`. The walker has no
-    change of facing, no veer and no loss of control to follow this turn."""
-    if index.length(body.entity) != 1:
-        return None
+    """The path of a walker that goes straight ahead along its facing for all its ``points`` when every hex on
+    the way is empty (the common case, found without a :class:`WalkPlan`); None when it meets anything on the
+    way, and must take the full :func:`walk`. The walker has no change of facing, no veer and no loss of control
+    to follow this turn. A walker filling several hexes in a line behind its front (a horse) fills only hexes its
+    body or its front has filled already, so its front's hexes are the only ones to look at."""
     path: list[Hex] = []
     ran = _clear_run(body.position.hex, DIRECTIONS[body.facing.direction], points, index.occupied, path)
     return path if ran == points else None
