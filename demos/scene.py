@@ -456,10 +456,11 @@ def scene_from_data(path: Path, data: dict[str, Any]) -> SceneSpec:
     return _Reader(path).scene(data)
 
 
-def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
-    """A fresh world for ``spec`` (with ``seed`` in place of the file's), its rule set and script installed."""
+def build_scene(spec: SceneSpec, seed: int | None = None, *, transactional: bool = True) -> Scene:
+    """A fresh world for ``spec`` (with ``seed`` in place of the file's), its rule set and script installed; with
+    ``transactional`` False, a world that keeps no undo copy of its turns (``World(transactional=False)``)."""
     chosen = spec.seed if seed is None else seed
-    world = World(seed=chosen)
+    world = World(seed=chosen, transactional=transactional)
     names: dict[int, str] = {}
     ids: dict[str, int] = {}
     for actor in spec.actors:

@@ -18,7 +18,9 @@ import pytest
 from esper_motion.components import Intent, Mover, Skills
 from esper_motion.demos import cli
 from esper_motion.demos.scene import build_scene, read_scene
+from esper_motion.ecs import IntentError
 from esper_motion.studies import Override, StudyError, StudyReport, StudyRunError, study, wilson
+from esper_motion.studies.runs import FieldReader, run_one
 from esper_motion.studies.scene import prepare, scene_text
 from esper_motion.systems.gurps import preview
 
@@ -131,6 +133,26 @@ def test_a_scripted_intent_the_dice_made_impossible_stops_that_run_and_is_counte
     assert stopped["runs"] + tripped["runs"] == 100
     assert stopped["first_turn"] == {"5": stopped["runs"]}
     assert list(stopped["by_entity"]) == ["Sprinter"]
+
+
+def test_a_stopped_run_reports_the_fields_its_last_whole_turn_left_though_its_world_keeps_no_undo_copy() -> None:
+    # Sprint, seed 1: turn 5's Change Posture is refused after the turn has begun; the sprinter's control state
+    # was already out of control in the world the failed turn left, high speed in the world an undo puts back.
+    path, text = scene_text("sprint")
+    prepared = prepare(str(path), text, None, ())
+    recorded = prepared.recorded()
+    stopped = run_one(prepared, 1, 5, recorded)
+    assert stopped.first_turn["RunStopped"] == 5
+    worlds = {}
+    for transactional in (True, False):
+        scene = build_scene(prepared.spec, 1, transactional=transactional)
+        scene.world.step(4)
+        with pytest.raises(IntentError):
+            scene.step()
+        worlds[transactional] = FieldReader(scene, recorded)()
+    assert stopped.fields == worlds[True]
+    assert stopped.fields["Sprinter gurps.Control.state"] == "high speed"
+    assert worlds[False]["Sprinter gurps.Control.state"] == "out of control"
 
 
 def test_a_scene_file_with_a_study_table_still_plays_as_a_demo() -> None:
