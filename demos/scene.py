@@ -456,22 +456,18 @@ def scene_from_data(path: Path, data: dict[str, Any]) -> SceneSpec:
     return _Reader(path).scene(data)
 
 
-def build_scene(spec: SceneSpec, seed: int | None = None, *, transactional: bool = True) -> Scene:
-    """A fresh world for ``spec`` (with ``seed`` in place of the file's), its rule set and script installed; with
-    ``transactional`` False, a world that keeps no undo copy of its turns (``World(transactional=False)``)."""
+def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
+    """A fresh world for ``spec`` (with ``seed`` in place of the file's), its rule set and script installed."""
     chosen = spec.seed if seed is None else seed
-    world = World(seed=chosen, transactional=transactional)
+    world = World(seed=chosen)
     names: dict[int, str] = {}
     ids: dict[str, int] = {}
     for actor in spec.actors:
         entity = world.spawn()
         ids[actor.name] = entity
         names[entity] = actor.name
-    try:
-        intent_type = type_named(spec.rule_set.intent)
-    except MotionError as error:
-        raise SceneError(spec.path, "", "rules", str(error)) from None
-    scripted = {name for turn in spec.script.values() for name in turn}
+    intent_type = _intent_type(spec)
+    scripted = _scripted(spec)
     for actor in spec.actors:
         entity = ids[actor.name]
         for cls, fields in actor.components:
@@ -486,17 +482,85 @@ def build_scene(spec: SceneSpec, seed: int | None = None, *, transactional: bool
         check_links(world)  # both ways, now that every entity has all its components
     except LinkError as error:
         raise _link_error(spec.path, world, names, error) from None
+    zones = _spawn_zones(spec, world, ids)
+    driver = ScriptSystem.of_scene(spec, world, ids)
+    return _finish(spec, chosen, world, driver=driver, ids=ids, zones=zones)
+
+
+@dataclass(frozen=True, slots=True)
+class Blueprint:
+    """A scene read and built once with every check (:meth:`of`, through :func:`build_scene`), for building it again
+    and again: an outcome study builds one world per run.
+
+    :meth:`build` leaves out the checks whose outcome depends on the scene file alone and which the checked build
+    passed: the links between entities (checked at each add, then both ways over the world) and each scripted field
+    against the component it will change. Every component is still made by its constructor, which checks its
+    values; what the builds share is the spec (never changed), ``ids`` (each entity's id, the same in every fresh
+    world) and ``script`` (the driver's data, which each driver reads into values of its own).
+    """
+
+    spec: SceneSpec
+    ids: dict[str, int]
+    script: ScriptData
+
+    @classmethod
+    def of(cls, spec: SceneSpec) -> Blueprint:
+        """Build ``spec`` once with every check; a scene the checks refuse raises :class:`SceneError` here."""
+        scene = build_scene(spec)
+        scene.world.close()
+        return cls(spec, {name: entity for entity, name in scene.names.items()}, scene.driver.data)
+
+    def build(self, seed: int, *, transactional: bool = True) -> Scene:
+        """A fresh world for the scene with dice ``seed``, as :func:`build_scene` makes it; with ``transactional``
+        False, one that keeps no undo copy of its turns (``World(transactional=False)``)."""
+        spec = self.spec
+        world = World(seed=seed, transactional=transactional)
+        intent_type = _intent_type(spec)
+        scripted = _scripted(spec)
+        for actor in spec.actors:
+            where = f"entity {shown(actor.name)}"
+            parts = [_construct(spec.path, where, cls, fields, self.ids) for cls, fields in actor.components]
+            if actor.name in scripted and not any(type(part) is intent_type for part in parts):
+                parts.append(intent_type())
+            entity = world.spawn(*parts)
+            assert entity == self.ids[actor.name], "a fresh world numbers its entities from 1, in spawn order"
+        zones = _spawn_zones(spec, world, self.ids)
+        return _finish(spec, seed, world, driver=ScriptSystem(self.script), ids=self.ids, zones=zones)
+
+
+def _intent_type(spec: SceneSpec) -> type[Any]:
+    """The class of the component the scene's rule set writes intents to."""
+    try:
+        return type_named(spec.rule_set.intent)
+    except MotionError as error:
+        raise SceneError(spec.path, "", "rules", str(error)) from None
+
+
+def _scripted(spec: SceneSpec) -> set[str]:
+    """The names of the entities the script gives orders to (each gets the rule set's intent component)."""
+    return {name for turn in spec.script.values() for name in turn}
+
+
+def _spawn_zones(spec: SceneSpec, world: World, ids: Mapping[str, int]) -> dict[int, str]:
+    """Spawn every hex of every terrain zone with the zone's components; return each hex entity's zone label."""
     zones: dict[int, str] = {}
     for zone in spec.zones:
         for hex in zone.hexes:
             built = [_construct(spec.path, f"terrain {shown(zone.label)}", cls, f, ids) for cls, f in zone.components]
             zones[world.spawn(Position(*hex), *built)] = zone.label
-    driver = ScriptSystem.of_scene(spec, world, ids)
+    return zones
+
+
+def _finish(
+    spec: SceneSpec, seed: int, world: World, *, driver: ScriptSystem, ids: Mapping[str, int], zones: dict[int, str]
+) -> Scene:
+    """Install the driver and the rule set into ``world``; the scene, with what the renderer shows."""
     world.add_system(driver)
     rule_set_named(spec.rules).install(world, spec.options)
+    names = {entity: name for name, entity in ids.items()}
     colours = {ids[a.name]: a.colour for a in spec.actors}
     readouts = {ids[a.name]: a.readouts for a in spec.actors if a.readouts}
-    return Scene(spec, chosen, world, driver, names, colours, zones, readouts)
+    return Scene(spec, seed, world, driver, names, colours, zones, readouts)
 
 
 def _link_error(path: Path, world: World, names: Mapping[int, str], error: LinkError, adding: Any = None) -> SceneError:

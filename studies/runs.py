@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from esper_motion.demos.scene import Scene, build_scene
+from esper_motion.demos.scene import Scene
 from esper_motion.ecs import Event, IntentError, MotionError, type_named
 from esper_motion.studies.scene import ENTITY_FIELDS, RUN_STOPPED, Override, StudyRunError, StudyScene, prepare
 
@@ -70,7 +70,7 @@ def run_one(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[t
     the run ends, and of a turn that fails it keeps nothing but the fields the turn before left (a run stopped by
     the rules, :data:`~esper_motion.studies.scene.RUN_STOPPED`), which :class:`FieldReader` reads as each turn ends.
     """
-    scene = build_scene(study_scene.spec, seed, transactional=False)
+    scene = study_scene.blueprint.build(seed, transactional=False)
     names = scene.names
     read = FieldReader(scene, recorded)
     fields = read()

@@ -145,7 +145,7 @@ def test_a_stopped_run_reports_the_fields_its_last_whole_turn_left_though_its_wo
     assert stopped.first_turn["RunStopped"] == 5
     worlds = {}
     for transactional in (True, False):
-        scene = build_scene(prepared.spec, 1, transactional=transactional)
+        scene = prepared.blueprint.build(1, transactional=transactional)
         scene.world.step(4)
         with pytest.raises(IntentError):
             scene.step()
