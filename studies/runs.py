@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from esper_motion.demos.scene import Scene
-from esper_motion.ecs import Event, IntentError, MotionError, type_named
+from esper_motion.ecs import Event, IntentError, MotionError, type_named, watch
 from esper_motion.studies.scene import ENTITY_FIELDS, RUN_STOPPED, Override, StudyRunError, StudyScene, prepare
 
 NO_ENTITY = "-"
@@ -69,7 +69,22 @@ def run_one(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[t
     The run's world keeps no undo copy of its turns (``World(transactional=False)``): the study drops the world once
     the run ends, and of a turn that fails it keeps nothing but the fields the turn before left (a run stopped by
     the rules, :data:`~esper_motion.studies.scene.RUN_STOPPED`), which :class:`FieldReader` reads as each turn ends.
+
+    The field watch (:mod:`esper_motion.ecs.watch`), which records what a game writes between steps for the next
+    step to check, stays paused through the run: a run writes no component between its steps (the script's orders
+    are written inside each turn, by the scene's driver, as in play), so there is nothing for it to record. That
+    spares recording every assignment of every constructor as the world is built, and switching the watch off and
+    on again at every step.
     """
+    watch.pause()
+    try:
+        return _play(study_scene, seed, turns, recorded)
+    finally:
+        watch.resume()
+
+
+def _play(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[tuple[str, str, str]]) -> RunRecord:
+    """:func:`run_one`'s run, the watch paused."""
     scene = study_scene.blueprint.build(seed, transactional=False)
     names = scene.names
     read = FieldReader(scene, recorded)

@@ -18,7 +18,7 @@ import pytest
 from esper_motion.components import Intent, Mover, Skills
 from esper_motion.demos import cli
 from esper_motion.demos.scene import build_scene, read_scene
-from esper_motion.ecs import IntentError
+from esper_motion.ecs import IntentError, RuleValueError
 from esper_motion.studies import Override, StudyError, StudyReport, StudyRunError, study, wilson
 from esper_motion.studies.runs import FieldReader, run_one
 from esper_motion.studies.scene import prepare, scene_text
@@ -287,6 +287,17 @@ def test_a_worker_keeps_no_world_of_a_finished_run() -> None:
     before = set(esper.list_worlds())
     study(TIGHT_TURN, 30, workers=1)
     assert set(esper.list_worlds()) == before
+
+
+def test_a_game_write_between_steps_is_still_checked_after_study_runs_paused_the_field_watch() -> None:
+    path, text = scene_text("sprint")
+    prepared = prepare(str(path), text, None, ())
+    run_one(prepared, 1, 5, prepared.recorded())  # stopped by the rules on turn 5
+    run_one(prepared, 2, 2, prepared.recorded())
+    scene = build_scene(read_scene("sprint"))
+    scene.world.get(1, Mover).dx = -3
+    with pytest.raises(RuleValueError, match="dx"):
+        scene.step()
 
 
 def test_an_override_may_give_an_entity_a_component_the_scene_file_does_not() -> None:
