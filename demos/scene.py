@@ -604,9 +604,12 @@ def load_scene(name: str, seed: int | None = None) -> World:
 def _values(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> dict[str, Any]:
     """Scene ``fields`` for component ``cls``, converted to what its fields hold; unknown fields are errors."""
     name = name_of(cls)
-    hints, known = _fields_of(cls)
+    hints, known, plain = _fields_of(cls)
     values: dict[str, Any] = {}
     for key, value in fields.items():
+        if key in plain and not isinstance(value, dict):
+            values[key] = value  # what _convert gives such a value for such a field
+            continue
         if key not in known:
             raise SceneError(path, where, f"{name}.{key}", f"no such field; {name} has {', '.join(known)}")
         try:
@@ -616,20 +619,30 @@ def _values(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids:
     return values
 
 
-_FIELDS_OF: Final[dict[type[Any], tuple[dict[str, Any], tuple[str, ...]]]] = {}
+_FIELDS_OF: Final[dict[type[Any], tuple[dict[str, Any], tuple[str, ...], frozenset[str]]]] = {}
 
 
-def _fields_of(cls: type[Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """The type hints and the init field names of component ``cls``, worked out once per class (resolving
-    the hints is most of what building a scene costs)."""
+def _fields_of(cls: type[Any]) -> tuple[dict[str, Any], tuple[str, ...], frozenset[str]]:
+    """The type hints and the init field names of component ``cls``, and those of its init fields whose values
+    :func:`_convert` leaves as they are unless they are tables (a field declared neither an enum nor a generic
+    such as a tuple, a list, a dict or a union): worked out once per class (resolving the hints is most of what
+    building a scene costs)."""
     found = _FIELDS_OF.get(cls)
     if found is None:
         try:
             hints = typing.get_type_hints(cls)
         except Exception:  # a component whose annotations cannot be resolved: take the values as written
             hints = {}
-        found = _FIELDS_OF[cls] = (hints, tuple(f.name for f in dataclasses.fields(cls) if f.init))
+        known = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+        plain = frozenset(key for key in known if _plain_hint(hints.get(key, Any)))
+        found = _FIELDS_OF[cls] = (hints, known, plain)
     return found
+
+
+def _plain_hint(hint: Any) -> bool:
+    """Whether :func:`_convert` returns any value but a table as it is for a field of type ``hint``."""
+    is_enum = isinstance(hint, type) and issubclass(hint, enum.Enum)
+    return typing.get_origin(hint) is None and not is_enum
 
 
 def _construct(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> Any:
