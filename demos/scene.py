@@ -681,10 +681,10 @@ def _convert(value: Any, hint: Any, ids: Mapping[str, int]) -> Any:
         arms = [arm for arm in typing.get_args(hint) if arm is not type(None)]
         return _convert(value, arms[0], ids) if len(arms) == 1 and value is not None else value
     if isinstance(hint, type) and issubclass(hint, enum.Enum) and not isinstance(value, hint):
-        allowed = ", ".join(repr(m.value) for m in hint)
         try:
             return hint(value)
         except ValueError:
+            allowed = ", ".join(repr(m.value) for m in hint)
             raise ValueError(f"{shown(value)} is not one of {allowed}") from None
     if origin is tuple and isinstance(value, list):
         args = typing.get_args(hint)
