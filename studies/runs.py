@@ -150,15 +150,18 @@ class FieldReader:
 
     def __call__(self) -> dict[str, Any]:
         """The recorded figures as they are now."""
+        get, names = self._world.try_get, self._names
         found: dict[str, Any] = {}
         for label, entity, kind, field, names_entity in self._plan:
-            held = self._world.try_get(entity, kind)
+            held = get(entity, kind)
             value = None if held is None else getattr(held, field)
             if names_entity:
-                value = "none" if value is None else self._names.get(value, f"entity {value}")
+                value = "none" if value is None else names.get(value, f"entity {value}")
+            elif type(value) in _PLAIN:  # the exact type: an enum member built on int or str is not plain
+                pass
             elif isinstance(value, enum.Enum):
                 value = value.value
-            elif type(value) not in _PLAIN:
+            else:
                 value = copy.deepcopy(value)
             found[label] = value
         return found
