@@ -466,11 +466,8 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
         entity = world.spawn()
         ids[actor.name] = entity
         names[entity] = actor.name
-    try:
-        intent_type = type_named(spec.rule_set.intent)
-    except MotionError as error:
-        raise SceneError(spec.path, "", "rules", str(error)) from None
-    scripted = {name for turn in spec.script.values() for name in turn}
+    intent_type = _intent_type(spec)
+    scripted = _scripted(spec)
     for actor in spec.actors:
         entity = ids[actor.name]
         for cls, fields in actor.components:
@@ -485,17 +482,85 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
         check_links(world)  # both ways, now that every entity has all its components
     except LinkError as error:
         raise _link_error(spec.path, world, names, error) from None
+    zones = _spawn_zones(spec, world, ids)
+    driver = ScriptSystem.of_scene(spec, world, ids)
+    return _finish(spec, chosen, world, driver=driver, ids=ids, zones=zones)
+
+
+@dataclass(frozen=True, slots=True)
+class Blueprint:
+    """A scene read and built once with every check (:meth:`of`, through :func:`build_scene`), for building it again
+    and again: an outcome study builds one world per run.
+
+    :meth:`build` leaves out the checks whose outcome depends on the scene file alone and which the checked build
+    passed: the links between entities (checked at each add, then both ways over the world) and each scripted field
+    against the component it will change. Every component is still made by its constructor, which checks its
+    values; what the builds share is the spec (never changed), ``ids`` (each entity's id, the same in every fresh
+    world) and ``script`` (the driver's data, which each driver reads into values of its own).
+    """
+
+    spec: SceneSpec
+    ids: dict[str, int]
+    script: ScriptData
+
+    @classmethod
+    def of(cls, spec: SceneSpec) -> Blueprint:
+        """Build ``spec`` once with every check; a scene the checks refuse raises :class:`SceneError` here."""
+        scene = build_scene(spec)
+        scene.world.close()
+        return cls(spec, {name: entity for entity, name in scene.names.items()}, scene.driver.data)
+
+    def build(self, seed: int, *, transactional: bool = True) -> Scene:
+        """A fresh world for the scene with dice ``seed``, as :func:`build_scene` makes it; with ``transactional``
+        False, one that keeps no undo copy of its turns (``World(transactional=False)``)."""
+        spec = self.spec
+        world = World(seed=seed, transactional=transactional)
+        intent_type = _intent_type(spec)
+        scripted = _scripted(spec)
+        for actor in spec.actors:
+            where = f"entity {shown(actor.name)}"
+            parts = [_construct(spec.path, where, cls, fields, self.ids) for cls, fields in actor.components]
+            if actor.name in scripted and not any(type(part) is intent_type for part in parts):
+                parts.append(intent_type())
+            entity = world.spawn(*parts)
+            assert entity == self.ids[actor.name], "a fresh world numbers its entities from 1, in spawn order"
+        zones = _spawn_zones(spec, world, self.ids)
+        return _finish(spec, seed, world, driver=ScriptSystem(self.script), ids=self.ids, zones=zones)
+
+
+def _intent_type(spec: SceneSpec) -> type[Any]:
+    """The class of the component the scene's rule set writes intents to."""
+    try:
+        return type_named(spec.rule_set.intent)
+    except MotionError as error:
+        raise SceneError(spec.path, "", "rules", str(error)) from None
+
+
+def _scripted(spec: SceneSpec) -> set[str]:
+    """The names of the entities the script gives orders to (each gets the rule set's intent component)."""
+    return {name for turn in spec.script.values() for name in turn}
+
+
+def _spawn_zones(spec: SceneSpec, world: World, ids: Mapping[str, int]) -> dict[int, str]:
+    """Spawn every hex of every terrain zone with the zone's components; return each hex entity's zone label."""
     zones: dict[int, str] = {}
     for zone in spec.zones:
         for hex in zone.hexes:
             built = [_construct(spec.path, f"terrain {shown(zone.label)}", cls, f, ids) for cls, f in zone.components]
             zones[world.spawn(Position(*hex), *built)] = zone.label
-    driver = ScriptSystem.of_scene(spec, world, ids)
+    return zones
+
+
+def _finish(
+    spec: SceneSpec, seed: int, world: World, *, driver: ScriptSystem, ids: Mapping[str, int], zones: dict[int, str]
+) -> Scene:
+    """Install the driver and the rule set into ``world``; the scene, with what the renderer shows."""
     world.add_system(driver)
     rule_set_named(spec.rules).install(world, spec.options)
+    names = {entity: name for name, entity in ids.items()}
     colours = {ids[a.name]: a.colour for a in spec.actors}
     readouts = {ids[a.name]: a.readouts for a in spec.actors if a.readouts}
-    return Scene(spec, chosen, world, driver, names, colours, zones, readouts)
+    return Scene(spec, seed, world, driver, names, colours, zones, readouts)
 
 
 def _link_error(path: Path, world: World, names: Mapping[int, str], error: LinkError, adding: Any = None) -> SceneError:
@@ -539,9 +604,12 @@ def load_scene(name: str, seed: int | None = None) -> World:
 def _values(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> dict[str, Any]:
     """Scene ``fields`` for component ``cls``, converted to what its fields hold; unknown fields are errors."""
     name = name_of(cls)
-    hints, known = _fields_of(cls)
+    hints, known, plain = _fields_of(cls)
     values: dict[str, Any] = {}
     for key, value in fields.items():
+        if key in plain and not isinstance(value, dict):
+            values[key] = value  # what _convert gives such a value for such a field
+            continue
         if key not in known:
             raise SceneError(path, where, f"{name}.{key}", f"no such field; {name} has {', '.join(known)}")
         try:
@@ -551,20 +619,30 @@ def _values(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids:
     return values
 
 
-_FIELDS_OF: Final[dict[type[Any], tuple[dict[str, Any], tuple[str, ...]]]] = {}
+_FIELDS_OF: Final[dict[type[Any], tuple[dict[str, Any], tuple[str, ...], frozenset[str]]]] = {}
 
 
-def _fields_of(cls: type[Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """The type hints and the init field names of component ``cls``, worked out once per class (resolving
-    the hints is most of what building a scene costs)."""
+def _fields_of(cls: type[Any]) -> tuple[dict[str, Any], tuple[str, ...], frozenset[str]]:
+    """The type hints and the init field names of component ``cls``, and those of its init fields whose values
+    :func:`_convert` leaves as they are unless they are tables (a field declared neither an enum nor a generic
+    such as a tuple, a list, a dict or a union): worked out once per class (resolving the hints is most of what
+    building a scene costs)."""
     found = _FIELDS_OF.get(cls)
     if found is None:
         try:
             hints = typing.get_type_hints(cls)
         except Exception:  # a component whose annotations cannot be resolved: take the values as written
             hints = {}
-        found = _FIELDS_OF[cls] = (hints, tuple(f.name for f in dataclasses.fields(cls) if f.init))
+        known = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+        plain = frozenset(key for key in known if _plain_hint(hints.get(key, Any)))
+        found = _FIELDS_OF[cls] = (hints, known, plain)
     return found
+
+
+def _plain_hint(hint: Any) -> bool:
+    """Whether :func:`_convert` returns any value but a table as it is for a field of type ``hint``."""
+    is_enum = isinstance(hint, type) and issubclass(hint, enum.Enum)
+    return typing.get_origin(hint) is None and not is_enum
 
 
 def _construct(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> Any:
@@ -603,10 +681,10 @@ def _convert(value: Any, hint: Any, ids: Mapping[str, int]) -> Any:
         arms = [arm for arm in typing.get_args(hint) if arm is not type(None)]
         return _convert(value, arms[0], ids) if len(arms) == 1 and value is not None else value
     if isinstance(hint, type) and issubclass(hint, enum.Enum) and not isinstance(value, hint):
-        allowed = ", ".join(repr(m.value) for m in hint)
         try:
             return hint(value)
         except ValueError:
+            allowed = ", ".join(repr(m.value) for m in hint)
             raise ValueError(f"{shown(value)} is not one of {allowed}") from None
     if origin is tuple and isinstance(value, list):
         args = typing.get_args(hint)

@@ -8,14 +8,15 @@ first happened, and the final value of the recorded fields of each named entity.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from esper_motion.demos.scene import Scene, build_scene
-from esper_motion.ecs import Event, IntentError, MotionError, type_named
+from esper_motion.demos.scene import Scene
+from esper_motion.ecs import Event, IntentError, MotionError, type_named, watch
 from esper_motion.studies.scene import ENTITY_FIELDS, RUN_STOPPED, Override, StudyRunError, StudyScene, prepare
 
 NO_ENTITY = "-"
@@ -63,9 +64,31 @@ def run_batch(batch: Batch) -> list[RunRecord]:
 
 def run_one(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[tuple[str, str, str]]) -> RunRecord:
     """Play ``study_scene`` for ``turns`` turns with dice ``seed``; return what it measured, with the
-    ``recorded`` fields (:meth:`StudyScene.recorded`)."""
-    scene = build_scene(study_scene.spec, seed)
+    ``recorded`` fields (:meth:`StudyScene.recorded`).
+
+    The run's world keeps no undo copy of its turns (``World(transactional=False)``): the study drops the world once
+    the run ends, and of a turn that fails it keeps nothing but the fields the turn before left (a run stopped by
+    the rules, :data:`~esper_motion.studies.scene.RUN_STOPPED`), which :class:`FieldReader` reads as each turn ends.
+
+    The field watch (:mod:`esper_motion.ecs.watch`), which records what a game writes between steps for the next
+    step to check, stays paused through the run: a run writes no component between its steps (the script's orders
+    are written inside each turn, by the scene's driver, as in play), so there is nothing for it to record. That
+    spares recording every assignment of every constructor as the world is built, and switching the watch off and
+    on again at every step.
+    """
+    watch.pause()
+    try:
+        return _play(study_scene, seed, turns, recorded)
+    finally:
+        watch.resume()
+
+
+def _play(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[tuple[str, str, str]]) -> RunRecord:
+    """:func:`run_one`'s run, the watch paused."""
+    scene = study_scene.blueprint.build(seed, transactional=False)
     names = scene.names
+    read = FieldReader(scene, recorded)
+    fields = read()
     counts: dict[str, dict[str, int]] = {}
     first_turn: dict[str, int] = {}
     for turn in range(1, turns + 1):
@@ -88,7 +111,8 @@ def run_one(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[t
                 by_entity = counts.setdefault(name, {})
                 by_entity[who] = by_entity.get(who, 0) + 1
                 first_turn.setdefault(name, turn)
-    found = RunRecord(seed, counts, first_turn, final_fields(scene, recorded))
+        fields = read()
+    found = RunRecord(seed, counts, first_turn, fields)
     scene.world.close()  # esper would keep a finished run's context as long as the worker lives
     return found
 
@@ -109,20 +133,39 @@ def event_shape(cls: type[Event]) -> tuple[str | None, tuple[str, ...]]:
 _SHAPES: dict[type[Event], tuple[str | None, tuple[str, ...]]] = {}
 
 
-def final_fields(scene: Scene, recorded: Iterable[tuple[str, str, str]]) -> dict[str, Any]:
-    """The ``recorded`` (entity name, component, field) figures at the end of a run, by ``ENTITY
-    COMPONENT.FIELD``: numbers, booleans and text as they are, enum members by value, entity ids by name; None
-    when the entity has lost the component or left the world."""
-    world = scene.world
-    ids = {name: entity for entity, name in scene.names.items()}
-    found: dict[str, Any] = {}
-    for name, component, field in recorded:
-        entity = ids[name]
-        held = world.try_get(entity, type_named(component)) if world.exists(entity) else None
-        value = None if held is None else getattr(held, field)
-        if (component, field) in ENTITY_FIELDS:
-            value = "none" if value is None else scene.names.get(value, f"entity {value}")
-        elif isinstance(value, enum.Enum):
-            value = value.value
-        found[f"{name} {component}.{field}"] = value
-    return found
+class FieldReader:
+    """Reads the ``recorded`` (entity name, component, field) figures of a built scene, by ``ENTITY
+    COMPONENT.FIELD``: numbers, booleans and text as they are, enum members by value, entity ids by name, anything
+    else copied (a later turn changing a list in place leaves what was read alone); None when the entity has lost
+    the component or left the world. Names and component classes are looked up once, when the reader is made."""
+
+    def __init__(self, scene: Scene, recorded: Iterable[tuple[str, str, str]]) -> None:
+        ids = {name: entity for entity, name in scene.names.items()}
+        self._world = scene.world
+        self._names = scene.names
+        self._plan = [
+            (f"{name} {component}.{f}", ids[name], type_named(component), f, (component, f) in ENTITY_FIELDS)
+            for name, component, f in recorded
+        ]
+
+    def __call__(self) -> dict[str, Any]:
+        """The recorded figures as they are now."""
+        get, names = self._world.try_get, self._names
+        found: dict[str, Any] = {}
+        for label, entity, kind, field, names_entity in self._plan:
+            held = get(entity, kind)
+            value = None if held is None else getattr(held, field)
+            if names_entity:
+                value = "none" if value is None else names.get(value, f"entity {value}")
+            elif type(value) in _PLAIN:  # the exact type: an enum member built on int or str is not plain
+                pass
+            elif isinstance(value, enum.Enum):
+                value = value.value
+            else:
+                value = copy.deepcopy(value)
+            found[label] = value
+        return found
+
+
+_PLAIN = frozenset({int, float, str, bool, type(None)})
+"""The types of recorded values that cannot change in place."""

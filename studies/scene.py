@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from esper_motion.demos.scene import SceneError, SceneSpec, build_scene, scene_from_data, scene_path
+from esper_motion.demos.scene import Blueprint, SceneError, SceneSpec, scene_from_data, scene_path
 from esper_motion.ecs import Event, MotionError, type_named
 
 if sys.version_info >= (3, 11):
@@ -108,12 +108,18 @@ class Override:
 
 @dataclass(frozen=True, slots=True)
 class StudyScene:
-    """A scene read for a study: the spec (its scripted dice left out), the outcomes its ``[study]`` table names,
-    and the (component, field) pairs recorded for each named entity."""
+    """A scene read for a study: the scene built once with every check (its scripted dice left out), from which
+    every run builds its world; the outcomes its ``[study]`` table names; and the (component, field) pairs
+    recorded for each named entity."""
 
-    spec: SceneSpec
+    blueprint: Blueprint
     outcomes: tuple[str, ...]
     fields: tuple[tuple[str, str], ...]
+
+    @property
+    def spec(self) -> SceneSpec:
+        """The scene as read, its scripted dice left out."""
+        return self.blueprint.spec
 
     def recorded(self) -> list[tuple[str, str, str]]:
         """The (entity name, component, field) figures each run records: every field of :attr:`fields` on every
@@ -152,13 +158,13 @@ def prepare(path: str, text: str, rules: str | None, overrides: tuple[Override, 
     for override in overrides:
         _apply(where, data, override)
     try:
-        spec = scene_from_data(where, data)
-        build_scene(spec).world.close()  # the components check themselves as the scene is built: a bad value fails here
+        spec = dataclasses.replace(scene_from_data(where, data), dice={})
+        blueprint = Blueprint.of(spec)  # the components check themselves as the scene is built: a bad value fails here
     except SceneError as error:
         raise StudyError(str(error)) from None
     outcomes, extra = _study_table(where, table)
     fields = DEFAULT_FIELDS + tuple(f for f in extra if f not in DEFAULT_FIELDS)
-    return StudyScene(dataclasses.replace(spec, dice={}), outcomes, fields)
+    return StudyScene(blueprint, outcomes, fields)
 
 
 def event_names() -> list[str]:

@@ -9,8 +9,9 @@ Run by hand (never a timed test)::
 Printed:
 
 - one core: complete runs (build the scene, play 8 turns, measure) per second of CPU time (``time.process_time``)
-  in this process, and the share of a run spent building the scene; the same in lockstep with the scene builder's
-  per-class cache emptied before every build (what a run cost before the cache);
+  in this process, and the share of a run spent building the scene; the same runs in lockstep (run by run, the
+  same seeds) built and played as a demo plays a scene: every check at every build (``build_scene``) and the undo
+  copy of every turn, which a study's runs go without (``esper_motion.studies.runs.run_one``);
 - local workers: the wall time of ``--runs`` runs with one worker (in this process) and with two (a process pool,
   its start-up included), and the throughput ratio; beside each, the CPU time it took (this process and its
   workers) and the load average before it, since on a shared machine the wall time follows the other load, and
@@ -32,47 +33,64 @@ import statistics
 import time
 from typing import Any
 
-from esper_motion.demos import scene as scene_module
+from esper_motion.demos.scene import build_scene
+from esper_motion.ecs import IntentError, watch
 from esper_motion.studies import study
-from esper_motion.studies.runs import run_one
-from esper_motion.studies.scene import prepare, scene_text
+from esper_motion.studies.runs import FieldReader, run_one
+from esper_motion.studies.scene import StudyScene, prepare, scene_text
 
 SCENE = "cavalry_charge"
 TURNS = 8
 
 
 def one_core(runs: int, repeats: int) -> dict[str, Any]:
-    """Runs per CPU second in this process, with the scene builder's cache and (lockstep) without it."""
+    """Runs per CPU second in this process, and (lockstep, run by run on the same seeds) the same runs built and
+    played as a demo plays a scene."""
     path, text = scene_text(SCENE)
     prepared = prepare(str(path), text, None, ())
     recorded = prepared.recorded()
-    spec = prepared.spec
-    cached: list[float] = []
-    uncached: list[float] = []
+    study_runs: list[float] = []
+    demo_runs: list[float] = []
     building: list[float] = []
     for repeat in range(repeats):
-        seeds = range(repeat * runs, (repeat + 1) * runs)
-        start = time.process_time()
-        for seed in seeds:
+        study_s = demo_s = build_s = 0.0
+        for seed in range(repeat * runs, (repeat + 1) * runs):
+            start = time.process_time()
             run_one(prepared, seed, TURNS, recorded)
-        cached.append(time.process_time() - start)
-        start = time.process_time()
-        for seed in seeds:
-            scene_module._FIELDS_OF.clear()  # as before the cache: every build resolves the type hints again
-            run_one(prepared, seed, TURNS, recorded)
-        uncached.append(time.process_time() - start)
-        start = time.process_time()
-        for seed in seeds:
-            scene_module.build_scene(spec, seed)
-        building.append(time.process_time() - start)
-    per_run = statistics.median(cached) / runs
+            study_s += time.process_time() - start
+            start = time.process_time()
+            as_a_demo(prepared, seed, recorded)
+            demo_s += time.process_time() - start
+            watch.pause()  # as in a run (run_one)
+            start = time.process_time()
+            prepared.blueprint.build(seed, transactional=False).world.close()
+            build_s += time.process_time() - start
+            watch.resume()
+        study_runs.append(study_s)
+        demo_runs.append(demo_s)
+        building.append(build_s)
+    per_run = statistics.median(study_runs) / runs
     return {
         "runs_per_cpu_second": 1 / per_run,
         "ms_per_run": 1000 * per_run,
-        "build_share": statistics.median(building) / statistics.median(cached),
-        "runs_per_cpu_second_without_cache": runs / statistics.median(uncached),
-        "cache_speedup": statistics.median(uncached) / statistics.median(cached),
+        "build_share": statistics.median(building) / statistics.median(study_runs),
+        "runs_per_cpu_second_as_a_demo": runs / statistics.median(demo_runs),
+        "study_speedup": statistics.median(demo_runs) / statistics.median(study_runs),
     }
+
+
+def as_a_demo(prepared: StudyScene, seed: int, recorded: list[tuple[str, str, str]]) -> dict[str, Any]:
+    """One run the way a demo builds and plays a scene: every check at the build (``build_scene``) and a world with
+    the undo copy of every turn; the recorded fields read at the end."""
+    scene = build_scene(prepared.spec, seed)
+    for _ in range(TURNS):
+        try:
+            scene.step()
+        except IntentError:
+            break
+    found = FieldReader(scene, recorded)()
+    scene.world.close()
+    return found
 
 
 def timed(runs: int, **options: Any) -> dict[str, float]:
@@ -120,8 +138,8 @@ def main() -> None:
     print(f"{SCENE}, {TURNS} turns, {os.cpu_count()} CPUs")
     print(
         f"one core: {core['runs_per_cpu_second']:.0f} runs per CPU second ({core['ms_per_run']:.2f} ms a run, "
-        f"{100 * core['build_share']:.0f}% of it building the scene); without the builder's cache "
-        f"{core['runs_per_cpu_second_without_cache']:.0f} ({core['cache_speedup']:.2f} times slower)"
+        f"{100 * core['build_share']:.0f}% of it building the scene); built and played as a demo plays a scene "
+        f"{core['runs_per_cpu_second_as_a_demo']:.0f} ({core['study_speedup']:.2f} times slower)"
     )
     local = found["local"]
     for label, each in (("one worker", local["one_worker"]), ("two workers", local["two_workers"])):

@@ -18,7 +18,9 @@ import pytest
 from esper_motion.components import Intent, Mover, Skills
 from esper_motion.demos import cli
 from esper_motion.demos.scene import build_scene, read_scene
+from esper_motion.ecs import IntentError, RuleValueError
 from esper_motion.studies import Override, StudyError, StudyReport, StudyRunError, study, wilson
+from esper_motion.studies.runs import FieldReader, run_one
 from esper_motion.studies.scene import prepare, scene_text
 from esper_motion.systems.gurps import preview
 
@@ -131,6 +133,26 @@ def test_a_scripted_intent_the_dice_made_impossible_stops_that_run_and_is_counte
     assert stopped["runs"] + tripped["runs"] == 100
     assert stopped["first_turn"] == {"5": stopped["runs"]}
     assert list(stopped["by_entity"]) == ["Sprinter"]
+
+
+def test_a_stopped_run_reports_the_fields_its_last_whole_turn_left_though_its_world_keeps_no_undo_copy() -> None:
+    # Sprint, seed 1: turn 5's Change Posture is refused after the turn has begun; the sprinter's control state
+    # was already out of control in the world the failed turn left, high speed in the world an undo puts back.
+    path, text = scene_text("sprint")
+    prepared = prepare(str(path), text, None, ())
+    recorded = prepared.recorded()
+    stopped = run_one(prepared, 1, 5, recorded)
+    assert stopped.first_turn["RunStopped"] == 5
+    worlds = {}
+    for transactional in (True, False):
+        scene = prepared.blueprint.build(1, transactional=transactional)
+        scene.world.step(4)
+        with pytest.raises(IntentError):
+            scene.step()
+        worlds[transactional] = FieldReader(scene, recorded)()
+    assert stopped.fields == worlds[True]
+    assert stopped.fields["Sprinter gurps.Control.state"] == "high speed"
+    assert worlds[False]["Sprinter gurps.Control.state"] == "out of control"
 
 
 def test_a_scene_file_with_a_study_table_still_plays_as_a_demo() -> None:
@@ -265,6 +287,17 @@ def test_a_worker_keeps_no_world_of_a_finished_run() -> None:
     before = set(esper.list_worlds())
     study(TIGHT_TURN, 30, workers=1)
     assert set(esper.list_worlds()) == before
+
+
+def test_a_game_write_between_steps_is_still_checked_after_study_runs_paused_the_field_watch() -> None:
+    path, text = scene_text("sprint")
+    prepared = prepare(str(path), text, None, ())
+    run_one(prepared, 1, 5, prepared.recorded())  # stopped by the rules on turn 5
+    run_one(prepared, 2, 2, prepared.recorded())
+    scene = build_scene(read_scene("sprint"))
+    scene.world.get(1, Mover).dx = -3
+    with pytest.raises(RuleValueError, match="dx"):
+        scene.step()
 
 
 def test_an_override_may_give_an_entity_a_component_the_scene_file_does_not() -> None:
