@@ -57,10 +57,13 @@ class AltitudeSystem(IndexedSystem):
     def run(self) -> None:
         """Fly every climb and descent asked for this turn, in initiative order."""
         world = self.world
+        fliers = esper.get_components(Flight, FlightIntent)
+        if not fliers:
+            return  # no scene air to look up
         house = installed_rules(world).flight == "house"
         ceiling = scene_atmosphere(world).ceiling_yd
         asked = []
-        for entity, (flight, wish) in esper.get_components(Flight, FlightIntent):
+        for entity, (flight, wish) in fliers:
             if ceiling is not None:
                 _check_under(world, entity, ceiling)
             flight.previous_climb_yd = flight.last_climb_yd
