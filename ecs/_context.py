@@ -65,6 +65,17 @@ def entities_with(kind: type[Any]) -> set[int]:
 _NONE: Final[set[int]] = set()
 
 
+class _Structure:
+    """Never a component: esper's cached list of its rows (always empty) is one more entry of esper's query cache,
+    which esper drops whole whenever an entity or a component comes or goes in the context."""
+
+
+def structure() -> list[Any]:
+    """A token of the active context's structure: the very same object until an entity or a component is added,
+    removed or replaced anywhere in it (compare by identity), a new one after."""
+    return esper.get_component(_Structure)
+
+
 def dead_entities() -> set[int]:
     """The active context's entities deleted lazily and not yet removed. Read only."""
     return esper._dead_entities

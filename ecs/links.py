@@ -105,12 +105,6 @@ def _hooked() -> list[type[Any]]:
     return _HOOKED
 
 
-def shape() -> tuple[list[Any], ...]:
-    """In the active context, what changes whenever an entity or a component comes or goes: esper's cached lists
-    of the linking component classes (esper makes them anew after any such change; compare them by identity)."""
-    return tuple(esper.get_component(kind) for kind in _hooked())
-
-
 def check_links(world: World, *, strict: bool = False) -> None:
     """Check every link of ``world`` both ways (see the module docstring); raise :class:`LinkError` for the first
     that cannot stand, in the order of the component classes' registration and then of entity ids."""

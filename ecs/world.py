@@ -104,8 +104,8 @@ class World:
         self._this_run: dict[Hashable, Any] | None = None  # a dict while one of our systems runs
         self._shaped: dict[Hashable, tuple[object, Any]] = {}
         self._closed = False
-        self._members_checked: tuple[list[Any], ...] = ()  # esper's cached lists when last found sound
-        self._links_checked: tuple[list[Any], ...] = ()
+        self._members_checked: object = None  # the context's structure when last found sound (_context.structure)
+        self._links_checked: object = None
         owned = self.context not in esper.list_worlds()
         with _context.active(self.context):  # switching creates the context if it is new
             self._entities = _context.entity_table()
@@ -485,8 +485,8 @@ class World:
                 value = getattr(checked, item.name)
                 if value is not getattr(component, item.name):
                     object.__setattr__(component, item.name, value)
-        shape = links.shape()
-        if not _same(shape, self._links_checked) or any(links.has_hook(type(component)) for _, component in mine):
+        shape = _context.structure()
+        if shape is not self._links_checked or any(links.has_hook(type(component)) for _, component in mine):
             links.check_links(self)
             self._links_checked = shape
         watch.checked([component for _, component in mine])
@@ -494,8 +494,8 @@ class World:
     def _check_members(self) -> None:
         """Refuse members of the installed rule sets (:func:`declare_members`) short of a component. Looked at again
         only after entities or components came or went anywhere in the world."""
-        shape = tuple(esper.get_component(kind) for _, marks in _MEMBERS.values() for kind in marks)
-        if _same(shape, self._members_checked):
+        shape = _context.structure()
+        if shape is self._members_checked:
             return
         for rule_set, (needs, marks) in _MEMBERS.items():
             if rule_set not in self.rules:
@@ -611,11 +611,6 @@ class System:
     def run(self) -> None:
         """This system's part of the turn. Subclasses implement it."""
         raise NotImplementedError(f"{type(self).__name__} must implement run()")
-
-
-def _same(lists: tuple[list[Any], ...], kept: tuple[list[Any], ...]) -> bool:
-    """Whether two tuples of esper's cached lists hold the very same lists (nothing came or went in between)."""
-    return len(lists) == len(kept) and all(a is b for a, b in zip(lists, kept, strict=True))
 
 
 def _check_instance(action: str, component: Any) -> None:

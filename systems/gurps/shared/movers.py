@@ -82,10 +82,12 @@ def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | 
 def initiative_order(world: World, entities: Iterable[int]) -> list[int]:
     """``entities`` in the order they act: highest Basic Speed first, then lowest id (docs/architecture.md > The turn),
     a ridden mount on its rider's Basic Speed under the house rules (:func:`initiative_mover`)."""
-    return sorted(
-        entities,
-        key=lambda entity: initiative_key(entity, initiative_mover(world, entity, world.try_get(entity, Mover))),
-    )
+    found = list(entities)
+    if len(found) > 1:
+        found.sort(
+            key=lambda entity: initiative_key(entity, initiative_mover(world, entity, world.try_get(entity, Mover)))
+        )
+    return found
 
 
 def bodies(world: World) -> tuple[Body, ...]:
