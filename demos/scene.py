@@ -77,6 +77,7 @@ from esper_motion.ecs import (
     System,
     World,
     check_links,
+    duplicate,
     hexgrid,
     name_of,
     register_system,
@@ -492,40 +493,39 @@ class Blueprint:
     """A scene read and built once with every check (:meth:`of`, through :func:`build_scene`), for building it again
     and again: an outcome study builds one world per run.
 
-    :meth:`build` leaves out the checks whose outcome depends on the scene file alone and which the checked build
-    passed: the links between entities (checked at each add, then both ways over the world) and each scripted field
-    against the component it will change. Every component is still made by its constructor, which checks its
-    values; what the builds share is the spec (never changed), ``ids`` (each entity's id, the same in every fresh
-    world) and ``script`` (the driver's data, which each driver reads into values of its own).
+    :meth:`build` spawns each entity with copies of the checked build's components (:func:`esper_motion.ecs.duplicate`:
+    what can change in place copied, nothing shared that a turn could change), so it leaves out every check whose
+    outcome depends on the scene file alone, which the checked build passed: each component's own checks, the links
+    between entities and each scripted field against the component it will change. What the builds share is the
+    spec (never changed), ``ids`` (each entity's id, the same in every fresh world), ``parts`` (the checked build's
+    components, never stepped), ``zones`` (each terrain hex entity's zone) and ``script`` (the driver's data, which
+    each driver reads into values of its own).
     """
 
     spec: SceneSpec
     ids: dict[str, int]
+    parts: tuple[tuple[Any, ...], ...]
+    zones: dict[int, str]
     script: ScriptData
 
     @classmethod
     def of(cls, spec: SceneSpec) -> Blueprint:
         """Build ``spec`` once with every check; a scene the checks refuse raises :class:`SceneError` here."""
         scene = build_scene(spec)
-        scene.world.close()
-        return cls(spec, {name: entity for entity, name in scene.names.items()}, scene.driver.data)
+        world = scene.world
+        parts = tuple(tuple(world.components(entity)) for entity in world.entities())
+        world.close()
+        ids = {name: entity for entity, name in scene.names.items()}
+        return cls(spec, ids, parts, dict(scene.zones), scene.driver.data)
 
     def build(self, seed: int, *, transactional: bool = True) -> Scene:
         """A fresh world for the scene with dice ``seed``, as :func:`build_scene` makes it; with ``transactional``
         False, one that keeps no undo copy of its turns (``World(transactional=False)``)."""
-        spec = self.spec
         world = World(seed=seed, transactional=transactional)
-        intent_type = _intent_type(spec)
-        scripted = _scripted(spec)
-        for actor in spec.actors:
-            where = f"entity {shown(actor.name)}"
-            parts = [_construct(spec.path, where, cls, fields, self.ids) for cls, fields in actor.components]
-            if actor.name in scripted and not any(type(part) is intent_type for part in parts):
-                parts.append(intent_type())
-            entity = world.spawn(*parts)
-            assert entity == self.ids[actor.name], "a fresh world numbers its entities from 1, in spawn order"
-        zones = _spawn_zones(spec, world, self.ids)
-        return _finish(spec, seed, world, driver=ScriptSystem(self.script), ids=self.ids, zones=zones)
+        for entity, parts in enumerate(self.parts, start=1):
+            spawned = world.spawn(*map(duplicate, parts))
+            assert spawned == entity, "a fresh world numbers its entities from 1, in spawn order"
+        return _finish(self.spec, seed, world, driver=ScriptSystem(self.script), ids=self.ids, zones=dict(self.zones))
 
 
 def _intent_type(spec: SceneSpec) -> type[Any]:

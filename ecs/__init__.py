@@ -7,6 +7,7 @@ and the registry of names know the world, the world knows neither.
 from __future__ import annotations
 
 from esper_motion.ecs import hexgrid
+from esper_motion.ecs._context import duplicate
 from esper_motion.ecs.damage import Damage
 from esper_motion.ecs.dice import (
     Dice,
@@ -68,6 +69,7 @@ __all__ = [
     "critical_failure_probability",
     "critical_success_probability",
     "declare_members",
+    "duplicate",
     "hexgrid",
     "name_of",
     "recheck",

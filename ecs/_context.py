@@ -190,6 +190,26 @@ def _plan(kind: type[Any]) -> _Plan | None:
     return _PLANS[kind]
 
 
+def duplicate(component: C) -> C:
+    """An exact, independent copy of registered dataclass ``component``, made without its constructor: the fields
+    that can change in place (lists, dicts, sets...) copied by their declared types, as the undo copy keeps them,
+    the others shared. For a component whose values have passed its checks already (a scene's blueprint, built once
+    with every check, copies its components into each new world)."""
+    kind = type(component)
+    plan = _PLANS[kind] if kind in _PLANS else _plan(kind)
+    if plan is None:
+        raise WorldError(
+            f"{kind.__name__} is not a registered dataclass component with fields: it cannot be duplicated"
+        )
+    twin = object.__new__(kind)
+    put = object.__setattr__
+    for name in plan.names:
+        put(twin, name, getattr(component, name))
+    for name, copier in plan.copies:
+        put(twin, name, copier(getattr(component, name)))
+    return twin
+
+
 class Snapshot(NamedTuple):
     """What :func:`snapshot` keeps: the id counter; each entity's table as it was (a copy of the dict, holding the
     same component objects); for each registered component type, its plan, its components, their values (what

@@ -16,9 +16,10 @@ import gc
 import itertools
 import os
 import weakref
+from bisect import bisect_right
 from collections.abc import Callable, Hashable, Sequence
 from functools import partial
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, ClassVar, TypeVar, overload
 
 import esper
@@ -267,11 +268,10 @@ class World:
                 f"add_system takes a System (esper_motion.ecs.System), not {system!r}: a game's own esper "
                 "processors stay with esper (esper.add_processor) and run in esper.process()"
             )
-        if any(type(s) is type(system) for s in self.systems):
+        if type(system) in {type(s) for s in self.systems}:
             raise WorldError(f"{type(system).__name__} is already installed in this world")
         system.world = self
-        after = sum(1 for s in self.systems if s.phase <= system.phase)
-        self.systems.insert(after, system)
+        self.systems.insert(bisect_right(self.systems, system.phase, key=attrgetter("phase")), system)
 
     def install_rules(self, name: str, options: Any) -> None:
         """Record the options of rule set ``name``; installing a rule set twice is an error."""

@@ -9,7 +9,7 @@ import esper
 import pytest
 
 from esper_motion.components import Control, Facing, MoveState, Position, Skills, Velocity
-from esper_motion.ecs import Event, Phase, System, World, WorldError, register
+from esper_motion.ecs import Event, Phase, System, World, WorldError, duplicate, register
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,3 +410,25 @@ def test_a_failed_step_puts_back_every_kind_of_field_into_the_same_objects() -> 
     with pytest.raises(RuntimeError, match="scribbled"):  # the snapshot's copies are the world's now: a second
         world.step()  # failure puts back the same again
     assert world.get(entities[0], Control).path == [(0, 0)] and world.get(entities[0], Skills).levels == {"Riding": 12}
+
+
+def test_duplicate_copies_a_component_exactly_with_its_own_containers_and_without_its_constructor() -> None:
+    skills = Skills({"Riding": 13, "Jumping": 11})
+    control = Control(state=MoveState.HIGH_SPEED, path=[(1, 0), (2, 0)], straight_yd=4)
+    twins = duplicate(skills), duplicate(control)
+    assert twins == (skills, control)
+    assert twins[0].levels is not skills.levels and twins[1].path is not control.path
+    twins[1].path.append((3, 0))
+    assert control.path == [(1, 0), (2, 0)]
+    # no constructor ran: a value its checks refuse, set on the original past the watch, is copied as it is
+    object.__setattr__(control, "straight_yd", -1)
+    assert duplicate(control).straight_yd == -1
+
+
+def test_duplicate_refuses_what_is_not_a_registered_component() -> None:
+    @dataclass
+    class Loose:
+        size: int = 1
+
+    with pytest.raises(WorldError, match="Loose is not a registered dataclass component"):
+        duplicate(Loose())
