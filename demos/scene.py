@@ -359,10 +359,12 @@ class ScriptSystem(System):
 
 
 def _set(component: Any, values: dict[str, Any]) -> None:
-    """Change ``component`` in place to ``values``, after its own checks have passed on a copy."""
-    checked = dataclasses.replace(component, **values)
-    for f in dataclasses.fields(checked):
-        setattr(component, f.name, getattr(checked, f.name))
+    """Change ``component`` in place to ``values``, as its constructor takes them (an enum given as its text, say),
+    after its own checks have passed on a copy."""
+    kind = type(component)
+    checked = kind(**{name: getattr(component, name) for name in _fields_of(kind)[1]} | values)
+    for name in values:
+        setattr(component, name, getattr(checked, name))
 
 
 @dataclass(slots=True)

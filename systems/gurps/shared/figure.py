@@ -9,7 +9,7 @@ from esper_motion.components.flight import Flight
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.components.mount import Mount
 from esper_motion.ecs import World, WorldError
-from esper_motion.ecs.hexgrid import Hex, neighbour, turn
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, check_facing
 
 
 def _facing(world: World, entity: int) -> int:
@@ -29,11 +29,9 @@ def body_hexes(front: Hex, facing: int, hexes: int) -> tuple[Hex, ...]:
     >>> body_hexes((0, 0), 0, 3)
     ((0, 0), (-1, 0), (-2, 0))
     """
-    behind = turn(facing, 3)
-    body = [front]
-    for _ in range(hexes - 1):
-        body.append(neighbour(body[-1], behind))
-    return tuple(body)
+    dq, dr = DIRECTIONS[(check_facing("body_hexes", "facing", facing) + 3) % 6]  # behind: opposite its facing
+    q, r = front
+    return tuple([(q + dq * back, r + dr * back) for back in range(hexes)])
 
 
 def two_hex(world: World, entity: int, altitude_yd: float | None = None) -> bool:
