@@ -74,7 +74,7 @@ class SpatialIndex:
         self._tails: dict[int, tuple[Hex, ...]] = {}  # the other hexes of each body filling several, front to back
         # What the last rebuild read: esper's cached rows of the three queries (the same objects for as long as
         # no entity or component is added or removed), the riders, and the bodies that may fill several hexes.
-        self._shape: tuple[object, ...] = ()
+        self._shape: object = None  # the bodies' query as last filed (esper's list: see refresh)
         self._riders: set[int] = set()
         self._multi: set[int] = set()
 
@@ -89,7 +89,7 @@ class SpatialIndex:
         self._occupied = {}
         self._at = {}
         self._tails = {}
-        self._shape = ()  # stays empty if this rebuild fails, so the next refresh rebuilds again
+        self._shape = None  # stays None if this rebuild fails, so the next refresh rebuilds again
         riders, multi = _riders_and_multi(world)
         bodies = world.scan(Position, Mover)
         for entity, (position, mover) in bodies:
@@ -109,7 +109,7 @@ class SpatialIndex:
                 )
             self._footing[position.hex] = (entity, position, footing)
             self._occupied[position.hex] = self._occupied.get(position.hex, 0) + 1
-        self._shape = (bodies, obstacles, tiles)
+        self._shape = bodies
         self._riders, self._multi = riders, multi
 
     def refresh(self, world: World) -> None:
@@ -123,10 +123,9 @@ class SpatialIndex:
         stay where they are.
         """
         riders, multi = _riders_and_multi(world)
-        shape = (world.scan(Position, Mover), world.scan(Position, Obstacle), world.scan(Position, Footing))
+        bodies = world.scan(Position, Mover)
         if (
-            len(shape) != len(self._shape)
-            or any(now is not before for now, before in zip(shape, self._shape, strict=True))
+            bodies is not self._shape  # esper makes every query's list anew when anything came or went anywhere
             or multi != self._multi
             or any(position.hex != hex for hex, rows in self._obstacles.items() for _, position, _ in rows)
             or any(position.hex != hex for hex, (_, position, _) in self._footing.items())
@@ -142,7 +141,7 @@ class SpatialIndex:
             if position is not None and mover is not None:
                 self._file(world, (entity, position, mover), entity in multi)
         self._riders = riders
-        for entity, (position, _) in shape[0]:
+        for entity, (position, _) in bodies:
             if entity in riders:
                 continue
             if entity in multi:
