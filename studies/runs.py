@@ -68,7 +68,8 @@ def run_one(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[t
 
     The run's world keeps no undo copy of its turns (``World(transactional=False)``): the study drops the world once
     the run ends, and of a turn that fails it keeps nothing but the fields the turn before left (a run stopped by
-    the rules, :data:`~esper_motion.studies.scene.RUN_STOPPED`), which :class:`FieldReader` reads as each turn ends.
+    the rules, :data:`~esper_motion.studies.scene.RUN_STOPPED`): such a run is played again, with the same dice, up
+    to that turn, and :class:`FieldReader` reads them there.
 
     The field watch (:mod:`esper_motion.ecs.watch`), which records what a game writes between steps for the next
     step to check, stays paused through the run: a run writes no component between its steps (the script's orders
@@ -87,8 +88,6 @@ def _play(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[tup
     """:func:`run_one`'s run, the watch paused."""
     scene = study_scene.blueprint.build(seed, transactional=False)
     names = scene.names
-    read = FieldReader(scene, recorded)
-    fields = read()
     counts: dict[str, dict[str, int]] = {}
     first_turn: dict[str, int] = {}
     for turn in range(1, turns + 1):
@@ -99,6 +98,8 @@ def _play(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[tup
             who = names.get(refused.entity, f"entity {refused.entity}")
             counts[RUN_STOPPED] = {who: 1}
             first_turn[RUN_STOPPED] = turn
+            scene.world.close()
+            scene = _replayed(study_scene, seed, turn - 1)
             break
         except MotionError as error:
             raise StudyRunError(f"{study_scene.spec.path}: run with seed {seed}: turn {turn}: {error}") from None
@@ -111,10 +112,18 @@ def _play(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[tup
                 by_entity = counts.setdefault(name, {})
                 by_entity[who] = by_entity.get(who, 0) + 1
                 first_turn.setdefault(name, turn)
-        fields = read()
-    found = RunRecord(seed, counts, first_turn, fields)
+    found = RunRecord(seed, counts, first_turn, FieldReader(scene, recorded)())
     scene.world.close()  # esper would keep a finished run's context as long as the worker lives
     return found
+
+
+def _replayed(study_scene: StudyScene, seed: int, turns: int) -> Scene:
+    """The run's scene played again from the start with the same dice, for ``turns`` turns (all of which went
+    through the first time, and go the same way again)."""
+    scene = study_scene.blueprint.build(seed, transactional=False)
+    for _ in range(turns):
+        scene.step()
+    return scene
 
 
 def event_shape(cls: type[Event]) -> tuple[str | None, tuple[str, ...]]:
