@@ -196,7 +196,7 @@ def duplicate(component: C) -> C:
     the others shared. For a component whose values have passed its checks already (a scene's blueprint, built once
     with every check, copies its components into each new world)."""
     kind = type(component)
-    plan = _PLANS[kind] if kind in _PLANS else _plan(kind)
+    plan = _plan(kind)
     if plan is None:
         raise WorldError(
             f"{kind.__name__} is not a registered dataclass component with fields: it cannot be duplicated"

@@ -8,7 +8,6 @@ first happened, and the final value of the recorded fields of each named entity.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import enum
 from collections.abc import Iterable
@@ -69,7 +68,7 @@ def run_one(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[t
     The run's world keeps no undo copy of its turns (``World(transactional=False)``): the study drops the world once
     the run ends, and of a turn that fails it keeps nothing but the fields the turn before left (a run stopped by
     the rules, :data:`~esper_motion.studies.scene.RUN_STOPPED`): such a run is played again, with the same dice, up
-    to that turn, and :class:`FieldReader` reads them there.
+    to that turn, and :func:`final_fields` reads them there.
 
     The field watch (:mod:`esper_motion.ecs.watch`), which records what a game writes between steps for the next
     step to check, stays paused through the run: a run writes no component between its steps (the script's orders
@@ -112,7 +111,7 @@ def _play(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[tup
                 by_entity = counts.setdefault(name, {})
                 by_entity[who] = by_entity.get(who, 0) + 1
                 first_turn.setdefault(name, turn)
-    found = RunRecord(seed, counts, first_turn, FieldReader(scene, recorded)())
+    found = RunRecord(seed, counts, first_turn, final_fields(scene, recorded))
     scene.world.close()  # esper would keep a finished run's context as long as the worker lives
     return found
 
@@ -142,39 +141,19 @@ def event_shape(cls: type[Event]) -> tuple[str | None, tuple[str, ...]]:
 _SHAPES: dict[type[Event], tuple[str | None, tuple[str, ...]]] = {}
 
 
-class FieldReader:
-    """Reads the ``recorded`` (entity name, component, field) figures of a built scene, by ``ENTITY
-    COMPONENT.FIELD``: numbers, booleans and text as they are, enum members by value, entity ids by name, anything
-    else copied (a later turn changing a list in place leaves what was read alone); None when the entity has lost
-    the component or left the world. Names and component classes are looked up once, when the reader is made."""
-
-    def __init__(self, scene: Scene, recorded: Iterable[tuple[str, str, str]]) -> None:
-        ids = {name: entity for entity, name in scene.names.items()}
-        self._world = scene.world
-        self._names = scene.names
-        self._plan = [
-            (f"{name} {component}.{f}", ids[name], type_named(component), f, (component, f) in ENTITY_FIELDS)
-            for name, component, f in recorded
-        ]
-
-    def __call__(self) -> dict[str, Any]:
-        """The recorded figures as they are now."""
-        get, names = self._world.try_get, self._names
-        found: dict[str, Any] = {}
-        for label, entity, kind, field, names_entity in self._plan:
-            held = get(entity, kind)
-            value = None if held is None else getattr(held, field)
-            if names_entity:
-                value = "none" if value is None else names.get(value, f"entity {value}")
-            elif type(value) in _PLAIN:  # the exact type: an enum member built on int or str is not plain
-                pass
-            elif isinstance(value, enum.Enum):
-                value = value.value
-            else:
-                value = copy.deepcopy(value)
-            found[label] = value
-        return found
-
-
-_PLAIN = frozenset({int, float, str, bool, type(None)})
-"""The types of recorded values that cannot change in place."""
+def final_fields(scene: Scene, recorded: Iterable[tuple[str, str, str]]) -> dict[str, Any]:
+    """The ``recorded`` (entity name, component, field) figures of a built scene as they are now, by ``ENTITY
+    COMPONENT.FIELD``: numbers, booleans and text as they are, enum members by value, entity ids by name; None
+    when the entity has lost the component or left the world."""
+    world, names = scene.world, scene.names
+    ids = {name: entity for entity, name in names.items()}
+    found: dict[str, Any] = {}
+    for name, component, field in recorded:
+        held = world.try_get(ids[name], type_named(component))
+        value = None if held is None else getattr(held, field)
+        if (component, field) in ENTITY_FIELDS:
+            value = "none" if value is None else names.get(value, f"entity {value}")
+        elif isinstance(value, enum.Enum):
+            value = value.value
+        found[f"{name} {component}.{field}"] = value
+    return found

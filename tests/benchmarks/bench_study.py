@@ -36,7 +36,7 @@ from typing import Any
 from esper_motion.demos.scene import build_scene
 from esper_motion.ecs import IntentError, watch
 from esper_motion.studies import study
-from esper_motion.studies.runs import FieldReader, run_one
+from esper_motion.studies.runs import final_fields, run_one
 from esper_motion.studies.scene import StudyScene, prepare, scene_text
 
 SCENE = "cavalry_charge"
@@ -88,7 +88,7 @@ def as_a_demo(prepared: StudyScene, seed: int, recorded: list[tuple[str, str, st
             scene.step()
         except IntentError:
             break
-    found = FieldReader(scene, recorded)()
+    found = final_fields(scene, recorded)
     scene.world.close()
     return found
 

@@ -20,7 +20,7 @@ from esper_motion.demos import cli
 from esper_motion.demos.scene import build_scene, read_scene
 from esper_motion.ecs import IntentError, RuleValueError
 from esper_motion.studies import Override, StudyError, StudyReport, StudyRunError, study, wilson
-from esper_motion.studies.runs import FieldReader, run_one
+from esper_motion.studies.runs import final_fields, run_one
 from esper_motion.studies.scene import prepare, scene_text
 from esper_motion.systems.gurps import preview
 
@@ -149,7 +149,7 @@ def test_a_stopped_run_reports_the_fields_its_last_whole_turn_left_though_its_wo
         scene.world.step(4)
         with pytest.raises(IntentError):
             scene.step()
-        worlds[transactional] = FieldReader(scene, recorded)()
+        worlds[transactional] = final_fields(scene, recorded)
     assert stopped.fields == worlds[True]
     assert stopped.fields["Sprinter gurps.Control.state"] == "high speed"
     assert worlds[False]["Sprinter gurps.Control.state"] == "out of control"

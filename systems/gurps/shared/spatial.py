@@ -72,9 +72,9 @@ class SpatialIndex:
         self._occupied: dict[Hex, int] = {}  # how many bodies, obstacles and footing tiles each hex holds
         self._at: dict[int, Hex] = {}  # the hex each body is filed under first: its front
         self._tails: dict[int, tuple[Hex, ...]] = {}  # the other hexes of each body filling several, front to back
-        # What the last rebuild read: esper's cached rows of the three queries (the same objects for as long as
-        # no entity or component is added or removed), the riders, and the bodies that may fill several hexes.
-        self._shape: object = None  # the bodies' query as last filed (esper's list: see refresh)
+        # What the last rebuild read: esper's cached rows of the bodies' query (the same list for as long as no
+        # entity or component is added or removed anywhere), the riders, and the bodies that may fill several hexes.
+        self._shape: object = None
         self._riders: set[int] = set()
         self._multi: set[int] = set()
 
