@@ -6,7 +6,7 @@ A name, not a module path, is what a save file holds, so a save survives a refac
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from esper_motion.ecs.world import World
 
 T = TypeVar("T", bound=type[Any])
+V = TypeVar("V")
 
 _BY_NAME: dict[str, type[Any]] = {}
 _BY_TYPE: dict[type[Any], str] = {}
@@ -104,11 +105,16 @@ def register_rule_set(name: str, install: Callable[[World, Any], None], options_
 
 def rule_set_named(name: str) -> RuleSet:
     """The rule set registered under ``name``; a clear error for one no imported package registered."""
+    return _registered(_RULE_SETS, "rule set", name)
+
+
+def _registered(table: Mapping[str, V], what: str, name: str) -> V:
+    """``table[name]``, or a :class:`WorldError` naming the ``what`` asked for and every name registered."""
     try:
-        return _RULE_SETS[name]
+        return table[name]
     except KeyError:
-        known = ", ".join(sorted(_RULE_SETS)) or "none"
-        raise WorldError(f"rule set {name!r} is not registered (registered: {known})") from None
+        known = ", ".join(sorted(table)) or "none"
+        raise WorldError(f"{what} {name!r} is not registered (registered: {known})") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,11 +182,7 @@ def register_system(name: str, data_type: type[Any]) -> Callable[[T], T]:
 
 def system_named(name: str) -> SavedSystem:
     """The system registered under ``name``; a clear error for one no imported module registered."""
-    try:
-        return _SYSTEMS[name]
-    except KeyError:
-        known = ", ".join(sorted(_SYSTEMS)) or "none"
-        raise WorldError(f"system {name!r} is not registered (registered: {known})") from None
+    return _registered(_SYSTEMS, "system", name)
 
 
 def saved_system_of(cls: type[Any]) -> SavedSystem | None:
