@@ -150,6 +150,7 @@ from esper_motion.systems.gurps.mounted.spooking import SpookingSystem, spook
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
+from esper_motion.systems.gurps.scene import SCENE_SUPPORT
 from esper_motion.systems.gurps.shared.cleanup import IntentReset
 from esper_motion.systems.gurps.shared.climbing import climb_cost, level_yards
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
@@ -324,5 +325,5 @@ def install(world: World, rules: Rules | None = None) -> None:
         world.add_system(system)
 
 
-register_rule_set("gurps", install, Rules)
+register_rule_set("gurps", install, Rules, scene=SCENE_SUPPORT)
 declare_members("gurps", BODY_TYPES, marked_by=(Mover, Velocity))
