@@ -283,7 +283,7 @@ __all__ += events.__all__
 def systems_for(rules: Rules) -> list[System]:
     """Every GURPS system for ``rules``, in registration order (the phase decides when each runs)."""
     index = SpatialIndex()
-    house_flight = rules.flight == "house"
+    house_flight = rules.house_flight
     return [
         MountOrderSystem(),
         IntentCheck(),
@@ -300,7 +300,7 @@ def systems_for(rules: Rules) -> list[System]:
         FallSystem(index),
         Tripping(index),
         *([HouseWipeOutRecovery(index)] if house_flight else []),
-        Drifting() if rules.control == "basic" else HouseRecovery(),
+        HouseRecovery() if rules.house_control else Drifting(),
         AttackSystem(),
         VelocityChange(),
         *([HouseDiveControl()] if house_flight else []),

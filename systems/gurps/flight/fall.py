@@ -221,7 +221,7 @@ class FallSystem(IndexedSystem):
             control.halted = True
             if falling_since_before and self._recovers(entity):
                 top = normal_top_speed(flight, world.get(entity, Mover), chosen)
-                cap = rules.house_dive_speed_cap(top) if chosen.flight == "house" else 2 * top
+                cap = rules.house_dive_speed_cap(top) if chosen.house_flight else 2 * top
                 speed = min(rules.fall_velocity(flight.fall_yd), cap)
                 velocity = world.get(entity, Velocity)
                 velocity.yps = speed

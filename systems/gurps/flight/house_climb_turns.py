@@ -105,7 +105,7 @@ class HouseClimbTurns(System):
                 lim = limits(world, body, chosen)
                 pushed = degrees == 120 or straight < lim.radius
                 if pushed:
-                    modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, "house")
+                    modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, rules.Variant.HOUSE)
                     skill, label = control_roll(world, body)
                     result = world.dice.success(skill + modifier, modified(label, modifier))
                     world.emit(RollMade(body.entity, CLIMB_DIVE_ROLL, result))

@@ -56,7 +56,7 @@ class Tripping(IndexedSystem):
             posture.target = None
             posture.seconds_left = 0
         remaining = velocity - control.moved_yd - control.extra_cost
-        house = chosen.control == "house"
+        house = chosen.house_control
         skid = rules.house_trip_skid_yards(velocity, remaining) if house else rules.skid_yards(remaining)
         plan = WalkPlan(
             entity=entity,

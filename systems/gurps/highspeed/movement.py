@@ -479,7 +479,7 @@ class PathWalker(IndexedSystem):
         chosen = installed_rules(world)
         self.index.refresh(world)
         walked: list[int] = []  # the bodies that have moved so far this turn
-        winged = winged_fliers(world) if chosen.flight == "house" else frozenset()
+        winged = winged_fliers(world) if chosen.house_flight else frozenset()
         for body in bodies(world):
             if carried(body) or body.control.halted:
                 continue

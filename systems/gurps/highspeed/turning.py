@@ -116,7 +116,7 @@ class TurnPlanner(System):
                 if not result.success:
                     cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
                     lose_control(world, body, cause, at, chosen)
-                    if chosen.control == "house":
+                    if chosen.house_control:
                         planned.append((at, by))
                     break
             planned.append((at, by))

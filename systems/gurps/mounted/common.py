@@ -29,21 +29,11 @@ from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex, neighbour, turn
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import FallDamage, FellOff, ReadyForced
-from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.figure import body_hexes
+from esper_motion.systems.gurps.shared.movers import installed_rules
 from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index, tell_index
 
 C = TypeVar("C")
-
-
-def house(world: World) -> bool:
-    """Whether the world plays the house rules' Mounts (``Rules.mounts == "house"``)."""
-    chosen = world.rules.get("gurps")
-    if not isinstance(chosen, Rules):
-        raise WorldError(
-            "the GURPS rules are not installed in this world: call esper_motion.systems.gurps.install(world)"
-        )
-    return chosen.mounts == "house"
 
 
 def strapped(world: World, rider: int) -> bool:
@@ -51,7 +41,7 @@ def strapped(world: World, rider: int) -> bool:
     ``Rules.mounts`` is ``"house"``): then it cannot fall or be thrown off its mount, and a failed roll to stay on
     costs it a Ready instead (House rules: Mounts). Under the Basic Set strapping in changes nothing."""
     found = world.try_get(rider, Rider)
-    return found is not None and found.strapped_in and house(world)
+    return found is not None and found.strapped_in and installed_rules(world).house_mounts
 
 
 def force_ready(world: World, rider: int, cause: str) -> None:
@@ -374,7 +364,7 @@ def riding_target(world: World, rider: int, mount: int, modifier: int, *, stay_o
         total -= 3
     if rider_component.trick is not None:
         total += rules.ranged_trick(rider_component.trick).riding_modifier
-    if stay_on and house(world):
+    if stay_on and installed_rules(world).house_mounts:
         total += 3 if mount_component.war_saddle else 0
         total += 1 if mount_component.stirrups else 0
     return base + total, modified(skill, total)

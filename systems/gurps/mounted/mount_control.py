@@ -32,7 +32,6 @@ from esper_motion.systems.gurps.mounted.common import (
     fall_damage,
     fall_off,
     force_ready,
-    house,
     injure,
     mount_body,
     place_rider,
@@ -43,7 +42,7 @@ from esper_motion.systems.gurps.mounted.common import (
     strapped,
 )
 from esper_motion.systems.gurps.shared.figure import body_hexes
-from esper_motion.systems.gurps.shared.movers import initiative_order
+from esper_motion.systems.gurps.shared.movers import initiative_order, installed_rules
 from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index, tell_index
 
 _HORSE_FALL_YD: Final = 3
@@ -326,7 +325,7 @@ class MountRecoverySystem(System):
                 mount.call_back_in = rules.mount_loss_of_control(2).call_back_retry_seconds or 0
                 continue
             call_back(world, entity, caller)
-        if not house(world):
+        if not installed_rules(world).house_mounts:
             return
         due = [entity for entity, rider in esper.get_component(Rider) if rider.ready_turn == world.turn]
         for entity in initiative_order(world, due):

@@ -19,7 +19,6 @@ from esper_motion.systems.gurps.events import MountAttacked, MountOutOfControl, 
 from esper_motion.systems.gurps.mounted.common import (
     fall_off,
     force_ready,
-    house,
     injure,
     maneuver,
     require_mount,
@@ -30,7 +29,7 @@ from esper_motion.systems.gurps.mounted.common import (
 )
 from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row, lose_control
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
-from esper_motion.systems.gurps.shared.movers import initiative_order
+from esper_motion.systems.gurps.shared.movers import initiative_order, installed_rules
 
 _ATTACKING = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 
@@ -176,7 +175,7 @@ class MountedResultsSystem(System):
         world = self.world
         mount = world.get(entity, Mount)
         for made in mount.dx_rolls:
-            if made or house(world):
+            if made or installed_rules(world).house_mounts:
                 for rider in list(mount.riders):
                     if not riding_roll(
                         world, rider, entity, 0, "stay on through the mount's maneuver", stay_on=True
@@ -227,7 +226,7 @@ class MountedResultsSystem(System):
         stunned, yards = link.stunned_now, link.knockback_yd
         if not stunned and not yards:
             return
-        if house(world):
+        if installed_rules(world).house_mounts:
             modifier = rules.house_unseat_modifier(stunned, yards)
             if not riding_roll(
                 world, rider, mount, modifier, "stay on when stunned or knocked back", stay_on=True
@@ -256,7 +255,7 @@ class MountedResultsSystem(System):
         if rider is None:
             return
         modifier = rules.shock_penalty(injury)
-        if not house(world):
+        if not installed_rules(world).house_mounts:
             if not riding_roll(world, rider, entity, modifier, "keep the hit mount from spooking").success:
                 start_spooking(world, entity, "hit")
             return
