@@ -9,7 +9,7 @@ import esper
 from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import Control, Intent, Mover, MoveState
 from esper_motion.components.motion import Facing, Position, Velocity
-from esper_motion.ecs import IntentError, Phase, RollMade, World
+from esper_motion.ecs import IntentError, Phase, World
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.validate import check_int, check_number
 from esper_motion.systems.gurps import rules
@@ -25,6 +25,7 @@ from esper_motion.systems.gurps.shared.movers import (
     limits,
     mount_crashed,
 )
+from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
 
@@ -245,6 +246,4 @@ class FallSystem(IndexedSystem):
         world = self.world
         target = recovery_target(world, entity)
         assert target is not None  # only fliers stalled before this turn roll
-        result = world.dice.success(target, RECOVERY_LABEL)
-        world.emit(RollMade(entity, "stall recovery", result))
-        return result.success
+        return success_roll(world, entity, target, RECOVERY_LABEL, "stall recovery").success

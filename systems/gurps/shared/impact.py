@@ -8,10 +8,11 @@ from typing import Final
 
 from esper_motion.components.gurps import Condition, Mover, Obstacle, Posture, PostureState
 from esper_motion.components.motion import Velocity
-from esper_motion.ecs import Damage, RollMade, World, WorldError
+from esper_motion.ecs import Damage, World, WorldError
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import Collided, KnockedDown
+from esper_motion.systems.gurps.shared.rolls import dice_roll
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
 
 _collision_dice: Final = lru_cache(maxsize=256, typed=True)(rules.collision_dice)
@@ -20,20 +21,20 @@ arithmetic is slow, and the same few figures collide again and again)."""
 
 
 def inflict(world: World, entity: int, damage: Damage, purpose: str) -> tuple[int, int]:
-    """Roll ``damage`` against ``entity`` and add the injury to its ``Condition`` if it has one.
+    """Roll ``damage`` against ``entity`` (:func:`~esper_motion.systems.gurps.shared.rolls.dice_roll`) and add the
+    injury to its ``Condition`` if it has one.
 
     Returns the rolled total and the injury done: crushing damage never does less than 0, so a roll below
     0 does none. ``Damage(0)`` is not rolled (0, 0).
     """
     if damage.dice == 0:
         return 0, 0
-    roll = world.dice.roll(damage.expression)
-    world.emit(RollMade(entity, purpose, roll))
-    injury = max(0, roll.total)
+    total = dice_roll(world, entity, damage.expression, purpose).total
+    injury = max(0, total)
     condition = world.try_get(entity, Condition)
     if condition is not None:
         condition.injury += injury
-    return roll.total, injury
+    return total, injury
 
 
 def _collision_kind(mover_heading: int, struck_heading: int, struck_yps: int) -> str:
