@@ -10,16 +10,17 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final, TypeVar
 
-from esper_motion.components.gurps import Condition, Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState
+from esper_motion.components.gurps import Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import IntentError, SuccessRoll, World, WorldError
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex, neighbour, turn
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.events import FallDamage, FellOff, ReadyForced
+from esper_motion.systems.gurps.events import FellOff, ReadyForced
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.figure import body_hexes
+from esper_motion.systems.gurps.shared.impact import fall_damage
 from esper_motion.systems.gurps.shared.rolls import best_skill, shock, skill_level, skill_roll, success_roll
 from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index, tell_index
 
@@ -324,28 +325,6 @@ def riding_target(world: World, rider: int, mount: int, modifier: int, *, stay_o
 # --- Falls ----------------------------------------------------------------------------------------
 
 
-def injure(world: World, entity: int, injury: int) -> None:
-    """Add ``injury`` to the entity's ``Condition.injury`` when it has one."""
-    condition = world.try_get(entity, Condition)
-    if condition is not None:
-        condition.injury += injury
-
-
-def fall_damage(world: World, entity: int, yards: float) -> int:
-    """Roll and apply damage for a fall of ``yards``: a collision with the ground at the fall's velocity,
-    the faller's HP counting double; crushing, never below 0 (Basic Set: Falling; Damage from Collisions, as
-    in docs/architecture.md > Facts the rules lean on). Emits :class:`FallDamage`; returns the injury."""
-    mover = world.try_get(entity, Mover)
-    hp = mover.hp if mover is not None else 10
-    velocity = rules.fall_velocity(yards)
-    damage = rules.collision_dice(hp, velocity, hard_obstacle=True)
-    rolled = world.dice.roll(damage.expression).total if damage.dice else 0
-    injury = max(0, rolled)
-    injure(world, entity, injury)
-    world.emit(FallDamage(entity, velocity, str(damage), rolled, injury))
-    return injury
-
-
 def fall_off(
     world: World, rider: int, mount: int, cause: str, fall_yd: float, *, negated_by: tuple[str, ...] = ()
 ) -> None:
@@ -361,7 +340,7 @@ def fall_off(
     chosen = best_skill(world, rider, negated_by)
     if chosen is not None and skill_roll(world, rider, chosen[0], 0, f"land safely after falling off {mount}").success:
         return
-    fall_damage(world, rider, yards)
+    world.emit(fall_damage(world, rider, rules.fall_velocity(yards)))
 
 
 def _require(world: World, entity: int, kind: type[C], what_for: str) -> C:

@@ -28,11 +28,9 @@ from esper_motion.systems.gurps.events import (
     MountLossOfControl,
 )
 from esper_motion.systems.gurps.mounted.common import (
-    fall_damage,
     fall_off,
     force_ready,
     house,
-    injure,
     mount_body,
     place_rider,
     readies,
@@ -41,6 +39,7 @@ from esper_motion.systems.gurps.mounted.common import (
     strapped,
 )
 from esper_motion.systems.gurps.shared.figure import body_hexes
+from esper_motion.systems.gurps.shared.impact import fall_damage, inflict
 from esper_motion.systems.gurps.shared.movers import initiative_order
 from esper_motion.systems.gurps.shared.rolls import best_skill, dice_roll, skill_roll
 from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index, tell_index
@@ -248,13 +247,12 @@ def _crushed(world: World, rider: int, mount: int, st: int, fall_yd: float, *, s
     in), then thrust crushing damage for the mount's ST (Mount Loss of Control Table, row 12)."""
     if strapped_in:
         position = world.try_get(rider, Position)
-        fall_damage(world, rider, fall_yd + (position.altitude_yd if position is not None else 0.0))
+        yards = fall_yd + (position.altitude_yd if position is not None else 0.0)
+        world.emit(fall_damage(world, rider, rules.fall_velocity(yards)))
     else:
         fall_off(world, rider, mount, "crushed under the falling mount", fall_yd)
     damage = rules.thrust_damage(st)
-    rolled = world.dice.roll(damage.expression).total
-    injury = max(0, rolled)
-    injure(world, rider, injury)
+    rolled, injury = inflict(world, rider, damage, f"crushed under entity {mount}")
     world.emit(CrushedByMount(rider, mount, str(damage), rolled, injury))
 
 

@@ -19,7 +19,6 @@ from esper_motion.systems.gurps.mounted.common import (
     fall_off,
     force_ready,
     house,
-    injure,
     maneuver,
     require_mount,
     require_seated,
@@ -28,6 +27,7 @@ from esper_motion.systems.gurps.mounted.common import (
 )
 from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row, lose_control
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
+from esper_motion.systems.gurps.shared.impact import injure
 from esper_motion.systems.gurps.shared.movers import initiative_order
 from esper_motion.systems.gurps.shared.rolls import success_roll
 
