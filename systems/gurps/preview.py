@@ -35,8 +35,8 @@ from esper_motion.systems.gurps.shared.movers import (
     dx_modifier,
     installed_rules,
     limits,
-    shock,
 )
+from esper_motion.systems.gurps.shared.rolls import shock
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 from esper_motion.systems.gurps.shared.wingspan import watched, wingspan_obstacles
 

@@ -37,7 +37,8 @@ from esper_motion.systems.gurps.mounted.cavalry import (
     rider_dx_modifier,
     target_locations,
 )
-from esper_motion.systems.gurps.shared.movers import installed_rules, shock
+from esper_motion.systems.gurps.shared.movers import installed_rules
+from esper_motion.systems.gurps.shared.rolls import shock
 
 ATTACKING_MANEUVERS = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 """The maneuvers that allow an attack (docs/architecture.md > Facts the rules lean on: maneuvers)."""

@@ -22,9 +22,9 @@ from esper_motion.systems.gurps.mounted.common import (
     require_mount,
     require_rider,
     require_seated,
-    skill_level,
 )
 from esper_motion.systems.gurps.shared.movers import installed_rules, relative_velocity
+from esper_motion.systems.gurps.shared.rolls import skill_level
 
 FAR_SIDE_TARGETS: Final = ("foot", "face", "eyes", "skull", "hand")
 """All a foe can hit of a rider hanging on the far side of its mount (Basic Set: Mounted Combat > Using Ranged

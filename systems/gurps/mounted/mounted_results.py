@@ -12,24 +12,23 @@ import esper
 from esper_motion.components.gurps import Maneuver, Mover, Posture, PostureState
 from esper_motion.components.mount import MOUNT_ATTACKS, RANGED_TRICKS, Mount, Nerve, Rider
 from esper_motion.ecs import IntentError, Phase, System, World
-from esper_motion.ecs.dice import modified
 from esper_motion.ecs.validate import check_bool, check_choice, check_int
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import MountAttacked, MountOutOfControl, PanicChecked, StrappedTrauma
 from esper_motion.systems.gurps.mounted.common import (
     fall_off,
     force_ready,
-    injure,
     maneuver,
     require_mount,
     require_seated,
     riding_roll,
     strapped,
-    success_roll,
 )
 from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row, lose_control
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
+from esper_motion.systems.gurps.shared.impact import injure
 from esper_motion.systems.gurps.shared.movers import initiative_order, installed_rules
+from esper_motion.systems.gurps.shared.rolls import success_roll
 
 _ATTACKING = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 
@@ -279,7 +278,7 @@ class MountedResultsSystem(System):
             world.emit(PanicChecked(foe, mount, False, False))
             return
         modifier = rules.panic_roll_modifier(nerve.combat_reflexes)
-        label = modified("Will", modifier)
-        held = success_roll(world, foe, nerve.will + modifier, label, f"stand against the charge of entity {mount}")
+        purpose = f"stand against the charge of entity {mount}"
+        held = success_roll(world, foe, nerve.will, "Will", purpose, modifier=modifier)
         nerve.panicked = nerve.panicked or not held.success
         world.emit(PanicChecked(foe, mount, True, not held.success))

@@ -35,6 +35,7 @@ from esper_motion.ecs import World, WorldError
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.dive import speed_limits
+from esper_motion.systems.gurps.shared.rolls import shock
 
 Environment = Literal["ground", "air", "water"]
 """Where an entity moves: the Move it uses and what losing control does depend on it."""
@@ -202,12 +203,6 @@ def standing(world: World, entity: int) -> bool:
     """Whether the entity stands; one without a ``Posture`` counts as standing."""
     posture = world.try_get(entity, Posture)
     return posture is None or posture.state is PostureState.STANDING
-
-
-def shock(world: World, entity: int) -> int:
-    """This turn's shock penalty to DX-based rolls (0 without a ``Condition``)."""
-    condition = world.try_get(entity, Condition)
-    return condition.shock if condition is not None else 0
 
 
 def dx_modifier(world: World, entity: int) -> int:
