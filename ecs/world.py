@@ -128,9 +128,9 @@ class World:
         self._refuse_mid_step("close")
         self.systems.clear()
         if self._finalizer is not None and self._finalizer.alive:
+            self._finalizer()
             self._entities.clear()
             self._dead.clear()
-            self._finalizer()
         self._closed = True
 
     def __enter__(self) -> World:
@@ -471,7 +471,7 @@ class World:
         esper.clear_dead_entities()
         self._check_members()
         written = watch.written()
-        mine = self._owners(written) if written else []
+        mine = _held(written) if written else []
         rebuilt = []
         for entity, component in mine:
             try:
@@ -511,17 +511,6 @@ class World:
                     f"entity {entity} is missing {missing}: an entity of the {rule_set} rule set needs {wanted}"
                 )
         self._members_checked = shape
-
-    def _owners(self, components: list[Any]) -> list[tuple[int, Any]]:
-        """Which of ``components`` are in this world, with their entities."""
-        wanted = {id(component) for component in components}
-        kinds = {type(component) for component in components}
-        found = []
-        for kind in kinds:
-            for entity, component in esper.get_component(kind):
-                if id(component) in wanted:
-                    found.append((entity, component))
-        return found
 
     def _dispatch(self, events: list[Event]) -> list[tuple[Any, Event, BaseException]]:
         """Hand a completed turn's events to every handler; return the calls that raised."""
@@ -619,8 +608,25 @@ def _check_instance(action: str, component: Any) -> None:
         raise WorldError(f"{action} takes component instances: got the class {component.__name__}; build one first")
 
 
+def _held(components: list[Any]) -> list[tuple[int, Any]]:
+    """Which of ``components`` the active esper context holds, with their entities."""
+    wanted = {id(component) for component in components}
+    kinds = {type(component) for component in components}
+    found = []
+    for kind in kinds:
+        for entity, component in esper.get_component(kind):
+            if id(component) in wanted:
+                found.append((entity, component))
+    return found
+
+
 def _free_context(context: str) -> None:
-    """Delete esper context ``context`` (a world closed, or collected)."""
+    """Delete esper context ``context`` (a world closed, or collected), and forget the writes recorded on its
+    components: no step will check them."""
+    written = watch.written()
+    if written and context in esper.list_worlds():
+        with _context.active(context):
+            watch.checked([component for _, component in _held(written)])
     if esper.current_world == context:
         esper.switch_world("default")
     if context in esper.list_worlds():
