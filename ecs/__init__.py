@@ -1,7 +1,9 @@
 """esper-motion's framework core: World, phases, systems, events, dice and odds, hex grid, errors.
 
-It knows no movement rule; those live in ``esper_motion.systems``. Its modules import one way: persistence
-and the registry of names know the world, the world knows neither.
+It knows no movement rule; those live in ``esper_motion.systems``. Its modules import one way when imported: the
+links between entities, persistence and the registry of names know the world, and the world's module imports none of
+them. ``World`` is the facade over the links and persistence: its spawn, add, step checks, save, load and restore
+call them, importing them inside those methods when called (docs/architecture.md > Layers and imports).
 """
 
 from __future__ import annotations

@@ -5,8 +5,11 @@ The contract with a game (docs/architecture.md > Embedding): ``World.step`` runs
 phase order, and nothing else; ``esper.process()`` runs the game's processors and never ours. A game steps the
 world from its own loop (a fixed timestep, a key press, its own processor).
 
-Saving and loading (:mod:`esper_motion.ecs.persist`) and the registry of names know the world; the world needs
-neither of them imported first, and imports persistence only when it saves or loads.
+World is also the facade over the links between entities (:mod:`esper_motion.ecs.links`) and over saving and
+loading (:mod:`esper_motion.ecs.persist`), which both import the world: :meth:`World.spawn`, :meth:`World.add` and
+the checks before each step call the links, :meth:`World.save`, :meth:`World.load` and :meth:`World.restore` call
+persistence, each importing its module inside the method, when called. This module imports neither of them, nor the
+registry of names (which knows the world too, and which the world never calls).
 """
 
 from __future__ import annotations
@@ -128,9 +131,9 @@ class World:
         self._refuse_mid_step("close")
         self.systems.clear()
         if self._finalizer is not None and self._finalizer.alive:
+            self._finalizer()
             self._entities.clear()
             self._dead.clear()
-            self._finalizer()
         self._closed = True
 
     def __enter__(self) -> World:
@@ -147,7 +150,7 @@ class World:
         Links the components make to entities that exist are checked first (:func:`esper_motion.ecs.links.check_new`):
         a link that cannot stand raises :class:`~esper_motion.ecs.links.LinkError` and nothing is created.
         """
-        from esper_motion.ecs import links  # noqa: PLC0415 (the links know the world, not the other way round)
+        from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
 
         for component in components:
             _check_instance("spawn", component)
@@ -168,7 +171,7 @@ class World:
     def add(self, entity: int, component: Any) -> None:
         """Give ``entity`` a component, replacing one of the same type (queued during a step); its links are checked
         first, as :meth:`spawn` checks them."""
-        from esper_motion.ecs import links  # noqa: PLC0415 (the links know the world, not the other way round)
+        from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
 
         _check_instance("add", component)
         self._require(entity)
@@ -336,7 +339,7 @@ class World:
         Refused during a step (its queued changes are half-made code, not data): save between steps.
         """
         self._refuse_mid_step("save")
-        from esper_motion.ecs import persist  # noqa: PLC0415 (persistence knows the world, not the other way round)
+        from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
         persist.save(self, path)
 
@@ -349,7 +352,7 @@ class World:
         :func:`esper_motion.ecs.register_system`, in the order they ran. Event handlers are the game's code: add them
         again. A bad file raises :class:`esper_motion.ecs.persist.SaveError`.
         """
-        from esper_motion.ecs import persist  # noqa: PLC0415 (persistence knows the world, not the other way round)
+        from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
         return persist.load(cls, path, context=context, transactional=transactional)
 
@@ -360,7 +363,7 @@ class World:
         options. A bad file raises :class:`esper_motion.ecs.persist.SaveError` and leaves the world as it was.
         """
         self._refuse_mid_step("restore")
-        from esper_motion.ecs import persist  # noqa: PLC0415 (persistence knows the world, not the other way round)
+        from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
         persist.restore(self, path)
 
@@ -466,12 +469,12 @@ class World:
         apply the deletions as despawns, check every registered component a game wrote, then the links between
         entities (:func:`esper_motion.ecs.links.check_links`) if anything came or went, or a linking component was
         written, since they were last found sound."""
-        from esper_motion.ecs import links  # noqa: PLC0415 (the links know the world, not the other way round)
+        from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
 
         esper.clear_dead_entities()
         self._check_members()
         written = watch.written()
-        mine = self._owners(written) if written else []
+        mine = _held(written) if written else []
         rebuilt = []
         for entity, component in mine:
             try:
@@ -511,17 +514,6 @@ class World:
                     f"entity {entity} is missing {missing}: an entity of the {rule_set} rule set needs {wanted}"
                 )
         self._members_checked = shape
-
-    def _owners(self, components: list[Any]) -> list[tuple[int, Any]]:
-        """Which of ``components`` are in this world, with their entities."""
-        wanted = {id(component) for component in components}
-        kinds = {type(component) for component in components}
-        found = []
-        for kind in kinds:
-            for entity, component in esper.get_component(kind):
-                if id(component) in wanted:
-                    found.append((entity, component))
-        return found
 
     def _dispatch(self, events: list[Event]) -> list[tuple[Any, Event, BaseException]]:
         """Hand a completed turn's events to every handler; return the calls that raised."""
@@ -619,8 +611,25 @@ def _check_instance(action: str, component: Any) -> None:
         raise WorldError(f"{action} takes component instances: got the class {component.__name__}; build one first")
 
 
+def _held(components: list[Any]) -> list[tuple[int, Any]]:
+    """Which of ``components`` the active esper context holds, with their entities."""
+    wanted = {id(component) for component in components}
+    kinds = {type(component) for component in components}
+    found = []
+    for kind in kinds:
+        for entity, component in esper.get_component(kind):
+            if id(component) in wanted:
+                found.append((entity, component))
+    return found
+
+
 def _free_context(context: str) -> None:
-    """Delete esper context ``context`` (a world closed, or collected)."""
+    """Delete esper context ``context`` (a world closed, or collected), and forget the writes recorded on its
+    components: no step will check them."""
+    written = watch.written()
+    if written and context in esper.list_worlds():
+        with _context.active(context):
+            watch.checked([component for _, component in _held(written)])
     if esper.current_world == context:
         esper.switch_world("default")
     if context in esper.list_worlds():

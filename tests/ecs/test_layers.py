@@ -1,8 +1,10 @@
-"""The core's layers: persistence and the registry know the world; the world needs neither of them.
+"""The core's layers: the links, persistence and the registry know the world, and World is the facade over the links
+and persistence: the only imports inside function bodies are its methods' calls into them.
 
-The checks read the import statements of every module of the installed ``esper_motion.ecs`` package: those at module
-level, under ``if TYPE_CHECKING:`` included, make an import graph that must have no cycle. An import inside a function
-body runs only when called, so it is no edge.
+The checks read the import statements of every module of the installed ``esper_motion.ecs`` package. Those that run
+when a module is imported (at module level, in a class body, under ``if TYPE_CHECKING:``) make an import graph that
+must have no cycle. Those inside function bodies run only when called, so they make no cycle at import; they are
+counted apart, and must be World's facade (:data:`FACADE`) and nothing else.
 """
 
 from __future__ import annotations
@@ -22,15 +24,20 @@ MODULES = frozenset(path.stem for path in FOLDER.glob("*.py"))
 """The package's modules by file name; the package itself is ``__init__``."""
 
 
-def _outside_functions(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement of a module but those inside function bodies."""
-    pending: list[ast.AST] = list(tree.body)
+def _statements(tree: ast.Module) -> Iterator[tuple[ast.Import | ast.ImportFrom, str | None]]:
+    """Every import statement of a module, with the function whose body holds it (``World.save``), or None for one
+    that runs when the module is imported (at module level, in a class body, under ``if TYPE_CHECKING:``)."""
+    pending: list[tuple[ast.AST, str, str | None]] = [(node, "", None) for node in tree.body]
     while pending:
-        node = pending.pop()
+        node, prefix, function = pending.pop()
         if isinstance(node, ast.Import | ast.ImportFrom):
-            yield node
-        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            pending.extend(ast.iter_child_nodes(node))
+            yield node, function
+            continue
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            prefix = f"{prefix}{node.name}."
+            if not isinstance(node, ast.ClassDef):
+                function = prefix.removesuffix(".")
+        pending.extend((child, prefix, function) for child in ast.iter_child_nodes(node))
 
 
 def _submodule(dotted: str) -> str | None:
@@ -58,17 +65,34 @@ def _imported(statement: ast.Import | ast.ImportFrom) -> set[str]:
     return set() if found_module is None else {found_module}
 
 
-def _import_graph() -> dict[str, set[str]]:
-    """Each module of the package, with the modules of the package it imports outside function bodies."""
+def _import_graph() -> tuple[dict[str, set[str]], set[tuple[str, str, str]]]:
+    """Each module of the package, with the modules of the package it imports when it is imported; and every import
+    of a module of the package made inside a function body, as (module, function, imported module)."""
     graph: dict[str, set[str]] = {}
+    late: set[tuple[str, str, str]] = set()
     for module in sorted(MODULES):
+        graph[module] = set()
         tree = ast.parse((FOLDER / f"{module}.py").read_text(encoding="utf-8"))
-        graph[module] = set().union(*(_imported(statement) for statement in _outside_functions(tree)))
-        graph[module].discard(module)
-    return graph
+        for statement, function in _statements(tree):
+            imported = _imported(statement) - {module}
+            if function is None:
+                graph[module] |= imported
+            else:
+                late |= {(module, function, name) for name in imported}
+    return graph, late
 
 
-GRAPH = _import_graph()
+GRAPH, LATE = _import_graph()
+
+FACADE = {
+    ("world", "World.spawn", "links"),
+    ("world", "World.add", "links"),
+    ("world", "World._before_turn", "links"),
+    ("world", "World.save", "persist"),
+    ("world", "World.load", "persist"),
+    ("world", "World.restore", "persist"),
+}
+"""World's calls into the links and persistence, which know the world: the only imports inside function bodies."""
 
 
 def test_the_graph_counts_type_checking_imports_and_sees_the_packages_own_imports() -> None:
@@ -85,5 +109,11 @@ def test_the_ecs_modules_import_each_other_in_no_cycle() -> None:
     assert set(order) == set(GRAPH)
 
 
-def test_the_world_module_imports_neither_persistence_nor_the_registry_even_for_type_checking() -> None:
-    assert GRAPH["world"] & {"persist", "registry", "__init__"} == set()
+def test_the_only_imports_inside_functions_are_worlds_facade_over_the_links_and_persistence() -> None:
+    assert LATE == FACADE, f"besides the facade: {sorted(LATE - FACADE)}; gone from it: {sorted(FACADE - LATE)}"
+
+
+def test_the_links_and_persistence_know_the_world_which_imports_neither_even_for_type_checking() -> None:
+    assert "world" in GRAPH["links"]  # under TYPE_CHECKING
+    assert "world" in GRAPH["persist"]
+    assert GRAPH["world"] & {"links", "persist", "registry", "__init__"} == set()

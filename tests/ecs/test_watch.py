@@ -1,0 +1,125 @@
+"""The field watch (``esper_motion.ecs.watch``): a write between steps is checked by the world that holds the
+component, whatever another world or thread is doing; what no step will check is not kept.
+
+The library's own systems are stood for by a test system marked ``trusted``, as theirs are: the watch is paused
+in the thread that runs it.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+import pytest
+from support import gurps_world
+from support.highspeed import mover
+
+from esper_motion.components import Velocity
+from esper_motion.ecs import Phase, RuleValueError, System, World, watch
+
+WAIT_S = 10
+
+
+class Holds(System):
+    """One of the library's own systems, as the watch sees it, that holds its turn until told to go on."""
+
+    phase = Phase.MOVEMENT
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = threading.Event()
+        self.go_on = threading.Event()
+        self.hooked: list[bool] = []
+
+    def run(self) -> None:
+        self.hooked.append("__setattr__" in Velocity.__dict__)
+        self.started.set()
+        assert self.go_on.wait(WAIT_S)
+
+
+Holds.trusted = True
+
+
+def test_a_write_while_another_world_steps_in_another_thread_is_checked_at_its_own_worlds_step() -> None:
+    world = gurps_world()
+    runner = mover(world, velocity=4)
+    velocity = world.get(runner, Velocity)
+    other = World(seed=2)
+    holds = Holds()
+    other.add_system(holds)
+    failures: list[BaseException] = []
+
+    def step_other() -> None:
+        try:
+            other.step()
+        except BaseException as error:  # reported by the main thread
+            failures.append(error)
+
+    stepping = threading.Thread(target=step_other)
+    stepping.start()
+    try:
+        assert holds.started.wait(WAIT_S)
+        velocity.heading = 9  # the other world's library systems are running, in the other thread
+    finally:
+        holds.go_on.set()
+        stepping.join(WAIT_S)
+    assert failures == [] and other.turn == 1
+    with pytest.raises(RuleValueError, match=rf"entity {runner}: Velocity.heading = 9") as caught:
+        world.step()
+    assert (caught.value.entity, caught.value.owner, caught.value.field, caught.value.value) == (
+        runner,
+        "Velocity",
+        "heading",
+        9,
+    )
+    assert world.turn == 0
+
+
+def test_refused_constructions_leave_nothing_in_the_record() -> None:
+    before = len(watch.written())
+    refused = 0
+    for _ in range(100_000):
+        try:
+            Velocity(heading=9)
+        except RuleValueError:
+            refused += 1
+    after = len(watch.written())
+    assert refused == 100_000
+    assert after == before
+
+
+@pytest.mark.parametrize("end", ["closed", "collected"])
+def test_the_components_of_a_world_that_is_gone_are_not_kept(end: str) -> None:
+    world = gurps_world()
+    runner = mover(world, velocity=4)
+    velocity = world.get(runner, Velocity)
+    velocity.heading = 2  # a write its world's next step would check
+    assert any(component is velocity for component in watch.written())
+    if end == "closed":
+        world.close()
+    else:
+        del world
+        gc.collect()
+    assert all(component is not velocity for component in watch.written())
+
+
+def test_the_hooks_are_taken_off_only_while_the_one_thread_of_the_process_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    world = World(seed=1)
+    holds = Holds()
+    world.add_system(holds)
+    holds.go_on.set()
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    world.step()
+    monkeypatch.undo()
+    keeps_going = threading.Event()
+    beside = threading.Thread(target=keeps_going.wait, args=(WAIT_S,))
+    beside.start()
+    try:
+        world.step()
+    finally:
+        keeps_going.set()
+        beside.join(WAIT_S)
+    assert holds.hooked == [False, True]
+    assert "__setattr__" in Velocity.__dict__  # on again between steps
