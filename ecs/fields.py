@@ -16,7 +16,7 @@ not a dataclass) has no plan: :func:`plan` raises :class:`FieldTypeError` naming
 
 Each user of a plan decides what it does with each kind, and refuses, naming the field, a kind it cannot hold: the
 undo copy (:mod:`esper_motion.ecs._context`) copies what can change in place, a save (:mod:`esper_motion.ecs.persist`)
-writes and reads JSON. A new field type is one kind here, and each user learns it where the type checker points.
+writes and reads JSON. A new field type is one kind here and one case in each user.
 """
 
 from __future__ import annotations

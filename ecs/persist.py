@@ -26,9 +26,9 @@ A save is one JSON object (format version 2)::
   never holds any. The events of the last step, event handlers and the game's plain esper processors are not
   saved: they belong to the game's code, which sets them up again after :meth:`World.load`.
 
-Fields are written by their declared types (``typing.get_type_hints``): ``int``, ``float``, ``bool``,
-``str``, ``None``, ``X | None``, Enums with string values (by value), ``tuple[X, Y]`` and ``tuple[X, ...]``,
-``list[X]``, ``dict[str, X]``, and nested dataclasses, which are written as objects of their fields.
+Fields are written by their declared types, as :func:`esper_motion.ecs.fields.plan` reads them: ``int``,
+``float``, ``bool``, ``str``, ``None``, ``X | None``, Enums with string values (by value), ``tuple[X, Y]`` and
+``tuple[X, ...]``, ``list[X]``, ``dict[str, X]``, and nested dataclasses, which are written as objects of their fields.
 A field of any other type cannot be saved; the error names the component and the field.
 
 Loading reads the file with ``json`` alone and builds only registered classes, through their

@@ -124,6 +124,7 @@ class Holder:
     loose: list[Loose]
 
 
+@register("test.Unreadable")
 @dataclass(slots=True)
 class Unreadable:
     ghost: Missing  # type: ignore[name-defined]  # noqa: F821
@@ -171,3 +172,8 @@ def test_the_save_and_the_undo_copy_name_the_field_no_plan_reads() -> None:
         WorldError, match=r"^Stash\.holder\.loose\.anything: a field declared typing\.Any cannot be put"
     ):
         world.step()
+    unreadable = World()
+    unreadable.add_system(Idle())
+    unreadable.spawn(Unreadable(1))
+    with pytest.raises(WorldError, match=r"^Unreadable: its field types cannot be read \(name 'Missing'"):
+        unreadable.step()
