@@ -150,6 +150,7 @@ from esper_motion.systems.gurps.mounted.spooking import SpookingSystem, spook
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
+from esper_motion.systems.gurps.scene import SCENE_SUPPORT
 from esper_motion.systems.gurps.shared.cleanup import IntentReset
 from esper_motion.systems.gurps.shared.climbing import climb_cost, level_yards
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
@@ -282,7 +283,7 @@ __all__ += events.__all__
 def systems_for(rules: Rules) -> list[System]:
     """Every GURPS system for ``rules``, in registration order (the phase decides when each runs)."""
     index = SpatialIndex()
-    house_flight = rules.flight == "house"
+    house_flight = rules.house_flight
     return [
         MountOrderSystem(),
         IntentCheck(),
@@ -299,7 +300,7 @@ def systems_for(rules: Rules) -> list[System]:
         FallSystem(index),
         Tripping(index),
         *([HouseWipeOutRecovery(index)] if house_flight else []),
-        Drifting() if rules.control == "basic" else HouseRecovery(),
+        HouseRecovery() if rules.house_control else Drifting(),
         AttackSystem(),
         VelocityChange(),
         *([HouseDiveControl()] if house_flight else []),
@@ -324,5 +325,5 @@ def install(world: World, rules: Rules | None = None) -> None:
         world.add_system(system)
 
 
-register_rule_set("gurps", install, Rules)
+register_rule_set("gurps", install, Rules, scene=SCENE_SUPPORT)
 declare_members("gurps", BODY_TYPES, marked_by=(Mover, Velocity))
