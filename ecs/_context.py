@@ -8,19 +8,16 @@ and a copy of the entity table (to undo a failed step). Both live here, and only
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
-import types
-import typing
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import fields, is_dataclass
-from enum import Enum
 from operator import attrgetter, itemgetter
 from typing import Any, Final, NamedTuple, TypeVar
 
 import esper
 
-from esper_motion.ecs import watch
+from esper_motion.ecs import fields, watch
 from esper_motion.ecs.errors import WorldError
 
 C = TypeVar("C")
@@ -90,72 +87,59 @@ def component(entity: int, component_type: type[C]) -> C | None:
     return found
 
 
-_IMMUTABLE_TYPES: Final = frozenset({int, float, complex, str, bytes, bool, type(None)})
-
-
-def _immutable(hint: Any) -> bool:
-    """Whether a value of the annotated type ``hint`` can never change in place: a number, string, bool,
-    None, enum member, literal, frozen dataclass of such fields, or a tuple, frozenset or union of those."""
-    if hint in _IMMUTABLE_TYPES:
-        return True
-    if isinstance(hint, type):
-        if is_dataclass(hint) and hint.__dataclass_params__.frozen:  # type: ignore[attr-defined]
-            hints = typing.get_type_hints(hint)
-            return all(_immutable(hints[item.name]) for item in fields(hint))
-        return issubclass(hint, Enum)
-    origin = typing.get_origin(hint)
-    if origin is typing.Literal:
-        return True
-    if origin in (tuple, frozenset, typing.Union, types.UnionType):
-        return all(arg is Ellipsis or _immutable(arg) for arg in typing.get_args(hint))
-    return False
-
-
 def _same(value: Any) -> Any:
     return value
 
 
-def _copier(hint: Any, where: str) -> Callable[[Any], Any]:
-    """A function giving an exact, independent copy of a value of the annotated type ``hint``, copying only
-    what can change in place: lists, sets, dicts and tuples of them, unions with None, non-frozen dataclasses of
-    such fields. Any other annotation (``Any``, ``object``, a class of the game's) cannot be rolled back exactly:
-    a clear error naming ``where``."""
-    if _immutable(hint):
+def _copier(kind: fields.Kind, where: str) -> Callable[[Any], Any]:
+    """A function giving an exact, independent copy of a value of ``kind``, copying only what can change in place:
+    lists, sets, dicts and tuples of them, unions with None, non-frozen dataclasses of such fields. A kind whose
+    values can change in place in ways no copy follows (a union of two or more such kinds, a frozenset of them)
+    cannot be rolled back exactly: a clear error naming ``where``."""
+    if not kind.mutable:
         return _same
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (list, set) and len(args) == 1:
-        item = _copier(args[0], where)
-        kind = origin
-        return kind.copy if item is _same else lambda value: kind(item(each) for each in value)
-    if origin is dict and len(args) == 2:
-        key, val = _copier(args[0], where), _copier(args[1], where)
-        if key is _same and val is _same:
-            return dict.copy
-        return lambda value: {key(k): val(v) for k, v in value.items()}
-    if origin is tuple and args and args[-1] is Ellipsis:
-        each = _copier(args[0], where)
-        return lambda value: tuple(each(item) for item in value)
-    if origin is tuple:
-        parts = [_copier(arg, where) for arg in args]
-        return lambda value: tuple(part(item) for part, item in zip(parts, value, strict=True))
-    if origin in (typing.Union, types.UnionType):
-        kinds = [arg for arg in args if arg is not type(None)]
-        if len(kinds) == 1:
-            inner = _copier(kinds[0], where)
-            return lambda value: None if value is None else inner(value)
-    if isinstance(hint, type) and is_dataclass(hint):
-        plan = _make_plan(hint, where)
+    match kind:
+        case fields.ListOf(item=item) | fields.SetOf(item=item, frozen=False):
+            each, container = _copier(item, where), list if isinstance(kind, fields.ListOf) else set
+            return container.copy if each is _same else lambda value: container(each(one) for one in value)
+        case fields.DictOf(key=key, value=val):
+            keys, vals = _copier(key, where), _copier(val, where)
+            if keys is _same and vals is _same:
+                return dict.copy
+            return lambda value: {keys(k): vals(v) for k, v in value.items()}
+        case fields.TupleOf(items=(), rest=rest) if rest is not None:
+            one = _copier(rest, where)
+            return lambda value: tuple(one(item) for item in value)
+        case fields.TupleOf(items=items):
+            parts = [_copier(item, where) for item in items]
+            return lambda value: tuple(part(item) for part, item in zip(parts, value, strict=True))
+        case fields.OptionalOf(inner=inner):
+            within = _copier(inner, where)
+            return lambda value: None if value is None else within(value)
+        case fields.DataclassOf(plan=plan):
+            copies = _copies(plan, where)
 
-        def copy_dataclass(value: Any) -> Any:
-            duplicate = copy.copy(value)
-            for name, copier in plan.copies:
-                object.__setattr__(duplicate, name, copier(getattr(value, name)))
-            return duplicate
+            def copy_dataclass(value: Any) -> Any:
+                duplicate = copy.copy(value)
+                for name, copier in copies:
+                    object.__setattr__(duplicate, name, copier(getattr(value, name)))
+                return duplicate
 
-        return copy_dataclass
-    raise WorldError(
-        f"{where}: a field declared {hint!r} cannot be put back exactly after a failed step; declare it as "
+            return copy_dataclass
+    raise _refused(where, kind.declared)
+
+
+def _refused(where: str, declared: Any) -> WorldError:
+    return WorldError(
+        f"{where}: a field declared {declared!r} cannot be put back exactly after a failed step; declare it as "
         "numbers, strings, enums, or lists, dicts, sets, tuples and dataclasses of them"
+    )
+
+
+def _copies(plan: fields.Plan, where: str) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """For each field of ``plan`` whose value can change in place, its name and the function that copies it."""
+    return tuple(
+        (field.name, _copier(field.kind, f"{where}.{field.name}")) for field in plan.fields if field.kind.mutable
     )
 
 
@@ -169,13 +153,16 @@ class _Plan(NamedTuple):
     copies: tuple[tuple[str, Callable[[Any], Any]], ...]
 
 
-def _make_plan(kind: type[Any], where: str) -> _Plan:
-    """Read a dataclass type's annotations: immutable fields kept as they are, the others copied by
-    :func:`_copier`."""
-    hints = typing.get_type_hints(kind)
-    names = tuple(item.name for item in fields(kind))
-    copies = tuple((name, _copier(hints[name], f"{where}.{name}")) for name in names)
-    return _Plan(names, attrgetter(*names), tuple((name, copier) for name, copier in copies if copier is not _same))
+def _make_plan(kind: type[Any]) -> _Plan:
+    """The undo copy's plan of a registered dataclass type, from its field plan (:func:`esper_motion.ecs.fields.plan`):
+    the fields that cannot change in place kept as they are, the others copied by :func:`_copier`."""
+    try:
+        read = fields.plan(kind)
+    except fields.FieldTypeError as error:
+        if error.declared is None:
+            raise WorldError(str(error)) from None
+        raise _refused(".".join((error.steps[0][0], *(name for _, name in error.steps))), error.declared) from None
+    return _Plan(read.names, attrgetter(*read.names), _copies(read, kind.__name__))
 
 
 _PLANS: dict[type[Any], _Plan | None] = {}
@@ -185,8 +172,8 @@ for a type whose components are never rolled back (not registered, not a datacla
 
 def _plan(kind: type[Any]) -> _Plan | None:
     if kind not in _PLANS:
-        keep = kind in watch.looked_after and is_dataclass(kind) and bool(fields(kind))
-        _PLANS[kind] = _make_plan(kind, kind.__name__) if keep else None
+        keep = kind in watch.looked_after and dataclasses.is_dataclass(kind) and bool(dataclasses.fields(kind))
+        _PLANS[kind] = _make_plan(kind) if keep else None
     return _PLANS[kind]
 
 

@@ -26,9 +26,9 @@ A save is one JSON object (format version 2)::
   never holds any. The events of the last step, event handlers and the game's plain esper processors are not
   saved: they belong to the game's code, which sets them up again after :meth:`World.load`.
 
-Fields are written by their declared types (``typing.get_type_hints``): ``int``, ``float``, ``bool``,
-``str``, ``None``, ``X | None``, Enums with string values (by value), ``tuple[X, Y]`` and ``tuple[X, ...]``,
-``list[X]``, ``dict[str, X]``, and nested dataclasses, which are written as objects of their fields.
+Fields are written by their declared types, as :func:`esper_motion.ecs.fields.plan` reads them: ``int``,
+``float``, ``bool``, ``str``, ``None``, ``X | None``, Enums with string values (by value), ``tuple[X, Y]`` and
+``tuple[X, ...]``, ``list[X]``, ``dict[str, X]``, and nested dataclasses, which are written as objects of their fields.
 A field of any other type cannot be saved; the error names the component and the field.
 
 Loading reads the file with ``json`` alone and builds only registered classes, through their
@@ -55,7 +55,6 @@ fields (:func:`esper_motion.ecs.recheck`), and the links are checked as loading 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import enum
 import json
 import math
@@ -63,7 +62,6 @@ import os
 import re
 import secrets
 import stat
-import types
 import typing
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
@@ -71,7 +69,7 @@ from typing import Any, Final, Protocol, runtime_checkable
 
 import esper
 
-from esper_motion.ecs import _context, links
+from esper_motion.ecs import _context, fields, links
 from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import RuleValueError, WorldError, shown
 from esper_motion.ecs.registry import name_of, rule_set_named, saved_system_of, system_named, type_named
@@ -363,46 +361,54 @@ _SUPPORTED: Final = (
 _DATACLASS_CODECS: Final[dict[type[Any], _Dataclass]] = {}
 
 
-def _codec(declared: Any) -> _Codec:
-    """The codec of a declared field type; :class:`TypeError` for a type a save cannot hold."""
-    if declared in _EXACT:
-        return _EXACT[declared]
-    if declared is float:
-        return _Float()
-    origin, args = typing.get_origin(declared), typing.get_args(declared)
-    if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
-        return _Optional(_codec(args[0] if args[1] is type(None) else args[1]))
-    if isinstance(declared, type) and issubclass(declared, enum.Enum):
-        if all(isinstance(member.value, str) for member in declared):
+def _codec(kind: fields.Kind) -> _Codec:
+    """The codec of a field of ``kind``; :class:`TypeError` for a kind a save cannot hold."""
+    match kind:
+        case fields.Plain(declared=declared) if declared is float:
+            return _Float()
+        case fields.Plain(declared=declared) if declared in _EXACT:
+            return _EXACT[declared]
+        case fields.OptionalOf(inner=inner):
+            return _Optional(_codec(inner))
+        case fields.EnumOf(declared=declared) if all(isinstance(member.value, str) for member in declared):
             return _Enum(declared)
-    elif origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        return _Tuple((), _codec(args[0]))
-    elif origin is tuple and args:
-        return _Tuple(tuple(_codec(arg) for arg in args), None)
-    elif origin is list and len(args) == 1:
-        return _List(_codec(args[0]))
-    elif origin is dict and len(args) == 2 and args[0] is str:
-        return _Dict(_codec(args[1]))
-    elif isinstance(declared, type) and dataclasses.is_dataclass(declared):
-        return _dataclass_codec(declared)
-    raise TypeError(f"a field of type {declared!r} cannot be saved; a save holds {_SUPPORTED}")
+        case fields.TupleOf(items=(), rest=rest) if rest is not None:
+            return _Tuple((), _codec(rest))
+        case fields.TupleOf(items=items) if items:
+            return _Tuple(tuple(_codec(item) for item in items), None)
+        case fields.ListOf(item=item):
+            return _List(_codec(item))
+        case fields.DictOf(key=fields.Plain(declared=key), value=value) if key is str:
+            return _Dict(_codec(value))
+        case fields.DataclassOf(plan=plan):
+            return _dataclass_codec(plan)
+    raise TypeError(f"a field of type {kind.declared!r} cannot be saved; a save holds {_SUPPORTED}")
 
 
-def _dataclass_codec(cls: type[Any]) -> _Dataclass:
+def _class_plan(cls: type[Any]) -> fields.Plan:
+    """The field plan of dataclass ``cls``; :class:`TypeError` naming the field a save cannot hold."""
+    try:
+        return fields.plan(cls)
+    except fields.FieldTypeError as error:
+        if error.declared is None:
+            raise TypeError(str(error)) from None
+        where = ": ".join(f"{owner}.{name}" for owner, name in error.steps)
+        problem = f"a field of type {error.declared!r} cannot be saved; a save holds {_SUPPORTED}"
+        raise TypeError(f"{where}: {problem}") from None
+
+
+def _dataclass_codec(plan: fields.Plan) -> _Dataclass:
     """The codec of a dataclass, built once per class; :class:`TypeError` naming the field that cannot be saved."""
+    cls = plan.cls
     known = _DATACLASS_CODECS.get(cls)
     if known is not None:
         return known
-    try:
-        hints = typing.get_type_hints(cls)
-    except NameError as error:
-        raise TypeError(f"{cls.__name__}: its field types cannot be read ({error})") from None
     codecs: dict[str, _Codec] = {}
-    for field in dataclasses.fields(cls):
+    for field in plan.fields:
         if not field.init:
             raise TypeError(f"{cls.__name__}.{field.name}: a field its constructor does not take cannot be saved")
         try:
-            codecs[field.name] = _codec(hints[field.name])
+            codecs[field.name] = _codec(field.kind)
         except TypeError as error:
             raise TypeError(f"{cls.__name__}.{field.name}: {error}") from None
     codec = _DATACLASS_CODECS[cls] = _Dataclass(cls, codecs)
@@ -414,12 +420,12 @@ def check_savable(cls: type[Any]) -> None:
 
     A component's own tests can call it; saving calls it for every component class it meets.
     """
-    _dataclass_codec(cls)
+    _dataclass_codec(_class_plan(cls))
 
 
 def _class_codec(cls: type[Any], file: str, entity: int | None, label: str) -> _Dataclass:
     try:
-        return _dataclass_codec(cls)
+        return _dataclass_codec(_class_plan(cls))
     except TypeError as error:
         raise SaveError(file, str(error), entity=entity, component=label) from None
 
@@ -445,10 +451,10 @@ def _encode(world: World, file: str) -> dict[str, Any]:
             ) from None
         codec = _class_codec(rule_set.options_type, file, None, f"rules.{name}.options")
         try:
-            fields = codec.encode(options, "")
+            written = codec.encode(options, "")
         except _FieldError as problem:
             raise SaveError(file, problem.message, component=f"rules.{name}.options", field=problem.where) from None
-        rules[name] = {"module": rule_set.install.__module__, "options": fields}
+        rules[name] = {"module": rule_set.install.__module__, "options": written}
     entities = world.entities()
     alive = set(entities)
     records = []
@@ -520,13 +526,13 @@ def _encode_systems(world: World, file: str) -> list[dict[str, Any]]:
         data = typing.cast("Any", system).saved_data()
         codec = _class_codec(saved.data_type, file, None, label)
         try:
-            fields = codec.encode(data, "")
+            written = codec.encode(data, "")
             recheck(data)
         except _FieldError as problem:
             raise SaveError(file, problem.message, component=label, field=problem.where) from None
         except ValueError as error:
             raise SaveError(file, f"refused: {error}", component=label) from None
-        entries.append({"system": saved.name, "data": fields})
+        entries.append({"system": saved.name, "data": written})
     entries.extend({"rules": name} for name in world.rules if name not in placed)  # a rule set with no system
     return entries
 
@@ -831,14 +837,14 @@ def _read_entities(data: Any, file: str) -> dict[int, dict[type[Any], Any]]:
         if not isinstance(components, dict):
             raise SaveError(file, f"expected an object of components, got {shown(components)}", entity=entity)
         table: dict[type[Any], Any] = {}
-        for name, fields in components.items():
+        for name, values in components.items():
             try:
                 cls = type_named(name)
             except WorldError as error:
                 raise SaveError(file, str(error), entity=entity, component=name) from None
             codec = _class_codec(cls, file, entity, name)
             try:
-                table[cls] = codec.decode(fields, "")
+                table[cls] = codec.decode(values, "")
             except _FieldError as problem:
                 raise SaveError(file, problem.message, entity=entity, component=name, field=problem.where) from None
         entities[entity] = table
