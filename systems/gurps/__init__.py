@@ -66,7 +66,6 @@ from esper_motion.systems.gurps.flight.aerial import (
     house_ranged_distance,
     move_and_attack,
     scene_atmosphere,
-    step_yards,
     vertically_clear,
 )
 from esper_motion.systems.gurps.flight.altitude import AltitudeSystem
@@ -150,6 +149,7 @@ from esper_motion.systems.gurps.mounted.spooking import SpookingSystem, spook
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
+from esper_motion.systems.gurps.rules import step_yards
 from esper_motion.systems.gurps.scene import SCENE_SUPPORT
 from esper_motion.systems.gurps.shared.cleanup import IntentReset
 from esper_motion.systems.gurps.shared.climbing import climb_cost, level_yards

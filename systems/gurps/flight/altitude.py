@@ -12,7 +12,7 @@ from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import IntentError, Phase, World, WorldError
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import AltitudeChanged, EnteredHighSpeed
-from esper_motion.systems.gurps.flight.aerial import check_winged_flight, scene_atmosphere, step_yards
+from esper_motion.systems.gurps.flight.aerial import check_winged_flight, scene_atmosphere
 from esper_motion.systems.gurps.shared.climbing import house_climbing, legs_cost, movement_points
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
@@ -116,12 +116,12 @@ class AltitudeSystem(IndexedSystem):
                         f"a climb and {level} level yards costing at most {points} movement points "
                         f"(this costs {cost:g})",
                     )
-            elif maneuver in STILL_MANEUVERS or sum(abs(leg) for _, leg in legs) > step_yards(flight.air_move):
+            elif maneuver in STILL_MANEUVERS or sum(abs(leg) for _, leg in legs) > rules.step_yards(flight.air_move):
                 raise IntentError(
                     entity,
                     asked_field,
                     asked_value,
-                    f"at most a step of {step_yards(flight.air_move)} yards up or down on {maneuver.value}, "
+                    f"at most a step of {rules.step_yards(flight.air_move)} yards up or down on {maneuver.value}, "
                     "none on Do Nothing or Change Posture",
                 )
             self._check_room(entity, legs, asked_field, asked_value)
