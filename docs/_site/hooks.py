@@ -67,6 +67,11 @@ def _api(cls: type, package: str) -> str:
     return f"[`{cls.__name__}`][{package}.{cls.__name__}]"
 
 
+def _system_api(cls: type, package: str) -> str:
+    """A link to a system's reference: a GURPS system is documented where its section defines it."""
+    return _api(cls, cls.__module__ if package == PACKAGES["gurps"] else package)
+
+
 def turn_table(rule_set: str) -> str:
     """Every system a rule set installs, in the order a turn runs them, with what it reads, writes and emits."""
     package = PACKAGES["spelljammer" if rule_set == "spelljammer" else "gurps"]
@@ -74,7 +79,7 @@ def turn_table(rule_set: str) -> str:
     for system in _systems(rule_set):
         cls = type(system)
         when = _prose(paragraphs(cls)[0].split(":", 1)[0].removeprefix(f"{system.phase.name} phase").lstrip(", "))
-        lines.append(f"| `{system.phase.name}` | {_api(cls, package)} | {when} | {_prose(contract(cls))} |")
+        lines.append(f"| `{system.phase.name}` | {_system_api(cls, package)} | {when} | {_prose(contract(cls))} |")
     return "\n".join(lines)
 
 
