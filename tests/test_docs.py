@@ -60,6 +60,24 @@ def test_every_system_docstring_names_its_phase_and_what_it_reads_writes_and_emi
         assert "writes" in said or "Writes" in said, f"{cls.__name__} does not say what it writes"
 
 
+POINTER = re.compile(r"^Its (?:page: docs/([\w-]+\.md)|reading of the rules: docs/([\w-]+\.md) > (.+) > (\w+))\.$")
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_every_system_docstring_is_one_paragraph_and_a_pointer_to_its_page(rule_set: str) -> None:
+    for cls in _installed(rule_set):
+        parts = hooks.paragraphs(cls)
+        assert len(parts) == 2, f"{cls.__name__}: {len(parts)} paragraphs"
+        assert re.search(r"\sImplements\s", parts[0]), f"{cls.__name__} does not say which rule section it implements"
+        pointer = POINTER.match(" ".join(parts[1].split()))
+        assert pointer, f"{cls.__name__}: {parts[1]!r}"
+        page, reading_page, heading, name = pointer.groups()
+        text = (DOCS / (page or reading_page)).read_text(encoding="utf-8")
+        if reading_page:
+            assert name == cls.__name__ and f"\n## {heading}\n" in text, cls.__name__
+            assert f"\n### {name}\n" in text.split(f"\n## {heading}\n", 1)[1], cls.__name__
+
+
 @pytest.mark.parametrize("rule_set", RULE_SETS)
 def test_the_turn_table_lists_every_system_in_the_order_a_turn_runs_them(rule_set: str) -> None:
     table = hooks.turn_table(rule_set)

@@ -56,11 +56,13 @@ def paragraphs(owner: Any) -> list[str]:
 
 
 def contract(cls: type) -> str:
-    """What a system's docstring says it reads, writes and emits: its paragraph that starts with "Reads"."""
-    for part in paragraphs(cls):
-        if part.startswith("Reads"):
-            return part
-    raise ValueError(f"{cls.__name__}'s docstring has no paragraph starting with 'Reads'")
+    """What a system's docstring says it reads, writes and emits: its first paragraph from "Reads" up to the rule
+    section it implements ("Implements ...")."""
+    first = paragraphs(cls)[0] if paragraphs(cls) else ""
+    said = re.search(r"(?:^|\s)(Reads\b.*?)(?:\s+Implements\b.*)?$", first, re.DOTALL)
+    if said is None:
+        raise ValueError(f"{cls.__name__}'s docstring says nothing starting with 'Reads' in its first paragraph")
+    return said.group(1)
 
 
 def _api(cls: type, package: str) -> str:

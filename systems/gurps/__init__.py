@@ -6,9 +6,10 @@ campaign's house rules where they differ, and ``without=("mounted",)`` leaves ou
 (:data:`~esper_motion.systems.gurps.sections.SECTIONS`). ``preview(world, entity)`` tells a game UI which rolls this
 turn's intent would need. What a game uses is importable from here: every event, the questions a game asks between
 steps (limits and defenses at speed, aerial combat, fighting from the saddle, the numbers of an attack) and the
-requests it makes of the MOUNTED phase (mounting, hits, spooking). The systems themselves and the geometry they
-share stay in their sections (``from esper_motion.systems.gurps.highspeed.movement import PathWalker``); the pure
-formulas and tables are in :mod:`esper_motion.systems.gurps.rules`.
+requests it makes of the MOUNTED phase (mounting, hits, spooking). The systems themselves are importable from
+:mod:`esper_motion.systems.gurps.sections` (``from esper_motion.systems.gurps.sections import PathWalker``) and
+their modules, the geometry they share from the modules of their sections; the pure formulas and tables are in
+:mod:`esper_motion.systems.gurps.rules`.
 
 The modules are grouped by the rulebook section they implement, a house-rule system (``house_`` module) beside
 the basic one it changes:

@@ -1,5 +1,7 @@
 """Which GURPS systems a world gets: every section's systems for a :class:`Rules`, less the sections a game leaves
-out (docs/gurps-basic.md > Installing part of the rule set).
+out (docs/gurps-basic.md > Installing part of the rule set). Every GURPS system class (and ``IndexedSystem``, the
+base of those that share the spatial index) is importable from here, for a game that places its own system beside
+one of them (``World.add_system(system, before=PathWalker)``).
 
 High-Speed Movement and the shared systems are the core every mover needs and always run; each other section
 can be left out (a game without mounts need not run the MOUNTED phase). No section needs another: any of them may
@@ -42,7 +44,43 @@ from esper_motion.systems.gurps.mounted.spooking import SpookingSystem
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.shared.cleanup import IntentReset
-from esper_motion.systems.gurps.shared.spatial import SpatialIndex
+from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex
+
+__all__ = [
+    "SECTIONS",
+    "AltitudeSystem",
+    "AttackSystem",
+    "CeilingSystem",
+    "CollisionResolver",
+    "Drifting",
+    "FallSystem",
+    "HouseClimbTurns",
+    "HouseDiveControl",
+    "HouseDiveSpeed",
+    "HouseRecovery",
+    "HouseUncontrolledDrop",
+    "HouseWingspan",
+    "HouseWipeOutRecovery",
+    "IndexedSystem",
+    "IntentCheck",
+    "IntentReset",
+    "ManeuverLimits",
+    "MountLinkSystem",
+    "MountOrderSystem",
+    "MountRecoverySystem",
+    "MountedResultsSystem",
+    "MountingSystem",
+    "PathWalker",
+    "PostureSystem",
+    "RidingSystem",
+    "Section",
+    "SpookingSystem",
+    "StallSystem",
+    "Tripping",
+    "TurnPlanner",
+    "VelocityChange",
+    "systems_for",
+]
 
 Section = Literal["combat", "flight", "mounted", "posture"]
 """A section of the rule set a game may leave out: Combat (attacks and defenses), Flying Combat, Mounted Combat,
@@ -57,7 +95,7 @@ _CORE = "highspeed"
 def systems_for(rules: Rules, *, without: Collection[Section] = ()) -> list[System]:
     """Every GURPS system for ``rules`` but those of the sections in ``without``, in registration order (the
     phase decides when each runs)."""
-    left_out = checked_sections(without)
+    left_out = _checked_sections(without)
     index = SpatialIndex()
     house_flight = rules.flight == "house"
     every: list[tuple[str, System]] = [
@@ -91,7 +129,7 @@ def systems_for(rules: Rules, *, without: Collection[Section] = ()) -> list[Syst
     return [system for section, system in every if section not in left_out]
 
 
-def checked_sections(without: Collection[Section]) -> frozenset[Section]:
+def _checked_sections(without: Collection[Section]) -> frozenset[Section]:
     """``without`` as a set, refusing a lone string and a name that is not a section a game may leave out."""
     if isinstance(without, str):
         raise WorldError(

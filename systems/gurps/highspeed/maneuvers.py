@@ -68,13 +68,14 @@ def _cause(world: World, body: Body, chosen: Rules) -> LossCause | None:
 
 
 class ManeuverLimits(System):
-    """INTENT phase (after ``IntentCheck``): opens every mover's turn, then applies the maneuver limits at speed.
+    """INTENT phase (after ``IntentCheck``): opens every mover's turn, then applies the maneuver limits at speed. Reads
+    ``Intent.maneuver``, ``Condition`` (``conscious``, ``stunned``), ``Control.state``; writes ``Control``: clears this
+    turn's record (``path``, ``moved_yd``, ``extra_cost``, ``turned_hexsides``, ``turn_yd``, ``turn_plan``, ``struck``,
+    ``halted``, ``lost_at_yd``; ``straight_before_yd`` set to ``straight_yd``), and puts a mover out of control for a
+    forbidden maneuver, stun or unconsciousness; emits ``LostControl``. The rule is :func:`maneuver_loss`. Implements
+    Basic Set: High-Speed Movement.
 
-    Reads ``Intent.maneuver``, ``Condition`` (``conscious``, ``stunned``), ``Control.state``; writes
-    ``Control``: clears this turn's record (``path``, ``moved_yd``, ``extra_cost``, ``turned_hexsides``,
-    ``turn_yd``, ``turn_plan``, ``struck``, ``halted``, ``lost_at_yd``; ``straight_before_yd`` set to ``straight_yd``),
-    and puts a mover out of control for a forbidden maneuver, stun or unconsciousness; emits ``LostControl``.
-    The rule is :func:`maneuver_loss`.
+    Its page: docs/gurps-basic.md.
     """
 
     phase = Phase.INTENT
