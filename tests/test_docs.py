@@ -17,6 +17,7 @@ from types import ModuleType
 
 import pytest
 
+import esper_motion.components
 from esper_motion.demos import load_scene
 from esper_motion.ecs import Event, World
 from esper_motion.systems import gurps, spelljammer
@@ -202,3 +203,18 @@ def test_the_scenes_of_the_house_rules_page_play_to_the_end(scene: str) -> None:
             world.step()
     finally:
         world.close()
+
+
+def test_every_components_pointer_names_a_page_and_a_subsection_that_exist() -> None:
+    pointer = re.compile(r"rule it reads: docs/([\w-]+\.md) > (.+) > (\w+)\.$")
+    found = 0
+    for name in esper_motion.components.__all__:
+        cls = getattr(esper_motion.components, name)
+        parts = hooks.paragraphs(cls) if inspect.isclass(cls) else []
+        for match in filter(None, (pointer.search(" ".join(part.split())) for part in parts)):
+            page, heading, subsection = match.groups()
+            assert subsection == name, name
+            text = (DOCS / page).read_text(encoding="utf-8")
+            assert f"\n### {subsection}\n" in text.split(f"\n## {heading}\n", 1)[1], name
+            found += 1
+    assert found == 5
