@@ -5,6 +5,6 @@ from __future__ import annotations
 
 import sys
 
-from esper_motion.demos.cli import main
+from esper_motion.cli import main
 
 sys.exit(main())

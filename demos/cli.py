@@ -1,10 +1,5 @@
-"""The ``esper-motion`` command line.
-
-``esper-motion`` plays the default scene; ``esper-motion NAME`` plays scene NAME (or a path to a scene
-file); ``--list`` lists the scenes; ``esper-motion study NAME --runs N`` runs an outcome study
-(:mod:`esper_motion.studies.cli`). Without a display (or with ``--headless``) it plays without a window:
-it prints the turn log and writes one PNG per turn and an animated GIF to ``--out``. ``--turns`` and ``--out``
-imply ``--headless``. ``--seed`` replaces the scene's seed, so a run repeats exactly.
+"""The demo command, ``esper-motion [SCENE]`` (its arguments are read by :mod:`esper_motion.cli`): play a scene in a
+window, or headless to PNG frames and a GIF; or list the scenes.
 
 Exit status: 0 on success, 2 for a bad scene or bad arguments, 1 when a turn cannot be resolved.
 """
@@ -14,10 +9,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from esper_motion.demos.scene import DEFAULT_SCENE, SceneError, build_scene, read_scene, scene_names
+from esper_motion.demos.scene import build_scene
+from esper_motion.demos.scene_file import SceneError, read_scene, scene_names
 from esper_motion.ecs import MotionError
 
 
@@ -28,43 +23,9 @@ def has_display() -> bool:
     return True
 
 
-def positive_whole(value: str) -> int:
-    """An argument that must be a whole number, 1 or more (turns, runs, workers)."""
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"{number} is not a whole number, 1 or more")
-    return number
-
-
-def parser() -> argparse.ArgumentParser:
-    """The command's argument parser."""
-    made = argparse.ArgumentParser(
-        prog="esper-motion",
-        description="Play an esper-motion demo scene in a window, or headless to PNG frames and a GIF.",
-        epilog="Keys in the window: Space step a turn, P play/pause, Tab select, Left/Right steer, +/- throttle. "
-        "Outcome studies: esper-motion study SCENE --runs N (esper-motion study --help).",
-    )
-    made.add_argument("scene", nargs="?", default=DEFAULT_SCENE, help="scene name (see --list) or a .toml file")
-    made.add_argument("--list", action="store_true", help="list the scenes and exit")
-    made.add_argument("--headless", action="store_true", help="run without a window: print the log, write images")
-    made.add_argument("--turns", type=positive_whole, help="turns to run headless (default: the scene's own)")
-    made.add_argument("--out", type=Path, help="folder for the PNG frames and the GIF (default: out/SCENE)")
-    made.add_argument("--seed", type=int, help="dice seed in place of the scene's")
-    return made
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; return its exit status. ``esper-motion study ...`` runs an outcome study
-    (:mod:`esper_motion.studies.cli`)."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == ["study"]:
-        from esper_motion.studies.cli import main as study_main  # noqa: PLC0415
-
-        return study_main(arguments[1:])
-    args = parser().parse_args(arguments)
+def run(args: argparse.Namespace) -> int:
+    """Run the demo command with its parsed arguments (:func:`esper_motion.cli.demo_parser`); return its exit
+    status."""
     if args.list:
         for name in scene_names():
             print(f"{name:<16} {read_scene(name).description}")

@@ -31,7 +31,8 @@ import arcade
 from PIL import Image
 
 from esper_motion.components import Facing, Position, Velocity
-from esper_motion.demos.scene import Scene, column, rectangle, turn_log
+from esper_motion.demos.scene import Scene, turn_log
+from esper_motion.demos.scene_file import column, rectangle
 from esper_motion.ecs import hexgrid, name_of
 from esper_motion.ecs.hexgrid import Hex
 

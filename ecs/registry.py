@@ -72,8 +72,33 @@ def type_named(name: str) -> type[Any]:
 
 
 @dataclass(frozen=True, slots=True)
+class SceneSupport:
+    """What a scene file (``esper-motion``'s demo scenes) needs to know of a rule set beyond its install function
+    and options class.
+
+    ``intent`` is the registered name of the component a scene's script writes; ``steer`` and ``throttle`` name
+    its fields a player's steering and throttle keys change (``None`` when it has no such field);
+    ``steer_wraps`` is set when the steering field is an absolute direction that wraps round (six hexsides)
+    rather than a change counted from 0 each turn. ``yards_before_turn`` gives the yards an entity must still
+    run straight before it may turn, or None where that does not apply. ``readouts`` are queries a scene may
+    show for an entity (``readouts = ["couched lance"]``): each returns one line, or raises a ``MotionError``
+    when it does not apply. ``die_faces`` is the highest face a script's ``dice`` may show (the largest die the
+    rule set rolls).
+    """
+
+    intent: str
+    steer: str | None = None
+    steer_wraps: int | None = None
+    throttle: str | None = None
+    yards_before_turn: Callable[[World, int], int | None] | None = None
+    readouts: Mapping[str, Callable[[World, int], str]] = dataclasses.field(default_factory=dict)
+    die_faces: int = 6
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSet:
-    """A rule set as a save file knows it: its name in ``World.rules``, its install function, its options class.
+    """A registered rule set: its name in ``World.rules``, its install function, its options class, and what a
+    scene file needs of it (``scene``; None for a rule set no scene can play).
 
     ``install(world, options)`` must record ``options`` under ``name`` (``World.install_rules``) and add the
     rule set's systems, exactly as a game's own call to it does.
@@ -82,13 +107,17 @@ class RuleSet:
     name: str
     install: Callable[[World, Any], None]
     options_type: type[Any]
+    scene: SceneSupport | None = None
 
 
 _RULE_SETS: dict[str, RuleSet] = {}
 
 
-def register_rule_set(name: str, install: Callable[[World, Any], None], options_type: type[Any]) -> None:
-    """Let ``World.load`` reinstall rule set ``name``: its package calls this once, when it is imported.
+def register_rule_set(
+    name: str, install: Callable[[World, Any], None], options_type: type[Any], *, scene: SceneSupport | None = None
+) -> None:
+    """Let ``World.load`` reinstall rule set ``name``, and scene files play it when ``scene`` is given: its package
+    calls this once, when it is imported.
 
     ``options_type`` is the dataclass the rule set keeps in ``World.rules[name]``. Registering the same
     install function again under the same name is allowed (a module reloaded in tests).
@@ -100,7 +129,12 @@ def register_rule_set(name: str, install: Callable[[World, Any], None], options_
         raise WorldError(
             f"rule set name {name!r} already belongs to {owner.install.__module__}.{owner.install.__qualname__}"
         )
-    _RULE_SETS[name] = RuleSet(name, install, options_type)
+    _RULE_SETS[name] = RuleSet(name, install, options_type, scene)
+
+
+def registered_rule_sets() -> tuple[RuleSet, ...]:
+    """Every registered rule set, in the order of registration."""
+    return tuple(_RULE_SETS.values())
 
 
 def rule_set_named(name: str) -> RuleSet:

@@ -1,4 +1,5 @@
-"""``esper-motion study``: an outcome study of a scene from the command line.
+"""``esper-motion study``: an outcome study of a scene from the command line (its arguments are read by
+:mod:`esper_motion.cli`).
 
 It prints the report's table, writes ``study.json`` (every figure, the command and the versions) to ``--out``
 with ``outcomes.png`` and a histogram per ``--histogram`` field (with the ``studies`` extra), and shows a progress
@@ -15,52 +16,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from esper_motion.demos.cli import positive_whole
-from esper_motion.studies.backends import BACKENDS
 from esper_motion.studies.progress import ProgressBar
 from esper_motion.studies.report import StudyReport
 from esper_motion.studies.scene import StudyError, StudyRunError
-from esper_motion.studies.study import RULE_PRESETS, study
+from esper_motion.studies.study import study
 
 
-def parser() -> argparse.ArgumentParser:
-    """The study command's argument parser."""
-    made = argparse.ArgumentParser(
-        prog="esper-motion study",
-        description="Play a scene many times with seeded dice and report the chance of each outcome.",
-    )
-    made.add_argument("scene", help="scene name (esper-motion --list) or a .toml file")
-    made.add_argument("--runs", type=positive_whole, required=True, help="how many runs")
-    made.add_argument("--turns", type=positive_whole, help="turns per run (default: the scene's own)")
-    made.add_argument("--workers", type=positive_whole, help="worker processes (default: every core)")
-    made.add_argument("--seed", type=int, help="base seed: run i rolls with seed S+i (default: the scene's)")
-    made.add_argument(
-        "--set",
-        dest="overrides",
-        action="append",
-        default=[],
-        metavar="ENTITY.COMPONENT.FIELD=VALUE",
-        help="change a field of the scene before the runs (TOML value), e.g. Knight.gurps.Mover.dx=13",
-    )
-    made.add_argument("--rules", choices=RULE_PRESETS, help="the rule preset (default: the scene's own)")
-    made.add_argument("--backend", choices=BACKENDS, default="local", help="where the runs play (default: local)")
-    made.add_argument("--address", help="the Ray cluster to join (ray backend; default: a local Ray)")
-    made.add_argument(
-        "--histogram",
-        action="append",
-        default=[],
-        metavar="'ENTITY COMPONENT.FIELD'",
-        help="also plot this numeric field's histogram, e.g. 'Footman Position.q'",
-    )
-    made.add_argument("--out", type=Path, help="folder for study.json and the PNG plots (default: out/SCENE-study)")
-    made.add_argument("--no-progress", action="store_true", help="no progress bar")
-    return made
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the study command; return its exit status."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    args = parser().parse_args(arguments)
+def run(args: argparse.Namespace, command: Sequence[str]) -> int:
+    """Run the study command with its parsed arguments (:func:`esper_motion.cli.study_parser`), as ``command``
+    (the words typed, which the report keeps); return its exit status."""
     bar = None
     if not args.no_progress and sys.stderr.isatty():
         bar = ProgressBar(args.runs, sys.stderr)
@@ -76,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             workers=args.workers,
             address=args.address,
             progress=bar,
-            command=["esper-motion", "study", *arguments],
+            command=list(command),
         )
     except StudyError as error:
         if bar is not None:

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from esper_motion.demos.scene import Blueprint, SceneError, SceneSpec, scene_from_data, scene_path
+from esper_motion.demos.scene import Blueprint
+from esper_motion.demos.scene_file import SceneError, SceneSpec, scene_from_data, scene_path
 from esper_motion.ecs import Event, MotionError, type_named
 
 if sys.version_info >= (3, 11):

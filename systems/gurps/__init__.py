@@ -125,6 +125,7 @@ from esper_motion.systems.gurps.mounted.mounting import (
 from esper_motion.systems.gurps.mounted.spooking import spook
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
+from esper_motion.systems.gurps.scene import SCENE_SUPPORT
 from esper_motion.systems.gurps.sections import SECTIONS, Section, systems_for
 from esper_motion.systems.gurps.shared.movers import BODY_TYPES
 
@@ -221,5 +222,5 @@ def install(world: World, rules: Rules | None = None, *, without: Collection[Sec
         world.add_system(system)
 
 
-register_rule_set("gurps", install, Rules)
+register_rule_set("gurps", install, Rules, scene=SCENE_SUPPORT)
 declare_members("gurps", BODY_TYPES, marked_by=(Mover, Velocity))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from esper_motion.ecs.validate import check_bool, check_choice
-
-TURNING_RADIUS_VARIANTS = ("basic", "house", "realistic")
-RULE_SOURCES = ("basic", "house")
+from esper_motion.systems.gurps.rules.highspeed import RadiusVariant
+from esper_motion.systems.gurps.rules.tables import Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,24 +24,48 @@ class Rules:
     - ``posture_in_armor``: the optional rule Changing Posture in Armor.
     - ``flight`` and ``mounts``: ``basic`` or ``house`` readings of Flying Combat and Mounted Combat.
 
+    Each reading is an enum that equals its name, so a scene or a save may give it as text
+    (:class:`~esper_motion.systems.gurps.rules.RadiusVariant`, :class:`~esper_motion.systems.gurps.rules.Variant`);
+    the systems ask :attr:`house_control`, :attr:`house_flight`, :attr:`house_mounts` and the turning radius's row
+    of :data:`~esper_motion.systems.gurps.rules.RADIUS_READINGS`.
+
     >>> Rules.basic().turning_radius, Rules.house().turning_radius
     ('basic', 'house')
     """
 
-    turning_radius: str = "basic"
-    control: str = "basic"
+    turning_radius: RadiusVariant = RadiusVariant.BASIC
+    control: Variant = Variant.BASIC
     wheeled_stability: bool = True
     posture_in_armor: bool = False
-    flight: str = "basic"
-    mounts: str = "basic"
+    flight: Variant = Variant.BASIC
+    mounts: Variant = Variant.BASIC
 
     def __post_init__(self) -> None:
-        check_choice("Rules", "turning_radius", self.turning_radius, TURNING_RADIUS_VARIANTS)
-        check_choice("Rules", "control", self.control, RULE_SOURCES)
+        self._read("turning_radius", RadiusVariant)
+        self._read("control", Variant)
         check_bool("Rules", "wheeled_stability", self.wheeled_stability)
         check_bool("Rules", "posture_in_armor", self.posture_in_armor)
-        check_choice("Rules", "flight", self.flight, RULE_SOURCES)
-        check_choice("Rules", "mounts", self.mounts, RULE_SOURCES)
+        self._read("flight", Variant)
+        self._read("mounts", Variant)
+
+    def _read(self, field: str, reading: type[Enum]) -> None:
+        """Check the reading named in ``field`` and keep it as its enum member (a name given as text included)."""
+        object.__setattr__(self, field, reading(check_choice("Rules", field, getattr(self, field), tuple(reading))))
+
+    @property
+    def house_control(self) -> bool:
+        """Whether ``control`` plays the house rules' High Speed Movement."""
+        return self.control is Variant.HOUSE
+
+    @property
+    def house_flight(self) -> bool:
+        """Whether ``flight`` plays the house rules' Flying Movement and Combat (and the "Dragon" rule)."""
+        return self.flight is Variant.HOUSE
+
+    @property
+    def house_mounts(self) -> bool:
+        """Whether ``mounts`` plays the house rules' Mounts."""
+        return self.mounts is Variant.HOUSE
 
     @classmethod
     def basic(cls) -> Rules:
@@ -51,4 +75,6 @@ class Rules:
     @classmethod
     def house(cls) -> Rules:
         """The campaign's house rules wherever they replace the Basic Set."""
-        return cls(turning_radius="house", control="house", flight="house", mounts="house")
+        return cls(
+            turning_radius=RadiusVariant.HOUSE, control=Variant.HOUSE, flight=Variant.HOUSE, mounts=Variant.HOUSE
+        )

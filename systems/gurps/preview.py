@@ -35,8 +35,8 @@ from esper_motion.systems.gurps.shared.movers import (
     dx_modifier,
     installed_rules,
     limits,
-    shock,
 )
+from esper_motion.systems.gurps.shared.rolls import shock
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 from esper_motion.systems.gurps.shared.wingspan import watched, wingspan_obstacles
 
@@ -202,7 +202,7 @@ def _movement(world: World, entity: int) -> Forecast:
         refuses=refuses,
         wings=wings if watched(world, body) else None,
     )
-    if chosen.flight == "house":
+    if chosen.house_flight:
         rolls.extend(_climb_dive_rolls(world, body, lim, tuple(yd for yd, _, _ in result.turned)))
     loses: str | None = None
     accelerating = intent.throttle > 0 and result.extra == 0
@@ -233,7 +233,7 @@ def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yds: t
         legs, flight.last_climb_yd, body.control.straight_yd, hexside_turn_yds
     ):
         if degrees == 120 or straight < lim.radius:
-            modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, "house")
+            modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, rules.Variant.HOUSE)
             skill, label = control_roll(world, body)
             rolls.append(RollForecast.of(CLIMB_DIVE_ROLL, modified(label, modifier), skill + modifier))
     return rolls

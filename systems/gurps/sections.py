@@ -97,7 +97,7 @@ def systems_for(rules: Rules, *, without: Collection[Section] = ()) -> list[Syst
     phase decides when each runs)."""
     left_out = _checked_sections(without)
     index = SpatialIndex()
-    house_flight = rules.flight == "house"
+    house_flight = rules.house_flight
     every: list[tuple[str, System]] = [
         ("mounted", MountOrderSystem()),
         (_CORE, IntentCheck()),
@@ -114,7 +114,7 @@ def systems_for(rules: Rules, *, without: Collection[Section] = ()) -> list[Syst
         ("flight", FallSystem(index)),
         (_CORE, Tripping(index)),
         *([("flight", HouseWipeOutRecovery(index))] if house_flight else []),
-        (_CORE, Drifting() if rules.control == "basic" else HouseRecovery()),
+        (_CORE, HouseRecovery() if rules.house_control else Drifting()),
         ("combat", AttackSystem()),
         (_CORE, VelocityChange()),
         *([("flight", HouseDiveControl())] if house_flight else []),

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from esper_motion.components import Position
 from esper_motion.components.spelljammer import Mobility, RoundIntent, RoundState
-from esper_motion.ecs import System, World, WorldError, declare_members, register_rule_set
+from esper_motion.ecs import SceneSupport, System, World, WorldError, declare_members, register_rule_set
 from esper_motion.systems.spelljammer import events, rules
 from esper_motion.systems.spelljammer.chase import ChaseTable
 from esper_motion.systems.spelljammer.chase_links import ChaseLinks
@@ -123,7 +123,12 @@ def defense(world: World, entity: int) -> DefenseAllowed:
     return defense_allowed(mode)
 
 
-register_rule_set("spelljammer", install, Options)
+register_rule_set(
+    "spelljammer",
+    install,
+    Options,
+    scene=SceneSupport("spelljammer.RoundIntent", steer="heading", steer_wraps=6, die_faces=100),
+)
 declare_members(
     "spelljammer", (Mobility, RoundIntent, RoundState, Position), marked_by=(Mobility, RoundIntent, RoundState)
 )

@@ -11,7 +11,8 @@ import pytest
 
 from esper_motion.components import Mount
 from esper_motion.demos import scene as scenes
-from esper_motion.demos.scene import Blueprint, Scene, SceneError, build_scene, read_scene, scene_names, scene_path
+from esper_motion.demos.scene import Blueprint, Scene, build_scene
+from esper_motion.demos.scene_file import SceneError, read_scene, scene_names, scene_path
 from esper_motion.ecs import IntentError
 
 

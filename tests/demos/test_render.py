@@ -17,10 +17,12 @@ arcade = pytest.importorskip("arcade")
 
 from PIL import Image  # noqa: E402 (after the skip: pillow comes with arcade)
 
+from esper_motion import cli  # noqa: E402
 from esper_motion.components import Control, Intent, MoveState, Position, Posture, PostureState  # noqa: E402
 from esper_motion.components.flight import Flight  # noqa: E402
-from esper_motion.demos import cli, render  # noqa: E402
-from esper_motion.demos.scene import build_scene, read_scene  # noqa: E402
+from esper_motion.demos import render  # noqa: E402
+from esper_motion.demos.scene import build_scene  # noqa: E402
+from esper_motion.demos.scene_file import read_scene  # noqa: E402
 from esper_motion.demos.window import DemoView  # noqa: E402
 from esper_motion.ecs import Phase, System  # noqa: E402
 
@@ -303,7 +305,8 @@ def test_the_window_plays_turns_and_escape_closes_it() -> None:
     code = (
         "import arcade\n"
         "from esper_motion.demos import render, window\n"
-        "from esper_motion.demos.scene import build_scene, read_scene\n"
+        "from esper_motion.demos.scene import build_scene\n"
+        "from esper_motion.demos.scene_file import read_scene\n"
         "stage = render.Stage(build_scene(read_scene('sprint')))\n"
         "update = window.DemoView.on_update\n"
         "def on_update(self, dt):\n"

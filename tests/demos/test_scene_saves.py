@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from esper_motion.demos.scene import ScriptSystem, build_scene, read_scene, scene_names
+from esper_motion.demos.scene import ScriptSystem, build_scene
+from esper_motion.demos.scene_file import read_scene, scene_names
 from esper_motion.ecs import Event, Phase, SaveError, System, World
 
 

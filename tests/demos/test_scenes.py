@@ -13,11 +13,13 @@ from typing import Any
 import pytest
 
 import esper_motion.demos
+from esper_motion import cli
 from esper_motion.components import Facing, Intent, Position
 from esper_motion.components.spelljammer import Vegetation
-from esper_motion.demos import cli
-from esper_motion.demos import scene as scenes
-from esper_motion.demos.scene import SceneError, _Reader, build_scene, read_scene, scene_path, turn_log
+from esper_motion.demos import scene_file
+from esper_motion.demos.cli import has_display
+from esper_motion.demos.scene import build_scene, turn_log
+from esper_motion.demos.scene_file import SceneError, _Reader, read_scene, scene_path
 from esper_motion.ecs import Event, Phase, Roll, RollMade, System, hexgrid
 
 REPO = Path(__file__).resolve().parents[2]
@@ -617,9 +619,9 @@ def test_the_display_check_follows_the_environment(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(sys, "platform", "linux")
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    assert not cli.has_display()
+    assert not has_display()
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
-    assert cli.has_display()
+    assert has_display()
 
 
 def test_a_disc_covers_the_map_hexes_within_its_radius_in_map_order(tmp_path: Path) -> None:
@@ -667,7 +669,7 @@ def _spoiled(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[st
 
 def _every_value_spoiled_is_refused_or_builds(name: str, hostile: list[Any]) -> None:
     path = scene_path(name)
-    data = scenes.tomllib.loads(path.read_text(encoding="utf-8"))  # tomllib, or tomli on Python 3.10
+    data = scene_file.tomllib.loads(path.read_text(encoding="utf-8"))  # tomllib, or tomli on Python 3.10
     for place in _places(data):
         for value in hostile:
             try:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from esper_motion.demos.scene import scene_names
+from esper_motion.demos.scene_file import scene_names
 from esper_motion.studies.runs import run_one
 from esper_motion.studies.scene import prepare, scene_text
 

@@ -15,9 +15,10 @@ from pathlib import Path
 import esper
 import pytest
 
+from esper_motion import cli
 from esper_motion.components import Intent, Mover, Skills
-from esper_motion.demos import cli
-from esper_motion.demos.scene import build_scene, read_scene
+from esper_motion.demos.scene import build_scene
+from esper_motion.demos.scene_file import read_scene
 from esper_motion.ecs import IntentError, RuleValueError
 from esper_motion.studies import Override, StudyError, StudyReport, StudyRunError, study, wilson
 from esper_motion.studies.runs import final_fields, run_one

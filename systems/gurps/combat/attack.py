@@ -10,7 +10,7 @@ from esper_motion.components.combat import Attack, Defenses
 from esper_motion.components.gurps import Condition, Control, Mover
 from esper_motion.components.motion import Position
 from esper_motion.components.mount import Mount
-from esper_motion.ecs import IntentError, Phase, RollMade, System, World, WorldError
+from esper_motion.ecs import IntentError, Phase, System, World, WorldError
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex, distance
 from esper_motion.systems.gurps import rules
@@ -31,7 +31,7 @@ from esper_motion.systems.gurps.events import (
     DefenseRolled,
 )
 from esper_motion.systems.gurps.mounted.cavalry import missed_attack
-from esper_motion.systems.gurps.mounted.common import mount_seat, skill_roll
+from esper_motion.systems.gurps.mounted.common import mount_seat
 from esper_motion.systems.gurps.mounted.mounted_results import (
     fire_noisy_shot,
     mount_attack,
@@ -42,6 +42,7 @@ from esper_motion.systems.gurps.mounted.mounted_results import (
 )
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
 from esper_motion.systems.gurps.shared.movers import initiative_order
+from esper_motion.systems.gurps.shared.rolls import skill_roll, success_roll
 
 
 def _hexes(world: World, entity: int) -> tuple[Hex, ...]:
@@ -226,15 +227,15 @@ class AttackSystem(System):
         if condition is not None:
             condition.injury += injury
         mover = world.try_get(victim, Mover)
-        held = world.dice.success(mover.ht, "HT") if mover is not None and rules.major_wound(injury, mover.hp) else None
+        held = None
+        if mover is not None and rules.major_wound(injury, mover.hp):
+            held = success_roll(world, victim, mover.ht, "HT", "a major wound")
         stunned = held is not None and not held.success
         if stunned and condition is not None:
             condition.stunned = True
         knockback = rules.knockback_yd(dealt, mover.st if mover is not None else 10, numbers.damage_type)
         kind = numbers.damage_type
         world.emit(DamageDealt(attacker, victim, str(damage), dealt, kind, dr, injury, snapped, knockback, stunned))
-        if held is not None:
-            world.emit(RollMade(victim, "a major wound", held))
         if world.has(victim, Mount):
             mount_hit(world, victim, injury)
         if seated_on(world, victim) is not None:

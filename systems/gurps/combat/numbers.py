@@ -37,7 +37,8 @@ from esper_motion.systems.gurps.mounted.cavalry import (
     rider_dx_modifier,
     target_locations,
 )
-from esper_motion.systems.gurps.shared.movers import installed_rules, shock
+from esper_motion.systems.gurps.shared.movers import installed_rules
+from esper_motion.systems.gurps.shared.rolls import shock
 
 ATTACKING_MANEUVERS = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 """The maneuvers that allow an attack (docs/architecture.md > Facts the rules lean on: maneuvers)."""
@@ -85,7 +86,7 @@ def _posture_modifier(world: World, entity: int, column: int) -> tuple[str, int]
     under the Basic Set (Mounted Combat gives a rider its own modifiers); under the house rules a rider in a
     saddle counts as standing and one without a saddle sits (House rules: Mounts)."""
     if seated_on(world, entity) is not None:
-        if installed_rules(world).mounts != "house" or counts_as_standing(world, entity):
+        if not installed_rules(world).house_mounts or counts_as_standing(world, entity):
             return None
         value = rules.posture_modifiers(PostureState.SITTING.value)[column]
         return ("sitting without a saddle", value)
@@ -174,7 +175,7 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
         if aim:
             modifiers.append(("Aim", aim))
         distance = range_yd
-        if installed_rules(world).flight == "house":
+        if installed_rules(world).house_flight:
             distance = house_ranged_distance(world, attacker, target, range_yd, attack.spell)
         speed = speed_modifier(world, attacker, target, distance)
         if speed:
@@ -232,7 +233,7 @@ def _height_modifier(world: World, attacker: int, defender: int, reach_yd: int) 
     rider's 3 feet over a standing foe (:func:`esper_motion.systems.gurps.mounted.cavalry.height_difference`;
     Basic Set: Mounted Combat > Height Difference)."""
     flying = airborne(world, attacker) or airborne(world, defender)
-    if flying or installed_rules(world).flight == "house":
+    if flying or installed_rules(world).house_flight:
         effect = height_effect(world, attacker, defender, reach_yd)
         if flying or effect.defender_defense:
             return ("height", effect.defender_defense) if effect.defender_defense else None

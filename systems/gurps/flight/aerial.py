@@ -100,7 +100,7 @@ def aerial_retreat(world: World, entity: int, room_vertical: bool = True) -> Aer
     step = step_yards(flight.air_move)
     can_hover = flight.mode.can_hover
     bonus = rules.aerial_retreat_bonus(can_hover, room_vertical)
-    if installed_rules(world).flight == "house":
+    if installed_rules(world).house_flight:
         return AerialRetreat(step, can_hover and room_vertical, bonus, _HOUSE)
     return AerialRetreat(step, room_vertical, bonus, f"{_AERIAL} > Steps and Retreats; Aerial Attack and Defense")
 
@@ -146,7 +146,7 @@ def height_effect(world: World, attacker: int, defender: int, reach_yd: int = 1)
     above = height_ft > 0
     legs = above and row.legs_out_of_reach_from_above
     head = height_ft < 0 and row.head_out_of_reach_from_below
-    if installed_rules(world).flight == "house":
+    if installed_rules(world).house_flight:
         mine, theirs = rules.house_height_defense_modifiers(height_yd)
         return HeightEffect(height_ft, mine, theirs, legs, head, _HOUSE)
     if above:
@@ -158,7 +158,7 @@ def house_ranged_distance(world: World, attacker: int, target: int, horizontal_y
     """House rules: the effective range of a ranged attack across the height between ``attacker`` and
     ``target`` (:func:`esper_motion.systems.gurps.rules.house_height_range`) for a target ``horizontal_yd`` away
     (House rules: Flying Movement and Combat). Asked under the Basic Set it is an error."""
-    if installed_rules(world).flight != "house":
+    if not installed_rules(world).house_flight:
         raise WorldError("house_ranged_distance applies the house flight rules; this world plays Rules.flight 'basic'")
     height_yd = world.get(attacker, Position).altitude_yd - world.get(target, Position).altitude_yd
     return rules.house_height_range(horizontal_yd, height_yd, spell)
@@ -211,7 +211,7 @@ def move_and_attack(
     check_int(owner, "bulk", bulk, high=0)
     if target is not None and not world.exists(target):
         raise WorldError(f"{owner}: entity {target} does not exist in this world")
-    house = installed_rules(world).flight == "house"
+    house = installed_rules(world).house_flight
     dragon = house and airborne(world, attacker)
     dx = rules.MOVE_AND_ATTACK_DX_MODIFIER if house else 0
     citation = f"{_DRAGON}; {_MOVE_AND_ATTACK}" if dragon else _MOVE_AND_ATTACK

@@ -54,7 +54,7 @@ class AltitudeSystem(IndexedSystem):
         fliers = esper.get_components(Flight, FlightIntent)
         if not fliers:
             return  # no scene air to look up
-        house = installed_rules(world).flight == "house"
+        house = installed_rules(world).house_flight
         ceiling = scene_atmosphere(world).ceiling_yd
         asked = []
         for entity, (flight, wish) in fliers:

@@ -9,14 +9,14 @@ import esper
 from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import Control, Intent, Mover, MoveState
 from esper_motion.components.motion import Facing, Position, Velocity
-from esper_motion.ecs import IntentError, Phase, RollMade, World
+from esper_motion.ecs import IntentError, Phase, World
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.validate import check_int, check_number
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.events import FallDamage, Falling, FellClear, Landed, StallRecovered
+from esper_motion.systems.gurps.events import Falling, FellClear, Landed, StallRecovered
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
-from esper_motion.systems.gurps.shared.impact import inflict, resolve_collision
+from esper_motion.systems.gurps.shared.impact import fall_damage, resolve_collision
 from esper_motion.systems.gurps.shared.movers import (
     body_of,
     dx_modifier,
@@ -25,6 +25,7 @@ from esper_motion.systems.gurps.shared.movers import (
     limits,
     mount_crashed,
 )
+from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
 
@@ -51,24 +52,21 @@ def free_fall_yd(seconds: int, gravity: float = 1.0) -> float:
 def land(world: World, index: SpatialIndex, entity: int) -> None:
     """A falling flier reaches the ground: a collision with the ground at the velocity of its fall.
 
-    Damage is :func:`esper_motion.systems.gurps.rules.collision_dice` for the flier's HP against a hard obstacle at
-    :func:`esper_motion.systems.gurps.rules.fall_velocity` of the yards fallen, rolled and applied by
-    :func:`esper_motion.systems.gurps.shared.impact.inflict` (crushing damage is never below 0; the injury adds to
-    ``Condition.injury``). The flier ends on the ground, stopped and
-    with its fall counters cleared (:func:`_down`); emits :class:`Landed` and :class:`FallDamage` (Basic Set:
-    Falling; Damage from Collisions). A ridden flying mount that crashes so is a mount that falls: its riders'
-    lot is table row 12, from the height it fell (:func:`esper_motion.systems.gurps.shared.movers.mount_crashed`,
-    resolved in the MOUNTED phase).
+    Damage is :func:`esper_motion.systems.gurps.shared.impact.fall_damage` at
+    :func:`esper_motion.systems.gurps.rules.fall_velocity` of the yards fallen. The flier ends on the ground,
+    stopped and with its fall counters cleared (:func:`_down`); emits :class:`Landed` and :class:`FallDamage`
+    (Basic Set: Falling; Damage from Collisions). A ridden flying mount that crashes so is a mount that falls:
+    its riders' lot is table row 12, from the height it fell
+    (:func:`esper_motion.systems.gurps.shared.movers.mount_crashed`, resolved in the MOUNTED phase).
     """
     flight = world.get(entity, Flight)
     velocity = rules.fall_velocity(flight.fall_yd)
-    damage = rules.collision_dice(world.get(entity, Mover).hp, velocity, hard_obstacle=True)
-    rolled, injury = inflict(world, entity, damage, "fall damage")
+    damage = fall_damage(world, entity, velocity)
     come_to_rest(world, entity, "hit the ground")
     fallen = flight.fall_yd
     _down(world, index, entity, world.get(entity, Position).hex)
     world.emit(Landed(entity, fallen, velocity))
-    world.emit(FallDamage(entity, velocity, str(damage), rolled, injury))
+    world.emit(damage)
     mount_crashed(world, entity, fallen)
 
 
@@ -206,7 +204,7 @@ class FallSystem(IndexedSystem):
             control.halted = True
             if falling_since_before and self._recovers(entity):
                 top = normal_top_speed(flight, world.get(entity, Mover), chosen)
-                cap = rules.house_dive_speed_cap(top) if chosen.flight == "house" else 2 * top
+                cap = rules.house_dive_speed_cap(top) if chosen.house_flight else 2 * top
                 speed = min(rules.fall_velocity(flight.fall_yd), cap)
                 velocity = world.get(entity, Velocity)
                 velocity.yps = speed
@@ -230,6 +228,4 @@ class FallSystem(IndexedSystem):
         world = self.world
         target = recovery_target(world, entity)
         assert target is not None  # only fliers stalled before this turn roll
-        result = world.dice.success(target, RECOVERY_LABEL)
-        world.emit(RollMade(entity, "stall recovery", result))
-        return result.success
+        return success_roll(world, entity, target, RECOVERY_LABEL, "stall recovery").success

@@ -7,8 +7,7 @@ from typing import Final
 
 from esper_motion.components.flight import Flight, Leg
 from esper_motion.components.gurps import Control, LossCause, MoveState
-from esper_motion.ecs import Phase, RollMade, System
-from esper_motion.ecs.dice import modified
+from esper_motion.ecs import Phase, System
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import ClimbDiveTurn
 from esper_motion.systems.gurps.shared.climbing import counting_starts
@@ -20,6 +19,7 @@ from esper_motion.systems.gurps.shared.movers import (
     limits,
     mount_rolled_dx,
 )
+from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 CLIMB_DIVE_ROLL: Final = "climb or dive before the turning radius"
@@ -82,10 +82,9 @@ class HouseClimbTurns(System):
                 lim = limits(world, body, chosen)
                 pushed = degrees == 120 or straight < lim.radius
                 if pushed:
-                    modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, "house")
+                    modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, rules.Variant.HOUSE)
                     skill, label = control_roll(world, body)
-                    result = world.dice.success(skill + modifier, modified(label, modifier))
-                    world.emit(RollMade(body.entity, CLIMB_DIVE_ROLL, result))
+                    result = success_roll(world, body.entity, skill, label, CLIMB_DIVE_ROLL, modifier=modifier)
                     mount_rolled_dx(world, body.entity, result.success)
                     if not result.success:
                         world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import LossCause, MoveState
-from esper_motion.ecs import Phase, RollMade, System
-from esper_motion.ecs.dice import modified
+from esper_motion.ecs import Phase, System
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.movers import (
@@ -16,6 +15,7 @@ from esper_motion.systems.gurps.shared.movers import (
     installed_rules,
     mount_rolled_dx,
 )
+from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 
@@ -44,10 +44,8 @@ class HouseDiveControl(System):
             modifier = rules.house_dive_control_modifier(body.velocity.yps, top)
             if modifier is None:
                 continue
-            result = world.dice.success(
-                body.mover.dx + modifier + dx_modifier(world, body.entity), modified("DX", modifier)
-            )
-            world.emit(RollMade(body.entity, "dive past top speed", result))
+            dx = body.mover.dx + dx_modifier(world, body.entity)
+            result = success_roll(world, body.entity, dx, "DX", "dive past top speed", modifier=modifier)
             mount_rolled_dx(world, body.entity, result.success)
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import LossCause, MoveState
-from esper_motion.ecs import Phase, RollMade, World
+from esper_motion.ecs import Phase, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import LiftRegained, VelocityChanged, WipedOut
 from esper_motion.systems.gurps.options import Rules
@@ -17,6 +17,7 @@ from esper_motion.systems.gurps.shared.movers import (
     limits,
     mount_rolled_dx,
 )
+from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem
 from esper_motion.systems.gurps.shared.transitions import lose_control, regain_control
 from esper_motion.systems.gurps.shared.wingspan import wingspan_obstacles
@@ -66,8 +67,7 @@ class HouseWipeOutRecovery(IndexedSystem):
                 and not wingspan_obstacles(world, self.index, body.entity, here)
             ):
                 skill = body.mover.dx + rules.HOUSE_WIPE_OUT_REGAIN_DX_MODIFIER + dx_modifier(world, body.entity)
-                result = world.dice.success(skill, "DX-4")
-                world.emit(RollMade(body.entity, "regain control after a wipe-out", result))
+                result = success_roll(world, body.entity, skill, "DX-4", "regain control after a wipe-out")
                 mount_rolled_dx(world, body.entity, result.success)
                 if result.success:
                     dive = rules.house_uncontrolled_drop_yd(flight.fall_seconds, wipe_out=True)

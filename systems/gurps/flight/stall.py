@@ -35,7 +35,7 @@ class StallSystem(System):
         """Stall every non-hovering flier that flew too little this turn (no dice, entity order)."""
         world = self.world
         chosen = installed_rules(world)
-        house = chosen.flight == "house"
+        house = chosen.house_flight
         for entity, (flight, position) in esper.get_components(Flight, Position):
             if flight.mode.can_hover or flight.stalled or flight.wiped_out or position.altitude_yd <= 0:
                 continue

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import LossCause, MoveState
-from esper_motion.ecs import Phase, RollMade, System, World
-from esper_motion.ecs.dice import modified
+from esper_motion.ecs import Phase, System, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LeftHighSpeed, VelocityChanged
 from esper_motion.systems.gurps.options import Rules
@@ -20,6 +19,7 @@ from esper_motion.systems.gurps.shared.movers import (
     mount_rolled_dx,
     standing,
 )
+from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 
@@ -128,8 +128,7 @@ class VelocityChange(System):
         cause = LossCause.FOOTING if outcome.lost_control else None
         if outcome.roll_modifier is not None:
             skill, label = control_roll(world, body)
-            result = world.dice.success(skill + outcome.roll_modifier, modified(label, outcome.roll_modifier))
-            world.emit(RollMade(entity, "hasty deceleration", result))
+            result = success_roll(world, entity, skill, label, "hasty deceleration", modifier=outcome.roll_modifier)
             mount_rolled_dx(world, entity, result.success)
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL

@@ -5,10 +5,10 @@ from __future__ import annotations
 from esper_motion.components.gurps import Posture, PostureState
 from esper_motion.ecs import Phase, World
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.events import FallDamage, Skidded, Tripped
+from esper_motion.systems.gurps.events import Skidded, Tripped
 from esper_motion.systems.gurps.highspeed.movement import WalkPlan, dodge_aside, walk
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.shared.impact import inflict, resolve_collision
+from esper_motion.systems.gurps.shared.impact import fall_damage, resolve_collision
 from esper_motion.systems.gurps.shared.movers import Body, installed_rules, loss_mode, out_of_control
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
@@ -47,7 +47,7 @@ class Tripping(IndexedSystem):
             posture.target = None
             posture.seconds_left = 0
         remaining = velocity - control.moved_yd - control.extra_cost
-        house = chosen.control == "house"
+        house = chosen.house_control
         skid = rules.house_trip_skid_yards(velocity, remaining) if house else rules.skid_yards(remaining)
         plan = WalkPlan(
             entity=entity,
@@ -81,7 +81,5 @@ class Tripping(IndexedSystem):
             resolve_collision(world, entity, result.struck, speed, here)
         else:
             fall_yps: float = rules.fall_velocity(rules.house_trip_fall_yards(velocity)) if house else velocity
-            damage = rules.collision_dice(body.mover.hp, fall_yps, hard_obstacle=True)
-            rolled, injury = inflict(world, entity, damage, "fall damage")
-            world.emit(FallDamage(entity, fall_yps, str(damage), rolled, injury))
+            world.emit(fall_damage(world, entity, fall_yps))
         come_to_rest(world, entity, "tripped")

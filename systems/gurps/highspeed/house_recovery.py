@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from esper_motion.components.gurps import LossCause
-from esper_motion.ecs import Phase, RollMade, System
+from esper_motion.ecs import Phase, System
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import VelocityChanged
 from esper_motion.systems.gurps.shared.movers import (
@@ -14,6 +14,7 @@ from esper_motion.systems.gurps.shared.movers import (
     mount_rolled_dx,
     out_of_control,
 )
+from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.transitions import regain_control, stall_after_deceleration
 
 
@@ -40,8 +41,8 @@ class HouseRecovery(System):
                 continue
             lim = limits(world, body, chosen)
             if control.lost_at_yd is None and control.loss_cause is not LossCause.UNCONTROLLED:
-                result = world.dice.success(body.mover.dx + dx_modifier(world, body.entity), "DX")
-                world.emit(RollMade(body.entity, "regain control", result))
+                dx = body.mover.dx + dx_modifier(world, body.entity)
+                result = success_roll(world, body.entity, dx, "DX", "regain control")
                 mount_rolled_dx(world, body.entity, result.success)
                 if result.success:
                     regain_control(world, body, lim.high_speed_above)

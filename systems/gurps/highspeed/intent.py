@@ -189,7 +189,7 @@ def _check_out_of_control(world: World, body: Body, lim: Limits | None, chosen: 
     takes Move maneuvers, and its throttle (within the usual limits) applies if it wins control back this turn
     (House rules: High Speed Movement). ``lim`` is None when the intent turns, veers and throttles nothing."""
     intent = body.intent
-    if chosen.control != "house":
+    if not chosen.house_control:
         if _turning(intent) or intent.throttle or any(intent.veer):
             raise IntentError(
                 body.entity,
@@ -217,9 +217,9 @@ def early_turn_modifier(body: Body, lim: Limits, chosen: Rules) -> int:
     """The modifier of an early or tight turn: -1 per full Basic Move by which the velocity exceeds Basic Move;
     with the house turning radius, minus the radius (Basic Set: High-Speed Movement > Pushing the Envelope;
     House rules: High Speed Movement)."""
-    if chosen.turning_radius == "house":
-        return rules.early_turn_modifier(body.velocity.yps, lim.move, "house")
-    return rules.early_turn_modifier(body.velocity.yps, lim.basic_move)
+    reading = rules.RADIUS_READINGS[chosen.turning_radius]
+    move = lim.move if reading.encumbered else lim.basic_move
+    return rules.early_turn_modifier(body.velocity.yps, move, reading.early_turn)
 
 
 def check_intent(world: World, body: Body, chosen: Rules) -> None:

@@ -57,7 +57,7 @@ def _cause(world: World, body: Body, chosen: Rules) -> LossCause | None:
     if unmanned(world, body):
         return LossCause.UNCONTROLLED
     maneuver: Maneuver = body.intent.maneuver
-    if chosen.control == "house":
+    if chosen.house_control:
         top = limits(world, body, chosen).top_speed
         if top < body.velocity.yps:
             return LossCause.TOP_SPEED

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from esper_motion.components.gurps import Condition, Control, FacingChange, LossCause, Mover, MoveState, Skills
 from esper_motion.components.motion import Position
 from esper_motion.components.mount import Mount
-from esper_motion.ecs import Phase, RollMade, World
+from esper_motion.ecs import Phase, World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, turn
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned, WingspanObstructed
@@ -31,6 +31,7 @@ from esper_motion.systems.gurps.shared.movers import (
     loss_mode,
     mount_rolled_dx,
 )
+from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import lose_control
 from esper_motion.systems.gurps.shared.wingspan import could_meet, watched, winged_fliers, wingspan_obstacles
@@ -399,8 +400,7 @@ def dodge_aside(world: World, index: SpatialIndex, mover: int, other: int, *, at
     skill = dodge_skill(world, other)
     if skill is None:
         return False
-    result = world.dice.success(skill, "Dodge")
-    world.emit(RollMade(other, f"dodge out of the way of entity {mover}", result))
+    result = success_roll(world, other, skill, "Dodge", f"dodge out of the way of entity {mover}")
     if result.success:
         index.shift(other, aside)
         position = world.get(other, Position)
@@ -473,7 +473,7 @@ class PathWalker(IndexedSystem):
         chosen = installed_rules(world)
         self.index.refresh(world)
         walked: list[int] = []  # the bodies that have moved so far this turn
-        winged = winged_fliers(world) if chosen.flight == "house" else frozenset()
+        winged = winged_fliers(world) if chosen.house_flight else frozenset()
         for body in bodies(world):
             if carried(body) or body.control.halted:
                 continue
@@ -497,8 +497,7 @@ class PathWalker(IndexedSystem):
         plan = plan_walk(world, body, chosen, control.turn_plan, loss)
 
         def jump(obstacle: int, at: Hex) -> bool:
-            result = world.dice.success(jump_skill(world, body), "DX or Jumping")
-            world.emit(RollMade(entity, f"jump obstacle {obstacle}", result))
+            result = success_roll(world, entity, jump_skill(world, body), "DX or Jumping", f"jump obstacle {obstacle}")
             mount_rolled_dx(world, entity, result.success)
             if result.success:
                 world.emit(ObstacleCrossed(entity, obstacle, at))
@@ -521,8 +520,8 @@ class PathWalker(IndexedSystem):
                 return True
             met = True
             world.emit(WingspanObstructed(entity, tuple(sorted(found)), False))
-            result = world.dice.success(body.mover.dx + dx_modifier(world, entity), "DX")
-            world.emit(RollMade(entity, "obstacle in the wingspan", result))
+            dx = body.mover.dx + dx_modifier(world, entity)
+            result = success_roll(world, entity, dx, "DX", "obstacle in the wingspan")
             mount_rolled_dx(world, entity, result.success)
             if not result.success:
                 cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL

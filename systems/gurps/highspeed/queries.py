@@ -105,7 +105,7 @@ def speed_modifier(world: World, attacker: int, target: int, range_yd: float = 0
     so anything up to 2 yards is 0.
     """
     range_yd = check_number("speed_modifier", "range_yd", range_yd, low=0)
-    if installed_rules(world).control == "house":
+    if installed_rules(world).house_control:
         total = _house_target_range(world, attacker, target, range_yd)
     else:
         total = range_yd + relative_speed_yps(world, attacker, target)

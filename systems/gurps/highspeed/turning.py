@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 from esper_motion.components.gurps import FacingChange, LossCause, MoveState
-from esper_motion.ecs import Phase, RollMade, System, World
-from esper_motion.ecs.dice import modified
+from esper_motion.ecs import Phase, System, World
 from esper_motion.systems.gurps.highspeed.intent import early_turn_modifier
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.climbing import hexside_free_yd
@@ -20,6 +19,7 @@ from esper_motion.systems.gurps.shared.movers import (
     limits,
     mount_rolled_dx,
 )
+from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 
@@ -94,13 +94,12 @@ class TurnPlanner(System):
             if what is not None:
                 modifier = early_turn_modifier(body, lim, chosen)
                 skill, label = control_roll(world, body)
-                result = world.dice.success(skill + modifier, modified(label, modifier))
-                world.emit(RollMade(body.entity, what, result))
+                result = success_roll(world, body.entity, skill, label, what, modifier=modifier)
                 mount_rolled_dx(world, body.entity, result.success)
                 if not result.success:
                     cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
                     lose_control(world, body, cause, at, chosen)
-                    if chosen.control == "house":
+                    if chosen.house_control:
                         planned.append((at, by))
                     break
             planned.append((at, by))

@@ -19,13 +19,12 @@ from esper_motion.ecs.validate import check_bool, check_choice, check_int
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.mounted.common import (
     control_skill,
-    house,
     require_mount,
     require_rider,
     require_seated,
-    skill_level,
 )
-from esper_motion.systems.gurps.shared.movers import relative_velocity
+from esper_motion.systems.gurps.shared.movers import installed_rules, relative_velocity
+from esper_motion.systems.gurps.shared.rolls import skill_level
 
 FAR_SIDE_TARGETS: Final = ("foot", "face", "eyes", "skull", "hand")
 """All a foe can hit of a rider hanging on the far side of its mount (Basic Set: Mounted Combat > Using Ranged
@@ -78,13 +77,14 @@ def mounted_attack(
     check_bool("mounted_attack", "ranged", ranged)
     found = world.get(mount, Mount)
     control_skill_level = skill_level(world, rider, control_skill(found))
-    playing_house = house(world)
+    chosen = installed_rules(world)
+    playing_house = chosen.house_mounts
     skill = rules.cavalry_skill(weapon_skill, control_skill_level, link.cavalry_training and playing_house)
     modifiers: list[tuple[str, int]] = []
     damage_bonus = 0
     if target is not None and not ranged:
         speed = relative_velocity(world, rider, target)
-        to_hit, damage_bonus = rules.mounted_melee_speed_modifier(speed, "house" if playing_house else "basic")
+        to_hit, damage_bonus = rules.mounted_melee_speed_modifier(speed, chosen.mounts)
         if to_hit:
             modifiers.append(("relative velocity", to_hit))
     if found.attacked_turn is not None and found.attacked_turn == world.turn - 1:
@@ -165,12 +165,12 @@ def mounted_defense(world: World, entity: int) -> MountedDefense:
     """
     found = world.try_get(entity, Mount)
     if found is not None:
-        if house(world) and not found.spooked:
+        if installed_rules(world).house_mounts and not found.spooked:
             return MountedDefense(found.defenses, 0)
         return MountedDefense(("dodge",), 0)
     _, mount = require_seated(world, entity)
     riding = skill_level(world, entity, control_skill(world.get(mount, Mount)))
-    penalty = 0 if house(world) else rules.riding_defense_penalty(riding)
+    penalty = 0 if installed_rules(world).house_mounts else rules.riding_defense_penalty(riding)
     if world.get(mount, Mount).spooked:
         return MountedDefense(("dodge",), penalty)
     return MountedDefense(("dodge", "block", "parry"), penalty)
@@ -251,7 +251,7 @@ def rider_dx_modifier(world: World, rider: int) -> int:
     """House rules: -10 to the rider's DX rolls while its mount is out of control (``Mount.out_of_control``, or
     out of control at high speed); 0 otherwise, and always 0 under the Basic Set (House rules: Mounts)."""
     link = require_rider(world, rider)
-    if not house(world) or link.mount is None:
+    if not installed_rules(world).house_mounts or link.mount is None:
         return 0
     control = world.try_get(link.mount, Control)
     lost = world.get(link.mount, Mount).out_of_control or (
@@ -264,6 +264,6 @@ def counts_as_standing(world: World, rider: int) -> bool:
     """House rules: a rider in a saddle counts as standing (House rules: Mounts). False on foot, without a
     saddle, and under the Basic Set, where a rider sits."""
     link = require_rider(world, rider)
-    if not house(world) or link.mount is None:
+    if not installed_rules(world).house_mounts or link.mount is None:
         return False
     return world.get(link.mount, Mount).saddle

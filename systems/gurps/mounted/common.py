@@ -7,43 +7,24 @@ Sources: Basic Set: Mounted Combat, and the house rules' Mounts when ``Rules.mou
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final, TypeVar
 
-from esper_motion.components.gurps import (
-    Condition,
-    Control,
-    Intent,
-    Maneuver,
-    Mover,
-    MoveState,
-    Posture,
-    PostureState,
-    Skills,
-)
+from esper_motion.components.gurps import Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.components.mount import Mount, Rider
-from esper_motion.ecs import IntentError, RollMade, SuccessRoll, World, WorldError
+from esper_motion.ecs import IntentError, SuccessRoll, World, WorldError
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex, neighbour, turn
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.events import FallDamage, FellOff, ReadyForced
-from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.events import FellOff, ReadyForced
 from esper_motion.systems.gurps.shared.figure import body_hexes
+from esper_motion.systems.gurps.shared.impact import fall_damage
+from esper_motion.systems.gurps.shared.movers import installed_rules
+from esper_motion.systems.gurps.shared.rolls import best_skill, shock, skill_level, skill_roll, success_roll
 from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index, tell_index
 
 C = TypeVar("C")
-
-
-def house(world: World) -> bool:
-    """Whether the world plays the house rules' Mounts (``Rules.mounts == "house"``)."""
-    chosen = world.rules.get("gurps")
-    if not isinstance(chosen, Rules):
-        raise WorldError(
-            "the GURPS rules are not installed in this world: call esper_motion.systems.gurps.install(world)"
-        )
-    return chosen.mounts == "house"
 
 
 def strapped(world: World, rider: int) -> bool:
@@ -51,7 +32,7 @@ def strapped(world: World, rider: int) -> bool:
     ``Rules.mounts`` is ``"house"``): then it cannot fall or be thrown off its mount, and a failed roll to stay on
     costs it a Ready instead (House rules: Mounts). Under the Basic Set strapping in changes nothing."""
     found = world.try_get(rider, Rider)
-    return found is not None and found.strapped_in and house(world)
+    return found is not None and found.strapped_in and installed_rules(world).house_mounts
 
 
 def force_ready(world: World, rider: int, cause: str) -> None:
@@ -265,56 +246,7 @@ def place_rider(world: World, rider: int, mount: int) -> None:
         facing.direction = mount_facing.direction
 
 
-# --- Rolls ----------------------------------------------------------------------------------------
-
-
-def skill_level(world: World, entity: int, skill: str) -> int:
-    """The entity's level in ``skill``; a clear error when it has none (no defaults are assumed)."""
-    skills = world.try_get(entity, Skills)
-    level = skills.level(skill) if skills is not None else None
-    if level is None:
-        raise WorldError(f"entity {entity} has no {skill} skill: set Skills.levels[{skill!r}]")
-    return level
-
-
-def best_skill(world: World, entity: int, names: Iterable[str]) -> tuple[str, int] | None:
-    """The entity's best skill among ``names`` as ``(name, level)``, or None when it has none of them."""
-    skills = world.try_get(entity, Skills)
-    if skills is None:
-        return None
-    found = [(level, name) for name in names if (level := skills.level(name)) is not None]
-    if not found:
-        return None
-    level, name = max(found, key=lambda pair: (pair[0], pair[1]))
-    return name, level
-
-
-def success_roll(world: World, entity: int, target: int, label: str, purpose: str) -> SuccessRoll:
-    """Roll 3d6 against ``target`` for ``entity`` and report it with :class:`~esper_motion.ecs.events.RollMade`."""
-    result = world.dice.success(target, label)
-    world.emit(RollMade(entity, purpose, result))
-    return result
-
-
-def shock(world: World, entity: int) -> int:
-    """This turn's shock penalty (``Condition.shock``, 0 without a ``Condition``): it counts against DX- and
-    IQ-based rolls such as Riding, Jumping, Acrobatics, Animal Handling and DX itself (docs/architecture.md > Facts the
-    rules lean on)."""
-    condition = world.try_get(entity, Condition)
-    return condition.shock if condition is not None else 0
-
-
-def skill_roll(world: World, entity: int, skill: str, modifier: int, purpose: str) -> SuccessRoll:
-    """Roll ``entity``'s ``skill`` (``"DX"``: its ``Mover.dx``, 10 without a ``Mover``) plus ``modifier`` and its
-    shock; the label shows the total modifier, e.g. ``DX-3``. Reported with
-    :class:`~esper_motion.ecs.events.RollMade`."""
-    if skill == "DX":
-        mover = world.try_get(entity, Mover)
-        level = mover.dx if mover is not None else 10
-    else:
-        level = skill_level(world, entity, skill)
-    total = modifier + shock(world, entity)
-    return success_roll(world, entity, level + total, modified(skill, total), purpose)
+# --- Riding rolls ---------------------------------------------------------------------------------
 
 
 def control_skill(mount: Mount) -> str:
@@ -374,35 +306,13 @@ def riding_target(world: World, rider: int, mount: int, modifier: int, *, stay_o
         total -= 3
     if rider_component.trick is not None:
         total += rules.ranged_trick(rider_component.trick).riding_modifier
-    if stay_on and house(world):
+    if stay_on and installed_rules(world).house_mounts:
         total += 3 if mount_component.war_saddle else 0
         total += 1 if mount_component.stirrups else 0
     return base + total, modified(skill, total)
 
 
 # --- Falls ----------------------------------------------------------------------------------------
-
-
-def injure(world: World, entity: int, injury: int) -> None:
-    """Add ``injury`` to the entity's ``Condition.injury`` when it has one."""
-    condition = world.try_get(entity, Condition)
-    if condition is not None:
-        condition.injury += injury
-
-
-def fall_damage(world: World, entity: int, yards: float) -> int:
-    """Roll and apply damage for a fall of ``yards``: a collision with the ground at the fall's velocity,
-    the faller's HP counting double; crushing, never below 0 (Basic Set: Falling; Damage from Collisions, as
-    in docs/architecture.md > Facts the rules lean on). Emits :class:`FallDamage`; returns the injury."""
-    mover = world.try_get(entity, Mover)
-    hp = mover.hp if mover is not None else 10
-    velocity = rules.fall_velocity(yards)
-    damage = rules.collision_dice(hp, velocity, hard_obstacle=True)
-    rolled = world.dice.roll(damage.expression).total if damage.dice else 0
-    injury = max(0, rolled)
-    injure(world, entity, injury)
-    world.emit(FallDamage(entity, velocity, str(damage), rolled, injury))
-    return injury
 
 
 def fall_off(
@@ -420,7 +330,7 @@ def fall_off(
     chosen = best_skill(world, rider, negated_by)
     if chosen is not None and skill_roll(world, rider, chosen[0], 0, f"land safely after falling off {mount}").success:
         return
-    fall_damage(world, rider, yards)
+    world.emit(fall_damage(world, rider, rules.fall_velocity(yards)))
 
 
 def _require(world: World, entity: int, kind: type[C], what_for: str) -> C:

@@ -15,7 +15,7 @@ import esper
 from esper_motion.components.gurps import Condition, Control, Mover, MoveState, Posture, PostureState
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.components.mount import Mount, Rider
-from esper_motion.ecs import Phase, RollMade, System, World
+from esper_motion.ecs import Phase, System, World
 from esper_motion.ecs.hexgrid import direction_to, line, turn
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import (
@@ -28,22 +28,19 @@ from esper_motion.systems.gurps.events import (
     MountLossOfControl,
 )
 from esper_motion.systems.gurps.mounted.common import (
-    best_skill,
-    fall_damage,
     fall_off,
     force_ready,
-    house,
-    injure,
     mount_body,
     place_rider,
     readies,
     require_mount,
     riding_roll,
-    skill_roll,
     strapped,
 )
 from esper_motion.systems.gurps.shared.figure import body_hexes
-from esper_motion.systems.gurps.shared.movers import initiative_order
+from esper_motion.systems.gurps.shared.impact import fall_damage, inflict
+from esper_motion.systems.gurps.shared.movers import initiative_order, installed_rules
+from esper_motion.systems.gurps.shared.rolls import best_skill, dice_roll, skill_roll
 from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index, tell_index
 
 _HORSE_FALL_YD: Final = 3
@@ -53,8 +50,7 @@ _HORSE_FALL_YD: Final = 3
 def lose_control(world: World, mount: int) -> None:
     """A total loss of control: roll 2d on the table and apply the row (Basic Set: Mounted Combat > Mount Loss
     of Control Table). Emits :class:`~esper_motion.ecs.events.RollMade` and the row's events."""
-    roll = world.dice.roll("2d")
-    world.emit(RollMade(mount, "Mount Loss of Control Table", roll))
+    roll = dice_roll(world, mount, "2d", "Mount Loss of Control Table")
     apply_loss_row(world, mount, roll.total, rolled=True)
 
 
@@ -250,13 +246,12 @@ def _crushed(world: World, rider: int, mount: int, st: int, fall_yd: float, *, s
     in), then thrust crushing damage for the mount's ST (Mount Loss of Control Table, row 12)."""
     if strapped_in:
         position = world.try_get(rider, Position)
-        fall_damage(world, rider, fall_yd + (position.altitude_yd if position is not None else 0.0))
+        yards = fall_yd + (position.altitude_yd if position is not None else 0.0)
+        world.emit(fall_damage(world, rider, rules.fall_velocity(yards)))
     else:
         fall_off(world, rider, mount, "crushed under the falling mount", fall_yd)
     damage = rules.thrust_damage(st)
-    rolled = world.dice.roll(damage.expression).total
-    injury = max(0, rolled)
-    injure(world, rider, injury)
+    rolled, injury = inflict(world, rider, damage, f"crushed under entity {mount}")
     world.emit(CrushedByMount(rider, mount, str(damage), rolled, injury))
 
 
@@ -322,7 +317,7 @@ class MountRecoverySystem(System):
                 mount.call_back_in = rules.mount_loss_of_control(2).call_back_retry_seconds or 0
                 continue
             call_back(world, entity, caller)
-        if not house(world):
+        if not installed_rules(world).house_mounts:
             return
         due = [entity for entity, rider in esper.get_component(Rider) if rider.ready_turn == world.turn]
         for entity in initiative_order(world, due):

@@ -17,7 +17,6 @@ from esper_motion.ecs.validate import check_choice
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import FeatRefused
 from esper_motion.systems.gurps.mounted.common import (
-    house,
     maneuver,
     require_mount,
     riding_roll,
@@ -128,7 +127,7 @@ class MountOrderSystem(System):
             if intent is not None:
                 self._orders(entity, mount, intent)
             mount.feat = None
-        if house(world):
+        if installed_rules(world).house_mounts:
             self._house_riders()
 
     def _orders(self, entity: int, mount: Mount, intent: Intent) -> None:
@@ -253,7 +252,7 @@ def ordered_intent(world: World, entity: int) -> Intent:
         )
     if mount is not None and mount.exhausted:
         intent = replace(intent, throttle=exhausted_throttle(world, entity, intent))
-    if not house(world):
+    if not installed_rules(world).house_mounts:
         return intent
     if mount is not None:
         check_ridden_mount(world, entity)

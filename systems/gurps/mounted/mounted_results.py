@@ -12,25 +12,23 @@ import esper
 from esper_motion.components.gurps import Maneuver, Mover, Posture, PostureState
 from esper_motion.components.mount import MOUNT_ATTACKS, RANGED_TRICKS, Mount, Nerve, Rider
 from esper_motion.ecs import IntentError, Phase, System, World
-from esper_motion.ecs.dice import modified
 from esper_motion.ecs.validate import check_bool, check_choice, check_int
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import MountAttacked, MountOutOfControl, PanicChecked, StrappedTrauma
 from esper_motion.systems.gurps.mounted.common import (
     fall_off,
     force_ready,
-    house,
-    injure,
     maneuver,
     require_mount,
     require_seated,
     riding_roll,
     strapped,
-    success_roll,
 )
 from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row, lose_control
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
-from esper_motion.systems.gurps.shared.movers import initiative_order
+from esper_motion.systems.gurps.shared.impact import injure
+from esper_motion.systems.gurps.shared.movers import initiative_order, installed_rules
+from esper_motion.systems.gurps.shared.rolls import success_roll
 
 _ATTACKING = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 
@@ -150,7 +148,7 @@ class MountedResultsSystem(System):
         world = self.world
         mount = world.get(entity, Mount)
         for made in mount.dx_rolls:
-            if made or house(world):
+            if made or installed_rules(world).house_mounts:
                 for rider in list(mount.riders):
                     if not riding_roll(
                         world, rider, entity, 0, "stay on through the mount's maneuver", stay_on=True
@@ -201,7 +199,7 @@ class MountedResultsSystem(System):
         stunned, yards = link.stunned_now, link.knockback_yd
         if not stunned and not yards:
             return
-        if house(world):
+        if installed_rules(world).house_mounts:
             modifier = rules.house_unseat_modifier(stunned, yards)
             if not riding_roll(
                 world, rider, mount, modifier, "stay on when stunned or knocked back", stay_on=True
@@ -230,7 +228,7 @@ class MountedResultsSystem(System):
         if rider is None:
             return
         modifier = rules.shock_penalty(injury)
-        if not house(world):
+        if not installed_rules(world).house_mounts:
             if not riding_roll(world, rider, entity, modifier, "keep the hit mount from spooking").success:
                 start_spooking(world, entity, "hit")
             return
@@ -254,7 +252,7 @@ class MountedResultsSystem(System):
             world.emit(PanicChecked(foe, mount, False, False))
             return
         modifier = rules.panic_roll_modifier(nerve.combat_reflexes)
-        label = modified("Will", modifier)
-        held = success_roll(world, foe, nerve.will + modifier, label, f"stand against the charge of entity {mount}")
+        purpose = f"stand against the charge of entity {mount}"
+        held = success_roll(world, foe, nerve.will, "Will", purpose, modifier=modifier)
         nerve.panicked = nerve.panicked or not held.success
         world.emit(PanicChecked(foe, mount, True, not held.success))

@@ -11,7 +11,7 @@ import esper
 from esper_motion.components.gurps import Control, Maneuver, Mover, Posture, PostureState
 from esper_motion.components.motion import Position, Velocity
 from esper_motion.components.mount import Mount, Rider
-from esper_motion.ecs import IntentError, Phase, RollMade, System, World, WorldError
+from esper_motion.ecs import IntentError, Phase, System, World, WorldError
 from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import (
@@ -39,12 +39,11 @@ from esper_motion.systems.gurps.mounted.common import (
     require_seated,
     seat,
     set_maneuver,
-    skill_level,
-    skill_roll,
     step_down_hex,
     unlink,
 )
 from esper_motion.systems.gurps.shared.movers import initiative_order
+from esper_motion.systems.gurps.shared.rolls import dice_roll, skill_level, skill_roll
 
 _JUMP_OFF_SKILLS = ("Acrobatics", "Jumping")
 
@@ -318,9 +317,7 @@ class MountingSystem(System):
         if not readies(world, entity):
             return
         if found.tightening_left == 0:
-            seconds = world.dice.roll("4d")
-            world.emit(RollMade(entity, "seconds to tighten the saddle", seconds))
-            found.tightening_left = seconds.total
+            found.tightening_left = dice_roll(world, entity, "4d", "seconds to tighten the saddle").total
         found.tightening_left -= 1
         if found.tightening_left == 0:
             found.saddle_loose = False

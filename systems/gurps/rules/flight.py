@@ -14,6 +14,7 @@ from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.validate import check_bool, check_int, check_number
 from esper_motion.systems.gurps.rules._common import _enum
 from esper_motion.systems.gurps.rules.mounted import mounted_melee_speed_modifier
+from esper_motion.systems.gurps.rules.tables import Variant
 
 _LEVELS: Final = "Basic Set: Combat at Different Levels"
 _HOUSE_FLYING: Final = "House rules: Flying Movement and Combat"
@@ -332,4 +333,4 @@ def dragon_melee_speed_modifier(yards_moved: float, relative_velocity: float) ->
     relative_velocity = check_number(owner, "relative_velocity", relative_velocity, low=0)
     if yards_moved <= DRAGON_MOVE_YD:
         return 0, 0
-    return mounted_melee_speed_modifier(relative_velocity, "house")
+    return mounted_melee_speed_modifier(relative_velocity, Variant.HOUSE)

@@ -5,19 +5,56 @@ speed."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from types import MappingProxyType
+from typing import Final
 
 from esper_motion.components.gurps import Maneuver
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.validate import check_bool, check_choice, check_int, check_number
 from esper_motion.systems.gurps.rules._common import _enum
-from esper_motion.systems.gurps.rules.tables import _VARIANTS, Variant, encumbered_move
+from esper_motion.systems.gurps.rules.tables import _VARIANTS, Reading, Variant, encumbered_move
 
-RadiusVariant = Literal["basic", "house", "realistic"]
-"""The three turning-radius formulas (see :func:`turning_radius`)."""
 
-_RADIUS_VARIANTS: Final = ("basic", "house", "realistic")
+class RadiusVariant(Reading):
+    """The turning-radius readings (``Rules.turning_radius``); what each does is its row of
+    :data:`RADIUS_READINGS`."""
+
+    BASIC = "basic"
+    HOUSE = "house"
+    REALISTIC = "realistic"
+
+
+@dataclass(frozen=True, slots=True)
+class RadiusReading:
+    """What one turning-radius reading decides, in one row of :data:`RADIUS_READINGS`.
+
+    - ``yards``: the radius at a velocity, for a Move of 1 or more (:func:`turning_radius` gives a Move of 0
+      ``math.inf`` whatever the reading).
+    - ``encumbered``: whether the Move it reads is Encumbered Move rather than Basic Move, for the radius and the
+      early-turn modifier alike.
+    - ``early_turn``: the reading of the early-turn modifier played with it (:func:`early_turn_modifier`).
+    """
+
+    yards: Callable[[int, int], int]
+    encumbered: bool
+    early_turn: Variant
+
+
+RADIUS_READINGS: Final[Mapping[RadiusVariant, RadiusReading]] = MappingProxyType(
+    {
+        # Basic Set: High-Speed Movement > Direction and Turning Radius: velocity / Basic Move, rounded down.
+        RadiusVariant.BASIC: RadiusReading(lambda velocity, move: velocity // move, False, Variant.BASIC),
+        # House rules: High Speed Movement: velocity / Encumbered Move, rounded up.
+        RadiusVariant.HOUSE: RadiusReading(lambda velocity, move: -(-velocity // move), True, Variant.HOUSE),
+        # The optional realistic radius of the same Basic Set section: velocity squared / 10, rounded down.
+        RadiusVariant.REALISTIC: RadiusReading(lambda velocity, _move: velocity**2 // 10, False, Variant.BASIC),
+    }
+)
+"""Each turning-radius reading beside its peers: a new reading is one row here and its tests."""
+
+_RADIUS_VARIANTS: Final = tuple(RadiusVariant)
 
 MOVING_MANEUVERS: Final = frozenset({Maneuver.MOVE, Maneuver.MOVE_AND_ATTACK})
 """The maneuvers that spend the turn's movement: the only ones a mover at high speed keeps control on, and the
@@ -133,7 +170,7 @@ def house_top_speed(encumbered_move: int, enhanced_move: int = 0) -> int:
     return max(sprint_top_speed(encumbered_move), enhanced_move)
 
 
-def turning_radius(velocity: int, move: int, variant: RadiusVariant = "basic") -> int | float:
+def turning_radius(velocity: int, move: int, variant: RadiusVariant = RadiusVariant.BASIC) -> int | float:
     """Yards to move straight ahead between 60-degree turns.
 
     - ``basic``: velocity / Basic Move, rounded down (Basic Set: High-Speed Movement > Direction and
@@ -154,11 +191,7 @@ def turning_radius(velocity: int, move: int, variant: RadiusVariant = "basic") -
     check_choice("turning_radius", "variant", variant, _RADIUS_VARIANTS)
     if move == 0:
         return math.inf
-    if variant == "basic":
-        return velocity // move
-    if variant == "house":
-        return -(-velocity // move)
-    return velocity**2 // 10
+    return RADIUS_READINGS[variant].yards(velocity, move)
 
 
 PUSHING_THE_ENVELOPE_DX_BONUS: Final = 3
@@ -192,7 +225,7 @@ def hasty_deceleration_modifier(decel: int, basic_move: int) -> int:
     return -(max(0, decel - basic_move) // 2)
 
 
-def early_turn_modifier(velocity: int, basic_move: int, variant: Variant = "basic") -> int:
+def early_turn_modifier(velocity: int, basic_move: int, variant: Variant = Variant.BASIC) -> int:
     """Roll modifier for turning before the turning radius is covered (or turning tighter).
 
     - ``basic``: -1 per full Basic Move by which velocity exceeds Basic Move, on a DX+3 roll; the same
@@ -213,11 +246,11 @@ def early_turn_modifier(velocity: int, basic_move: int, variant: Variant = "basi
         raise RuleValueError(
             "early_turn_modifier", "basic_move", basic_move, "1 or more (a Basic Move of 0 cannot turn)"
         )
-    check_choice("early_turn_modifier", "variant", variant, _VARIANTS)
+    variant = Variant(check_choice("early_turn_modifier", "variant", variant, _VARIANTS))
     if velocity <= basic_move:
         return 0
-    if variant == "house":
-        return -int(turning_radius(velocity, basic_move, "house"))
+    if variant is Variant.HOUSE:
+        return -int(turning_radius(velocity, basic_move, RadiusVariant.HOUSE))
     return -((velocity - basic_move) // basic_move)
 
 

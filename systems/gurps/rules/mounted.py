@@ -307,7 +307,7 @@ def riding_defense_penalty(riding: int) -> int:
     return min(0, riding - 12)
 
 
-def mounted_melee_speed_modifier(relative_velocity: float, variant: Variant = "basic") -> tuple[int, int]:
+def mounted_melee_speed_modifier(relative_velocity: float, variant: Variant = Variant.BASIC) -> tuple[int, int]:
     """(to-hit modifier, damage bonus) for a melee attack from a mount moving ``relative_velocity``
     yards/second relative to the foe.
 
@@ -318,8 +318,7 @@ def mounted_melee_speed_modifier(relative_velocity: float, variant: Variant = "b
       (7 yd/s: -1/+1; 50 yd/s: -6/+6) (House rules: Mounts).
     """
     relative_velocity = check_number("mounted_melee_speed_modifier", "relative_velocity", relative_velocity, low=0)
-    check_choice("mounted_melee_speed_modifier", "variant", variant, _VARIANTS)
-    if variant == "basic":
+    if Variant(check_choice("mounted_melee_speed_modifier", "variant", variant, _VARIANTS)) is Variant.BASIC:
         return (-1, 1) if relative_velocity >= 7 else (0, 0)
     if relative_velocity == 0:
         return 0, 0

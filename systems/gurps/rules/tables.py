@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
 from fractions import Fraction
-from typing import Final, Literal
+from typing import Any, Final
 
 from esper_motion.ecs.validate import check_int
 from esper_motion.systems.gurps.rules._common import _exact, _positive
@@ -15,10 +15,28 @@ from esper_motion.systems.gurps.rules._common import _exact, _positive
 _ENCUMBRANCE: Final = "Basic Set: Encumbrance and Move"
 _SIZE_SPEED: Final = "Basic Set: Size and Speed/Range Table"
 
-Variant = Literal["basic", "house"]
-"""Which rule set a function with two readings follows: the Basic Set or the house rules."""
 
-_VARIANTS: Final = ("basic", "house")
+class Reading(str, Enum):
+    """A named reading of a rule, equal to its name and shown as it (a scene or a save writes the name)."""
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: Any) -> str:
+        return format(str(self.value), spec)
+
+
+class Variant(Reading):
+    """Which rule set a function with two readings follows: the Basic Set or the house rules."""
+
+    BASIC = "basic"
+    HOUSE = "house"
+
+
+_VARIANTS: Final = tuple(Variant)
 
 
 class Encumbrance(IntEnum):

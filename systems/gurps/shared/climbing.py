@@ -62,7 +62,7 @@ def house_climbing(world: World, entity: int) -> bool:
     the ground). The house text gives its costs for a flier using High Speed Movement; in ordinary flight the Basic
     Set's Changing Height applies (House rules: Flying Movement and Combat; Basic Set: Flying Combat > Aerial
     Movement > Changing Height)."""
-    if installed_rules(world).flight != "house":
+    if not installed_rules(world).house_flight:
         return False
     if world.get(entity, Control).state is MoveState.HIGH_SPEED:
         return True
@@ -86,7 +86,7 @@ def speeds_after_climbs(world: World, body: Body, top_speed: int) -> tuple[int, 
         return velocity, top_speed
     legs = wish.vertical_legs()
     chosen = installed_rules(world)
-    if not legs or body.position.altitude_yd <= 0 or chosen.flight != "house":
+    if not legs or body.position.altitude_yd <= 0 or not chosen.house_flight:
         return velocity, top_speed
     loss = rules.house_climb_speed_loss(sum(climb for _, climb in legs if climb > 0))
     gain = rules.house_dive_speed_gain(-sum(climb for _, climb in legs if climb < 0))
@@ -113,7 +113,7 @@ def movement_points(world: World, entity: int) -> int | None:
         return None
     velocity = world.get(entity, Velocity).yps
     control = world.get(entity, Control)
-    if control.state is MoveState.HIGH_SPEED and installed_rules(world).flight == "house":
+    if control.state is MoveState.HIGH_SPEED and installed_rules(world).house_flight:
         return velocity
     return max(velocity, world.get(entity, Flight).air_move)
 
@@ -188,7 +188,7 @@ def climb_turn_yards(world: World, body: Body) -> tuple[int, ...]:
         return ()
     wish = world.try_get(body.entity, FlightIntent)
     flight = world.try_get(body.entity, Flight)
-    if wish is None or flight is None or installed_rules(world).flight != "house":
+    if wish is None or flight is None or not installed_rules(world).house_flight:
         return ()
     return tuple(at for at, _, _ in counting_starts(wish.vertical_legs(), flight.last_climb_yd))
 

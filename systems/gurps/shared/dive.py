@@ -28,7 +28,7 @@ def normal_top_speed(flight: Flight, mover: Mover, chosen: Rules) -> int:
     Flying and Swimming; House rules: High Speed Movement). The same figure
     ``esper_motion.systems.gurps.shared.movers.limits`` uses."""
     move = rules.encumbered_move(flight.air_move, mover.encumbrance)
-    if chosen.control == "house":
+    if chosen.house_control:
         return rules.house_top_speed(move, flight.top_airspeed or 0)
     return rules.encumbered_top_speed(move, flight.top_airspeed, mover.encumbrance)
 
@@ -47,7 +47,7 @@ def speed_limits(world: World, entity: int, chosen: Rules, accel_step: int, top_
     flight = world.try_get(entity, Flight)
     if flight is None:
         return accel_step, top_speed
-    if chosen.flight == "house":
+    if chosen.house_flight:
         return accel_step, min(top_speed + flight.dive_bonus_yps, rules.house_dive_speed_cap(top_speed))
     if diving(world, entity):
         return rules.dive_limits(accel_step, top_speed)

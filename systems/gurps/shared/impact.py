@@ -1,5 +1,5 @@
-"""Collision damage, both ways: what a mover takes from what it runs or falls into, and what it deals (Basic Set:
-Damage from Collisions; the facts in docs/architecture.md)."""
+"""Collision damage, both ways: what a mover takes from what it runs or falls into, and what it deals; and the
+damage of a fall (Basic Set: Damage from Collisions; Falling; the facts in docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from typing import Final
 
 from esper_motion.components.gurps import Condition, Mover, Obstacle, Posture, PostureState
 from esper_motion.components.motion import Velocity
-from esper_motion.ecs import Damage, RollMade, World, WorldError
+from esper_motion.ecs import Damage, World, WorldError
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.events import Collided, KnockedDown
+from esper_motion.systems.gurps.events import Collided, FallDamage, KnockedDown
+from esper_motion.systems.gurps.shared.rolls import dice_roll
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
 
 _collision_dice: Final = lru_cache(maxsize=256, typed=True)(rules.collision_dice)
@@ -19,21 +20,36 @@ _collision_dice: Final = lru_cache(maxsize=256, typed=True)(rules.collision_dice
 arithmetic is slow, and the same few figures collide again and again)."""
 
 
+def injure(world: World, entity: int, injury: int) -> None:
+    """Add ``injury`` to the entity's ``Condition.injury`` when it has one."""
+    condition = world.try_get(entity, Condition)
+    if condition is not None:
+        condition.injury += injury
+
+
 def inflict(world: World, entity: int, damage: Damage, purpose: str) -> tuple[int, int]:
-    """Roll ``damage`` against ``entity`` and add the injury to its ``Condition`` if it has one.
+    """Roll ``damage`` against ``entity`` (:func:`~esper_motion.systems.gurps.shared.rolls.dice_roll`) and
+    :func:`injure` it.
 
     Returns the rolled total and the injury done: crushing damage never does less than 0, so a roll below
     0 does none. ``Damage(0)`` is not rolled (0, 0).
     """
     if damage.dice == 0:
         return 0, 0
-    roll = world.dice.roll(damage.expression)
-    world.emit(RollMade(entity, purpose, roll))
-    injury = max(0, roll.total)
-    condition = world.try_get(entity, Condition)
-    if condition is not None:
-        condition.injury += injury
-    return roll.total, injury
+    total = dice_roll(world, entity, damage.expression, purpose).total
+    injury = max(0, total)
+    injure(world, entity, injury)
+    return total, injury
+
+
+def fall_damage(world: World, entity: int, velocity_yps: float) -> FallDamage:
+    """Roll and apply the damage of a fall ending at ``velocity_yps``: a collision with the ground, the faller's HP
+    (10 without a ``Mover``) counting double (Basic Set: Falling; Damage from Collisions). Returns the
+    :class:`FallDamage` for the caller to emit."""
+    mover = world.try_get(entity, Mover)
+    damage = _collision_dice(mover.hp if mover is not None else 10, velocity_yps, hard_obstacle=True)
+    rolled, injury = inflict(world, entity, damage, "fall damage")
+    return FallDamage(entity, velocity_yps, str(damage), rolled, injury)
 
 
 def _collision_kind(mover_heading: int, struck_heading: int, struck_yps: int) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, Final, Literal, NamedTuple, cast
+from typing import Any, Final, Literal, NamedTuple
 
 from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import (
@@ -35,6 +35,7 @@ from esper_motion.ecs import World, WorldError
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.dive import speed_limits
+from esper_motion.systems.gurps.shared.rolls import shock
 
 Environment = Literal["ground", "air", "water"]
 """Where an entity moves: the Move it uses and what losing control does depend on it."""
@@ -69,8 +70,7 @@ def initiative_mover(world: World, entity: int, mover: Mover | None) -> Mover | 
     """The ``Mover`` whose Basic Speed ``entity`` acts on: its own (``mover``); under the house rules a ridden
     mount acts on its controlling rider's initiative (House rules: Mounts). The high-speed systems order their
     movers by it too."""
-    chosen = world.rules.get("gurps")
-    if not isinstance(chosen, Rules) or chosen.mounts != "house":
+    if not installed_rules(world).house_mounts:
         return mover
     found = world.try_get(entity, Mount)
     if found is None or found.controller is None:
@@ -103,8 +103,7 @@ def bodies(world: World) -> tuple[Body, ...]:
 
 def _in_order(world: World) -> tuple[Body, ...]:
     found = world.per_shape(bodies, BODY_TYPES, _Bodies)
-    chosen = world.rules.get("gurps")
-    if isinstance(chosen, Rules) and chosen.mounts == "house":  # a ridden mount acts on its rider's Basic Speed
+    if installed_rules(world).house_mounts:  # a ridden mount acts on its rider's Basic Speed
         return tuple(
             sorted(
                 found.bodies,
@@ -206,12 +205,6 @@ def standing(world: World, entity: int) -> bool:
     return posture is None or posture.state is PostureState.STANDING
 
 
-def shock(world: World, entity: int) -> int:
-    """This turn's shock penalty to DX-based rolls (0 without a ``Condition``)."""
-    condition = world.try_get(entity, Condition)
-    return condition.shock if condition is not None else 0
-
-
 def dx_modifier(world: World, entity: int) -> int:
     """What counts against a DX roll ``entity`` makes this turn: its shock (:func:`shock`), and under the house
     rules -2 while it takes a Move and Attack (:data:`esper_motion.systems.gurps.rules.MOVE_AND_ATTACK_DX_MODIFIER`;
@@ -221,7 +214,7 @@ def dx_modifier(world: World, entity: int) -> int:
     ``Rules.basic()`` only shock counts. An entity without an ``Intent`` takes no Move and Attack."""
     modifier = shock(world, entity)
     intent = world.try_get(entity, Intent)
-    if intent is not None and intent.maneuver is Maneuver.MOVE_AND_ATTACK and installed_rules(world).flight == "house":
+    if intent is not None and intent.maneuver is Maneuver.MOVE_AND_ATTACK and installed_rules(world).house_flight:
         modifier += rules.MOVE_AND_ATTACK_DX_MODIFIER
     return modifier
 
@@ -295,7 +288,7 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     thresholds, with only the stall of Cannot Hover to keep it moving.
     """
     where, base, rated = _move_in_use(world, body)
-    mover, house = body.mover, chosen.control == "house"
+    mover, house = body.mover, chosen.house_control
     move, top, first_turn, accel_step, max_decel, radius, high = _fixed_limits(
         base, rated, mover.encumbrance, mover.enhanced, house, chosen.turning_radius, body.velocity.yps
     )
@@ -310,14 +303,19 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
 
 @lru_cache(maxsize=256, typed=True)
 def _fixed_limits(  # noqa: PLR0917 (positional arguments make the quickest cache key)
-    base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool, variant: str, velocity: int
+    base: int,
+    rated: int | None,
+    encumbrance: int,
+    enhanced: bool,
+    house: bool,
+    variant: rules.RadiusVariant,
+    velocity: int,
 ) -> tuple[int, int, int, int, int, int | float, int]:
     """Move, top speed, the most the first turn at high speed may start with, acceleration step, most deceleration,
     turning radius and high-speed threshold of :func:`limits` before anything a flier's dive or hover changes: they
     follow from these numbers alone, which most movers share, so they are worked out once for each combination."""
     move, top, accel_step, first_turn = _speeds(base, rated, encumbrance, enhanced, house)
-    radius_move = move if variant == "house" else base
-    radius = rules.turning_radius(velocity, radius_move, cast("rules.RadiusVariant", variant))
+    radius = rules.turning_radius(velocity, move if rules.RADIUS_READINGS[variant].encumbered else base, variant)
     max_decel = base if house else 2 * base
     return move, top, first_turn, accel_step, max_decel, radius, move if house else base
 
@@ -345,13 +343,13 @@ def high_speed_above(world: World, body: Body, chosen: Rules) -> int:
     """:attr:`Limits.high_speed_above` on its own, for a system that needs nothing else of the limits (a mover
     cruising at high speed checks only that it is still above it): cheaper than :func:`limits`."""
     where, base, _ = _move_in_use(world, body)
-    ordinary = rules.encumbered_move(base, body.mover.encumbrance) if chosen.control == "house" else base
+    ordinary = rules.encumbered_move(base, body.mover.encumbrance) if chosen.house_control else base
     return _high_speed_above(world, body, chosen, where, ordinary)
 
 
 def _high_speed_above(world: World, body: Body, chosen: Rules, where: Environment, ordinary: int) -> int:
     """Basic Move (``ordinary``; Encumbered Move under the house rules), or 0 for a house-rules flier aloft."""
-    if where == "air" and chosen.flight == "house" and not world.get(body.entity, Flight).mode.can_hover:
+    if where == "air" and chosen.house_flight and not world.get(body.entity, Flight).mode.can_hover:
         return 0  # House rules: Flying Movement and Combat: without hover, always at high speed
     return ordinary
 

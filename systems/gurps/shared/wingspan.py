@@ -23,7 +23,7 @@ def watched(world: World, body: Body) -> bool:
     flight = world.try_get(body.entity, Flight)
     if flight is None or not flight.wings or flight.wiped_out or flight.crippled_wing or flight.wingspan_yd < 2:
         return False
-    return not carried(body) and environment(world, body) == "air" and installed_rules(world).flight == "house"
+    return not carried(body) and environment(world, body) == "air" and installed_rules(world).house_flight
 
 
 def winged_fliers(world: World) -> frozenset[int]:
