@@ -290,12 +290,15 @@ class World:
         """Where ``neighbour``'s system stands in :attr:`systems`, refusing one not installed or of another phase
         than ``system``'s."""
         name = type(system).__name__
+        if not isinstance(neighbour, type):
+            raise WorldError(
+                f"add_system({name}): before= and after= take the class of an installed system, not {neighbour!r}"
+            )
         found = next((i for i, s in enumerate(self.systems) if type(s) is neighbour), None)
         if found is None:
-            shown = neighbour.__name__ if isinstance(neighbour, type) else repr(neighbour)
             installed = ", ".join(type(s).__name__ for s in self.systems) or "none"
             raise WorldError(
-                f"add_system({name}) is to run beside {shown}, which is not installed in this world "
+                f"add_system({name}) is to run beside {neighbour.__name__}, which is not installed in this world "
                 f"(installed: {installed})"
             )
         if neighbour.phase != system.phase:

@@ -209,6 +209,11 @@ def test_after_places_a_system_just_after_ours() -> None:
             "add_system(Weather) takes before= or after=, not both (before=PathWalker, after=AltitudeSystem)",
         ),
         (
+            Weather(),
+            {"after": "PathWalker"},
+            "add_system(Weather): before= and after= take the class of an installed system, not 'PathWalker'",
+        ),
+        (
             Scoreboard(),
             {"after": MountedResultsSystem},
             "add_system(Scoreboard) is to run beside MountedResultsSystem, which is not installed in this world",
