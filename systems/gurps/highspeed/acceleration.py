@@ -59,11 +59,10 @@ class VelocityChange(System):
     ``extra_cost``), ``Posture`` and the Move in use; writes ``Velocity.yps`` and ``Control`` (``state``; ``loss_cause``
     and ``lost_at_yd`` when control is lost); emits :class:`VelocityChanged`, :class:`EnteredHighSpeed`,
     :class:`LeftHighSpeed`, :class:`HighSpeedRefused`, ``RollMade`` and ``LostControl``. Movers whose turn is over
-    (``Control.halted``: a trip, a collision, a drift) and riders are left alone. Implements Basic Set: High-Speed
+    (``Control.halted``: a trip, a collision, a drift) and riders are left alone; a mover that opened the turn in
+    ordinary movement took its throttle then, so only what it asked past Move is applied here
+    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`). Implements Basic Set: High-Speed
     Movement.
-
-    A mover that opened the turn in ordinary movement took its throttle then (``ManeuverLimits``); only what it
-    asked past Move beyond that is applied here (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`).
 
     Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > VelocityChange.
     """
