@@ -2,8 +2,9 @@
 
 The wheel is built once, from a copy of the source tree (setuptools builds in the tree it is given, and a
 ``build/`` folder left there by an earlier build would put its stale files into the wheel). One environment
-holds the wheel and its dependency esper alone, the other the wheel with the ``demos`` extra. Every command
+holds the wheel and its dependencies alone, the other the wheel with the ``demos`` extra. Every command
 runs in a folder of its own, never the repository, so nothing is imported from the source folders by path.
+What the package asks pip for on each Python is read from the installed distribution's metadata.
 """
 
 from __future__ import annotations
