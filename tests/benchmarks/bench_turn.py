@@ -66,7 +66,7 @@ from esper_motion.components import (
 )
 from esper_motion.components.flight import Flight, FlightIntent, FlightMode
 from esper_motion.components.mount import Mount, Rider
-from esper_motion.ecs import World
+from esper_motion.ecs import World, check_int, register, watch
 from esper_motion.ecs.hexgrid import DIRECTIONS
 from esper_motion.systems.gurps import install
 from esper_motion.systems.gurps.mounted.common import seat
@@ -209,25 +209,64 @@ def bare(world: World) -> Callable[[], None]:
     return turn
 
 
-def floor(world: World) -> Callable[[], None]:
-    """The least a turn under movement rules can cost in Python: one pass over ``world``'s movers, each walking
-    its velocity hex by hex along its facing and stopping before the first hex a set of occupied hexes holds,
-    then writing its position. No rules, no events, no other system. It moves them: measure it last."""
-    occupied = {position.hex for _, (position,) in world.query(Position)}
+class Floor:
+    """The least a turn under movement rules can cost in Python, over a world of its own built like the turn's
+    (and stepped a few turns, so that its objects lie as a turn leaves them): one pass over the movers, each walking
+    its velocity hex by hex along its facing and stopping before the first hex a count of occupied hexes holds,
+    then writing its position. No rules, no events, no other system; but kept steady as the turn's workload is: a
+    mover that was blocked turns a hexside for its next turn, the map wraps, and the occupied hexes are kept up to
+    date as each mover leaves one hex and enters another. Its writes are the library's own (the field watch paused,
+    as the systems pause it). :attr:`walked` holds the hexes walked per mover, turn by turn."""
 
-    def turn() -> None:
-        esper.switch_world(world.context)
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.side = _side(world)
+        self.occupied: dict[tuple[int, int], int] = {}
+        for _, (position,) in world.query(Position):
+            self.occupied[position.hex] = self.occupied.get(position.hex, 0) + 1
+        self.movers = sum(1 for _, (velocity,) in world.query(Velocity) if velocity.yps > 0)
+        self.walked: list[float] = []
+
+    def turn(self) -> None:
+        """One turn of the floor."""
+        occupied, side, walked = self.occupied, self.side, 0
+        esper.switch_world(self.world.context)
+        watch.pause()
         for _, (position, velocity, facing) in esper.get_components(Position, Velocity, Facing):
-            dq, dr = DIRECTIONS[facing.direction]
-            q, r = position.q, position.r
-            for _ in range(velocity.yps):
+            yps = velocity.yps
+            if not yps:
+                continue
+            direction = facing.direction
+            dq, dr = DIRECTIONS[direction]
+            q, r = start = position.q, position.r
+            steps = 0
+            while steps < yps:
                 if (q + dq, r + dr) in occupied:
+                    facing.direction = (direction + 1) % 6
                     break
-                q, r = q + dq, r + dr
-            position.q, position.r = q, r
+                q, r, steps = q + dq, r + dr, steps + 1
+            if steps:
+                q, r = end = q % side, r % side
+                held = occupied[start]
+                if held == 1:
+                    del occupied[start]
+                else:
+                    occupied[start] = held - 1
+                occupied[end] = occupied.get(end, 0) + 1
+                position.q, position.r = q, r
+                walked += steps
+        watch.resume()
         esper.switch_world("default")
+        self.walked.append(walked / self.movers)
 
-    return turn
+    def record(self, timing: Timing) -> None:
+        """Keep the hexes walked per mover this turn in ``timing``."""
+        timing.path.append(self.walked[-1])
+
+
+def _side(world: World) -> int:
+    """The side of the map of ``world`` built by :func:`build`, in hexes."""
+    return int((len(world.entities()) * YARDS_PER_ENTITY) ** 0.5)
 
 
 class Driver:
@@ -241,42 +280,46 @@ class Driver:
 
     def __init__(self, world: World, seed: int = 3) -> None:
         self.world = world
-        self.side = int((len(world.entities()) * YARDS_PER_ENTITY) ** 0.5)
+        self.side = _side(world)
         self.layout = random.Random(seed)
         self.built: dict[int, tuple[int, MoveState, float]] = {}
         for entity, (velocity, control, position) in world.query(Velocity, Control, Position):
             if velocity.yps > 0:
                 self.built[entity] = (velocity.yps, control.state, position.altitude_yd)
 
-    def revive(self) -> int:
-        """Set going again every mover at rest and bring back every one off the map; how many were set going."""
+    def revive(self, *, as_a_game: bool = False) -> int:
+        """Set going again every mover at rest and bring back every one off the map; how many were set going.
+        The fields are set the way the systems set them, unchecked (:func:`_write`), or ``as_a_game`` writes them:
+        plain assignment, which the next step checks."""
         world, side, revived = self.world, self.side, 0
+        write = partial(_write, checked=as_a_game)
         for entity, (position, velocity, control) in world.scan(Position, Velocity, Control):
             if control.carried_by is not None:
                 continue
             if not (0 <= position.q < side and 0 <= position.r < side):
-                _write(position, q=position.q % side, r=position.r % side)
+                write(position, q=position.q % side, r=position.r % side)
             built = self.built.get(entity)
             if built is None or velocity.yps > 0:
                 continue
             revived += 1
             yps, state, altitude = built
             direction = self.layout.randrange(6)
-            _write(world.get(entity, Facing), direction=direction)
-            _write(velocity, yps=yps, heading=direction)
-            _refill(control, Control(state=state, straight_yd=control.straight_yd))
-            _refill(world.get(entity, Condition), Condition())
-            _refill(world.get(entity, Posture), Posture())
-            _write(world.get(entity, Intent), maneuver=Maneuver.MOVE)
-            _write(position, altitude_yd=altitude)
+            write(world.get(entity, Facing), direction=direction)
+            write(velocity, yps=yps, heading=direction)
+            _refill(write, control, Control(state=state, straight_yd=control.straight_yd))
+            _refill(write, world.get(entity, Condition), Condition())
+            _refill(write, world.get(entity, Posture), Posture())
+            write(world.get(entity, Intent), maneuver=Maneuver.MOVE)
+            write(position, altitude_yd=altitude)
             flight = world.try_get(entity, Flight)
             if flight is not None:
-                _refill(flight, Flight(air_move=flight.air_move, top_airspeed=flight.top_airspeed, mode=flight.mode))
+                fresh = Flight(air_move=flight.air_move, top_airspeed=flight.top_airspeed, mode=flight.mode)
+                _refill(write, flight, fresh)
         return revived
 
     def movers(self) -> tuple[float, float]:
-        """The share of movers at high speed and their mean path this turn (yards), movers being the entities
-        built moving that are on their own feet."""
+        """The share of movers at high speed and their mean path this turn (yards, one a hex), movers being the
+        entities built moving that are on their own feet."""
         fast = moving = yards = 0
         for entity, (control,) in self.world.scan(Control):
             if entity in self.built and control.carried_by is None:
@@ -285,18 +328,54 @@ class Driver:
                 yards += control.moved_yd
         return fast / max(moving, 1), yards / max(moving, 1)
 
+    def record(self, timing: Timing) -> None:
+        """Keep :meth:`movers` in ``timing``."""
+        fast, path = self.movers()
+        timing.fast.append(fast)
+        timing.path.append(path)
 
-def _refill(component: object, fresh: object) -> None:
+
+def _refill(write: Callable[..., None], component: object, fresh: object) -> None:
     """Give ``component`` the field values of ``fresh``, a component of its type just built (and so checked)."""
-    _write(component, **{item.name: getattr(fresh, item.name) for item in dataclasses.fields(fresh)})  # type: ignore[arg-type]
+    write(component, **{item.name: getattr(fresh, item.name) for item in dataclasses.fields(fresh)})  # type: ignore[arg-type]
 
 
-def _write(component: object, **values: object) -> None:
-    """Set fields the way the systems do, unchecked: every value the driver writes is one a component's own checks
-    passed, and a check of its writes at the next step would be timed with the turn (a tenth of the movers are set
-    going again each turn at 10,000 entities, and checking them came to a sixth of the turn)."""
+def _write(component: object, *, checked: bool = False, **values: object) -> None:
+    """Set fields the way the systems do, unchecked (every value the driver writes is one a component's own checks
+    passed), or if ``checked`` as a game does, by plain assignment, which the field watch records and the next
+    step checks."""
+    put = setattr if checked else object.__setattr__
     for name, value in values.items():
-        object.__setattr__(component, name, value)
+        put(component, name, value)
+
+
+def write_intents(world: World) -> None:
+    """What a game that sets every mover's intent each turn writes: each ``Intent`` field a game sets, by plain
+    assignment (the values it holds, so that the turn's work is the same)."""
+    for _, (intent,) in world.scan(Intent):
+        intent.maneuver = intent.maneuver
+        intent.throttle = intent.throttle
+
+
+@register("benchmark.Marked")
+@dataclasses.dataclass(slots=True)
+class Marked:
+    """A game's own component (a tag with a count), registered as a game registers its own."""
+
+    turns: int = 0
+
+    def __post_init__(self) -> None:
+        check_int("Marked", "turns", self.turns, low=0)
+
+
+def restructure(world: World, fraction: float, layout: random.Random) -> None:
+    """Give ``fraction`` of the entities a game's own component, or take it off those that have it."""
+    entities = world.entities()
+    for entity in layout.sample(entities, max(1, int(len(entities) * fraction))):
+        if world.has(entity, Marked):
+            world.remove(entity, Marked)
+        else:
+            world.add(entity, Marked())
 
 
 class Collections:
@@ -343,38 +422,42 @@ class Timing:
         self.cpu.append(cpu_s / count * 1e6)
 
 
-def timed(turn: Callable[[], object], count: int, repeats: int, turns: int, driver: Driver | None = None) -> Timing:
-    """``repeats`` runs of ``turns`` turns, each run's mean per entity-turn kept; with a driver, the workload is
-    kept steady between turns (outside the timing) and the movers' figures are kept after each turn."""
-    timing = Timing()
+@dataclasses.dataclass(slots=True)
+class Lane:
+    """One workload of a rotation: its turn (timed), what comes before it (a driver's work, a game's writes) and
+    what is kept after it (the movers' figures), both outside the timing; its costs."""
+
+    turn: Callable[[], object]
+    before: Callable[[], object] | None = None
+    after: Callable[[Timing], None] | None = None
+    timing: Timing = dataclasses.field(default_factory=Timing)
+
+
+def rotate(lanes: list[Lane], count: int, repeats: int, turns: int) -> None:
+    """``repeats`` runs of ``turns`` turns of every lane, the lanes taken in turn (the order turned round each
+    turn), so that whatever else the machine is doing weighs on each alike; each lane's mean per entity-turn of
+    each run kept in its timing. A collection that lands in a lane's work before or after its turn is counted
+    with the turn (:class:`Collections`)."""
     with Collections() as collections:
         for _ in range(repeats):
             gc.collect()
-            wall = cpu = 0.0
-            for _ in range(turns):
-                if driver is not None:
-                    late_cpu, late_wall = collections.during(driver.revive)
-                    cpu, wall = cpu + late_cpu, wall + late_wall
-                wall_start, cpu_start = time.perf_counter(), time.process_time()
-                turn()
-                cpu += time.process_time() - cpu_start
-                wall += time.perf_counter() - wall_start
-                if driver is not None:
-                    late_cpu, late_wall = collections.during(partial(_movers_into, driver, timing))
-                    cpu, wall = cpu + late_cpu, wall + late_wall
-            timing.add(wall / turns, cpu / turns, count)
-    return timing
-
-
-def _movers_into(driver: Driver, timing: Timing) -> None:
-    fast, path = driver.movers()
-    timing.fast.append(fast)
-    timing.path.append(path)
-
-
-def median_us_per_entity(turn: Callable[[], None], count: int, repeats: int, turns: int) -> float:
-    """Median over ``repeats`` runs of ``turns`` turns: microseconds per entity-turn (wall time)."""
-    return statistics.median(timed(turn, count, repeats, turns).wall)
+            spent = [[0.0, 0.0] for _ in lanes]  # cpu, wall
+            for round_ in range(turns):
+                start = round_ % len(lanes)
+                for index in [*range(start, len(lanes)), *range(start)]:
+                    lane, used = lanes[index], spent[index]
+                    if lane.before is not None:
+                        cpu, wall = collections.during(lane.before)
+                        used[0], used[1] = used[0] + cpu, used[1] + wall
+                    wall_start, cpu_start = time.perf_counter(), time.process_time()
+                    lane.turn()
+                    used[0] += time.process_time() - cpu_start
+                    used[1] += time.perf_counter() - wall_start
+                    if lane.after is not None:
+                        cpu, wall = collections.during(partial(lane.after, lane.timing))
+                        used[0], used[1] = used[0] + cpu, used[1] + wall
+            for lane, (cpu, wall) in zip(lanes, spent, strict=True):
+                lane.timing.add(wall / turns, cpu / turns, count)
 
 
 def churn(world: World, fraction: float, layout: random.Random) -> None:
@@ -393,80 +476,105 @@ measuring a change adds its own (the code before it, patched in) and calls :func
 
 
 def lockstep(names: list[str], count: int, turns: int, *, seed: int = 1, warm: int = 3) -> dict[str, Timing]:
-    """Step one world of each variant, all of the same seed, turn by turn in rotation (the order turned round
-    each turn), each kept steady by its own driver: the per entity-turn cost of each turn, by variant."""
-    worlds = {name: VARIANTS[name](count, seed) for name in names}
-    drivers = {name: Driver(world) for name, world in worlds.items()}
-    timings = {name: Timing() for name in names}
-    with Collections() as collections:
-        for round_ in range(warm + turns):
-            order = names[round_ % len(names) :] + names[: round_ % len(names)]
-            for name in order:
-                cpu, wall = collections.during(drivers[name].revive)
-                wall_start, cpu_start = time.perf_counter(), time.process_time()
-                worlds[name].step()
-                cpu += time.process_time() - cpu_start
-                wall += time.perf_counter() - wall_start
-                kept = timings[name] if round_ >= warm else Timing()
-                late_cpu, late_wall = collections.during(partial(_movers_into, drivers[name], kept))
-                kept.add(wall + late_wall, cpu + late_cpu, count)
-    return timings
+    """Step one world of each variant, all of the same seed, turn by turn in rotation, each kept steady by its own
+    driver: the per entity-turn cost of each turn, by variant."""
+    lanes = {}
+    for name in names:
+        world = VARIANTS[name](count, seed)
+        driver = Driver(world)
+        lanes[name] = Lane(world.step, driver.revive, driver.record)
+    rotate(list(lanes.values()), count, warm, 1)
+    for lane in lanes.values():
+        lane.timing = Timing()
+    rotate(list(lanes.values()), count, turns, 1)
+    return {name: lane.timing for name, lane in lanes.items()}
 
 
-def bytes_per_runner(count: int = 2_000) -> float:
-    """Memory of one full GURPS runner: traced allocations of ``count`` runners, divided by ``count``."""
-    world = World(seed=1, transactional=False)
+def runner_bytes(count: int = 2_000, turns: int = 5) -> tuple[float, float, float]:
+    """Memory per full GURPS runner, from traced allocations of a default world of ``count`` runners spread over a
+    map of the benchmark's density and kept going by its driver: at spawn, after ``turns`` turns (what the world
+    holds for them then: the spatial index, esper's cached rows, paths, the last turn's events) and the peak of the
+    last turn over that (the undo copy and what the turn makes and drops)."""
+    layout = random.Random(1)
+    side = int((count * YARDS_PER_ENTITY) ** 0.5)
+    world = World(seed=1)
     install(world)
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    for i in range(count):
-        world.spawn(*runner(Position(i, 0), 0, 9, MoveState.HIGH_SPEED))
-    after = tracemalloc.get_traced_memory()[0]
+    for _ in range(count):
+        facing = layout.randrange(6)
+        world.spawn(*runner(Position(layout.randrange(side), layout.randrange(side)), facing, 9, MoveState.HIGH_SPEED))
+    spawned = tracemalloc.get_traced_memory()[0]
+    driver = Driver(world)
+    not_the_world = tracemalloc.get_traced_memory()[0] - spawned  # the driver's own tables
+    peak = 0
+    for _ in range(turns):
+        driver.revive()
+        gc.collect()
+        at_start = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        world.step()
+        peak = tracemalloc.get_traced_memory()[1] - at_start
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0] - not_the_world
     tracemalloc.stop()
-    return (after - before) / count
+    world.close()
+    return (spawned - before) / count, (after - before) / count, peak / count
 
 
 def measure(count: int, *, transactional: bool, repeats: int, turns: int) -> dict[str, float]:
     """Every figure for one world size (``_cpu`` ones in CPU time, the others in wall time)."""
     world = build(count, transactional=transactional)
     driver = Driver(world)
-    for _ in range(3):  # warm the query caches and let the workload settle
-        driver.revive()
-        world.step()
-    full = timed(world.step, count, repeats, turns, driver)
+    floor_world = build(count, transactional=False)
+    floor_driver = Driver(floor_world)
+    for _ in range(3):  # warm the query caches and let the workloads settle
+        for each, its_driver in ((world, driver), (floor_world, floor_driver)):
+            its_driver.revive()
+            each.step()
+    least = Floor(floor_world)
+    least.turn()
+    full, floor_lane = Lane(world.step, driver.revive, driver.record), Lane(least.turn, after=least.record)
+    rotate([full, floor_lane], count, repeats, turns)
+
     layout = random.Random(2)
-    churned = Timing()
-    for _ in range(repeats):
-        churn(world, 0.01, layout)
-        one = timed(world.step, count, 1, 1, driver)
-        churned.wall += one.wall
-        churned.cpu += one.cpu
-    quiet = timed(world.step, count, repeats, 1, driver)
+    quiet = Lane(world.step, driver.revive)
+    churned = Lane(world.step, lambda: (driver.revive(), churn(world, 0.01, layout)))
+    game = Lane(world.step, lambda: (driver.revive(as_a_game=True), write_intents(world)))
+    reshaped = Lane(world.step, lambda: (driver.revive(), restructure(world, 0.01, layout)))
+    rotate([quiet, churned, game, reshaped], count, repeats, turns)
+
     bare_turn = bare(world)
     bare_turn()  # warm its query cache too
-    baseline = timed(bare_turn, count, repeats, turns)
-    floor_turn = floor(world)
-    floor_turn()
-    least = timed(floor_turn, count, repeats, turns)
+    baseline = Lane(bare_turn)
+    rotate([baseline], count, repeats, turns)
+    floor_world.close()
     m = statistics.median
+    turn, base, floor_, still = full.timing, baseline.timing, floor_lane.timing, quiet.timing
     return {
         "entities": count,
-        "turn_us_per_entity": m(full.wall),
-        "baseline_us_per_entity": m(baseline.wall),
-        "ratio": m(full.wall) / m(baseline.wall),
-        "churn_ratio": m(churned.wall) / m(quiet.wall),
-        "floor_us_per_entity": m(least.wall),
-        "floor_ratio": m(least.wall) / m(baseline.wall),
-        "turn_cpu_us_per_entity": m(full.cpu),
-        "baseline_cpu_us_per_entity": m(baseline.cpu),
-        "floor_cpu_us_per_entity": m(least.cpu),
-        "ratio_cpu": m(full.cpu) / m(baseline.cpu),
-        "churn_ratio_cpu": m(churned.cpu) / m(quiet.cpu),
-        "floor_ratio_cpu": m(least.cpu) / m(baseline.cpu),
-        "turn_over_floor": m(full.cpu) / m(least.cpu),
-        "high_speed_share": statistics.fmean(full.fast),
-        "mean_path_yd": statistics.fmean(full.path),
+        "turn_us_per_entity": m(turn.wall),
+        "baseline_us_per_entity": m(base.wall),
+        "ratio": m(turn.wall) / m(base.wall),
+        "churn_ratio": m(churned.timing.wall) / m(still.wall),
+        "floor_us_per_entity": m(floor_.wall),
+        "floor_ratio": m(floor_.wall) / m(base.wall),
+        "turn_cpu_us_per_entity": m(turn.cpu),
+        "baseline_cpu_us_per_entity": m(base.cpu),
+        "floor_cpu_us_per_entity": m(floor_.cpu),
+        "ratio_cpu": m(turn.cpu) / m(base.cpu),
+        "churn_ratio_cpu": m(churned.timing.cpu) / m(still.cpu),
+        "game_writes_ratio": m(game.timing.cpu) / m(still.cpu),
+        "structural_churn_ratio": m(reshaped.timing.cpu) / m(still.cpu),
+        "floor_ratio_cpu": m(floor_.cpu) / m(base.cpu),
+        "turn_over_floor": m(turn.cpu) / m(floor_.cpu),
+        "high_speed_share": statistics.fmean(turn.fast),
+        "mean_path_yd": statistics.fmean(turn.path),
+        "turn_hexes_first": turn.path[0],
+        "turn_hexes_last": turn.path[-1],
+        "floor_hexes_first": floor_.path[0],
+        "floor_hexes_last": floor_.path[-1],
     }
 
 
@@ -520,6 +628,7 @@ def main() -> None:
     rows = [measure(n, transactional=args.transactional, repeats=args.repeats, turns=args.turns) for n in args.entities]
     smallest, largest = rows[0], rows[-1]
     get_ns, get_vs_esper = get_ratio()
+    spawn_bytes, after_bytes, peak_bytes = runner_bytes()
     scaling_cpu = largest["turn_cpu_us_per_entity"] / smallest["turn_cpu_us_per_entity"]
     floor_scaling = largest["floor_cpu_us_per_entity"] / smallest["floor_cpu_us_per_entity"]
 
@@ -535,7 +644,9 @@ def main() -> None:
         "churn_ratio": each("churn_ratio", 3),
         "floor_us_per_entity": each("floor_us_per_entity", 3),
         "floor_ratio": each("floor_ratio", 2),
-        "bytes_per_entity": round(bytes_per_runner()),
+        "bytes_per_entity": round(spawn_bytes),
+        "bytes_after_turns": round(after_bytes),
+        "undo_peak_bytes": round(peak_bytes),
         "get_ns": round(get_ns, 1),
         "get_ratio": round(get_vs_esper, 2),
         "transactional": args.transactional,
@@ -550,14 +661,18 @@ def main() -> None:
         "scaling_vs_floor": round(scaling_cpu / floor_scaling, 3),
         "high_speed_share": each("high_speed_share", 3),
         "mean_path_yd": each("mean_path_yd", 2),
+        "turn_hexes_first_last": [[round(row[f"turn_hexes_{at}"], 2) for at in ("first", "last")] for row in rows],
+        "floor_hexes_first_last": [[round(row[f"floor_hexes_{at}"], 2) for at in ("first", "last")] for row in rows],
+        "game_writes_ratio": each("game_writes_ratio", 3),
+        "structural_churn_ratio": each("structural_churn_ratio", 3),
     }
     if args.json:
         print(json.dumps(result))
         return
-    print("CPU time (wall time in brackets), microseconds per entity-turn")
+    print("CPU time (wall time in brackets), microseconds per entity-turn; the turn and the floor in rotation")
     print(
         f"{'entities':>9} {'turn':>14} {'bare esper':>14} {'floor':>14} {'ratio':>7} {'floor ratio':>12} "
-        f"{'turn/floor':>11} {'churn':>6} {'high speed':>11} {'path yd':>8}"
+        f"{'turn/floor':>11} {'churn':>6} {'writes':>7} {'reshape':>8} {'high speed':>11} {'path yd':>8}"
     )
     for row in rows:
         print(
@@ -565,11 +680,19 @@ def main() -> None:
             f"{row['baseline_cpu_us_per_entity']:>6.3f} ({row['baseline_us_per_entity']:>5.3f}) "
             f"{row['floor_cpu_us_per_entity']:>6.3f} ({row['floor_us_per_entity']:>5.3f}) "
             f"{row['ratio_cpu']:>7.1f} {row['floor_ratio_cpu']:>12.1f} {row['turn_over_floor']:>11.1f} "
-            f"{row['churn_ratio_cpu']:>6.2f} {row['high_speed_share']:>11.0%} {row['mean_path_yd']:>8.1f}"
+            f"{row['churn_ratio_cpu']:>6.2f} {row['game_writes_ratio']:>7.2f} {row['structural_churn_ratio']:>8.2f} "
+            f"{row['high_speed_share']:>11.0%} {row['mean_path_yd']:>8.1f}"
+        )
+    for row in rows:
+        print(
+            f"{row['entities']:>9}: hexes walked per mover, first and last timed turn: the turn "
+            f"{row['turn_hexes_first']:.1f} and {row['turn_hexes_last']:.1f}, the floor "
+            f"{row['floor_hexes_first']:.1f} and {row['floor_hexes_last']:.1f}"
         )
     print(
         f"scaling {result['scaling_cpu']} ({result['scaling']} wall), {result['scaling_vs_floor']} over the floor's; "
-        f"bytes per full GURPS runner {result['bytes_per_entity']}"
+        f"bytes per full GURPS runner {result['bytes_per_entity']} at spawn, {result['bytes_after_turns']} after 5 "
+        f"turns, the undo copy's turn peaking {result['undo_peak_bytes']} above that"
     )
     print(f"world.get {get_ns:.0f} ns a call from game code: {get_vs_esper:.2f} x esper.component_for_entity")
 
