@@ -13,11 +13,13 @@ Printed:
   same seeds) built and played as a demo plays a scene: every check at every build (``build_scene``) and the undo
   copy of every turn, which a study's runs go without (``esper_motion.studies.runs.run_one``);
 - local workers: the wall time of ``--runs`` runs with one worker (in this process) and with two (a process pool,
-  its start-up included), and the throughput ratio; beside each, the CPU time it took (this process and its
-  workers) and the load average before it, since on a shared machine the wall time follows the other load, and
-  the ratio two idle cores would give (twice one worker's CPU time over the CPU time of two);
+  its start-up included), taken in turn ``--rounds`` times (the order turned round each round), and the two-worker
+  speed-up measured on the wall (one worker's wall time over two's, each round; the median); beside each, the CPU
+  time it took (this process and its workers) and the load average before it, since on a shared machine the wall
+  time follows the other load;
 - Ray: the wall time of the same runs on a local Ray with two CPUs (its start-up included) against two local
-  workers.
+  workers, and the CPU time it took: this process's and that of every process Ray started below it (its workers
+  and its own daemons, read from ``/proc`` while the study runs, since they outlive it).
 
 Every figure is a ratio or a rate from one run of this script; the machine's other load moves them (wall times
 most: compare ratios, and repeat).
@@ -30,6 +32,7 @@ import json
 import os
 import resource
 import statistics
+import threading
 import time
 from typing import Any
 
@@ -95,18 +98,80 @@ def as_a_demo(prepared: StudyScene, seed: int, recorded: list[tuple[str, str, st
 
 def timed(runs: int, **options: Any) -> dict[str, float]:
     """The wall time of one study of ``runs`` runs, start-up included; the CPU time it took here and in the
-    worker processes (which this process waited for; not Ray's, whose workers outlive the study); and the load
-    average of the minute before, which the other users of the machine make."""
+    processes it started (the pool's workers, which this process waits for; and every process running below this
+    one while it runs, which Ray's are: read from ``/proc``, since Ray's outlive the study); and the load average
+    of the minute before, which the other users of the machine make."""
     load = os.getloadavg()[0]
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    below = Below() if options.get("backend") == "ray" else None
     cpu = time.process_time()
     start = time.perf_counter()
+    if below is not None:
+        below.start()
     report = study(SCENE, runs, seed=1, turns=TURNS, **options)
     seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    used = time.process_time() - cpu + (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
+    used = time.process_time() - cpu
+    found = {"wall_s": seconds, "cpu_s": used, "load_before": load}
+    if below is not None:
+        below.stop()
+        found["cpu_s"] += below.cpu_s()
+        found["worker_cpu_s"] = below.cpu_s(workers_only=True)
+    else:
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        found["cpu_s"] += (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
     assert report.runs == runs
-    return {"wall_s": seconds, "cpu_s": used, "load_before": load}
+    return found
+
+
+class Below(threading.Thread):
+    """Reads the CPU time of every process below this one from ``/proc`` every ``every`` seconds until stopped,
+    keeping each one's last reading: what a process used after the last reading is missed."""
+
+    def __init__(self, every: float = 0.2) -> None:
+        super().__init__(daemon=True)
+        self.every = every
+        self.seen: dict[tuple[int, int], tuple[str, float]] = {}  # (pid, start tick) -> (name, CPU seconds)
+        self._done = threading.Event()
+
+    def run(self) -> None:
+        while not self._done.wait(self.every):
+            self.seen.update(_below(os.getpid()))
+        self.seen.update(_below(os.getpid()))
+
+    def stop(self) -> None:
+        self._done.set()
+        self.join()
+
+    def cpu_s(self, *, workers_only: bool = False) -> float:
+        """The CPU seconds read, of every process or of Ray's workers only (named ``ray::...``)."""
+        return sum(cpu for name, cpu in self.seen.values() if not workers_only or name.startswith("ray::"))
+
+
+def _below(root: int) -> dict[tuple[int, int], tuple[str, float]]:
+    """Every process below ``root`` now: (pid, start tick) -> (its name, its CPU seconds so far)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    read: dict[int, tuple[int, str, float]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as stat, open(f"/proc/{entry.name}/cmdline", "rb") as line:
+                text, command = stat.read(), line.read().split(b"\0")[0].decode(errors="replace")
+        except OSError:  # gone meanwhile
+            continue
+        fields = text[text.rindex(")") + 2 :].split()  # the name in brackets may hold spaces
+        pid = int(entry.name)
+        parent[pid] = int(fields[1])
+        read[pid] = (int(fields[19]), command, (int(fields[11]) + int(fields[12])) / ticks)
+    found = {}
+    for pid, (started, command, cpu) in read.items():
+        above = parent.get(pid, 0)
+        while above not in (0, 1, root):
+            above = parent.get(above, 0)
+        if above == root:
+            found[pid, started] = (command, cpu)
+    return found
 
 
 def main() -> None:
@@ -114,20 +179,24 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20_000, help="runs for the worker and Ray comparisons")
     parser.add_argument("--core-runs", type=int, default=500, help="runs per repetition on one core")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of one worker and two, taken in turn")
     parser.add_argument("--skip-ray", action="store_true")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     found: dict[str, Any] = {"scene": SCENE, "turns": TURNS, "runs": args.runs, "cpus": os.cpu_count()}
     found["one_core"] = one_core(args.core_runs, args.repeats)
-    one = timed(args.runs, workers=1)
-    two = timed(args.runs, workers=2)
+    rounds: dict[int, list[dict[str, float]]] = {1: [], 2: []}
+    for round_ in range(args.rounds):
+        for workers in (1, 2) if round_ % 2 == 0 else (2, 1):
+            rounds[workers].append(timed(args.runs, workers=workers))
     found["local"] = {
-        "one_worker": one,
-        "two_workers": two,
-        "two_over_one_throughput": one["wall_s"] / two["wall_s"],
-        # What two idle cores would give: the work split in two, its CPU time spread over both.
-        "two_over_one_on_idle_cores": 2 * one["cpu_s"] / two["cpu_s"],
+        "one_worker": rounds[1],
+        "two_workers": rounds[2],
+        "two_over_one_throughput": statistics.median(
+            one["wall_s"] / two["wall_s"] for one, two in zip(rounds[1], rounds[2], strict=True)
+        ),
     }
+    two = min(rounds[2], key=lambda each: each["wall_s"])
     if not args.skip_ray:
         on_ray = timed(args.runs, backend="ray", workers=2)
         found["ray"] = {**on_ray, "ray_over_local": on_ray["wall_s"] / two["wall_s"]}
@@ -142,20 +211,22 @@ def main() -> None:
         f"{core['runs_per_cpu_second_as_a_demo']:.0f} ({core['study_speedup']:.2f} times slower)"
     )
     local = found["local"]
-    for label, each in (("one worker", local["one_worker"]), ("two workers", local["two_workers"])):
-        print(
-            f"{args.runs} runs, {label}: {each['wall_s']:.1f} s wall, {each['cpu_s']:.1f} s CPU "
-            f"(load average before: {each['load_before']:.1f})"
-        )
+    for label, key in (("one worker", "one_worker"), ("two workers", "two_workers")):
+        for each in local[key]:
+            print(
+                f"{args.runs} runs, {label}: {each['wall_s']:.1f} s wall, {each['cpu_s']:.1f} s CPU "
+                f"(load average before: {each['load_before']:.1f})"
+            )
     print(
-        f"two workers: {local['two_over_one_throughput']:.2f} times the throughput of one (wall time); "
-        f"{local['two_over_one_on_idle_cores']:.2f} on two idle cores (twice one worker's CPU time over two's)"
+        f"two workers: {local['two_over_one_throughput']:.2f} times the throughput of one (wall time, the median "
+        f"of {args.rounds} rounds)"
     )
     if "ray" in found:
         ray = found["ray"]
         print(
             f"ray, two CPUs: {ray['wall_s']:.1f} s wall (load average before: {ray['load_before']:.1f}), "
-            f"{ray['ray_over_local']:.2f} times two local workers"
+            f"{ray['ray_over_local']:.2f} times two local workers' quickest; {ray['cpu_s']:.1f} s CPU, "
+            f"{ray['worker_cpu_s']:.1f} of it in Ray's workers"
         )
 
 
