@@ -18,16 +18,23 @@ runs down (at 10,000 entities the share at high speed fell from 64% to 16% in 60
 mean path over the timed turns are printed with the figures.
 
 Every figure is taken in CPU time (``time.process_time``, what the targets are set in: the machines are
-shared) beside wall time. ``--lockstep`` compares variants (:data:`VARIANTS`) on worlds of the same seed
-stepped turn by turn in rotation, so that whatever else the machine is doing weighs on each alike.
+shared) beside wall time. Workloads compared are stepped in rotation (:func:`rotate`, the order turned round each
+turn), so that whatever else the machine is doing weighs on each alike: the turn and the floor; a quiet turn and
+turns after a game's changes. ``--lockstep`` compares variants (:data:`VARIANTS`) on worlds of the same seed the
+same way.
 
 Printed per size: the full turn in microseconds per entity-turn, the same entities (the world's own component
 objects, in its own esper context) under bare esper with one processor that adds velocity to position, their
-ratio, the churn ratio (a turn in which 1% of entities change state, against a quiet turn), the floor ratio
-(:func:`floor`, the least any movement turn in Python costs, against the same baseline) and the full turn over
-the floor; then the scaling (per-entity cost at the largest size over the smallest, and that over the floor's
-own), the memory of one full GURPS runner, and the cost of ``World.get`` from a game's code against
-``esper.component_for_entity`` (CPU time). Medians over several repetitions.
+ratio, the floor ratio (:class:`Floor`, the least any movement turn in Python costs, kept steady as the turn's
+workload is, against the same baseline) and the full turn over the floor, timed in rotation with the turn; then
+three turns against a quiet turn, all four in rotation: the churn ratio (1% of movers change state through their
+fields), the game-writes ratio (a game wrote every mover's ``Intent``, and the driver its own writes, by plain
+assignment, which the next step checks) and the structural churn ratio (1% of entities gain or lose a game's own
+registered component); the hexes walked per mover at the first and last timed turn, the turn's and the floor's
+(both steady); the scaling (per-entity cost at the largest size over the smallest, and that over the floor's own),
+the memory of one full GURPS runner at spawn and after five turns, with the peak of a turn of the default world
+(its undo copy) above that, and the cost of ``World.get`` from a game's code against ``esper.component_for_entity``
+(CPU time). Medians over several repetitions.
 
 The baseline runs over the world's own entities because where objects lie in memory weighs on a loop this
 small: the same loop over fresh copies made in a clean heap runs up to ten times faster at 10,000 entities and
