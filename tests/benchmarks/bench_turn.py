@@ -446,10 +446,10 @@ def rotate(lanes: list[Lane], count: int, repeats: int, turns: int) -> None:
     each run kept in its timing. A collection that lands in a lane's work before or after its turn is counted
     with the turn (:class:`Collections`)."""
     with Collections() as collections:
-        for _ in range(repeats):
+        for repeat in range(repeats):
             gc.collect()
             spent = [[0.0, 0.0] for _ in lanes]  # cpu, wall
-            for round_ in range(turns):
+            for round_ in range(repeat * turns, (repeat + 1) * turns):
                 start = round_ % len(lanes)
                 for index in [*range(start, len(lanes)), *range(start)]:
                     lane, used = lanes[index], spent[index]
