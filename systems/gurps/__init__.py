@@ -31,7 +31,9 @@ the basic one it changes:
 - ``posture/``: ``posture.PostureSystem`` (Change Posture, slowed by armor under the optional rule).
 - ``shared/``: what every section uses: ``movers`` (initiative order, the Move in use on the ground, in the air
   and in water, top speed, the control roll), ``spatial`` (the index of what is on each hex), ``figure``,
-  ``climbing``, ``impact`` (collision damage), ``transitions`` (losing and regaining control, stalling, coming
+  ``climbing``, ``impact`` (collision damage), ``injury`` (general injury: what an injury does at once),
+  ``injury_model`` (the injury model a game chose), ``consciousness.ConsciousnessCheck`` and ``stun.StunRecovery`` and
+  ``shock.ShockSystem`` (its parts turn by turn), ``transitions`` (losing and regaining control, stalling, coming
   to rest) and ``cleanup.IntentReset``.
 - ``rules/`` and ``events/``: the pure rules and the events, by the same sections.
 
@@ -43,11 +45,10 @@ from __future__ import annotations
 from esper_motion.components import Mover, Velocity
 from esper_motion.ecs import System, World, declare_members, register_rule_set
 from esper_motion.systems.gurps import events, rules
-from esper_motion.systems.gurps.combat.attack import AttackSystem, strike_distance_yd, use_injury
+from esper_motion.systems.gurps.combat.attack import AttackSystem, strike_distance_yd
 from esper_motion.systems.gurps.combat.numbers import (
     AttackNumbers,
     DefenseNumbers,
-    InjuryFunction,
     attack_numbers,
     default_injury,
     defense_numbers,
@@ -153,10 +154,20 @@ from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
 from esper_motion.systems.gurps.scene import SCENE_SUPPORT
 from esper_motion.systems.gurps.shared.cleanup import IntentReset
 from esper_motion.systems.gurps.shared.climbing import climb_cost, level_yards
+from esper_motion.systems.gurps.shared.consciousness import ConsciousnessCheck
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
+from esper_motion.systems.gurps.shared.injury_model import (
+    InjuryChoice,
+    InjuryFunction,
+    general_rules,
+    register_injury,
+    use_injury,
+)
 from esper_motion.systems.gurps.shared.movers import BODY_TYPES, relative_velocity
+from esper_motion.systems.gurps.shared.shock import ShockSystem
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, entity_height_yd, figure_height_yd
+from esper_motion.systems.gurps.shared.stun import StunRecovery
 
 __all__ = [
     "AerialRetreat",
@@ -165,6 +176,7 @@ __all__ = [
     "AttackSystem",
     "CeilingSystem",
     "CollisionResolver",
+    "ConsciousnessCheck",
     "DefenseNumbers",
     "Drifting",
     "FallSystem",
@@ -179,6 +191,7 @@ __all__ = [
     "HouseWingspan",
     "HouseWipeOutRecovery",
     "IndexedSystem",
+    "InjuryChoice",
     "InjuryFunction",
     "IntentCheck",
     "IntentReset",
@@ -198,9 +211,11 @@ __all__ = [
     "RidingSystem",
     "RollForecast",
     "Rules",
+    "ShockSystem",
     "SpatialIndex",
     "SpookingSystem",
     "StallSystem",
+    "StunRecovery",
     "Tripping",
     "TurnPlanner",
     "VelocityChange",
@@ -229,6 +244,7 @@ __all__ = [
     "figure_height_yd",
     "fire_noisy_shot",
     "free_fall_yd",
+    "general_rules",
     "height_difference",
     "height_effect",
     "house_ranged_distance",
@@ -255,6 +271,7 @@ __all__ = [
     "note_mount_dx_roll",
     "occupied_hexes",
     "preview",
+    "register_injury",
     "relative_speed_yps",
     "relative_velocity",
     "rest",
@@ -287,6 +304,7 @@ def systems_for(rules: Rules) -> list[System]:
     return [
         MountOrderSystem(),
         IntentCheck(),
+        ConsciousnessCheck(),
         ManeuverLimits(),
         PostureSystem(),
         TurnPlanner(),
@@ -310,6 +328,8 @@ def systems_for(rules: Rules) -> list[System]:
         MountingSystem(),
         MountedResultsSystem(),
         RidingSystem(),
+        StunRecovery(),
+        ShockSystem(),
         IntentReset(),
     ]
 

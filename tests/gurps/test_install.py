@@ -12,6 +12,7 @@ def test_the_resolved_processor_order_after_install() -> None:
     assert [type(p).__name__ for p in world.systems] == [
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -31,6 +32,8 @@ def test_the_resolved_processor_order_after_install() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -47,6 +50,7 @@ def test_the_resolved_processor_order_with_the_house_rules() -> None:
     assert [type(p).__name__ for p in world.systems] == [
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -72,5 +76,7 @@ def test_the_resolved_processor_order_with_the_house_rules() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]

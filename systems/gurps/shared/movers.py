@@ -35,6 +35,7 @@ from esper_motion.ecs import World, WorldError
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.dive import speed_limits
+from esper_motion.systems.gurps.shared.injury_model import general_rules
 from esper_motion.systems.gurps.shared.rolls import shock
 
 Environment = Literal["ground", "air", "water"]
@@ -219,6 +220,16 @@ def dx_modifier(world: World, entity: int) -> int:
     return modifier
 
 
+def reeling_now(world: World, entity: int) -> bool:
+    """Whether ``entity`` is reeling under the general injury rules: fewer than 1/3 of its HP left, so its Move and
+    Dodge are halved, rounded up (:func:`esper_motion.systems.gurps.rules.reeling`)."""
+    condition = world.try_get(entity, Condition)
+    if condition is None or condition.injury == 0:
+        return False
+    mover = world.try_get(entity, Mover)
+    return mover is not None and rules.reeling(mover.hp, condition.injury) and general_rules(world)
+
+
 class Limits(NamedTuple):
     """What the rules allow one mover this turn (Basic Set: High-Speed Movement, or the house rules). A named
     tuple, quick to make: the systems work one out for most movers every turn.
@@ -280,6 +291,9 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     already in it; Encumbered Move reduces that figure, so the house rules' Encumbered Move includes Flight's
     x2 by construction (House rules: High Speed Movement).
 
+    Reeling (:func:`reeling_now`), its Basic Move and rated top speed there are halved, rounded up, before anything
+    follows from them: half Move, and the top speed, acceleration and turning that go with it.
+
     House rules, reading chosen (``Rules.flight == "house"``): a flier in the air that cannot hover must use
     High Speed Movement (House rules: Flying Movement and Combat), so any velocity is high speed for it
     (``high_speed_above`` 0): it never slows back into ordinary movement while it flies, and a velocity above
@@ -288,6 +302,8 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     thresholds, with only the stall of Cannot Hover to keep it moving.
     """
     where, base, rated = _move_in_use(world, body)
+    if reeling_now(world, body.entity):
+        base, rated = rules.halved(base), None if rated is None else rules.halved(rated)
     mover, house = body.mover, chosen.house_control
     move, top, first_turn, accel_step, max_decel, radius, high = _fixed_limits(
         base, rated, mover.encumbrance, mover.enhanced, house, chosen.turning_radius, body.velocity.yps
