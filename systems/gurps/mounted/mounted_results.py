@@ -23,6 +23,7 @@ from esper_motion.systems.gurps.mounted.common import (
     require_seated,
     riding_roll,
     strapped,
+    unconscious,
 )
 from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row, lose_control
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
@@ -125,15 +126,18 @@ class MountedResultsSystem(System):
     In order, for each mount (Basic Set: Mounted Combat, and House rules: Mounts where ``Rules.mounts`` is
     ``"house"``):
 
+    0. Each rider unconscious or dead falls off, with no roll (Basic Set: Injury, as in docs/architecture.md > Facts
+       the rules lean on); House: one strapped in stays in the saddle.
     1. Its DX rolls for difficult actions: on a success each rider rolls Riding to stay on; on a failure,
        table row 12. House: every such roll, made or failed, makes each rider roll Riding or fall off. Then,
-       a mount still carrying riders that lies prone (it tripped at speed, a collision knocked it down) has
+       a mount still carrying riders that lies prone (it tripped at speed, a collision or a wound knocked it down, it
+       fell unconscious: it collapses) has
        fallen: table row 12 without a roll ("whenever a mount falls", Mount Loss of Control Table); so has a
        flying mount that crashed to the ground this turn (``Mount.crashed_from_yd``), whose riders fall from its
        height.
-    2. Each rider stunned rolls Riding-4; each knocked back is knocked off without saddle and stirrups, else
-       rolls Riding at -4 a yard. House: one roll for both, -4 if stunned and -4 a yard, with +3 for a war
-       saddle and +1 for stirrups, and no saddle needed to try; a rider strapped in does not fall but must
+    2. Each rider stunned (and still conscious) rolls Riding-4; each knocked back is knocked off without saddle and
+       stirrups, else rolls Riding at -4 a yard. House: one roll for both, -4 if stunned and -4 a yard, with +3 for a
+       war saddle and +1 for stirrups, and no saddle needed to try; a rider strapped in does not fall but must
        take a Ready next turn, and after knockback takes 1 injury a yard.
     3. Each hit on the mount: the controller rolls Riding plus the mount's shock penalty
        (:func:`esper_motion.systems.gurps.rules.shock_penalty` of the injury) or the mount spooks. House: a failure puts
@@ -173,6 +177,9 @@ class MountedResultsSystem(System):
     def _resolve(self, entity: int) -> None:
         world = self.world
         mount = world.get(entity, Mount)
+        for rider in list(mount.riders):
+            if unconscious(world, rider) and not strapped(world, rider):
+                fall_off(world, rider, entity, "unconscious", mount.fall_yd)
         for made in mount.dx_rolls:
             if made or installed_rules(world).house_mounts:
                 for rider in list(mount.riders):
@@ -223,7 +230,7 @@ class MountedResultsSystem(System):
         world = self.world
         link = world.get(rider, Rider)
         stunned, yards = link.stunned_now, link.knockback_yd
-        if not stunned and not yards:
+        if (not stunned and not yards) or unconscious(world, rider):
             return
         if installed_rules(world).house_mounts:
             modifier = rules.house_unseat_modifier(stunned, yards)

@@ -86,15 +86,16 @@ def wound(world: World, entity: int, injury: int) -> bool:
     injury rules make of it at once; returns whether it stunned the entity.
 
     - Shock: ``Condition.next_shock`` (-1 a point, at most -4 with what this turn already gave).
+    - At -5 x HP: dead, no roll.
     - A major wound (more than half HP) on a conscious victim: an HT roll; a failure stuns and knocks down, a failure
       by 5 or more or a critical failure knocks out (:func:`esper_motion.systems.gurps.rules.major_wound_outcome`).
-    - At -5 x HP: dead. Otherwise an HT roll for each of -1, -2, -3 and -4 x HP the injury first reaches: a failure
+    - An HT roll for each of -1, -2, -3 and -4 x HP the injury first reaches: a failure
       by 1 or 2 is a mortal wound (unconscious and dying), by 3 or more death.
 
     Nothing but the sum for an entity without a ``Condition`` and ``Mover``, a dead one, or while the game leaves
-    out the general rules (:func:`use_injury`). Emits :class:`MajorWound`, :class:`KnockedDownByWound`,
-    :class:`Stunned`, :class:`KnockedOut`, :class:`DeathCheck`, :class:`Died` and the HT rolls'
-    :class:`~esper_motion.ecs.events.RollMade`.
+    out the general rules (:func:`~esper_motion.systems.gurps.shared.injury_model.use_injury`). Emits
+    :class:`MajorWound`, :class:`KnockedDownByWound`, :class:`Stunned`, :class:`KnockedOut`, :class:`DeathCheck`,
+    :class:`Died` and the HT rolls' :class:`~esper_motion.ecs.events.RollMade`.
     """
     condition = world.try_get(entity, Condition)
     if condition is None or injury == 0:
@@ -105,6 +106,9 @@ def wound(world: World, entity: int, injury: int) -> bool:
     if mover is None or condition.dead or not general_rules(world):
         return False
     condition.next_shock = rules.shock_after(condition.next_shock, injury)
+    if rules.dead_by_injury(mover.hp, condition.injury):
+        die(world, entity, "injury of -5 x HP")
+        return False
     stunned = False
     if condition.conscious and rules.major_wound(injury, mover.hp):
         held = success_roll(world, entity, mover.ht, "HT", "a major wound")
@@ -115,9 +119,6 @@ def wound(world: World, entity: int, injury: int) -> bool:
             stunned = True
         elif outcome is rules.WoundOutcome.UNCONSCIOUS:
             knock_out(world, entity, "a major wound")
-    if rules.dead_by_injury(mover.hp, condition.injury):
-        die(world, entity, "injury of -5 x HP")
-        return stunned
     for multiple in rules.death_checks_crossed(mover.hp, before, condition.injury):
         made = success_roll(world, entity, mover.ht, "HT", f"the death check at -{multiple} x HP")
         result = rules.death_check_outcome(made.margin)
@@ -134,7 +135,7 @@ def wound(world: World, entity: int, injury: int) -> bool:
 def defense_modifiers(world: World, entity: int, kind: str, score: int) -> tuple[tuple[str, int], ...] | None:
     """What ``entity``'s state does to its active defense ``kind`` (``"dodge"``, ``"parry"``, ``"block"``) of
     ``score``, each modifier with its reason; None when it has no defense at all (unconscious). Stunned: -4 to every
-    defense; reeling: Dodge halved, rounded up (:func:`reeling_now`)."""
+    defense; reeling: Dodge halved, rounded up (:func:`~esper_motion.systems.gurps.shared.movers.reeling_now`)."""
     condition = world.try_get(entity, Condition)
     if condition is None:
         return ()
