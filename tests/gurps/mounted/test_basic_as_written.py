@@ -167,3 +167,26 @@ def test_mounted_combat_riding_plus_2_the_preview_lists_the_roll_the_path_asks()
     ]
     assert world.dice.getstate() == before
     assert world.get(horse, Mount).feats == {}
+
+
+def test_mount_loss_of_control_table_a_ridden_flier_that_falls_onto_a_body_is_a_mount_that_falls() -> None:
+    """Basic Set: Mounted Combat > Mount Loss of Control Table, row 12, whenever a mount falls: onto a body as onto
+    the ground. The winged horse of the test above stalls at 5 yards up over a footman (HP 11, 2 yards tall): it
+    falls the 3 yards to his head, 8 yd/s; it takes 11 x 8 / 100 = 0.88, 1d-1 (scripted 1: 0), he takes
+    25 x 8 / 100 = 2d (1s: 2). Row 12: the horse's DX+1 = 11 rolls 10; the rider's Riding-2 = 10 rolls 11, fails:
+    unseated, the row's 3 yards and the 3 the mount fell, 6 yards: round(sqrt(21.4 x 6)) = 11 yd/s,
+    22 x 11 / 100 = 2.42, 2d (1s)."""
+    world = gurps_world(BASIC)
+    horse = spawn_horse(world, velocity=2)
+    world.get(horse, Position).altitude_yd = 5.0
+    world.add(horse, Flight(air_move=16, top_airspeed=32, mode=FlightMode.CANNOT_HOVER, wings=True))
+    world.add(horse, FlightIntent())
+    rider = spawn_rider(world)
+    seat(world, rider, horse)
+    below = spawn_rider(world, at=(1, 0))
+    world.dice.script(1, 1, 1, *faces(10), *faces(11), 1, 1)
+    events = world.step()
+    assert [(e.mount, e.broken_leg) for e in of_type(events, MountFell)] == [(horse, False)]
+    assert [(e.rider, e.fall_yd) for e in of_type(events, FellOff)] == [(rider, 6.0)]
+    assert world.get(rider, Rider).mount is None
+    assert world.get(below, Position).hex == (1, 0)
