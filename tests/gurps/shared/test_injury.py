@@ -331,3 +331,19 @@ def test_use_injury_without_the_general_rules_only_adds_up() -> None:
     assert ht_rolls(events) == []
     assert world.get(man, Condition).injury == 6
     assert not world.get(man, Condition).stunned
+
+
+def test_injury_an_unconscious_fighter_has_no_defense_and_does_nothing() -> None:
+    """Unconscious: no active defense at all, and no attack, whatever its intent asked."""
+    world = gurps_world()
+    man = footman(world, (1, 0))
+    swordsman = footman(world, (0, 0))
+    arm(world, swordsman, skill=12, skill_name="Broadsword", damage_dice=1, damage_adds=1, damage_type="cutting")
+    arm(world, man, skill=12, skill_name="Broadsword", damage_dice=1, damage_adds=1, damage_type="cutting")
+    world.get(man, Condition).conscious = False
+    assert defense_numbers(world, man, swordsman) is None
+    world.get(man, Intent).maneuver = Maneuver.ATTACK
+    world.get(man, Attack).target = swordsman
+    events = world.step()
+    assert of_type(events, AttackNotMade) == [AttackNotMade(man, swordsman, "unconscious")]
+    assert not [event for event in events if isinstance(event, RollMade)]
