@@ -13,7 +13,7 @@ whichever module a rule lives in:
   "Dragon" rule.
 - ``mounted``: Mounted Combat, and the house Mounts.
 - ``posture``: Changing Posture in Armor.
-- ``maneuvers``: Move and Attack, and shock.
+- ``maneuvers``: how far each maneuver moves below high speed (a step), Move and Attack, and shock.
 - ``wounds``: general injury: the major wound, stun, reeling, 0 HP or less, death checks and death.
 - ``combat``: the facts attacks and defenses lean on: posture, hit locations, Aim, retreats, wounding and
   injury, major wounds and knockback.
@@ -138,9 +138,13 @@ from esper_motion.systems.gurps.rules.highspeed import (
 )
 from esper_motion.systems.gurps.rules.maneuvers import (
     MOVE_AND_ATTACK_DX_MODIFIER,
+    ORDINARY_MOVEMENT,
+    OrdinaryMove,
     move_and_attack_melee_skill,
     move_and_attack_ranged_modifier,
+    ordinary_move_yd,
     shock_penalty,
+    step_yards,
 )
 from esper_motion.systems.gurps.rules.mounted import (
     BUCKING_SHEATHE_DX_MODIFIER,
@@ -232,6 +236,7 @@ __all__ = [
     "MOUNT_LOSS_OF_CONTROL_TABLE",
     "MOVE_AND_ATTACK_DX_MODIFIER",
     "MOVING_MANEUVERS",
+    "ORDINARY_MOVEMENT",
     "POSTURE_MODIFIERS",
     "PUSHING_THE_ENVELOPE_DX_BONUS",
     "RADIUS_READINGS",
@@ -259,6 +264,7 @@ __all__ = [
     "MountLossKind",
     "MountLossRow",
     "MultipleRiders",
+    "OrdinaryMove",
     "RadiusReading",
     "RadiusVariant",
     "RangedTrick",
@@ -333,6 +339,7 @@ __all__ = [
     "move_and_attack_melee_skill",
     "move_and_attack_ranged_modifier",
     "multiple_riders",
+    "ordinary_move_yd",
     "panic_roll_modifier",
     "panic_roll_needed",
     "posture_change_seconds",
@@ -352,6 +359,7 @@ __all__ = [
     "spooked_mount_roll",
     "sprint_top_speed",
     "stall_speed",
+    "step_yards",
     "thrust_damage",
     "training_penalty",
     "turning_radius",

@@ -16,16 +16,11 @@ from esper_motion.systems.gurps.shared.rolls import success_roll
 
 class ConsciousnessCheck(System):
     """INTENT phase, after ``IntentCheck`` and before ``ManeuverLimits``: the start of each turn under the general
-    injury rules (Basic Set: Injury, as in docs/architecture.md > Facts the rules lean on).
+    injury rules. Reads ``Condition``, ``Mover`` (HP, HT) and ``Intent``; writes ``Condition`` (knocked out),
+    ``Posture``, and the maneuver and slam of ``Intent``; emits :class:`~esper_motion.ecs.events.RollMade` and
+    ``KnockedOut``. Implements Basic Set: Injury (as in docs/architecture.md > Facts the rules lean on).
 
-    Reads ``Condition``, ``Mover`` (HP, HT) and ``Intent``; writes ``Condition`` (knocked out), ``Posture``, the
-    maneuver and slam of ``Intent``; emits :class:`~esper_motion.ecs.events.RollMade` and ``KnockedOut``.
-
-    - At 0 HP or less, a conscious entity that did not choose Do Nothing rolls HT at -1 per full multiple of HP below
-      zero (:func:`esper_motion.systems.gurps.rules.zero_hp_ht_modifier`), in initiative order; a failure knocks it
-      out. A stunned one does nothing, so it does not roll.
-    - A stunned or unconscious entity's maneuver is Do Nothing, whatever its ``Intent`` asked: the systems that
-      follow see what it may do (at high speed, that is a loss of control: ``ManeuverLimits``).
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > ConsciousnessCheck.
     """
 
     phase = Phase.INTENT

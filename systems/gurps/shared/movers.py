@@ -291,8 +291,9 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     already in it; Encumbered Move reduces that figure, so the house rules' Encumbered Move includes Flight's
     x2 by construction (House rules: High Speed Movement).
 
-    Reeling (:func:`reeling_now`), its Basic Move and rated top speed there are halved, rounded up, before anything
-    follows from them: half Move, and the top speed, acceleration and turning that go with it.
+    Reeling (:func:`reeling_now`), its Move, its top speed and the most its first turn at high speed may start with
+    are halved, rounded up. Reading chosen: Basic Move stays as it is, so what is high speed, how fast it may speed up
+    or slow down and its turning radius do not change.
 
     House rules, reading chosen (``Rules.flight == "house"``): a flier in the air that cannot hover must use
     High Speed Movement (House rules: Flying Movement and Combat), so any velocity is high speed for it
@@ -302,8 +303,6 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     thresholds, with only the stall of Cannot Hover to keep it moving.
     """
     where, base, rated = _move_in_use(world, body)
-    if reeling_now(world, body.entity):
-        base, rated = rules.halved(base), None if rated is None else rules.halved(rated)
     mover, house = body.mover, chosen.house_control
     move, top, first_turn, accel_step, max_decel, radius, high = _fixed_limits(
         base, rated, mover.encumbrance, mover.enhanced, house, chosen.turning_radius, body.velocity.yps
@@ -311,6 +310,8 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     if where == "air":  # a dive changes the acceleration and top speed, and Cannot Hover may change the threshold
         accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
         high = _high_speed_above(world, body, chosen, where, high)
+    if reeling_now(world, body.entity):
+        move, top, first_turn = rules.halved(move), rules.halved(top), rules.halved(first_turn)
     entry = min(first_turn, top)
     free = max(0, radius - body.control.straight_yd)
     # Positional, in the order of the fields: quicker to make than by keyword.
@@ -353,6 +354,17 @@ def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, hous
     # House rules: the first turn at speed adds up to Encumbered Move, as any other (House rules: High Speed Movement)
     first_turn = 2 * move if house else rules.entry_velocity_limit(move, base, enhanced)
     return move, top, accel_step, first_turn
+
+
+def ordinary_yards(body: Body, lim: Limits) -> int:
+    """The yards ``body``, in ordinary movement (``Control.state`` normal), goes this turn: its velocity of last turn
+    changed by ``Intent.throttle`` at once, from 0 up to the most its maneuver allows below high speed
+    (:func:`esper_motion.systems.gurps.rules.ordinary_move_yd`, with the Move and Basic Move of ``lim``). A throttle
+    of 0 keeps last turn's pace within what the maneuver allows. The ordinary movement rules bind it, not the
+    velocity it had (Basic Set: High-Speed Movement: at Basic Move or less the ordinary movement rules apply; the
+    maneuvers, as in docs/architecture.md > Facts the rules lean on)."""
+    most = rules.ordinary_move_yd(body.intent.maneuver, lim.move, lim.basic_move)
+    return min(max(body.velocity.yps + body.intent.throttle, 0), most)
 
 
 def high_speed_above(world: World, body: Body, chosen: Rules) -> int:

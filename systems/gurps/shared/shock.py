@@ -11,11 +11,10 @@ from esper_motion.systems.gurps.shared.injury_model import general_rules
 
 class ShockSystem(System):
     """CLEANUP phase: the shock the injury of this turn gave (``Condition.next_shock``) becomes the shock of the
-    next turn (``Condition.shock``), and this turn's lapses: shock counts on the victim's next turn only (Basic Set:
-    Injury, as in docs/architecture.md > Facts the rules lean on).
+    next turn (``Condition.shock``), and this turn's lapses. Reads and writes ``Condition.shock`` and ``next_shock``;
+    emits nothing. Implements Basic Set: Injury (as in docs/architecture.md > Facts the rules lean on).
 
-    Reads and writes ``Condition.shock`` and ``next_shock``; emits nothing. A shock a game sets between steps counts
-    for the step that follows.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > ShockSystem.
     """
 
     phase = Phase.CLEANUP

@@ -14,11 +14,11 @@ from esper_motion.systems.gurps.shared.rolls import success_roll
 
 class StunRecovery(System):
     """CLEANUP phase: each entity stunned before this turn rolls HT as the turn ends, in initiative order; a success
-    ends the stun for its next turn (Basic Set: Injury, as in docs/architecture.md > Facts the rules lean on).
+    ends the stun for its next turn. Reads ``Condition`` and ``Mover`` (HT); writes ``Condition.stunned`` and
+    ``stunned_turn``; emits :class:`~esper_motion.ecs.events.RollMade` and :class:`StunEnded`. Implements Basic Set:
+    Injury (as in docs/architecture.md > Facts the rules lean on).
 
-    Reads ``Condition`` and ``Mover`` (HT); writes ``Condition.stunned`` and ``stunned_turn``; emits
-    :class:`~esper_motion.ecs.events.RollMade` and :class:`StunEnded`. Reading chosen: the turn it was stunned in
-    (``Condition.stunned_turn``) is not yet one of its turns spent stunned, so its first roll ends its next turn.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > StunRecovery.
     """
 
     phase = Phase.CLEANUP

@@ -159,13 +159,15 @@ def test_injury_stun_is_do_nothing_defends_at_minus_4_and_ends_on_an_ht_roll_at_
 
 
 def test_injury_reeling_halves_move_and_dodge() -> None:
-    """Reeling: 8 injury on 11 HP leaves 3, under 11 / 3: Basic Move 5 is halved to 3 (round up), and Dodge 8 to 4."""
+    """Reeling: 8 injury on 11 HP leaves 3, under 11 / 3: Move 5 is halved to 3 (round up), its sprinting top speed 6
+    to 3, and Dodge 8 to 4."""
     world = gurps_world()
     runner = mover(world, hp=11)
     before = limits(world, body_of(world, runner), installed_rules(world))
     world.get(runner, Condition).injury = 8
     after = limits(world, body_of(world, runner), installed_rules(world))
-    assert (before.basic_move, after.basic_move) == (5, 3)
+    assert (before.move, after.move, before.top_speed, after.top_speed) == (5, 3, 6, 3)
+    assert after.basic_move == 5
     man = footman(world, (3, 0))
     swordsman = footman(world, (2, 0))
     arm(world, swordsman, skill=12, skill_name="Broadsword", damage_dice=1, damage_adds=1, damage_type="cutting")
