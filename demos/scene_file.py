@@ -230,11 +230,19 @@ def read_scene(name: str) -> SceneSpec:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise SceneError(path, "", "", f"not UTF-8 text (byte {error.start}: {error.reason})") from None
+    return scene_from_data(path, parse_toml(path, text))
+
+
+def parse_toml(path: Path, text: str) -> dict[str, Any]:
+    """The TOML document ``text`` of scene file ``path``; a :class:`SceneError` naming the file for text that is not
+    TOML, or that nests tables and lists too deep for the reader."""
     try:
-        data = tomllib.loads(text)
+        data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SceneError(path, "", "", f"not valid TOML: {error}") from None
-    return scene_from_data(path, data)
+    except RecursionError:
+        raise SceneError(path, "", "", "nested too deep to read (lists and tables within each other)") from None
+    return data
 
 
 def scene_from_data(path: Path, data: dict[str, Any]) -> SceneSpec:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from esper_motion.demos.scene import Blueprint
-from esper_motion.demos.scene_file import SceneError, SceneSpec, scene_from_data, scene_path
+from esper_motion.demos.scene_file import SceneError, SceneSpec, parse_toml, scene_from_data, scene_path
 from esper_motion.ecs import Event, MotionError, type_named
 
 if sys.version_info >= (3, 11):
@@ -148,9 +148,9 @@ def prepare(path: str, text: str, rules: str | None, overrides: tuple[Override, 
     ``house``) when given and ``overrides`` applied; a worker reads each scene once."""
     where = Path(path)
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise StudyError(f"{path}: not valid TOML: {error}") from None
+        data = parse_toml(where, text)
+    except SceneError as error:
+        raise StudyError(str(error)) from None
     table = data.pop("study", {})
     if rules is not None:
         options = data.setdefault("options", {})

@@ -576,6 +576,13 @@ def test_broken_toml_is_refused_naming_the_file(tmp_path: Path) -> None:
     assert raised.value.path == str(path)
 
 
+def test_a_scene_nested_too_deep_is_refused_naming_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, SCENE.replace("dx = 12", f"dx = {'[' * 3000}{']' * 3000}"))
+    with pytest.raises(SceneError, match=r": nested too deep to read") as raised:
+        read_scene(str(path))
+    assert raised.value.path == str(path)
+
+
 # --- the command line ----------------------------------------------------------------------------------
 
 

@@ -213,6 +213,14 @@ def test_an_unknown_outcome_or_study_key_in_the_scene_file_is_refused(tmp_path: 
         study(str(bad), 10, workers=1)
 
 
+def test_a_scene_nested_too_deep_is_refused_naming_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "deep.toml"
+    text = Path(TIGHT_TURN).read_text(encoding="utf-8")
+    bad.write_text(text + f"fields = {'[' * 3000}{']' * 3000}\n", encoding="utf-8")
+    with pytest.raises(StudyError, match=r"deep.toml: nested too deep to read"):
+        study(str(bad), 10, workers=1)
+
+
 def test_a_field_the_scene_asks_for_is_recorded(tmp_path: Path) -> None:
     scene = tmp_path / "fields.toml"
     scene.write_text(Path(TIGHT_TURN).read_text(encoding="utf-8") + 'fields = ["gurps.Mover.dx"]\n', encoding="utf-8")
