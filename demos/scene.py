@@ -43,6 +43,7 @@ from esper_motion.ecs.fields import (
     TupleOf,
     plan,
 )
+from esper_motion.ecs.world import declared_members
 
 _ENTITY: Final = re.compile(r"\bentity (\d+)\b")
 _CHAIN: Final = re.compile(r"\b\d+(?: -> \d+)+\b")
@@ -210,6 +211,7 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
         check_links(world)  # both ways, now that every entity has all its components
     except LinkError as error:
         raise _link_error(spec.path, world, names, error) from None
+    _check_members(spec, world, ids)
     zones = _spawn_zones(spec, world, ids)
     driver = ScriptSystem.of_scene(spec, world, ids)
     return _finish(spec, chosen, world, driver=driver, ids=ids, zones=zones)
@@ -266,6 +268,24 @@ def _intent_type(spec: SceneSpec) -> type[Any]:
 def _scripted(spec: SceneSpec) -> set[str]:
     """The names of the entities the script gives orders to (each gets the rule set's intent component)."""
     return {name for turn in spec.script.values() for name in turn}
+
+
+def _check_members(spec: SceneSpec, world: World, ids: Mapping[str, int]) -> None:
+    """Refuse a scene entity its rule set counts as one of its own (``declare_members``) that is short of a component
+    the rule set needs: the world would refuse it at the first step, by id."""
+    declared = declared_members(spec.rules)
+    if declared is None:
+        return
+    needs, marks = declared
+    for name, entity in ids.items():
+        held = {type(component) for component in world.components(entity)}
+        missing = [kind for kind in needs if kind not in held]
+        if missing and held.issuperset(marks):
+            problem = (
+                f"missing: an entity of the {spec.rules} rule set with {', '.join(map(name_of, marks))} needs "
+                f"{', '.join(map(name_of, needs))}"
+            )
+            raise SceneError(spec.path, f"entity {shown(name)}", ", ".join(map(name_of, missing)), problem)
 
 
 def _spawn_zones(spec: SceneSpec, world: World, ids: Mapping[str, int]) -> dict[int, str]:

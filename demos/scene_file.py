@@ -60,6 +60,7 @@ import pkgutil
 import re
 import sys
 import typing
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -324,9 +325,13 @@ class _Reader:
         )
         actors = tuple(self.actor(spec, i, a) for i, a in enumerate(self.most(data, "entity", list)))
         names = [a.name for a in actors]
+        read_as: dict[str, str] = {}
         for name in names:
-            if names.count(name) > 1:
+            seen = read_as.setdefault(unicodedata.normalize("NFKC", name), name)
+            if seen == name and names.count(name) > 1:
                 raise self.fail(f"entity {shown(name)}", "name", "two entities share this name")
+            if seen != name:
+                raise self.fail(f"entity {shown(name)}", "name", f"reads as {shown(seen)}, the name of another entity")
         zones: list[Zone] = []
         covered = 0
         for index, table in enumerate(self.most(data, "terrain", [])):
@@ -401,6 +406,10 @@ class _Reader:
         if not isinstance(table, dict):
             raise self.fail(where, "", "not a table")
         name = self.take(table, where, "name", str)
+        hidden = next((c for c in name if unicodedata.category(c).startswith("C")), None)
+        if hidden is not None:
+            problem = f"{shown(name)} holds an invisible character, U+{ord(hidden):04X}; a name is visible text"
+            raise self.fail(where, "name", problem)
         where = f"entity {shown(name)}"
         self.only(table, where, ("name", "colour", "components", "readouts"))
         if name in _RESERVED_SCRIPT_KEYS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -581,6 +582,36 @@ def test_a_scene_nested_too_deep_is_refused_naming_the_file(tmp_path: Path) -> N
     with pytest.raises(SceneError, match=r": nested too deep to read") as raised:
         read_scene(str(path))
     assert raised.value.path == str(path)
+
+
+def test_an_entity_short_of_a_component_its_rule_set_needs_is_refused_when_built_by_name(tmp_path: Path) -> None:
+    # A Mover with a Velocity is a body of the GURPS rule set, which needs a Facing too: refused before turn 1.
+    path = write(tmp_path, SCENE.replace("Facing = { direction = 0 }\n", "", 1))
+    with pytest.raises(SceneError) as raised:
+        build_scene(read_scene(str(path)))
+    assert (raised.value.where, raised.value.field) == ("entity 'Runner'", "Facing")
+    assert str(raised.value) == (
+        f"{path}: entity 'Runner': Facing: missing: an entity of the gurps rule set with gurps.Mover, Velocity needs "
+        "Position, Facing, Velocity, gurps.Mover, gurps.Control, gurps.Intent"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("Run\u200bner", r"'Run\\u200bner' holds an invisible character, U\+200B; a name is visible text"),
+        ("Walker\u0007", r"'Walker\\x07' holds an invisible character, U\+0007; a name is visible text"),
+        ("\uff32unner", r"reads as 'Runner', the name of another entity"),
+    ],
+    ids=["zero-width space", "control character", "full-width letter"],
+)
+def test_a_name_with_an_invisible_character_or_that_reads_as_another_is_refused(
+    tmp_path: Path, name: str, problem: str
+) -> None:
+    path = write(tmp_path, SCENE.replace('name = "Walker"', f"name = {json.dumps(name)}"))
+    with pytest.raises(SceneError, match=problem) as raised:
+        read_scene(str(path))
+    assert raised.value.field == "name"
 
 
 # --- the command line ----------------------------------------------------------------------------------
