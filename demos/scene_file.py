@@ -503,6 +503,10 @@ class _Reader:
                     if not _plain(value):
                         raise self.fail(where, f"{name}.{field_name}", f"{shown(value)} is not plain data (a date?)")
                     if isinstance(value, dict) and _is_component(field_name):
+                        off = _off_map(spec, value) if type_named(field_name) is Position else None
+                        if off is not None:
+                            problem = f"{off} is off the {spec.width} x {spec.height} map"
+                            raise self.fail(where, f"{name}.{field_name}", problem)
                         parts[field_name] = value
                     else:
                         parts.setdefault(intent_name, {})[field_name] = value
@@ -522,6 +526,19 @@ def _disc(spec: SceneSpec, centre: Hex, radius: int) -> list[Hex]:
         if spec.on_map((q + dq, r + dr))
     ]
     return sorted(found, key=lambda hex: (hex[1], column(hex)))
+
+
+def _off_map(spec: SceneSpec, fields: dict[str, Any]) -> str | None:
+    """Where scripted Position ``fields`` put an entity off the map, as an error shows it, or None. A script may set
+    the row or the column alone: ``r`` must be a row of the map, ``q`` a column of some row (of row ``r`` if given)."""
+    q, r = fields.get("q"), fields.get("r")
+    if type(q) is int and type(r) is int:
+        return None if spec.on_map((q, r)) else str((q, r))
+    if type(r) is int:
+        return None if r in spec.rows() else f"row {r}"
+    if type(q) is int:
+        return None if any(spec.on_map((q, row)) for row in spec.rows()) else f"q = {q}"
+    return None  # no whole numbers: the component's own checks refuse what they are
 
 
 def _plain(value: Any) -> bool:

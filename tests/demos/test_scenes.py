@@ -614,6 +614,27 @@ def test_a_name_with_an_invisible_character_or_that_reads_as_another_is_refused(
     assert raised.value.field == "name"
 
 
+@pytest.mark.parametrize(
+    ("fields", "shown"),
+    [("q = 5018, r = 4000", "(5018, 4000)"), ("q = 3, r = 4", "(3, 4)"), ("r = -3", "row -3"), ("q = 30", "q = 30")],
+)
+def test_a_scripted_position_off_the_map_is_refused_like_a_start_position(
+    tmp_path: Path, fields: str, shown: str
+) -> None:
+    path = write(tmp_path, SCENE + f"\n[script.3]\nRunner = {{ Position = {{ {fields} }} }}\n")
+    with pytest.raises(SceneError) as raised:
+        read_scene(str(path))
+    assert (raised.value.where, raised.value.field) == ("script turn 3", "Runner.Position")
+    assert raised.value.problem == f"{shown} is off the 20 x 5 map"
+
+
+def test_a_scripted_position_on_the_map_is_taken(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, SCENE + "\n[script.3]\nRunner = { Position = { q = 19 } }\nWalker = { Position = { r = -2 } }\n"
+    )
+    assert read_scene(str(path)).script[3] == {"Runner": {"Position": {"q": 19}}, "Walker": {"Position": {"r": -2}}}
+
+
 # --- the command line ----------------------------------------------------------------------------------
 
 
