@@ -9,8 +9,10 @@ import multiprocessing
 import os
 import signal
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import esper
 import pytest
@@ -18,11 +20,12 @@ import pytest
 from esper_motion import cli
 from esper_motion.components import Intent, Mover, Skills
 from esper_motion.demos.scene import build_scene
-from esper_motion.demos.scene_file import read_scene
+from esper_motion.demos.scene_file import MAX_TURNS, read_scene
 from esper_motion.ecs import IntentError, RuleValueError
-from esper_motion.studies import Override, StudyError, StudyReport, StudyRunError, study, wilson
+from esper_motion.studies import Override, StudyError, StudyReport, StudyRunError, backends, study, wilson
 from esper_motion.studies.runs import final_fields, run_one
 from esper_motion.studies.scene import prepare, scene_text
+from esper_motion.studies.study import MAX_RUNS
 from esper_motion.systems.gurps import preview
 
 TIGHT_TURN = str(Path(__file__).with_name("tight_turn.toml"))
@@ -197,6 +200,31 @@ def test_bad_arguments_are_refused_before_any_run() -> None:
         study(TIGHT_TURN, 10, backend="ray", address="auto", workers=2)
     with pytest.raises(StudyError, match="turns = 0"):
         study(TIGHT_TURN, 10, turns=0)
+
+
+def test_runs_and_turns_past_their_bounds_are_refused_before_any_run() -> None:
+    def no_run(done: int) -> None:
+        raise AssertionError(f"{done} runs played")
+
+    with pytest.raises(StudyError, match=r"runs = 1000001: expected a whole number from 1 to 1,000,000"):
+        study(TIGHT_TURN, MAX_RUNS + 1, workers=1, progress=no_run)
+    with pytest.raises(StudyError, match=r"turns = 1001: expected a whole number from 1 to 1000"):
+        study(TIGHT_TURN, 1, turns=MAX_TURNS + 1, workers=1, progress=no_run)
+
+
+def test_no_more_workers_start_than_there_are_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+
+    class Pool(ProcessPoolExecutor):
+        def __init__(self, workers: int, **options: Any) -> None:
+            started.append(workers)
+            super().__init__(workers, **options)
+
+    monkeypatch.setattr(backends, "ProcessPoolExecutor", Pool)
+    assert study(TIGHT_TURN, 3, workers=13).workers == 3
+    assert started == [3]
+    assert study(TIGHT_TURN, 1, workers=13).workers == 1  # played here, in no pool
+    assert started == [3]
 
 
 def test_an_unknown_outcome_or_study_key_in_the_scene_file_is_refused(tmp_path: Path) -> None:
