@@ -12,6 +12,7 @@ Ctrl-C (after reporting the runs that finished).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +26,11 @@ from esper_motion.studies.study import study
 def run(args: argparse.Namespace, command: Sequence[str]) -> int:
     """Run the study command with its parsed arguments (:func:`esper_motion.cli.study_parser`), as ``command``
     (the words typed, which the report keeps); return its exit status."""
+    out = args.out if args.out is not None else Path("out") / f"{Path(args.scene).stem}-study"
+    unwritable = _unwritable(out)
+    if unwritable is not None:
+        print(f"error: --out {out}: {unwritable}", file=sys.stderr)
+        return 2
     bar = None
     if not args.no_progress and sys.stderr.isatty():
         bar = ProgressBar(args.runs, sys.stderr)
@@ -41,6 +47,7 @@ def run(args: argparse.Namespace, command: Sequence[str]) -> int:
             address=args.address,
             progress=bar,
             command=list(command),
+            histograms=args.histogram,
         )
     except StudyError as error:
         if bar is not None:
@@ -53,7 +60,6 @@ def run(args: argparse.Namespace, command: Sequence[str]) -> int:
     if bar is not None:
         bar.close()
     print(report.table())
-    out = args.out if args.out is not None else Path("out") / f"{report.scene}-study"
     written = [report.save(out / "study.json")]
     try:
         written += _plots(report, args.histogram, out)
@@ -62,6 +68,20 @@ def run(args: argparse.Namespace, command: Sequence[str]) -> int:
         return 2
     print(f"wrote {', '.join(str(p) for p in written)}")
     return 130 if report.interrupted else 0
+
+
+def _unwritable(out: Path) -> str | None:
+    """Why the report cannot be written to folder ``out``, or None: found before any run, and nothing made."""
+    if out.exists() and not out.is_dir():
+        return "is a file, not a folder"
+    found = out
+    while not found.exists():  # the folder that holds what is to be made
+        found = found.parent
+    if not found.is_dir():
+        return f"cannot be made or written ({found} is a file)"
+    if not os.access(found, os.W_OK | os.X_OK):
+        return f"cannot be made or written (no permission to write in {found})"
+    return None
 
 
 def _plots(report: StudyReport, histograms: Sequence[str], out: Path) -> list[Path]:

@@ -40,6 +40,7 @@ def study(
     address: str | None = None,
     progress: Progress | None = None,
     command: Sequence[str] = (),
+    histograms: Sequence[str] = (),
 ) -> StudyReport:
     """Play ``scene`` (a bundled scene's name or a ``.toml`` path) ``runs`` times and report the outcomes.
 
@@ -51,10 +52,11 @@ def study(
     by default, never more than the runs; one worker plays in this process) or ``ray`` (``address`` as for
     ``ray.init``; a local Ray with ``workers`` CPUs when None, while a cluster at an address brings its own).
     ``progress`` is told the runs finished after each batch; ``command`` is what the report records as the
-    command that made it (by default the call itself). Ctrl-C stops early and keeps the runs that finished (the
-    report says so). Bad input raises :class:`~esper_motion.studies.scene.StudyError` before any run. The local
-    pool starts fresh interpreters (``spawn``), so a script that calls this with more than one worker does so
-    under ``if __name__ == "__main__":``.
+    command that made it (by default the call itself); ``histograms`` are fields the caller will plot
+    (``ENTITY COMPONENT.FIELD``), each of which must be one the runs record. Ctrl-C stops early and keeps the
+    runs that finished (the report says so). Bad input raises :class:`~esper_motion.studies.scene.StudyError`
+    before any run. The local pool starts fresh interpreters (``spawn``), so a script that calls this with more
+    than one worker does so under ``if __name__ == "__main__":``.
 
     >>> report = study("cavalry_charge", 20, seed=1, turns=2, workers=1)
     >>> report.runs, report.figures["events"]["PanicChecked"]["chance"]
@@ -79,6 +81,10 @@ def study(
     changes = tuple(o if isinstance(o, Override) else Override.parse(o) for o in overrides)
     path, text = scene_text(scene)
     prepared = prepare(str(path), text, rules, changes)
+    recorded = [f"{name} {component}.{field}" for name, component, field in prepared.recorded()]
+    for label in histograms:
+        if label not in recorded:
+            raise StudyError(f"histogram: {label!r} is not a recorded field; fields: {', '.join(recorded)}")
     first_seed = prepared.spec.seed if seed is None else seed
     played_turns = prepared.spec.turns if turns is None else turns
     work = batches(

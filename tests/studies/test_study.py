@@ -369,12 +369,30 @@ def test_the_command_shows_a_progress_bar_on_a_terminal_and_plots_a_histogram(
     assert "histogram-1.png" in capsys.readouterr().out
 
 
-def test_the_command_refuses_a_histogram_of_no_recorded_field_after_writing_the_report(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("histogram", ["Runner hp", "Nobody Velocity.yps", "Runner Velocity.speed"])
+def test_the_command_refuses_a_histogram_of_no_recorded_field_before_any_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], histogram: str
 ) -> None:
-    pytest.importorskip("matplotlib")
     out = tmp_path / "study"
-    argv = ["study", TIGHT_TURN, "--runs", "8", "--workers", "1", "--out", str(out), "--histogram", "Runner hp"]
+    argv = ["study", TIGHT_TURN, "--runs", "8", "--workers", "1", "--out", str(out), "--histogram", histogram]
     assert cli.main(argv) == 2
-    assert "histogram: 'Runner hp' is not a recorded field" in capsys.readouterr().err
-    assert StudyReport.load(out / "study.json").runs == 8
+    printed = capsys.readouterr()
+    assert printed.err.startswith(f"error: histogram: {histogram!r} is not a recorded field; fields: Runner Position.q")
+    assert printed.err.count("\n") == 1
+    assert printed.out == ""  # no table: no run was played
+    assert not (out / "study.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("out", "problem"), [("taken", "is a file, not a folder"), ("taken/study", "cannot be made or written")]
+)
+def test_the_command_refuses_an_out_it_cannot_write_before_any_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], out: str, problem: str
+) -> None:
+    (tmp_path / "taken").write_text("a file\n", encoding="utf-8")
+    target = tmp_path / out
+    assert cli.main(["study", TIGHT_TURN, "--runs", "8", "--workers", "1", "--out", str(target)]) == 2
+    printed = capsys.readouterr()
+    assert printed.err.startswith(f"error: --out {target}: {problem}")
+    assert printed.err.count("\n") == 1
+    assert printed.out == ""
