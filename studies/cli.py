@@ -3,16 +3,17 @@
 
 It prints the report's table, writes ``study.json`` (every figure, the command and the versions) to ``--out``
 with ``outcomes.png`` and a histogram per ``--histogram`` field (with the ``studies`` extra), and shows a progress
-bar on a terminal. Ctrl-C stops it, keeping and reporting the runs that finished.
+bar on a terminal. Ctrl-C (or SIGTERM) stops it, keeping and reporting the runs that finished.
 
 Exit status: 0 on success, 2 for bad input, 1 when a run cannot be resolved or a worker dies, 130 when stopped by
-Ctrl-C (after reporting the runs that finished).
+Ctrl-C or SIGTERM (after reporting the runs that finished).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,6 +35,7 @@ def run(args: argparse.Namespace, command: Sequence[str]) -> int:
     bar = None
     if not args.no_progress and sys.stderr.isatty():
         bar = ProgressBar(args.runs, sys.stderr)
+    stopping = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops the study as Ctrl-C does
     try:
         report = study(
             args.scene,
@@ -57,6 +59,8 @@ def run(args: argparse.Namespace, command: Sequence[str]) -> int:
     except KeyboardInterrupt:  # a second Ctrl-C, while the batches already running were finishing
         print("stopped; no report", file=sys.stderr)
         return 130
+    finally:
+        signal.signal(signal.SIGTERM, stopping)
     if bar is not None:
         bar.close()
     print(report.table())
@@ -68,6 +72,11 @@ def run(args: argparse.Namespace, command: Sequence[str]) -> int:
         return 2
     print(f"wrote {', '.join(str(p) for p in written)}")
     return 130 if report.interrupted else 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM, taken as Ctrl-C."""
+    raise KeyboardInterrupt
 
 
 def _unwritable(out: Path) -> str | None:
