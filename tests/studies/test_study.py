@@ -176,6 +176,12 @@ def test_a_scene_file_with_a_study_table_still_plays_as_a_demo() -> None:
         (["Runner.gurps.Wings.dx=1"], "unknown component name 'gurps.Wings'"),
         (["Runner.dx=12"], "expected ENTITY.COMPONENT.FIELD=VALUE"),
         (["Runner.gurps.Mover.dx"], "expected ENTITY.COMPONENT.FIELD=VALUE"),
+        (
+            ["Runner.gurps.Mover.dx=12\nbasic_move = 3"],
+            r"'Runner.gurps.Mover.dx=12\\nbasic_move = 3': holds a line break",
+        ),
+        (["Runner.gurps.Mover.dx=9\r"], r"holds a line break; give one VALUE on one line"),
+        ([f"Runner.gurps.Mover.dx={'[' * 3000}{']' * 3000}"], r"VALUE is nested too deep to read"),
     ],
 )
 def test_a_bad_override_is_refused_naming_what_was_wrong(overrides: list[str], message: str) -> None:
