@@ -27,6 +27,7 @@ from esper_motion.components import (
 from esper_motion.ecs import Event, Phase, RollMade, SuccessRoll, System, World, WorldError
 from esper_motion.systems.gurps import (
     AttackNotMade,
+    AttackRolled,
     DeathCheck,
     DefenseRolled,
     Died,
@@ -349,3 +350,28 @@ def test_injury_an_unconscious_fighter_has_no_defense_and_does_nothing() -> None
     events = world.step()
     assert of_type(events, AttackNotMade) == [AttackNotMade(man, swordsman, "unconscious")]
     assert not [event for event in events if isinstance(event, RollMade)]
+
+
+def test_injury_shock_counts_against_the_next_turns_attack_but_not_its_defense() -> None:
+    """Shock: 3 injury in turn 1 is -3 in turn 2 to the victim's Broadsword 12 (9), never to its Dodge 8. Both attack
+    in turn 2, the victim first (lower id at equal Basic Speed): it rolls 10 against 9 and misses; the other rolls 10
+    against 12 and hits; the victim's Dodge rolls 14 against 8, no shock in it."""
+    world, wounds = wounding_world()
+    victim = footman(world, (1, 0))
+    other = footman(world, (0, 0))
+    for fighter in (victim, other):
+        arm(world, fighter, skill=12, skill_name="Broadsword", damage_dice=1, damage_adds=1, damage_type="cutting")
+    wounds.due = [(victim, 3)]
+    world.step()
+    for fighter, foe in ((victim, other), (other, victim)):
+        world.get(fighter, Intent).maneuver = Maneuver.ATTACK
+        world.get(fighter, Attack).target = foe
+    script(world, 10, 10, 14)
+    world.dice.script(1)
+    events = world.step()
+    attacks = {event.attacker: event for event in of_type(events, AttackRolled)}
+    assert ("shock", -3) in attacks[victim].modifiers
+    assert attacks[victim].roll.target == 9
+    [defense] = of_type(events, DefenseRolled)
+    assert defense.defender == victim
+    assert defense.roll.target == 8
