@@ -540,6 +540,7 @@ def measure(count: int, *, transactional: bool, repeats: int, turns: int) -> dic
         for each, its_driver in ((world, driver), (floor_world, floor_driver)):
             its_driver.revive()
             each.step()
+    floor_driver.revive()  # the floor's movers: every one, as the turn's are
     least = Floor(floor_world)
     least.turn()
     full, floor_lane = Lane(world.step, driver.revive, driver.record), Lane(least.turn, after=least.record)
