@@ -106,7 +106,8 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
       limit) and, under the house rules, -10 while the mount is out of control
       (:func:`~esper_motion.systems.gurps.mounted.cavalry.rider_dx_modifier`; reading chosen: weapon skills are
       DX-based, so an attack roll is one of the DX rolls it names). A couched lance deals
-      :func:`~esper_motion.systems.gurps.mounted.cavalry.couched_lance` damage.
+      :func:`~esper_motion.systems.gurps.mounted.cavalry.couched_lance` damage, without the speed's damage bonus
+      unless ``Rules.lance_speed_bonus``.
     - A mount's bite, kick or trample (``Attack.natural``): +1 damage to a kick or trample with iron horseshoes
       (:func:`~esper_motion.systems.gurps.mounted.cavalry.mount_attack_damage`).
     - On foot on a Move and Attack: :func:`esper_motion.systems.gurps.flight.aerial.move_and_attack` (melee at -4
@@ -180,7 +181,7 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
         speed = speed_modifier(world, attacker, target, distance)
         if speed:
             modifiers.append(("speed and range", speed))
-    if bonus:
+    if bonus and (attack.lance is None or installed_rules(world).lance_speed_bonus):
         damage = Damage(damage.dice, damage.adds + bonus)
     total = sum(value for _, value in modifiers)
     label = f"{attack.skill_name} {skill}{total:+d}" if total else f"{attack.skill_name} {skill}"

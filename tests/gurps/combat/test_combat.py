@@ -146,14 +146,15 @@ def test_cavalry_weapons_a_relative_velocity_of_7_gives_minus_1_to_hit_and_plus_
 
 def test_couched_lance_st_25_warhorse_charging_at_move_8() -> None:
     """Basic Set: Mounted Combat > Cavalry Weapons > Lances: a ST 25 warhorse that ran 8 yards gives its couched
-    lance (25 x 8) / 100 = 2 dice, rounded down, +3 impaling; at a relative velocity of 8 (7 or more) the rider is at
-    -1 to hit and +1 damage (Cavalry Weapons): 2d+4."""
+    lance (25 x 8) / 100 = 2 dice, rounded down, +3 impaling, as the text's own example has it: the lance's damage
+    comes from the mount's speed, so the melee +1 damage for a relative velocity of 8 (7 or more) does not add,
+    while its -1 to hit stands (Cavalry Weapons): 2d+3."""
     world = gurps_world()
     _, rider = knight(world)
     foe = footman(world, (10, 0))
     arm(world, rider, target=foe, skill=14, skill_name="Lance", reach_yd=4, lance="couched")
     # attack: Lance 14 capped at Riding 13, -1 relative velocity = 12, rolls 10; dodge 8 rolls 12 (fails);
-    # damage 2d+4 rolls 4 + 5 + 4 = 13 impaling, x2 = 26 injury; a major wound (26 > 11 / 2): HT 10 rolls 10, holds
+    # damage 2d+3 rolls 4 + 5 + 3 = 12 impaling, x2 = 24 injury; a major wound (24 > 11 / 2): HT 10 rolls 10, holds
     script(world, 10, 12)
     world.dice.script(4, 5)
     script(world, 10)
@@ -163,24 +164,41 @@ def test_couched_lance_st_25_warhorse_charging_at_move_8() -> None:
     defense = defense_of(events)
     assert (defense.defense, defense.roll.target, defense.roll.success) == ("dodge", 8, False)
     (damage,) = of_type(events, DamageDealt)
-    assert (damage.damage, damage.rolled, damage.damage_type, damage.injury) == ("2d+4", 13, "impaling", 26)
-    assert world.get(foe, Condition).injury == 26
+    assert (damage.damage, damage.rolled, damage.damage_type, damage.injury) == ("2d+3", 12, "impaling", 24)
+    assert world.get(foe, Condition).injury == 24
+
+
+def test_couched_lance_with_the_speed_bonus_stacked_as_an_option() -> None:
+    """Basic Set: Mounted Combat > Cavalry Weapons > Lances, the stacked reading (``Rules.lance_speed_bonus``): the
+    same charge adds the melee +1 damage for a relative velocity of 8 to the lance's 2d+3: 2d+4."""
+    world = gurps_world(Rules(lance_speed_bonus=True))
+    _, rider = knight(world)
+    foe = footman(world, (10, 0))
+    arm(world, rider, target=foe, skill=14, skill_name="Lance", reach_yd=4, lance="couched")
+    # attack 12 rolls 10; dodge 8 rolls 12; 2d+4 rolls 4 + 5 + 4 = 13 impaling, x2 = 26; HT 10 rolls 10
+    script(world, 10, 12)
+    world.dice.script(4, 5)
+    script(world, 10)
+    (damage,) = of_type(world.step(), DamageDealt)
+    assert (damage.damage, damage.injury) == ("2d+4", 26)
 
 
 def test_jousting_lance_deals_crushing_damage_and_snaps_above_15() -> None:
     """Basic Set: Mounted Combat > Cavalry Weapons > Lances: a jousting lance does the same damage as a couched one,
-    crushing, and snaps when it rolls more than 15, dealing 15."""
+    crushing, and snaps when it rolls more than 15, dealing 15: a ST 40 horse charging at Move 8 gives (40 x 8) / 100 =
+    3 dice, rounded down, +3."""
     world = gurps_world()
-    _, rider = knight(world)
+    _, rider = knight(world, st=40)
     foe = footman(world, (10, 0))
     arm(world, rider, target=foe, skill=14, skill_name="Lance", reach_yd=4, lance="jousting")
-    # attack 12 rolls 10; dodge 8 rolls 12; 2d+4 rolls 6 + 6 + 4 = 16: snaps, 15 crushing, 15 injury; knockback
-    # 15 // (ST 11 - 2) = 1 yd; a major wound: HT 10 rolls 10
+    # attack 12 rolls 10; dodge 8 rolls 12; 3d+3 rolls 6 + 6 + 1 + 3 = 16: snaps, 15 crushing, 15 injury;
+    # knockback 15 // (ST 11 - 2) = 1 yd; a major wound: HT 10 rolls 10
     script(world, 10, 12)
-    world.dice.script(6, 6)
+    world.dice.script(6, 6, 1)
     script(world, 10)
     (damage,) = of_type(world.step(), DamageDealt)
-    assert (damage.damage_type, damage.rolled, damage.lance_snapped, damage.injury) == ("crushing", 15, True, 15)
+    assert (damage.damage, damage.damage_type, damage.rolled) == ("3d+3", "crushing", 15)
+    assert (damage.lance_snapped, damage.injury) == (True, 15)
     assert damage.knockback_yd == 1
 
 
