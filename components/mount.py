@@ -208,7 +208,8 @@ class Mount:
       may try to call it back again after ``call_back_in`` more seconds (rows 2 and 3).
     - ``out_of_control``: house rules, lost control after being hit or failing a DX roll; the controller's
       next Ready takes it back (House rules: Mounts).
-    - ``attacked_turn``: the turn on which the mount last attacked; its riders attack at -2 on the next.
+    - ``attacked_turn``: the turn on which the mount last attacked; a rider acting before the mount attacks at -2
+      on the next.
 
     This turn's requests (cleared by the MOUNTED phase once resolved):
 

@@ -130,7 +130,7 @@ class AttackSystem(System):
        ``rider_knocked_back``); knockback of anyone else is only reported, moving it is the game's.
     7. A mount's bite, kick or trample (``Attack.natural``) is reported as the mount's attack
        (:func:`~esper_motion.systems.gurps.mounted.mounted_results.mount_attack`: only a war-trained mount that is
-       not exhausted fights, on a maneuver that allows it), so its riders attack at -2 next turn (Basic Set:
+       not exhausted fights, on a maneuver that allows it), so its riders attack at -2 after it (Basic Set:
        Mounted Combat > Attacks by Mounts). A noisy weapon fired from the saddle is reported
        (:func:`~esper_motion.systems.gurps.mounted.mounted_results.fire_noisy_shot`): a Riding roll after it.
     """

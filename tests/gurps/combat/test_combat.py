@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from support import gurps_world, of_type
 from support.combat import arm, flier, footman, knight
-from support.mounted import rolls, script
+from support.mounted import rolls, script, spawn_horse, spawn_rider
 
 from esper_motion.components import (
     Attack,
@@ -36,6 +36,7 @@ from esper_motion.systems.gurps import (
     MountSpooked,
     Rules,
     mount_attack,
+    seat,
     spook,
     use_injury,
 )
@@ -683,6 +684,32 @@ def test_attacks_by_mounts_a_kick_in_play_with_iron_horseshoes_and_the_riders_mi
     sword_for(world, rider, footman(world, (-1, 1)), skill=13)
     script(world, 18)
     assert attack_of(world.step()).modifiers == (("the mount attacked last turn", -2),)
+
+
+def test_attacks_by_mounts_a_mount_acting_before_its_rider_puts_the_minus_2_on_the_same_second() -> None:
+    """Basic Set: Mounted Combat > Attacks by Mounts: the rider attacks at -2 if the mount attacked on its last turn.
+    The horse (Basic Speed 5) acts before its rider (Basic Speed 4.75), so its kick in second 0 is its last turn when
+    the rider strikes later that second: Broadsword 13 - 2 = 11. In second 1 the horse's last turn (just before the
+    rider's) had no attack: 13."""
+    world = gurps_world()
+    horse = spawn_horse(world)
+    rider = spawn_rider(world, riding=13, speed=4.75, skills={"Broadsword": 13})
+    seat(world, rider, horse)
+    world.get(horse, Intent).maneuver = Maneuver.ATTACK
+    world.get(rider, Intent).maneuver = Maneuver.ATTACK
+    arm(world, horse, target=footman(world, (1, 0)), skill=12, skill_name="Kick", damage_dice=1, natural="kick")
+    foe = footman(world, (-1, 1))
+    sword_for(world, rider, foe, skill=13)
+    script(world, 10, 18)  # the kick at 12 rolls 10; Dodge 8 rolls 18
+    world.dice.script(3)  # 1d = 3 crushing
+    script(world, 18)  # the rider's 11 rolls 18: a miss
+    first = world.step()
+    assert [attack.attacker for attack in of_type(first, AttackRolled)] == [horse, rider]
+    assert of_type(first, AttackRolled)[1].modifiers == (("the mount attacked last turn", -2),)
+    world.get(rider, Intent).maneuver = Maneuver.ATTACK
+    sword_for(world, rider, foe, skill=13)
+    script(world, 18)
+    assert attack_of(world.step()).modifiers == ()
 
 
 def test_attacks_by_mounts_only_a_war_trained_mount_kicks() -> None:
