@@ -74,13 +74,17 @@ def _path(world: World, entity: int) -> list[Hex]:
     return path or [_hexes(world, entity)[0]]
 
 
+def across_yd(world: World, target: int, at: Hex) -> int:
+    """Yards across the map from hex ``at`` to the nearest hex ``target`` fills, height aside."""
+    return min(distance(at, spot) for spot in _hexes(world, target))
+
+
 def strike_distance_yd(world: World, attacker: int, target: int, at: Hex) -> int:
-    """Yards from hex ``at`` to the nearest hex ``target`` fills, the height between them counted in whole yards
-    when it is more. Reading chosen: a melee attack reaches when both the hex distance and the height are within
-    the weapon's reach."""
-    across = min(distance(at, spot) for spot in _hexes(world, target))
+    """Yards from hex ``at`` to the nearest hex ``target`` fills (:func:`across_yd`), the height between them
+    counted in whole yards when it is more. Reading chosen: a melee attack reaches when both the hex distance and
+    the height are within the weapon's reach."""
     height = math.floor(abs(_altitude(world, attacker) - _altitude(world, target)))
-    return max(across, height)
+    return max(across_yd(world, target, at), height)
 
 
 def use_injury(world: World, injury: InjuryFunction) -> None:
@@ -171,14 +175,14 @@ class AttackSystem(System):
             strike = self._strike_point(attacker, target, path)
             if strike is None:
                 return
-            range_yd = 0
+            range_yd = across = 0
         else:
-            range_yd = strike_distance_yd(world, attacker, target, path[-1])
+            range_yd, across = strike_distance_yd(world, attacker, target, path[-1]), across_yd(world, target, path[-1])
         why_not = unreachable_location(world, attacker, target)
         if why_not is not None:
             world.emit(AttackNotMade(attacker, target, why_not))
             return
-        numbers = attack_numbers(world, attacker, target, range_yd)
+        numbers = attack_numbers(world, attacker, target, range_yd, across_yd=across)
         if attack.natural is not None and world.has(attacker, Mount):
             mount_attack(world, attacker, attack.natural)
         roll = world.dice.success(numbers.effective_skill, numbers.label)

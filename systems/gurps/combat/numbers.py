@@ -97,8 +97,11 @@ def _posture_modifier(world: World, entity: int, column: int) -> tuple[str, int]
     return (posture.state.value, value) if value else None
 
 
-def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0.0) -> AttackNumbers:
-    """The numbers of ``attacker``'s attack (its ``Attack``) on ``target`` at ``range_yd`` (ranged attacks).
+def attack_numbers(
+    world: World, attacker: int, target: int, range_yd: float = 0.0, *, across_yd: float | None = None
+) -> AttackNumbers:
+    """The numbers of ``attacker``'s attack (its ``Attack``) on ``target`` at ``range_yd`` (ranged attacks), of
+    which ``across_yd`` are across the map, height aside (None: all of ``range_yd``).
 
     - From the saddle: :func:`esper_motion.systems.gurps.mounted.cavalry.mounted_attack` (the Riding or Driving
       limit, or the house Cavalry Training perk; the relative-velocity modifier and damage bonus of a melee attack,
@@ -116,7 +119,7 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
       :func:`~esper_motion.systems.gurps.mounted.cavalry.target_locations`), and for a ranged attack the Aim bonus
       and the speed/range modifier
       (:func:`esper_motion.systems.gurps.highspeed.queries.speed_modifier`, which adds a fast target's speed to range
-      under the house rules) at the range the house height rule gives
+      under the house rules) at the range the house height rule gives from ``across_yd``
       (:func:`~esper_motion.systems.gurps.flight.aerial.house_ranged_distance`, spells at half).
 
     An attack the rules forbid raises :class:`~esper_motion.ecs.errors.IntentError` naming the field: on a maneuver
@@ -177,7 +180,8 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
             modifiers.append(("Aim", aim))
         distance = range_yd
         if installed_rules(world).house_flight:
-            distance = house_ranged_distance(world, attacker, target, range_yd, attack.spell)
+            across = range_yd if across_yd is None else across_yd
+            distance = house_ranged_distance(world, attacker, target, across, attack.spell)
         speed = speed_modifier(world, attacker, target, distance)
         if speed:
             modifiers.append(("speed and range", speed))

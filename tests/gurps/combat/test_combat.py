@@ -550,6 +550,18 @@ def test_house_flying_a_yard_of_height_advantage_gives_plus_2_and_minus_2_in_mel
     assert defense_of(world.step()).modifiers == (("height", -2),)
 
 
+def test_house_flying_height_range_counts_the_height_once_from_below() -> None:
+    """House rules: Flying Movement and Combat: an archer on the ground shoots a drake 20 yards up and 10 hexes away:
+    the range is the 10 yards across plus a yard per yard of height disadvantage, 10 + 20 = 30 yd: -7 on the Size
+    and Speed/Range Table (not 20 + 20 = 40, -8, as if the height were also the distance across)."""
+    world = gurps_world(Rules.house())
+    drake = flier(world, (10, 0), 20.0)
+    bowman = archer(world, (0, 0), target=drake)
+    script(world, 18)
+    assert ("speed and range", -7) in attack_of(world.step()).modifiers
+    assert world.get(bowman, Attack).target is None
+
+
 @pytest.mark.parametrize(
     ("shooter_up", "spell", "modifier"),
     [(True, False, -2), (False, False, -5), (False, True, -4)],

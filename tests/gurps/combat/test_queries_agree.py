@@ -32,6 +32,7 @@ from esper_motion.systems.gurps import (
     speed_modifier,
     strike_distance_yd,
 )
+from esper_motion.systems.gurps.combat.attack import across_yd
 
 
 def expected_attack(world: World, attacker: int, target: int) -> tuple[int, set[tuple[str, int]]]:
@@ -56,9 +57,10 @@ def expected_attack(world: World, attacker: int, target: int) -> tuple[int, set[
             found |= set(moving.modifiers)
     if ranged:
         at = mount_seat(world, link.mount) if link is not None and link.mount is not None else None
-        distance: float = strike_distance_yd(world, attacker, target, at or world.get(attacker, Position).hex)
+        shot_from = at or world.get(attacker, Position).hex
+        distance: float = strike_distance_yd(world, attacker, target, shot_from)
         if world.rules["gurps"].flight == "house":
-            distance = house_ranged_distance(world, attacker, target, distance, attack.spell)
+            distance = house_ranged_distance(world, attacker, target, across_yd(world, target, shot_from), attack.spell)
         if speed_modifier(world, attacker, target, distance):
             found.add(("speed and range", speed_modifier(world, attacker, target, distance)))
         if aim:
