@@ -27,6 +27,9 @@ class Rules:
       Size value) adds to a couched lance, whose damage already comes from the mount's speed. Off in the Basic
       Set, as its worked example has it (Mounted Combat > Cavalry Weapons > Lances); on in the house preset,
       whose speed bonus names no exception.
+    - ``house_height_riders``: under the house flight rules, whether a rider's 3 feet over a standing foe is a
+      yard of height like any other (+2 to defend, the foe -2: House rules: Flying Movement and Combat); off, it
+      keeps the Basic Set's Height Difference (Mounted Combat), the house rule holding between fliers only.
 
     Each reading is an enum that equals its name, so a scene or a save may give it as text
     (:class:`~esper_motion.systems.gurps.rules.RadiusVariant`, :class:`~esper_motion.systems.gurps.rules.Variant`);
@@ -44,6 +47,7 @@ class Rules:
     flight: Variant = Variant.BASIC
     mounts: Variant = Variant.BASIC
     lance_speed_bonus: bool = False
+    house_height_riders: bool = True
 
     def __post_init__(self) -> None:
         self._read("turning_radius", RadiusVariant)
@@ -53,6 +57,7 @@ class Rules:
         self._read("flight", Variant)
         self._read("mounts", Variant)
         check_bool("Rules", "lance_speed_bonus", self.lance_speed_bonus)
+        check_bool("Rules", "house_height_riders", self.house_height_riders)
 
     def _read(self, field: str, reading: type[Enum]) -> None:
         """Check the reading named in ``field`` and keep it as its enum member (a name given as text included)."""

@@ -19,6 +19,7 @@ from esper_motion.ecs import IntentError, World, WorldError
 from esper_motion.ecs.damage import Damage
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.flight.aerial import (
+    YARD_FT,
     acrobatic_dodge_skill,
     aerial_retreat,
     airborne,
@@ -236,17 +237,22 @@ def _height_modifier(world: World, attacker: int, defender: int, reach_yd: int) 
     ground, or the house height advantage, through :func:`esper_motion.systems.gurps.flight.aerial.height_effect`
     (Basic Set: Flying Combat > Aerial Attack and Defense; House rules: Flying Movement and Combat); otherwise a
     rider's 3 feet over a standing foe (:func:`esper_motion.systems.gurps.mounted.cavalry.height_difference`;
-    Basic Set: Mounted Combat > Height Difference)."""
+    Basic Set: Mounted Combat > Height Difference), which under the house flight rules is a yard of height like
+    any other (+2 to the higher fighter's defense, -2 to the lower's) unless ``Rules.house_height_riders`` is off."""
+    chosen = installed_rules(world)
     flying = airborne(world, attacker) or airborne(world, defender)
-    if flying or installed_rules(world).house_flight:
+    if flying or chosen.house_flight:
         effect = height_effect(world, attacker, defender, reach_yd)
         if flying or effect.defender_defense:
             return ("height", effect.defender_defense) if effect.defender_defense else None
     levels = height_difference(world, attacker, defender, reach_yd)
-    if levels.higher == attacker and levels.row.lower_defense:
-        return ("a rider 3 ft above", levels.row.lower_defense)
-    if levels.higher == defender and levels.row.higher_defense:
-        return ("3 ft above on a mount", levels.row.higher_defense)
+    lower, higher = levels.row.lower_defense, levels.row.higher_defense
+    if levels.higher is not None and chosen.house_flight and chosen.house_height_riders:
+        higher, lower = rules.house_height_defense_modifiers(levels.height_ft / YARD_FT)
+    if levels.higher == attacker and lower:
+        return ("a rider 3 ft above", lower)
+    if levels.higher == defender and higher:
+        return ("3 ft above on a mount", higher)
     return None
 
 

@@ -40,6 +40,7 @@ from esper_motion.systems.gurps import (
     spook,
     use_injury,
 )
+from esper_motion.systems.gurps.rules import Variant
 
 
 def attack_of(events: list[Event]) -> AttackRolled:
@@ -327,6 +328,29 @@ def test_mounted_combat_results_a_miss_by_1_on_the_mount_hits_the_rider_unless_t
     defense = defense_of(events)
     assert (defense.defender, defense.modifiers, defense.roll.success) == (rider, (("3 ft above on a mount", 1),), True)
     assert of_type(events, DamageDealt) == []
+
+
+@pytest.mark.parametrize(
+    ("rules", "parry"),
+    [(Rules.house(), -2), (Rules(flight=Variant.HOUSE, house_height_riders=False), -1)],
+    ids=["house: a yard of height, -2", "the house rule between fliers only: Height Difference, -1"],
+)
+def test_house_flying_height_a_rider_a_yard_above_a_footman_gives_his_parry_minus_2(rules: Rules, parry: int) -> None:
+    """House rules: Flying Movement and Combat: a yard of height gives the higher fighter +2 to defend and the foe -2,
+    fliers or not: a rider sits 3 ft = 1 yd above a standing footman (Basic Set: Mounted Combat > Height
+    Difference), so the footman's Parry 9 is 9 - 2 = 7. With ``Rules.house_height_riders`` off, the rider keeps the
+    Basic Set's Combat at Different Levels for 3 ft: 9 - 1 = 8."""
+    world = gurps_world(rules)
+    _, rider = knight(world, velocity=0, skills={"Broadsword": 13})
+    foe = footman(world, (-1, 1), dodge=6, parry=9)
+    sword_for(world, rider, foe, skill=13)
+    script(world, 10, 3)  # the sword at 13 rolls 10; the parry rolls 3, a critical success
+    defense = defense_of(world.step())
+    assert (defense.defense, defense.modifiers, defense.roll.target) == (
+        "parry",
+        (("a rider 3 ft above", parry),),
+        9 + parry,
+    )
 
 
 def test_mounted_combat_results_a_hit_mount_makes_its_rider_roll_riding_minus_its_shock() -> None:

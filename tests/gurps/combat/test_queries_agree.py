@@ -82,10 +82,13 @@ def expected_defense(world: World, defender: int, attacker: int) -> set[tuple[st
             found.add(("height", effect.defender_defense))
         elif effect.height_ft == 0:
             levels = height_difference(world, attacker, defender, attack.reach_yd)
-            if levels.higher == attacker and levels.row.lower_defense:
-                found.add(("a rider 3 ft above", levels.row.lower_defense))
-            if levels.higher == defender and levels.row.higher_defense:
-                found.add(("3 ft above on a mount", levels.row.higher_defense))
+            lower, higher = levels.row.lower_defense, levels.row.higher_defense
+            if levels.higher is not None and world.rules["gurps"].flight == "house":
+                lower, higher = -2, 2  # House rules: Flying Movement and Combat, a yard of height
+            if levels.higher == attacker and lower:
+                found.add(("a rider 3 ft above", lower))
+            if levels.higher == defender and higher:
+                found.add(("3 ft above on a mount", higher))
     return found
 
 
