@@ -13,8 +13,8 @@ class MovingFire(System):
 
     Reads ``RoundIntent`` (``shots``, ``weapon``, ``reloads_itself``), ``Mobility`` (``dex``, ``large``,
     ``centaur``, ``master_reduction``), ``RoundState`` (``mode``, ``moved_hex``, ``weapon_ready``) and the
-    ``half_move_fire`` option; writes ``RoundState.weapon_ready``; emits :class:`~esper_motion.ecs.RollMade` for
-    each drop check and :class:`ShotsOnTheMove`.
+    ``half_move_fire`` option; writes ``RoundState.weapon_ready`` and ``weapon_dropped``; emits
+    :class:`~esper_motion.ecs.RollMade` for each drop check and :class:`ShotsOnTheMove`.
 
     Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting, in place of the normal
     half-move rule from Walk up: ``rules.fire_on_the_move`` gives the attacks allowed and the strike modifier
@@ -32,7 +32,8 @@ class MovingFire(System):
     character moves no hex and shoots nothing ends the run and readies the weapon again (an arrow nocked, a
     crossbow reloaded by hand; a game whose crossbow takes longer sets ``weapon_ready`` itself); the threat
     roll is rolled here, one per drawn shot, and a game may use it as that attack's threat roll; a dropped
-    weapon loses the rest of the round's shots, so no further checks are rolled. Half of one attack rounded
+    weapon (``RoundState.weapon_dropped``) loses the rest of the round's shots, so no further checks are rolled,
+    and fires nothing (no shot allowed) until a still round readies it. Half of one attack rounded
     down is none: such a shooter fires nothing on the move, and its weapon stays as it was.
     """
 
@@ -44,7 +45,10 @@ class MovingFire(System):
         for entity, (mobility, intent, state, _) in characters():
             if not intent.shots:
                 if state.moved_hex == 0:
-                    state.weapon_ready = True
+                    state.weapon_ready, state.weapon_dropped = True, False
+                continue
+            if state.weapon_dropped:
+                self.world.emit(ShotsOnTheMove(entity, intent.weapon, 0, 0, (), 0))
                 continue
             mode = state.mode
             assert mode is not None  # ChooseSpeed sets it every round
@@ -73,6 +77,7 @@ class MovingFire(System):
             if DropResult.WEAPON_DROPPED in drops:
                 # that shot (number first_drawn + len(drops) - 1) and every later one
                 lost += fire.attacks - (first_drawn + len(drops) - 2)
+                state.weapon_dropped = True
             fired = fire.attacks - lost
             if fire.attacks:
                 state.weapon_ready = False
