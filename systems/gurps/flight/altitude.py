@@ -37,19 +37,13 @@ def _check_under(world: World, entity: int, ceiling_yd: float) -> None:
 
 
 class AltitudeSystem(IndexedSystem):
-    """MOVEMENT phase, after the level movement: climbs and descents.
+    """MOVEMENT phase, after the level movement: climbs and descents. Reads ``FlightIntent`` (``climb_yd``, ``dive``),
+    ``Flight``, ``Intent.maneuver``, ``Velocity``, ``Control`` (``state``, and ``moved_yd``, the level yards flown this
+    turn) and the shared spatial index; writes ``Position.altitude_yd``, ``Flight.climbed_yd`` (last turn's moves to
+    ``previous_climb_yd``) and, for a house take-off without hover, ``Control.state``; emits :class:`AltitudeChanged`
+    and :class:`EnteredHighSpeed`. Implements Basic Set: Flying Combat.
 
-    Reads ``FlightIntent`` (``climb_yd``, ``dive``), ``Flight``, ``Intent.maneuver``, ``Velocity``, ``Control``
-    (``state``, and ``moved_yd``, the level yards flown this turn) and the shared spatial index; writes
-    ``Position.altitude_yd``, ``Flight.climbed_yd`` (last turn's moves to ``previous_climb_yd``) and, for a house
-    take-off without hover, ``Control.state``; emits :class:`AltitudeChanged` and :class:`EnteredHighSpeed`.
-
-    Climbing or descending costs movement points like level movement, a 45-degree diagonal yard 1.5
-    (:func:`esper_motion.systems.gurps.rules.vertical_move_cost`); the level movement of the turn has already left room
-    for the vertical yards (:func:`esper_motion.systems.gurps.shared.climbing.level_yards`) (Basic Set: Flying Combat >
-    Aerial Movement > Changing Height). The readings chosen where the texts leave room (movement points, dives,
-    several climbs in a turn, refusals, ceilings) are on the documentation's GURPS Basic Set page
-    (docs/gurps-basic.md, Flying Combat > How climbs and descents read the rules).
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > AltitudeSystem.
     """
 
     phase = Phase.MOVEMENT

@@ -54,23 +54,17 @@ def _flier_landing(body: Body, flights: dict[int, Flight]) -> bool | None:
 
 
 class VelocityChange(System):
-    """ACCELERATION phase: sets next turn's velocity for every mover in control, in initiative order.
+    """ACCELERATION phase: sets next turn's velocity for every mover in control, in initiative order. Reads ``Intent``
+    (``throttle``, ``maneuver``), ``Velocity``, ``Control`` (``state``, ``moved_yd``, ``turned_hexsides``,
+    ``extra_cost``), ``Posture`` and the Move in use; writes ``Velocity.yps`` and ``Control`` (``state``; ``loss_cause``
+    and ``lost_at_yd`` when control is lost); emits :class:`VelocityChanged`, :class:`EnteredHighSpeed`,
+    :class:`LeftHighSpeed`, :class:`HighSpeedRefused`, ``RollMade`` and ``LostControl``. Movers whose turn is over
+    (``Control.halted``: a trip, a collision, a drift) and riders are left alone; a mover that opened the turn in
+    ordinary movement took its throttle then, so only what it asked past Move is applied here
+    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`). Implements Basic Set: High-Speed
+    Movement.
 
-    Reads ``Intent`` (``throttle``, ``maneuver``), ``Velocity``, ``Control`` (``state``, ``moved_yd``,
-    ``turned_hexsides``, ``extra_cost``), ``Posture`` and the Move in use; writes ``Velocity.yps`` and
-    ``Control`` (``state``; ``loss_cause`` and ``lost_at_yd`` when control is lost); emits
-    :class:`VelocityChanged`, :class:`EnteredHighSpeed`, :class:`LeftHighSpeed`, :class:`HighSpeedRefused`,
-    ``RollMade`` and ``LostControl``. Movers whose turn is over (``Control.halted``: a trip, a collision, a
-    drift) and riders are left alone.
-
-    A mover that opened the turn in ordinary movement took its throttle then (``ManeuverLimits``), within what its
-    maneuver allows; only what it asked past Move beyond that is applied here
-    (:func:`esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`), whatever its state now.
-
-    Ordinary movement within Move, switching to high speed, accelerating and decelerating at speed, and landing at
-    speed (Basic Set: High-Speed Movement; House rules: High Speed Movement): how each is read, with the readings
-    chosen where the texts leave room, is on the documentation's GURPS Basic Set page (docs/gurps-basic.md,
-    High-Speed Movement > How the walk and the velocity change read the rules).
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > VelocityChange.
     """
 
     phase = Phase.ACCELERATION

@@ -279,12 +279,13 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
 
 
 class IntentCheck(System):
-    """INTENT phase, first: checks every mover's ``Intent`` before anything changes (:func:`check_intent`).
+    """INTENT phase, first: checks every mover's ``Intent`` before anything changes (:func:`check_intent`). Reads
+    ``Intent``, ``Velocity``, ``Control.state``, ``Mover`` and the Move in use; writes nothing; emits nothing; raises
+    :class:`~esper_motion.ecs.errors.IntentError` (or ``RuleValueError`` for a velocity above Basic Move in ordinary
+    movement) for the first bad intent in initiative order, and the step leaves the world as it was. Implements Basic
+    Set: High-Speed Movement.
 
-    Reads ``Intent``, ``Velocity``, ``Control.state``, ``Mover`` and the Move in use; writes nothing; emits
-    nothing; raises :class:`~esper_motion.ecs.errors.IntentError` (or ``RuleValueError`` for a velocity above Basic Move
-    in ordinary movement) for the first bad intent in initiative order, and the step leaves the world as it
-    was.
+    Its page: docs/gurps-basic.md.
     """
 
     phase = Phase.INTENT

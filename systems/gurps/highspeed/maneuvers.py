@@ -96,16 +96,16 @@ def _ordinary_turn(world: World, body: Body, chosen: Rules, left: dict[int, int]
 
 class ManeuverLimits(System):
     """INTENT phase (after ``IntentCheck``): opens every mover's turn, sets this turn's yards in ordinary movement,
-    then applies the maneuver limits at speed.
+    then applies the maneuver limits at speed. Reads ``Intent`` (``maneuver``, ``throttle``), ``Velocity``,
+    ``Condition`` (``conscious``, ``stunned``), ``Control.state`` and the Move in use; writes ``Control``: clears this
+    turn's record (``path``, ``moved_yd``, ``extra_cost``, ``turned_hexsides``, ``turn_yd``, ``turn_plan``, ``struck``,
+    ``halted``, ``lost_at_yd``; ``straight_before_yd`` set to ``straight_yd``), and puts a mover out of control for a
+    forbidden maneuver, stun or unconsciousness; writes ``Velocity.yps`` of a mover in ordinary movement (this turn's
+    yards, :func:`~esper_motion.systems.gurps.shared.movers.ordinary_yards`) and keeps what its throttle asks past Move
+    for the end of the turn (:func:`throttle_left`); emits :class:`VelocityChanged` and ``LostControl``. The rule at
+    speed is :func:`maneuver_loss`. Implements Basic Set: High-Speed Movement.
 
-    Reads ``Intent`` (``maneuver``, ``throttle``), ``Velocity``, ``Condition`` (``conscious``, ``stunned``),
-    ``Control.state`` and the Move in use; writes ``Control``: clears this turn's record (``path``, ``moved_yd``,
-    ``extra_cost``, ``turned_hexsides``, ``turn_yd``, ``turn_plan``, ``struck``, ``halted``, ``lost_at_yd``;
-    ``straight_before_yd`` set to ``straight_yd``), and puts a mover out of control for a forbidden maneuver, stun or
-    unconsciousness; writes ``Velocity.yps`` of a mover in ordinary movement, which goes this turn's yards at once
-    (:func:`esper_motion.systems.gurps.shared.movers.ordinary_yards`: the throttle applies now, within what the
-    maneuver allows), and keeps what its throttle asks past Move for the end of the turn (:func:`throttle_left`);
-    emits :class:`VelocityChanged` and ``LostControl``. The rule at speed is :func:`maneuver_loss`.
+    Its page: docs/gurps-basic.md.
     """
 
     phase = Phase.INTENT
