@@ -30,6 +30,7 @@ from esper_motion.systems.gurps.events import (
     DamageDealt,
     DefenseRolled,
 )
+from esper_motion.systems.gurps.flight.aerial import airborne, take_aerial_retreat
 from esper_motion.systems.gurps.mounted.cavalry import missed_attack
 from esper_motion.systems.gurps.mounted.common import mount_seat
 from esper_motion.systems.gurps.mounted.mounted_results import (
@@ -211,6 +212,8 @@ class AttackSystem(System):
         label = modified(numbers.kind.capitalize(), total)
         roll = world.dice.success(numbers.score + total, label)
         world.emit(DefenseRolled(defender, attacker, numbers.kind, numbers.score, tuple(modifiers), roll))
+        if numbers.retreats and airborne(world, defender) and seated_on(world, defender) is None:
+            take_aerial_retreat(world, defender, attacker)
         return roll.success
 
     def _damage(self, attacker: int, victim: int, numbers: AttackNumbers) -> None:

@@ -22,6 +22,8 @@ from esper_motion.components import (
     Mount,
     Mover,
     MoveState,
+    Obstacle,
+    Position,
     Rider,
     Velocity,
 )
@@ -614,6 +616,30 @@ def test_aerial_defense_a_flier_that_hovers_gets_plus_1_on_a_retreat() -> None:
     script(world, 10, 13)
     defense = defense_of(world.step())
     assert (defense.modifiers, defense.roll.target) == ((("retreat", 4),), 13)
+
+
+@pytest.mark.parametrize(
+    ("walls", "where"),
+    [((), ((4, 0), 2.0)), (((4, 0), (3, 1), (4, -1)), ((3, 0), 3.0))],
+    ids=["a yard east, away from the archer", "the three hexes away walled: a yard up"],
+)
+def test_flying_combat_steps_and_retreats_a_retreating_flier_takes_its_step(
+    walls: tuple[tuple[int, int], ...], where: tuple[tuple[int, int], float]
+) -> None:
+    """Basic Set: Flying Combat > Aerial Movement > Steps and Retreats: a retreat is a step of basic air Move (air
+    Move 10: 10 // 10 = 1 yard), which a flier may make vertically. The hawk 2 yards up on (3, 0) retreats from an
+    archer on (0, 0) (Dodge 9 + 3 + 1 for a hoverer = 13): it moves to the neighbour farthest from the archer, 4
+    hexes away, the first of them from east, (4, 0); with tall walls on all three, it steps up a yard instead."""
+    world = gurps_world()
+    for q, r in walls:
+        world.spawn(Position(q, r), Obstacle(hp=50, height_yd=20))
+    hawk = flier(world, (3, 0), 2.0, retreat=True)
+    world.get(hawk, Intent).maneuver = Maneuver.DO_NOTHING
+    archer(world, (0, 0), target=hawk)
+    script(world, 10, 13)
+    assert defense_of(world.step()).modifiers == (("retreat", 4),)
+    position = world.get(hawk, Position)
+    assert (position.hex, position.altitude_yd) == where
 
 
 def test_acrobatic_dodge_in_the_air_rolls_aerobatics() -> None:
