@@ -42,6 +42,7 @@ from esper_motion.systems.gurps.mounted.mounted_results import (
     take_trick,
 )
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
+from esper_motion.systems.gurps.shared.impact import knock_back
 from esper_motion.systems.gurps.shared.movers import initiative_order
 from esper_motion.systems.gurps.shared.rolls import skill_roll, success_roll
 
@@ -250,3 +251,5 @@ class AttackSystem(System):
                 rider_stunned(world, victim)
             if knockback:
                 rider_knocked_back(world, victim, knockback)
+        elif knockback and mover is not None and world.has(victim, Position):
+            knock_back(world, victim, attacker, _hexes(world, attacker)[0], knockback)

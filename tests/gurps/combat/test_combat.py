@@ -24,10 +24,12 @@ from esper_motion.components import (
     MoveState,
     Obstacle,
     Position,
+    Posture,
+    PostureState,
     Rider,
     Velocity,
 )
-from esper_motion.ecs import Event, IntentError, World, WorldError
+from esper_motion.ecs import Event, IntentError, RollMade, World, WorldError
 from esper_motion.systems.gurps import (
     AttackNotMade,
     AttackRedirected,
@@ -196,10 +198,10 @@ def test_jousting_lance_deals_crushing_damage_and_snaps_above_15() -> None:
     foe = footman(world, (10, 0))
     arm(world, rider, target=foe, skill=14, skill_name="Lance", reach_yd=4, lance="jousting")
     # attack 12 rolls 10; dodge 8 rolls 12; 3d+3 rolls 6 + 6 + 1 + 3 = 16: snaps, 15 crushing, 15 injury;
-    # knockback 15 // (ST 11 - 2) = 1 yd; a major wound: HT 10 rolls 10
+    # knockback 15 // (ST 11 - 2) = 1 yd; a major wound: HT 10 rolls 10; knocked back, DX 11 rolls 10
     script(world, 10, 12)
     world.dice.script(6, 6, 1)
-    script(world, 10)
+    script(world, 10, 10)
     (damage,) = of_type(world.step(), DamageDealt)
     assert (damage.damage, damage.damage_type, damage.rolled) == ("3d+3", "crushing", 15)
     assert (damage.lance_snapped, damage.injury) == (True, 15)
@@ -640,6 +642,30 @@ def test_flying_combat_steps_and_retreats_a_retreating_flier_takes_its_step(
     assert defense_of(world.step()).modifiers == (("retreat", 4),)
     position = world.get(hawk, Position)
     assert (position.hex, position.altitude_yd) == where
+
+
+@pytest.mark.parametrize(
+    ("dx_roll", "posture"), [(10, PostureState.STANDING), (11, PostureState.PRONE)], ids=["DX made", "DX failed: down"]
+)
+def test_knockback_a_fighter_on_foot_is_knocked_back_and_rolls_dx_or_falls(dx_roll: int, posture: PostureState) -> None:
+    """Knockback (docs/architecture.md > Facts the rules lean on): a footman of ST 6 on (1, 0) takes 2d crushing,
+    rolled 5 + 5 = 10, from a maceman on (0, 0): 10 // (6 - 2) = 2 yards straight away, east to (3, 0); then DX 11
+    at -1 for the yard after the first: 10 keeps his feet, 11 falls down."""
+    world = gurps_world()
+    foe = footman(world, (1, 0))
+    world.get(foe, Mover).st = 6
+    swordsman(world, (0, 0), target=foe, damage_dice=2, damage_adds=0, damage_type="crushing")
+    script(world, 10, 12)  # the mace at 12 rolls 10; Dodge 8 rolls 12
+    world.dice.script(5, 5)  # 2d = 10 crushing, 10 injury: a major wound (10 > 11 / 2)
+    script(world, 10, dx_roll)  # HT 10 rolls 10 and holds; then DX 11 - 1
+    events = world.step()
+    assert of_type(events, DamageDealt)[0].knockback_yd == 2
+    assert world.get(foe, Position).hex == (3, 0)
+    assert [(roll.purpose, roll.result.target) for roll in of_type(events, RollMade)][-1] == (
+        "keep its feet after knockback",
+        10,
+    )
+    assert world.get(foe, Posture).state is posture
 
 
 def test_acrobatic_dodge_in_the_air_rolls_aerobatics() -> None:
