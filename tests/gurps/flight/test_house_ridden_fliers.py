@@ -103,9 +103,7 @@ def test_house_rules_mounts_a_flying_mounts_rolls_to_control_itself_make_its_rid
     assert world.get(rider, Rider).mount == mount  # still in the saddle
 
 
-def test_house_rules_flying_movement_and_combat_the_whole_movement_wingspan_check_covers_every_hex_of_the_body() -> (
-    None
-):
+def test_house_rules_flying_movement_and_combat_the_whole_movement_wingspan_covers_every_hex_of_the_body() -> None:
     """House rules: Flying Movement and Combat: a winged flier with something in its wingspan during the whole of its
     movement wipes out. The griffon (3 hexes, wingspan 4: 2 hexes each side) flies 12 yards east from (0, 0); a
     wingless flier 3 hexes behind its front and 2 across, on (-3, 2), flies the same 12 yards beside it. It is
