@@ -148,6 +148,7 @@ from esper_motion.systems.gurps.mounted.mounting import (
 from esper_motion.systems.gurps.mounted.riding import RidingSystem
 from esper_motion.systems.gurps.mounted.spooking import SpookingSystem, spook
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner import GoalPlanner, Plan, PlannedTurn, plan
 from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
 from esper_motion.systems.gurps.scene import SCENE_SUPPORT
@@ -169,6 +170,7 @@ __all__ = [
     "Drifting",
     "FallSystem",
     "Forecast",
+    "GoalPlanner",
     "HeightDifference",
     "HeightEffect",
     "HouseClimbTurns",
@@ -193,6 +195,8 @@ __all__ = [
     "MountingSystem",
     "MoveAndAttack",
     "PathWalker",
+    "Plan",
+    "PlannedTurn",
     "PostureSystem",
     "Redirect",
     "RidingSystem",
@@ -254,6 +258,7 @@ __all__ = [
     "normal_top_speed",
     "note_mount_dx_roll",
     "occupied_hexes",
+    "plan",
     "preview",
     "relative_speed_yps",
     "relative_velocity",
@@ -285,6 +290,7 @@ def systems_for(rules: Rules) -> list[System]:
     index = SpatialIndex()
     house_flight = rules.house_flight
     return [
+        GoalPlanner(),
         MountOrderSystem(),
         IntentCheck(),
         ManeuverLimits(),

@@ -10,6 +10,7 @@ from esper_motion.systems.gurps import PathWalker, Rules, Tripping, systems_for
 def test_the_resolved_processor_order_after_install() -> None:
     world = gurps_world()
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
         "ManeuverLimits",
@@ -45,6 +46,7 @@ def test_the_walker_and_the_tripping_share_one_spatial_index() -> None:
 def test_the_resolved_processor_order_with_the_house_rules() -> None:
     world = gurps_world(Rules.house())
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
         "ManeuverLimits",

@@ -1,0 +1,375 @@
+"""The planner's search: a mover's own future states a few turns ahead, each turn's successors made only of intents
+the rules accept, with the exact odds of the rolls they need.
+
+A state is what the rules carry from one turn to the next for a mover in control on the ground: its hex, facing,
+velocity and heading, the yards run straight since its last change of facing, and whether it is at high speed
+(:class:`State`). From a state, every candidate intent (:func:`candidates`, in a fixed order) is tried on a
+:class:`~esper_motion.systems.gurps.shared.movers.Body` made of copies of the mover's components in that state:
+
+- the intent must pass :func:`~esper_motion.systems.gurps.highspeed.intent.check_intent` (the INTENT phase's own
+  check) and, for a body with a ``Posture``, the posture check;
+- its path and rolls are :func:`~esper_motion.systems.gurps.preview.walk_forecast`'s, the preview's own: the same
+  walk the MOVEMENT phase makes, with every roll assumed made, and the exact odds of each;
+- the chance that any of those rolls fails must be at most the mover's caution
+  (:class:`~esper_motion.components.goals.Caution`), and a path that runs into something is not taken (but a ram
+  into the entity pursued);
+- the next turn's velocity and state follow the ACCELERATION phase's rules (:func:`_end_of_turn`).
+
+Other movers are predicted at their present velocity along their heading; they stand where they are now for the
+walk itself (as in the preview). The search is a best-first search on turns taken plus a price on risk
+(:data:`RISK_PRICE`), guided by a lower bound of the turns still needed; it looks at most :data:`HORIZON` turns ahead
+and simulates at most :data:`NODE_BUDGET` turns in all. It rolls no die and breaks every tie by the order in which
+states were found, so the same world always gets the same plan.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final, NamedTuple
+
+from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, Patrol, Pursue
+from esper_motion.components.gurps import Control, Intent, MoveState, Posture
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.ecs import IntentError, RuleValueError, World
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.highspeed.intent import check_intent
+from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_yd_after
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.posture.posture import check_posture_change
+from esper_motion.systems.gurps.preview import RollForecast, walk_forecast
+from esper_motion.systems.gurps.shared.movers import Body, Limits, limits, standing
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex
+
+HORIZON: Final = 4
+"""The most turns a search looks ahead."""
+
+NODE_BUDGET: Final = 400
+"""The most turns one search simulates (a candidate intent tried from a state is one), which bounds its cost: about
+a millisecond for every 25 on a desktop machine of 2024 (tests/benchmarks/bench_planner.py)."""
+
+RISK_PRICE: Final = Fraction(2)
+"""What a turn's chance of failing a roll costs, in turns: a 10% chance costs a fifth of a turn, so of two plans
+equally quick the safer is taken, and a risk is taken only where it saves time."""
+
+
+class State(NamedTuple):
+    """What the rules carry from one turn to the next for a mover in control (the planner's node)."""
+
+    hex: Hex
+    facing: int
+    heading: int
+    velocity: int
+    straight_yd: int
+    high_speed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedTurn:
+    """One turn of a plan: the intent, the rolls it needs with their exact odds, the hexes it enters, and the chance
+    that any of its rolls fails."""
+
+    intent: Intent
+    rolls: tuple[RollForecast, ...]
+    path: tuple[Hex, ...]
+    failure_chance: Fraction
+    meets_goal: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A mover's plan for the next turns (:func:`search`): ``turns`` in order (none when the rules allow it no
+    turn within its caution); ``reaches`` whether the goal is met at their end; ``nearer`` whether they end nearer
+    the goal than it is now (or meet it); ``evaluated`` the turns the search simulated (at most
+    :data:`NODE_BUDGET`)."""
+
+    entity: int
+    turns: tuple[PlannedTurn, ...]
+    reaches: bool
+    nearer: bool
+    evaluated: int
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """A goal made concrete for one search: the hex aimed at after each turn (a moving entity's predicted place),
+    how near is near enough, and how the goal is met."""
+
+    goal: Goal
+    places: tuple[Hex, ...]  # the hex aimed at after turn 1, 2, ... (the last one holds beyond)
+    range_yd: int
+    stop: bool
+    away: bool
+    ram: int | None
+
+
+def aim_of(world: World, goal: Goal, horizon: int) -> Aim | None:
+    """The :class:`Aim` of ``goal`` over ``horizon`` turns; None when the entity it names is gone."""
+    if isinstance(goal, GoTo):
+        return Aim(goal, (goal.hex,), 0, goal.stop, False, None)
+    if isinstance(goal, Patrol):
+        return Aim(goal, (goal.waypoints[goal.next_index],), 0, False, False, None)
+    if isinstance(goal, Hold):
+        return Aim(goal, (), 0, True, False, None)
+    other = goal.source if isinstance(goal, Flee) else goal.target
+    if other is None:  # the entity is gone: hold
+        return Aim(goal, (), 0, True, False, None)
+    if not world.exists(other) or not world.has(other, Position):
+        return None
+    places = tuple(predicted(world, other, turn) for turn in range(1, horizon + 1))
+    if isinstance(goal, Flee):
+        return Aim(goal, places, goal.range_yd, False, True, None)
+    if isinstance(goal, Pursue):
+        return Aim(goal, places, goal.range_yd, False, False, goal.target if goal.ram else None)
+    assert isinstance(goal, KeepStation)
+    return Aim(goal, places, goal.range_yd, False, False, None)
+
+
+def predicted(world: World, entity: int, turns: int) -> Hex:
+    """Where ``entity`` will be ``turns`` turns from now if it keeps its present velocity along its heading."""
+    q, r = world.get(entity, Position).hex
+    velocity = world.try_get(entity, Velocity)
+    if velocity is None or not velocity.yps:
+        return (q, r)
+    dq, dr = DIRECTIONS[velocity.heading]
+    return (q + dq * velocity.yps * turns, r + dr * velocity.yps * turns)
+
+
+def _place(aim: Aim, turn: int) -> Hex | None:
+    """The hex aimed at after turn ``turn`` (1-based), or None for a goal of no place (``Hold``)."""
+    if not aim.places:
+        return None
+    return aim.places[min(max(turn, 1), len(aim.places)) - 1]
+
+
+def yards_short(aim: Aim, state: State, turn: int) -> int:
+    """How many yards ``state`` (after turn ``turn``) is from meeting ``aim``'s place; for a stop, its velocity."""
+    place = _place(aim, turn)
+    if place is None:
+        return state.velocity
+    gap = distance(state.hex, place)
+    if aim.away:
+        return max(0, aim.range_yd - gap)
+    return max(0, gap - aim.range_yd)
+
+
+def _met(aim: Aim, state: State, path: tuple[Hex, ...], struck: int | None, turn: int) -> bool:
+    """Whether the turn that ended in ``state`` along ``path`` meets ``aim``."""
+    if aim.ram is not None:
+        return struck == aim.ram
+    place = _place(aim, turn)
+    if aim.stop:
+        return (place is None or state.hex == place) and state.velocity == 0 and not state.high_speed
+    if place is not None and not aim.away and aim.range_yd == 0 and place in path:
+        return True  # passed through it
+    return yards_short(aim, state, turn) == 0
+
+
+def candidates(body: Body, lim: Limits, risky: bool) -> Iterator[Intent]:
+    """The intents tried from ``body``'s state, in the fixed order that breaks ties: every throttle of interest
+    (:func:`_throttles`) with no turn, then with a turn of one hexside either way and, below high speed, of two; at
+    high speed also a veer to either side for the whole path; and with ``risky`` the pushed ones (an early or tight
+    turn, the hardest deceleration). Those the rules refuse are dropped by :func:`advance`, not here."""
+    velocity = body.velocity.yps
+    high = body.control.state is MoveState.HIGH_SPEED
+    for throttle in _throttles(velocity, lim, high, risky):
+        push = high and -throttle > lim.safe_decel
+        yield Intent(throttle=throttle, push=push)
+        for turn in (1, -1) if high else (1, -1, 2, -2):
+            yield Intent(throttle=throttle, turn=turn, push=push)
+        if high and velocity:
+            yield Intent(throttle=throttle, veer=(1,) * velocity, push=push)
+            yield Intent(throttle=throttle, veer=(-1,) * velocity, push=push)
+        if high and risky:
+            for turn in (1, -1, 2, -2):
+                yield Intent(throttle=throttle, turn=turn, turn_at_yd=0, push=True)
+
+
+def _throttles(velocity: int, lim: Limits, high: bool, risky: bool) -> tuple[int, ...]:
+    """The throttles tried from ``velocity``: below high speed every velocity from Move down to a stop, and the
+    fastest entry to high speed; at high speed the most acceleration, half of it, none, half and all of the safe
+    deceleration, a stop if safe and, with ``risky``, the hardest deceleration."""
+    if not high:
+        found = [lim.move - velocity, lim.entry_limit - velocity]
+        found += [target - velocity for target in range(lim.move - 1, -1, -1)]
+    else:
+        up = max(0, min(lim.accel_step, lim.top_speed - velocity))
+        safe = min(lim.safe_decel, velocity)
+        found = [up, up // 2, 0, -(safe // 2), -safe]
+        if risky:
+            found.append(-min(lim.max_decel, velocity))
+    return tuple(dict.fromkeys(found))  # in order, each once
+
+
+class Outcome(NamedTuple):
+    """A turn simulated from a state: the state it leaves, its path, what it ran into, its rolls and the chance that
+    any of them fails."""
+
+    state: State
+    path: tuple[Hex, ...]
+    struck: int | None
+    rolls: tuple[RollForecast, ...]
+    failure_chance: Fraction
+
+
+def body_in(template: Body, state: State, intent: Intent) -> Body:
+    """A body like ``template`` (copies of the mover's components) in ``state`` with ``intent``."""
+    control = Control(
+        state=MoveState.HIGH_SPEED if state.high_speed else MoveState.NORMAL,
+        straight_yd=state.straight_yd,
+    )
+    position = Position(state.hex[0], state.hex[1], template.position.altitude_yd)
+    return Body(
+        template.entity,
+        position,
+        Facing(state.facing),
+        Velocity(state.velocity, state.heading),
+        template.mover,
+        control,
+        intent,
+    )
+
+
+def advance(world: World, chosen: Rules, index: SpatialIndex, body: Body, state: State) -> Outcome | None:
+    """The turn ``body`` (in ``state``) would make with its intent, or None when the rules refuse the intent."""
+    try:
+        check_intent(world, body, chosen)
+        posture = world.try_get(body.entity, Posture)
+        if posture is not None:
+            check_posture_change(body.entity, body.intent, posture)
+    except (IntentError, RuleValueError):
+        return None
+    forecast, result = walk_forecast(world, body, chosen, index)
+    if forecast.loses_control is not None:
+        chance = Fraction(1)
+    else:
+        held = Fraction(1)
+        for roll in forecast.rolls:
+            held *= roll.chance
+        chance = 1 - held
+    lim = limits(world, body, chosen)
+    velocity, high = _end_of_turn(world, body, lim, result)
+    end = result.path[-1] if result.path else state.hex
+    after = State(end, result.facing, result.heading, velocity, straight_yd_after(state.straight_yd, result), high)
+    return Outcome(after, forecast.path, forecast.runs_into, forecast.rolls, chance)
+
+
+def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> tuple[int, bool]:
+    """The velocity and high speed or not that the ACCELERATION phase leaves ``body`` with after ``result``, every
+    roll made (``esper_motion.systems.gurps.highspeed.acceleration.VelocityChange``: ordinary movement within Move,
+    entering high speed on an eligible turn, acceleration and deceleration at speed, footing's forced deceleration;
+    Basic Set: High-Speed Movement)."""
+    before = body.velocity.yps
+    throttle = body.intent.throttle
+    if body.control.state is MoveState.NORMAL:
+        target = before + throttle
+        if target > lim.move and before <= lim.high_speed_above:
+            turned = sum(abs(by) for _, _, by in result.turned)
+            if not rules.can_enter_high_speed(
+                len(result.path), lim.move, turned, body.intent.maneuver, standing(world, body.entity)
+            ):
+                return before, before > lim.high_speed_above
+        return target, target > lim.high_speed_above
+    if throttle > 0 and result.extra == 0:
+        return before + throttle, True
+    voluntary = min(max(0, -throttle), before - result.extra)
+    after = rules.footing_deceleration(before, result.extra, lim.basic_move, voluntary).new_velocity
+    return after, after > lim.high_speed_above
+
+
+@dataclass(slots=True)
+class _Node:
+    state: State
+    turn: int
+    cost: Fraction
+    parent: _Node | None
+    step: PlannedTurn | None
+    met: bool
+
+
+def search(
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    root: Body,
+    goal: Goal,
+    *,
+    caution: float,
+    horizon: int = HORIZON,
+    budget: int = NODE_BUDGET,
+) -> Plan | None:
+    """The best plan the budget finds for ``root`` (a mover in control, the intent it holds ignored) toward ``goal``,
+    taking no turn whose chance of failing a roll is above ``caution``; None when the entity the goal names is gone.
+
+    The plan that meets the goal soonest (turns, plus :data:`RISK_PRICE` on each turn's chance of failure) within
+    ``horizon`` turns; when none is found within the budget, the plan that ends nearest the goal (fewest yards short,
+    then cheapest): best effort, ``Plan.reaches`` False."""
+    aim = aim_of(world, goal, horizon)
+    if aim is None:
+        return None
+    top = max(1, limits(world, root, chosen).top_speed)
+    start = State(
+        root.position.hex,
+        root.facing.direction,
+        root.velocity.heading,
+        root.velocity.yps,
+        root.control.straight_yd,
+        root.control.state is MoveState.HIGH_SPEED,
+    )
+    first = _Node(start, 0, Fraction(0), None, None, False)
+    best = first
+    best_key: tuple[int, Fraction, int] | None = None
+    short_now = yards_short(aim, start, 1)
+    frontier: list[tuple[Fraction, int, _Node]] = [(Fraction(0), 0, first)]
+    found = 0
+    evaluated = 0
+    seen: dict[tuple[State, int], Fraction] = {}
+    risky = caution > 0
+    while frontier and evaluated < budget:
+        _, _, node = heapq.heappop(frontier)
+        if node.met:
+            return _plan(root.entity, node, True, True, evaluated)
+        if node.turn >= horizon:
+            continue
+        template = root if node.parent is None else body_in(root, node.state, root.intent)
+        lim = limits(world, template, chosen)
+        for intent in candidates(template, lim, risky):
+            if evaluated >= budget:
+                break
+            evaluated += 1
+            body = root._replace(intent=intent) if node.parent is None else body_in(root, node.state, intent)
+            outcome = advance(world, chosen, index, body, node.state)
+            if outcome is None or outcome.failure_chance > caution:
+                continue
+            if outcome.struck is not None and outcome.struck != aim.ram:
+                continue
+            turn = node.turn + 1
+            cost = node.cost + 1 + RISK_PRICE * outcome.failure_chance
+            key = (outcome.state, turn)
+            if seen.get(key, cost + 1) <= cost:
+                continue
+            seen[key] = cost
+            met = _met(aim, outcome.state, outcome.path, outcome.struck, turn)
+            step = PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met)
+            child = _Node(outcome.state, turn, cost, node, step, met)
+            short = yards_short(aim, outcome.state, turn)
+            child_key = (0 if met else max(1, short), cost, turn)
+            if best_key is None or child_key < best_key:
+                best, best_key = child, child_key
+            bound = 0 if met else math.ceil(short / top) if short else 1
+            found += 1
+            heapq.heappush(frontier, (cost + bound, found, child))
+    nearer = best_key is not None and (best.met or best_key[0] < short_now)
+    return _plan(root.entity, best, best.met, nearer, evaluated)
+
+
+def _plan(entity: int, node: _Node, reaches: bool, nearer: bool, evaluated: int) -> Plan:
+    steps: list[PlannedTurn] = []
+    while node.step is not None and node.parent is not None:
+        steps.append(node.step)
+        node = node.parent
+    return Plan(entity, tuple(reversed(steps)), reaches, nearer, evaluated)
