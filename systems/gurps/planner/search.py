@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, Patrol, Pursue
@@ -52,7 +52,7 @@ NODE_BUDGET: Final = 400
 """The most turns one search simulates (a candidate intent tried from a state is one), which bounds its cost: about
 a millisecond for every 25 on a desktop machine of 2024 (tests/benchmarks/bench_planner.py)."""
 
-RISK_PRICE: Final = Fraction(2)
+RISK_PRICE: Final = 2.0
 """What a turn's chance of failing a roll costs, in turns: a 10% chance costs a fifth of a turn, so of two plans
 equally quick the safer is taken, and a risk is taken only where it saves time."""
 
@@ -105,6 +105,7 @@ class Aim:
     stop: bool
     away: bool
     ram: int | None
+    match_yps: int | None = None  # the velocity to keep (beside an entity: its own)
 
 
 def aim_of(world: World, goal: Goal, horizon: int) -> Aim | None:
@@ -126,7 +127,8 @@ def aim_of(world: World, goal: Goal, horizon: int) -> Aim | None:
     if isinstance(goal, Pursue):
         return Aim(goal, places, goal.range_yd, False, False, goal.target if goal.ram else None)
     assert isinstance(goal, KeepStation)
-    return Aim(goal, places, goal.range_yd, False, False, None)
+    velocity = world.try_get(other, Velocity)
+    return Aim(goal, places, goal.range_yd, False, False, None, 0 if velocity is None else velocity.yps)
 
 
 def predicted(world: World, entity: int, turns: int) -> Hex:
@@ -157,52 +159,62 @@ def yards_short(aim: Aim, state: State, turn: int) -> int:
     return max(0, gap - aim.range_yd)
 
 
-def _met(aim: Aim, state: State, path: tuple[Hex, ...], struck: int | None, turn: int) -> bool:
+def meets(aim: Aim, state: State, path: tuple[Hex, ...], struck: int | None, turn: int) -> bool:
     """Whether the turn that ended in ``state`` along ``path`` meets ``aim``."""
     if aim.ram is not None:
         return struck == aim.ram
     place = _place(aim, turn)
     if aim.stop:
         return (place is None or state.hex == place) and state.velocity == 0 and not state.high_speed
+    if aim.match_yps is not None and state.velocity != aim.match_yps:
+        return False
     if place is not None and not aim.away and aim.range_yd == 0 and place in path:
         return True  # passed through it
     return yards_short(aim, state, turn) == 0
 
 
-def candidates(body: Body, lim: Limits, risky: bool) -> Iterator[Intent]:
+def candidates(body: Body, lim: Limits, risky: bool, short_yd: int) -> tuple[Intent, ...]:
     """The intents tried from ``body``'s state, in the fixed order that breaks ties: every throttle of interest
-    (:func:`_throttles`) with no turn, then with a turn of one hexside either way and, below high speed, of two; at
-    high speed also a veer to either side for the whole path; and with ``risky`` the pushed ones (an early or tight
-    turn, the hardest deceleration). Those the rules refuse are dropped by :func:`advance`, not here."""
-    velocity = body.velocity.yps
+    (:func:`_throttles`; ``short_yd`` is how far the goal still is) with no turn, then with a turn of one hexside
+    either way and, below high speed, of two; at high speed also a veer to either side for the whole path; and with
+    ``risky`` the pushed ones (an early or tight turn, the hardest deceleration). Those the rules refuse are dropped
+    by :func:`advance`, not here. The same state gets the same intents, made once (never change them)."""
     high = body.control.state is MoveState.HIGH_SPEED
-    for throttle in _throttles(velocity, lim, high, risky):
-        push = high and -throttle > lim.safe_decel
-        yield Intent(throttle=throttle, push=push)
-        for turn in (1, -1) if high else (1, -1, 2, -2):
-            yield Intent(throttle=throttle, turn=turn, push=push)
+    velocity = body.velocity.yps
+    return _intents(velocity, high, risky, _throttles(velocity, lim, high, risky, short_yd), lim.safe_decel)
+
+
+@lru_cache(maxsize=1024)
+def _intents(velocity: int, high: bool, risky: bool, throttles: tuple[int, ...], safe_decel: int) -> tuple[Intent, ...]:
+    found: list[Intent] = []
+    for throttle in throttles:
+        push = high and -throttle > safe_decel
+        found.append(Intent(throttle=throttle, push=push))
+        found.extend(Intent(throttle=throttle, turn=turn, push=push) for turn in ((1, -1) if high else (1, -1, 2, -2)))
         if high and velocity:
-            yield Intent(throttle=throttle, veer=(1,) * velocity, push=push)
-            yield Intent(throttle=throttle, veer=(-1,) * velocity, push=push)
+            found.append(Intent(throttle=throttle, veer=(1,) * velocity, push=push))
+            found.append(Intent(throttle=throttle, veer=(-1,) * velocity, push=push))
         if high and risky:
-            for turn in (1, -1, 2, -2):
-                yield Intent(throttle=throttle, turn=turn, turn_at_yd=0, push=True)
+            found.extend(Intent(throttle=throttle, turn=turn, turn_at_yd=0, push=True) for turn in (1, -1, 2, -2))
+    return tuple(found)
 
 
-def _throttles(velocity: int, lim: Limits, high: bool, risky: bool) -> tuple[int, ...]:
-    """The throttles tried from ``velocity``: below high speed every velocity from Move down to a stop, and the
-    fastest entry to high speed; at high speed the most acceleration, half of it, none, half and all of the safe
-    deceleration, a stop if safe and, with ``risky``, the hardest deceleration."""
+def _throttles(velocity: int, lim: Limits, high: bool, risky: bool, short_yd: int) -> tuple[int, ...]:
+    """The throttles tried from ``velocity``: below high speed the full Move, the fastest entry to high speed, the
+    yards to the goal when they are fewer, none and a stop; at high speed the most acceleration, half of it, none,
+    half and all of the safe deceleration and, with ``risky``, the hardest deceleration."""
     if not high:
-        found = [lim.move - velocity, lim.entry_limit - velocity]
-        found += [target - velocity for target in range(lim.move - 1, -1, -1)]
-    else:
-        up = max(0, min(lim.accel_step, lim.top_speed - velocity))
-        safe = min(lim.safe_decel, velocity)
-        found = [up, up // 2, 0, -(safe // 2), -safe]
-        if risky:
-            found.append(-min(lim.max_decel, velocity))
-    return tuple(dict.fromkeys(found))  # in order, each once
+        found = [lim.move, lim.entry_limit, *([short_yd] if 0 < short_yd < lim.move else []), velocity, 0]
+        return tuple(dict.fromkeys(target - velocity for target in found))  # in order, each once
+    up = max(0, min(lim.accel_step, lim.top_speed - velocity))
+    safe = min(lim.safe_decel, velocity)
+    found = [up, up // 2, 0, -(safe // 2), -safe]
+    if risky:
+        found.append(-min(lim.max_decel, velocity))
+    return tuple(dict.fromkeys(found))
+
+
+_NO_CHANCE: Final = Fraction(0)
 
 
 class Outcome(NamedTuple):
@@ -216,8 +228,8 @@ class Outcome(NamedTuple):
     failure_chance: Fraction
 
 
-def body_in(template: Body, state: State, intent: Intent) -> Body:
-    """A body like ``template`` (copies of the mover's components) in ``state`` with ``intent``."""
+def body_in(template: Body, state: State) -> Body:
+    """A body like ``template`` in ``state``: new components for what a state holds, the rest ``template``'s."""
     control = Control(
         state=MoveState.HIGH_SPEED if state.high_speed else MoveState.NORMAL,
         straight_yd=state.straight_yd,
@@ -230,7 +242,7 @@ def body_in(template: Body, state: State, intent: Intent) -> Body:
         Velocity(state.velocity, state.heading),
         template.mover,
         control,
-        intent,
+        template.intent,
     )
 
 
@@ -244,9 +256,10 @@ def advance(world: World, chosen: Rules, index: SpatialIndex, body: Body, state:
     except (IntentError, RuleValueError):
         return None
     forecast, result = walk_forecast(world, body, chosen, index)
+    chance = _NO_CHANCE
     if forecast.loses_control is not None:
         chance = Fraction(1)
-    else:
+    elif forecast.rolls:
         held = Fraction(1)
         for roll in forecast.rolls:
             held *= roll.chance
@@ -285,7 +298,7 @@ def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> t
 class _Node:
     state: State
     turn: int
-    cost: Fraction
+    cost: float
     parent: _Node | None
     step: PlannedTurn | None
     met: bool
@@ -320,40 +333,39 @@ def search(
         root.control.straight_yd,
         root.control.state is MoveState.HIGH_SPEED,
     )
-    first = _Node(start, 0, Fraction(0), None, None, False)
+    first = _Node(start, 0, 0.0, None, None, False)
     best = first
-    best_key: tuple[int, Fraction, int] | None = None
+    best_key: tuple[int, float, int] | None = None
     short_now = yards_short(aim, start, 1)
-    frontier: list[tuple[Fraction, int, _Node]] = [(Fraction(0), 0, first)]
+    frontier: list[tuple[float, int, int, _Node]] = [(0.0, 0, 0, first)]
     found = 0
     evaluated = 0
-    seen: dict[tuple[State, int], Fraction] = {}
+    seen: dict[tuple[State, int], float] = {}
     risky = caution > 0
     while frontier and evaluated < budget:
-        _, _, node = heapq.heappop(frontier)
+        *_, node = heapq.heappop(frontier)
         if node.met:
             return _plan(root.entity, node, True, True, evaluated)
         if node.turn >= horizon:
             continue
-        template = root if node.parent is None else body_in(root, node.state, root.intent)
+        template = root if node.parent is None else body_in(root, node.state)
         lim = limits(world, template, chosen)
-        for intent in candidates(template, lim, risky):
+        for intent in candidates(template, lim, risky, yards_short(aim, node.state, node.turn + 1)):
             if evaluated >= budget:
                 break
             evaluated += 1
-            body = root._replace(intent=intent) if node.parent is None else body_in(root, node.state, intent)
-            outcome = advance(world, chosen, index, body, node.state)
+            outcome = advance(world, chosen, index, template._replace(intent=intent), node.state)
             if outcome is None or outcome.failure_chance > caution:
                 continue
             if outcome.struck is not None and outcome.struck != aim.ram:
                 continue
             turn = node.turn + 1
-            cost = node.cost + 1 + RISK_PRICE * outcome.failure_chance
+            cost = node.cost + 1 + (RISK_PRICE * float(outcome.failure_chance) if outcome.failure_chance else 0)
             key = (outcome.state, turn)
             if seen.get(key, cost + 1) <= cost:
                 continue
             seen[key] = cost
-            met = _met(aim, outcome.state, outcome.path, outcome.struck, turn)
+            met = meets(aim, outcome.state, outcome.path, outcome.struck, turn)
             step = PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met)
             child = _Node(outcome.state, turn, cost, node, step, met)
             short = yards_short(aim, outcome.state, turn)
@@ -362,7 +374,7 @@ def search(
                 best, best_key = child, child_key
             bound = 0 if met else math.ceil(short / top) if short else 1
             found += 1
-            heapq.heappush(frontier, (cost + bound, found, child))
+            heapq.heappush(frontier, (cost + bound, bound, found, child))  # of equal cost, the nearest first
     nearer = best_key is not None and (best.met or best_key[0] < short_now)
     return _plan(root.entity, best, best.met, nearer, evaluated)
 
@@ -370,6 +382,6 @@ def search(
 def _plan(entity: int, node: _Node, reaches: bool, nearer: bool, evaluated: int) -> Plan:
     steps: list[PlannedTurn] = []
     while node.step is not None and node.parent is not None:
-        steps.append(node.step)
+        steps.append(replace(node.step, intent=replace(node.step.intent)))  # the plan's own intents
         node = node.parent
     return Plan(entity, tuple(reversed(steps)), reaches, nearer, evaluated)

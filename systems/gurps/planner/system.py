@@ -7,7 +7,7 @@ from typing import Any
 
 from esper_motion.components.goals import GOAL_TYPES, Caution, Flee, Goal, KeepStation, Patrol, Pursue
 from esper_motion.components.gurps import Intent, MoveState
-from esper_motion.ecs import Phase, System, World, WorldError
+from esper_motion.ecs import Phase, System, World, WorldError, watch
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.planner.search import HORIZON, Plan, search
 from esper_motion.systems.gurps.shared.movers import Body, bodies, body_of, carried, installed_rules
@@ -127,7 +127,13 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
         raise WorldError(f"entity {entity} cannot be planned now: {why}")
     index = SpatialIndex()
     index.rebuild(world)
-    found = search(world, installed_rules(world), index, body, goal, caution=caution_of(world, entity), horizon=turns)
+    watch.pause()  # the search builds components of its own, which no world holds: no record of their writes
+    try:
+        found = search(
+            world, installed_rules(world), index, body, goal, caution=caution_of(world, entity), horizon=turns
+        )
+    finally:
+        watch.resume()
     if found is None:
         raise WorldError(f"entity {entity}: the entity its {type(goal).__name__} goal names is gone")
     return found
