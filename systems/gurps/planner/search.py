@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections import deque
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -35,7 +36,7 @@ from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, P
 from esper_motion.components.gurps import Control, Intent, MoveState, Posture
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.ecs import IntentError, RuleValueError, World
-from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.highspeed.intent import check_intent
 from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_yd_after
@@ -43,7 +44,7 @@ from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import check_posture_change
 from esper_motion.systems.gurps.preview import RollForecast, walk_forecast
 from esper_motion.systems.gurps.shared.movers import Body, Limits, limits, standing
-from esper_motion.systems.gurps.shared.spatial import SpatialIndex
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 
 HORIZON: Final = 4
 """The most turns a search looks ahead."""
@@ -51,6 +52,11 @@ HORIZON: Final = 4
 NODE_BUDGET: Final = 400
 """The most turns one search simulates (a candidate intent tried from a state is one), which bounds its cost: about
 a millisecond for every 25 on a desktop machine of 2024 (tests/benchmarks/bench_planner.py)."""
+
+GREED: Final = 2.0
+"""How much more the search weighs the turns it still expects (the yards still to go over top speed, a bound that is
+never more than the truth) than the turns taken: past 1 it looks deeper sooner, at the price of plans up to that
+many times longer than the best in the worst case (the quality tests hold it to one turn on small cases)."""
 
 RISK_PRICE: Final = 2.0
 """What a turn's chance of failing a roll costs, in turns: a 10% chance costs a fifth of a turn, so of two plans
@@ -106,14 +112,50 @@ class Aim:
     away: bool
     ram: int | None
     match_yps: int | None = None  # the velocity to keep (beside an entity: its own)
+    yards_to: dict[Hex, int] | None = None  # for a place that stays put: the yards to it round walls (yards_field)
 
 
-def aim_of(world: World, goal: Goal, horizon: int) -> Aim | None:
-    """The :class:`Aim` of ``goal`` over ``horizon`` turns; None when the entity it names is gone."""
-    if isinstance(goal, GoTo):
-        return Aim(goal, (goal.hex,), 0, goal.stop, False, None)
-    if isinstance(goal, Patrol):
-        return Aim(goal, (goal.waypoints[goal.next_index],), 0, False, False, None)
+FIELD_SLACK_YD: Final = 12
+"""How much further than the straight line :func:`yards_field` looks for a way round walls."""
+
+FIELD_HEXES: Final = 4_000
+"""The most hexes :func:`yards_field` visits."""
+
+
+def yards_field(index: SpatialIndex, place: Hex, start: Hex, body: Body) -> dict[Hex, int]:
+    """The yards from each hex near the line from ``start`` to ``place`` to ``place``, round the obstacles ``body``
+    cannot jump (a breadth-first walk out from ``place``, at most :data:`FIELD_HEXES` hexes, none further from it
+    than the straight way plus :data:`FIELD_SLACK_YD`). Other bodies move, so they stand in no way here. Never more
+    than the yards any walk takes, so the bound the search draws from it is never more than the truth."""
+    height = figure_height_yd(body.mover)
+    altitude = body.position.altitude_yd
+    reach = distance(start, place) + FIELD_SLACK_YD
+    found = {place: 0}
+    queue = deque([place])
+    while queue and len(found) < FIELD_HEXES:
+        hex = queue.popleft()
+        yards = found[hex] + 1
+        for step in DIRECTIONS:
+            ahead = (hex[0] + step[0], hex[1] + step[1])
+            if ahead in found or distance(ahead, place) > reach:
+                continue
+            if any(not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)):
+                continue
+            found[ahead] = yards
+            queue.append(ahead)
+    return found
+
+
+def aim_of(
+    world: World, goal: Goal, horizon: int, *, index: SpatialIndex | None = None, body: Body | None = None
+) -> Aim | None:
+    """The :class:`Aim` of ``goal`` over ``horizon`` turns (with ``index`` and ``body``, the yards round walls to a
+    place that stays put: :func:`yards_field`); None when the entity it names is gone."""
+    if isinstance(goal, (GoTo, Patrol)):
+        place = goal.hex if isinstance(goal, GoTo) else goal.waypoints[goal.next_index]
+        field = None if index is None or body is None else yards_field(index, place, body.position.hex, body)
+        stop = goal.stop if isinstance(goal, GoTo) else False
+        return Aim(goal, (place,), 0, stop, False, None, yards_to=field)
     if isinstance(goal, Hold):
         return Aim(goal, (), 0, True, False, None)
     other = goal.source if isinstance(goal, Flee) else goal.target
@@ -154,6 +196,8 @@ def yards_short(aim: Aim, state: State, turn: int) -> int:
     if place is None:
         return state.velocity
     gap = distance(state.hex, place)
+    if aim.yards_to is not None:
+        gap = aim.yards_to.get(state.hex, gap)
     if aim.away:
         return max(0, aim.range_yd - gap)
     return max(0, gap - aim.range_yd)
@@ -171,6 +215,16 @@ def meets(aim: Aim, state: State, path: tuple[Hex, ...], struck: int | None, tur
     if place is not None and not aim.away and aim.range_yd == 0 and place in path:
         return True  # passed through it
     return yards_short(aim, state, turn) == 0
+
+
+def _facing_off(aim: Aim, state: State, turn: int) -> int:
+    """0 when a step ahead from ``state`` brings it nearer the place aimed at (further, fleeing), 1 when it keeps the
+    distance, 2 when it takes it away; 0 for a goal of no place."""
+    place = _place(aim, turn)
+    if place is None:
+        return 0
+    gain = distance(state.hex, place) - distance(neighbour(state.hex, state.facing), place)
+    return 1 - (-gain if aim.away else gain)
 
 
 def candidates(body: Body, lim: Limits, risky: bool, short_yd: int) -> tuple[Intent, ...]:
@@ -200,11 +254,11 @@ def _intents(velocity: int, high: bool, risky: bool, throttles: tuple[int, ...],
 
 
 def _throttles(velocity: int, lim: Limits, high: bool, risky: bool, short_yd: int) -> tuple[int, ...]:
-    """The throttles tried from ``velocity``: below high speed the full Move, the fastest entry to high speed, the
-    yards to the goal when they are fewer, none and a stop; at high speed the most acceleration, half of it, none,
+    """The throttles tried from ``velocity``: below high speed the full Move, the fastest entry to high speed, then
+    every velocity below Move down to a stop; at high speed the most acceleration, half of it, none,
     half and all of the safe deceleration and, with ``risky``, the hardest deceleration."""
     if not high:
-        found = [lim.move, lim.entry_limit, *([short_yd] if 0 < short_yd < lim.move else []), velocity, 0]
+        found = [lim.move, lim.entry_limit, *range(lim.move - 1, -1, -1)]
         return tuple(dict.fromkeys(target - velocity for target in found))  # in order, each once
     up = max(0, min(lim.accel_step, lim.top_speed - velocity))
     safe = min(lim.safe_decel, velocity)
@@ -321,7 +375,7 @@ def search(
     The plan that meets the goal soonest (turns, plus :data:`RISK_PRICE` on each turn's chance of failure) within
     ``horizon`` turns; when none is found within the budget, the plan that ends nearest the goal (fewest yards short,
     then cheapest): best effort, ``Plan.reaches`` False."""
-    aim = aim_of(world, goal, horizon)
+    aim = aim_of(world, goal, horizon, index=index, body=root)
     if aim is None:
         return None
     top = max(1, limits(world, root, chosen).top_speed)
@@ -333,11 +387,15 @@ def search(
         root.control.straight_yd,
         root.control.state is MoveState.HIGH_SPEED,
     )
+    # Yards run straight past the turning radius at top speed change nothing the rules ask: states that differ only
+    # there are one state.
+    radius = limits(world, body_in(root, start._replace(velocity=top, high_speed=True)), chosen).radius
+    enough = int(radius) if radius != math.inf else None
     first = _Node(start, 0, 0.0, None, None, False)
     best = first
     best_key: tuple[int, float, int] | None = None
     short_now = yards_short(aim, start, 1)
-    frontier: list[tuple[float, int, int, _Node]] = [(0.0, 0, 0, first)]
+    frontier: list[tuple[float, float, int, int, int, _Node]] = [(0.0, 0.0, 0, 0, 0, first)]
     found = 0
     evaluated = 0
     seen: dict[tuple[State, int], float] = {}
@@ -359,6 +417,8 @@ def search(
                 continue
             if outcome.struck is not None and outcome.struck != aim.ram:
                 continue
+            if enough is not None and outcome.state.straight_yd > enough:
+                outcome = outcome._replace(state=outcome.state._replace(straight_yd=enough))
             turn = node.turn + 1
             cost = node.cost + 1 + (RISK_PRICE * float(outcome.failure_chance) if outcome.failure_chance else 0)
             key = (outcome.state, turn)
@@ -372,9 +432,12 @@ def search(
             child_key = (0 if met else max(1, short), cost, turn)
             if best_key is None or child_key < best_key:
                 best, best_key = child, child_key
-            bound = 0 if met else math.ceil(short / top) if short else 1
+            bound = 0.0 if met else short / top if short else 1.0
             found += 1
-            heapq.heappush(frontier, (cost + bound, bound, found, child))  # of equal cost, the nearest first
+            # of equal cost, the nearest first, then the one facing the goal, then the one whose pace fits the yards
+            off = _facing_off(aim, outcome.state, turn)
+            pace = abs(short - outcome.state.velocity)
+            heapq.heappush(frontier, (cost + GREED * bound, bound, off, pace, found, child))
     nearer = best_key is not None and (best.met or best_key[0] < short_now)
     return _plan(root.entity, best, best.met, nearer, evaluated)
 
