@@ -116,20 +116,34 @@ class Aim:
 
 
 FIELD_SLACK_YD: Final = 12
-"""How much further than the straight line :func:`yards_field` looks for a way round walls."""
+"""How much further than the straight line :func:`yards_field` looks for a way round walls, at least."""
+
+FIELD_STEP_YD: Final = 16
+""":func:`yards_field` looks as far as the straight line and its slack, rounded up to a multiple of this, so that a
+field the planner keeps (``fields``) serves a mover for many turns as it nears its goal."""
+
+Fields = dict[tuple[Hex, int, float, float], dict[Hex, int]]
+"""Yards fields kept while the obstacles stay as they are, by place, reach, figure height and altitude."""
 
 FIELD_HEXES: Final = 4_000
 """The most hexes :func:`yards_field` visits."""
 
 
-def yards_field(index: SpatialIndex, place: Hex, start: Hex, body: Body) -> dict[Hex, int]:
+def yards_field(
+    index: SpatialIndex, place: Hex, start: Hex, body: Body, fields: Fields | None = None
+) -> dict[Hex, int]:
     """The yards from each hex near the line from ``start`` to ``place`` to ``place``, round the obstacles ``body``
     cannot jump (a breadth-first walk out from ``place``, at most :data:`FIELD_HEXES` hexes, none further from it
-    than the straight way plus :data:`FIELD_SLACK_YD`). Other bodies move, so they stand in no way here. Never more
-    than the yards any walk takes, so the bound the search draws from it is never more than the truth."""
+    than the straight way plus :data:`FIELD_SLACK_YD`, rounded up: :data:`FIELD_STEP_YD`). Other bodies move, so they
+    stand in no way here. ``fields``: the fields worked out already for the obstacles of ``index``, read and added
+    to (the same inputs give the same field, so keeping them changes no plan)."""
     height = figure_height_yd(body.mover)
     altitude = body.position.altitude_yd
-    reach = distance(start, place) + FIELD_SLACK_YD
+    reach = -(-(distance(start, place) + FIELD_SLACK_YD) // FIELD_STEP_YD) * FIELD_STEP_YD
+    key = (place, reach, height, altitude)
+    kept = None if fields is None else fields.get(key)
+    if kept is not None:
+        return kept
     found = {place: 0}
     queue = deque([place])
     while queue and len(found) < FIELD_HEXES:
@@ -143,17 +157,25 @@ def yards_field(index: SpatialIndex, place: Hex, start: Hex, body: Body) -> dict
                 continue
             found[ahead] = yards
             queue.append(ahead)
+    if fields is not None:
+        fields[key] = found
     return found
 
 
 def aim_of(
-    world: World, goal: Goal, horizon: int, *, index: SpatialIndex | None = None, body: Body | None = None
+    world: World,
+    goal: Goal,
+    horizon: int,
+    *,
+    index: SpatialIndex | None = None,
+    body: Body | None = None,
+    fields: Fields | None = None,
 ) -> Aim | None:
     """The :class:`Aim` of ``goal`` over ``horizon`` turns (with ``index`` and ``body``, the yards round walls to a
     place that stays put: :func:`yards_field`); None when the entity it names is gone."""
     if isinstance(goal, (GoTo, Patrol)):
         place = goal.hex if isinstance(goal, GoTo) else goal.waypoints[goal.next_index]
-        field = None if index is None or body is None else yards_field(index, place, body.position.hex, body)
+        field = None if index is None or body is None else yards_field(index, place, body.position.hex, body, fields)
         stop = goal.stop if isinstance(goal, GoTo) else False
         return Aim(goal, (place,), 0, stop, False, None, yards_to=field)
     if isinstance(goal, Hold):
@@ -368,6 +390,7 @@ def search(
     caution: float,
     horizon: int = HORIZON,
     budget: int = NODE_BUDGET,
+    fields: Fields | None = None,
 ) -> Plan | None:
     """The best plan the budget finds for ``root`` (a mover in control, the intent it holds ignored) toward ``goal``,
     taking no turn whose chance of failing a roll is above ``caution``; None when the entity the goal names is gone.
@@ -375,7 +398,7 @@ def search(
     The plan that meets the goal soonest (turns, plus :data:`RISK_PRICE` on each turn's chance of failure) within
     ``horizon`` turns; when none is found within the budget, the plan that ends nearest the goal (fewest yards short,
     then cheapest): best effort, ``Plan.reaches`` False."""
-    aim = aim_of(world, goal, horizon, index=index, body=root)
+    aim = aim_of(world, goal, horizon, index=index, body=root, fields=fields)
     if aim is None:
         return None
     top = max(1, limits(world, root, chosen).top_speed)
@@ -413,7 +436,7 @@ def search(
                 break
             evaluated += 1
             outcome = advance(world, chosen, index, template._replace(intent=intent), node.state)
-            if outcome is None or outcome.failure_chance > caution:
+            if outcome is None or (outcome.failure_chance and outcome.failure_chance > caution):
                 continue
             if outcome.struck is not None and outcome.struck != aim.ram:
                 continue

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from esper_motion.components.goals import GOAL_TYPES, Caution, Flee, Goal, KeepStation, Patrol, Pursue
-from esper_motion.components.gurps import Intent, MoveState
+from esper_motion.components.gurps import Intent, MoveState, Obstacle
+from esper_motion.components.motion import Position
 from esper_motion.ecs import Phase, System, World, WorldError, watch
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
-from esper_motion.systems.gurps.planner.search import HORIZON, Plan, search
+from esper_motion.systems.gurps.planner.search import HORIZON, Fields, Plan, search
 from esper_motion.systems.gurps.shared.movers import Body, bodies, body_of, carried, installed_rules
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
@@ -75,6 +76,11 @@ class GoalPlanner(System):
 
     phase = Phase.DECIDE
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._fields: Fields = {}  # the searches' yards fields, kept while the obstacles stay as they are
+        self._layout: object = None
+
     def run(self) -> None:
         """Decide for every mover with a goal."""
         world = self.world
@@ -84,6 +90,13 @@ class GoalPlanner(System):
         chosen = installed_rules(world)
         index = SpatialIndex()
         index.rebuild(world)
+        obstacles = world.scan(Position, Obstacle)
+        layout = sorted(
+            (entity, position.hex, position.altitude_yd, repr(obstacle)) for entity, (position, obstacle) in obstacles
+        )
+        if layout != self._layout:
+            self._fields.clear()
+            self._layout = layout
         for body in bodies(world):
             goal = found.get(body.entity)
             if goal is None:
@@ -93,7 +106,9 @@ class GoalPlanner(System):
             if why is not None:
                 world.emit(GoalUnreachable(body.entity, type(goal).__name__, why))
                 continue
-            chosen_plan = search(world, chosen, index, body, goal, caution=caution_of(world, body.entity))
+            chosen_plan = search(
+                world, chosen, index, body, goal, caution=caution_of(world, body.entity), fields=self._fields
+            )
             assert chosen_plan is not None  # a lost target was set to None above
             self._follow(world, body, goal, chosen_plan)
 
