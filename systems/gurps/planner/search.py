@@ -43,7 +43,7 @@ from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_y
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import check_posture_change
 from esper_motion.systems.gurps.preview import RollForecast, walk_forecast
-from esper_motion.systems.gurps.shared.movers import Body, Limits, limits, standing
+from esper_motion.systems.gurps.shared.movers import Body, Limits, limits, ordinary_yards, standing
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 
 HORIZON: Final = 4
@@ -230,8 +230,8 @@ def meets(aim: Aim, state: State, path: tuple[Hex, ...], struck: int | None, tur
     if aim.ram is not None:
         return struck == aim.ram
     place = _place(aim, turn)
-    if aim.stop:
-        return (place is None or state.hex == place) and state.velocity == 0 and not state.high_speed
+    if aim.stop:  # below high speed the throttle sets this turn's yards at once: there, it can stop
+        return not state.high_speed and (state.velocity == 0 if place is None else state.hex == place)
     if aim.match_yps is not None and state.velocity != aim.match_yps:
         return False
     if place is not None and not aim.away and aim.range_yd == 0 and place in path:
@@ -304,6 +304,18 @@ class Outcome(NamedTuple):
     failure_chance: Fraction
 
 
+def state_of(body: Body) -> State:
+    """The :class:`State` ``body`` is in."""
+    return State(
+        body.position.hex,
+        body.facing.direction,
+        body.velocity.heading,
+        body.velocity.yps,
+        body.control.straight_yd,
+        body.control.state is MoveState.HIGH_SPEED,
+    )
+
+
 def body_in(template: Body, state: State) -> Body:
     """A body like ``template`` in ``state``: new components for what a state holds, the rest ``template``'s."""
     control = Control(
@@ -351,17 +363,21 @@ def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> t
     """The velocity and high speed or not that the ACCELERATION phase leaves ``body`` with after ``result``, every
     roll made (``esper_motion.systems.gurps.highspeed.acceleration.VelocityChange``: ordinary movement within Move,
     entering high speed on an eligible turn, acceleration and deceleration at speed, footing's forced deceleration;
-    Basic Set: High-Speed Movement)."""
+    Basic Set: High-Speed Movement). Below high speed the throttle took effect as the turn opened, within what the
+    maneuver allows (``ManeuverLimits``; :func:`~esper_motion.systems.gurps.shared.movers.ordinary_yards`), and only
+    what it asks past Move is left for the end of the turn."""
     before = body.velocity.yps
     throttle = body.intent.throttle
-    if body.control.state is MoveState.NORMAL:
-        target = before + throttle
-        if target > lim.move and before <= lim.high_speed_above:
+    if body.control.state is MoveState.NORMAL:  # this turn's yards at once, what is asked past Move at the end
+        yards = ordinary_yards(body, lim)
+        wanted = before + throttle
+        target = yards + (wanted - yards if wanted > lim.move else 0)
+        if target > lim.move and yards <= lim.high_speed_above:
             turned = sum(abs(by) for _, _, by in result.turned)
             if not rules.can_enter_high_speed(
                 len(result.path), lim.move, turned, body.intent.maneuver, standing(world, body.entity)
             ):
-                return before, before > lim.high_speed_above
+                return yards, yards > lim.high_speed_above
         return target, target > lim.high_speed_above
     if throttle > 0 and result.extra == 0:
         return before + throttle, True
@@ -402,14 +418,7 @@ def search(
     if aim is None:
         return None
     top = max(1, limits(world, root, chosen).top_speed)
-    start = State(
-        root.position.hex,
-        root.facing.direction,
-        root.velocity.heading,
-        root.velocity.yps,
-        root.control.straight_yd,
-        root.control.state is MoveState.HIGH_SPEED,
-    )
+    start = state_of(root)
     # Yards run straight past the turning radius at top speed change nothing the rules ask: states that differ only
     # there are one state.
     radius = limits(world, body_in(root, start._replace(velocity=top, high_speed=True)), chosen).radius

@@ -62,16 +62,16 @@ def _lose_target(world: World, entity: int, goal: Goal) -> bool:
 
 
 class GoalPlanner(System):
-    """DECIDE phase: writes the ``Intent`` of every mover with a goal, in initiative order; every other entity's
-    intent stays as the game wrote it.
+    """DECIDE phase: writes the ``Intent`` of every mover with a goal, in initiative order, from the first turn of the
+    plan its search finds (:mod:`esper_motion.systems.gurps.planner.search`); every other entity's intent stays as the
+    game wrote it. Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity
+    change read; writes ``Intent`` (every field), ``Patrol.next_index`` as each waypoint is passed, and the entity
+    field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that, and ``GoalUnreachable``
+    when no plan the rules allow within its caution brings the mover nearer (it does its best) or when it cannot be
+    planned (a flier in the air, a rider, a mover out of control: its intent is left alone). Rolls no die. Implements
+    no rule section: it chooses among the intents Basic Set: High-Speed Movement allows.
 
-    Reads the goal components (``esper_motion.components.goals``), ``Caution`` and everything the intent check, the
-    preview and the velocity change read (:mod:`esper_motion.systems.gurps.planner.search`); writes ``Intent`` (every
-    field: the first turn of the plan the search finds), ``Patrol.next_index`` as each waypoint is passed, and the
-    entity field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that and
-    ``GoalUnreachable`` when no plan the rules allow within the mover's caution brings it nearer its goal (it then
-    does its best), or when it cannot be planned (a flier in the air, a rider, a mover out of control: its intent is
-    left alone). Rolls no die: a world plays the same from the same seed, before and after a save and load.
+    Its page: docs/goals.md.
     """
 
     phase = Phase.DECIDE

@@ -21,7 +21,7 @@ from support.highspeed import mover
 from esper_motion.components import Caution, GoTo, Intent, MoveState, Obstacle, Position, Velocity
 from esper_motion.ecs import RollMade, World
 from esper_motion.systems.gurps import plan
-from esper_motion.systems.gurps.planner.search import State, advance, aim_of, body_in, meets
+from esper_motion.systems.gurps.planner.search import advance, aim_of, body_in, meets, state_of
 from esper_motion.systems.gurps.shared.movers import body_of, installed_rules, limits
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
@@ -61,16 +61,7 @@ def best_turns(world: World, runner: int, most: int) -> int:
     assert aim is not None
     top = limits(world, root, chosen).top_speed
     enough = int(limits(world, root._replace(velocity=Velocity(top)), chosen).radius)
-    layer = {
-        State(
-            root.position.hex,
-            root.facing.direction,
-            root.velocity.heading,
-            root.velocity.yps,
-            root.control.straight_yd,
-            root.control.state is MoveState.HIGH_SPEED,
-        )
-    }
+    layer = {state_of(root)}
     seen = set(layer)
     for turn in range(1, most + 1):
         following = set()
@@ -96,7 +87,8 @@ def turns_played(world: World, runner: int, most: int) -> tuple[int, int]:
     rolls = 0
     for turn in range(1, most + 1):
         rolls += len([roll for roll in of_type(world.step(), RollMade) if roll.entity == runner])
-        if world.get(runner, Position).hex == goal and body_of(world, runner).velocity.yps == 0:
+        body = body_of(world, runner)
+        if body.position.hex == goal and body.control.state is MoveState.NORMAL:  # there, and it can stop at once
             return turn, rolls
     raise AssertionError(f"not there in {most} turns")
 
