@@ -50,8 +50,9 @@ HORIZON: Final = 4
 """The most turns a search looks ahead."""
 
 NODE_BUDGET: Final = 400
-"""The most turns one search simulates (a candidate intent tried from a state is one), which bounds its cost: about
-a millisecond for every 25 on a desktop machine of 2024 (tests/benchmarks/bench_planner.py)."""
+"""The most turns one search simulates (a candidate intent tried from a state is one), which bounds its cost: each
+costs about 40 us of CPU time on the machine of the README's Performance section (tests/benchmarks/bench_planner.py),
+so a search at most about 16 ms there."""
 
 GREED: Final = 2.0
 """How much more the search weighs the turns it still expects (the yards still to go over top speed, a bound that is
