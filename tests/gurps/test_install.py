@@ -22,6 +22,7 @@ def test_the_resolved_processor_order_after_install() -> None:
         "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -41,6 +42,8 @@ def test_the_resolved_processor_order_after_install() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -58,6 +61,7 @@ def test_the_resolved_processor_order_with_the_house_rules() -> None:
         "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -83,6 +87,8 @@ def test_the_resolved_processor_order_with_the_house_rules() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -93,6 +99,7 @@ def test_the_resolved_order_of_a_trimmed_install() -> None:
     assert [type(p).__name__ for p in world.systems] == [
         "GoalPlanner",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -102,6 +109,8 @@ def test_the_resolved_order_of_a_trimmed_install() -> None:
         "HouseRecovery",
         "AttackSystem",
         "VelocityChange",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -113,6 +122,7 @@ def test_leaving_out_posture_and_combat() -> None:
         "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "TurnPlanner",
         "PathWalker",
@@ -130,6 +140,8 @@ def test_leaving_out_posture_and_combat() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -175,6 +187,7 @@ def test_a_game_system_placed_between_two_of_ours() -> None:
     assert [type(p).__name__ for p in world.systems] == [
         "GoalPlanner",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "TurnPlanner",
         "PathWalker",
@@ -187,6 +200,8 @@ def test_a_game_system_placed_between_two_of_ours() -> None:
         "Tripping",
         "Drifting",
         "VelocityChange",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
     world.step()  # the placed system runs in the turn like any other
