@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import esper
 
+from esper_motion.components.flight import FlightIntent
 from esper_motion.components.gurps import Condition, Intent, Maneuver, Mover
 from esper_motion.ecs import Phase, System
 from esper_motion.systems.gurps import rules
@@ -17,7 +18,7 @@ from esper_motion.systems.gurps.shared.rolls import success_roll
 class ConsciousnessCheck(System):
     """INTENT phase, after ``IntentCheck`` and before ``ManeuverLimits``: the start of each turn under the general
     injury rules. Reads ``Condition``, ``Mover`` (HP, HT) and ``Intent``; writes ``Condition`` (knocked out),
-    ``Posture``, and the maneuver and slam of ``Intent``; emits :class:`~esper_motion.ecs.events.RollMade` and
+    ``Posture``, the maneuver and slam of ``Intent`` and the climb or dive of ``FlightIntent``; emits :class:`~esper_motion.ecs.events.RollMade` and
     ``KnockedOut``. Implements Basic Set: Injury (as in docs/architecture.md > Facts the rules lean on).
 
     Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > ConsciousnessCheck.
@@ -45,7 +46,10 @@ class ConsciousnessCheck(System):
                 world, entity, mover.ht, "HT", "stay conscious at 0 HP or less", modifier=modifier
             ).success:
                 knock_out(world, entity, "failed the HT roll at 0 HP or less")
-        for _, (condition, intent) in esper.get_components(Condition, Intent):
+        for entity, (condition, intent) in esper.get_components(Condition, Intent):
             if condition.stunned or not condition.conscious:
                 intent.maneuver = Maneuver.DO_NOTHING
                 intent.slam = False
+                wish = world.try_get(entity, FlightIntent)
+                if wish is not None:  # doing nothing, it neither climbs nor dives under its own power
+                    wish.climb_yd, wish.dive, wish.legs = 0, False, ()

@@ -16,10 +16,12 @@ from esper_motion.components import (
     Attack,
     Condition,
     Flight,
+    FlightIntent,
     Intent,
     Maneuver,
     Mover,
     MoveState,
+    Position,
     Posture,
     PostureState,
     Rider,
@@ -375,3 +377,17 @@ def test_injury_shock_counts_against_the_next_turns_attack_but_not_its_defense()
     [defense] = of_type(events, DefenseRolled)
     assert defense.defender == victim
     assert defense.roll.target == 8
+
+
+def test_injury_a_stunned_flier_does_nothing_so_it_neither_climbs_nor_dives() -> None:
+    """Stunned, a flier may only Do Nothing: the game's Move with a 3-yard dive is set aside, so the step plays
+    (no dive refused for a maneuver that is not Move) and the hovering flier stays 20 yards up."""
+    world = gurps_world()
+    bird = flier(world, (0, 0), 20.0)
+    world.get(bird, Condition).stunned = True
+    world.get(bird, Intent).maneuver = Maneuver.MOVE
+    world.add(bird, FlightIntent(climb_yd=-3, dive=True))
+    script(world, 18)  # the HT roll to recover at the end of the turn fails
+    world.step()
+    assert world.get(bird, Position).altitude_yd == pytest.approx(20.0)
+    assert world.get(bird, Condition).stunned
