@@ -18,8 +18,9 @@ from esper_motion.systems.gurps.shared.rolls import success_roll
 class ConsciousnessCheck(System):
     """INTENT phase, after ``IntentCheck`` and before ``ManeuverLimits``: the start of each turn under the general
     injury rules. Reads ``Condition``, ``Mover`` (HP, HT) and ``Intent``; writes ``Condition`` (knocked out),
-    ``Posture``, the maneuver and slam of ``Intent`` and the climb or dive of ``FlightIntent``; emits :class:`~esper_motion.ecs.events.RollMade` and
-    ``KnockedOut``. Implements Basic Set: Injury (as in docs/architecture.md > Facts the rules lean on).
+    ``Posture``, the maneuver and slam of ``Intent`` and the climb or dive of ``FlightIntent``; emits
+    :class:`~esper_motion.ecs.events.RollMade` and ``KnockedOut``. Implements Basic Set: Injury (as in
+    docs/architecture.md > Facts the rules lean on).
 
     Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > ConsciousnessCheck.
     """
