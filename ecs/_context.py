@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from operator import attrgetter, itemgetter
@@ -35,6 +36,32 @@ def active(name: str) -> Iterator[None]:
         yield
     finally:
         esper.switch_world(previous)
+
+
+class _Keeper:
+    """Never a processor: kept in a context's own table of processors (which ``esper.process()`` never runs: it runs
+    the list of them), so that it goes with the context when the context is deleted."""
+
+    __slots__ = ("__weakref__",)
+
+
+def when_deleted(callback: Callable[[], None]) -> Callable[[], None]:
+    """Call ``callback()`` once the active esper context is deleted (``esper.delete_world``), at once, without a
+    look at every use; return what stops that (for a world that leaves a game's context to the game)."""
+    keeper = _Keeper()
+    kept: dict[Any, Any] = esper._processors_dict
+    kept[keeper] = keeper
+    notice = weakref.finalize(keeper, callback)
+    name = esper.current_world
+
+    def stop() -> None:
+        held = notice.detach()  # None once the context is gone
+        if held is not None:
+            with active(name):
+                table: dict[Any, Any] = esper._processors_dict
+                table.pop(held[0], None)
+
+    return stop
 
 
 def peek_next_entity() -> int:

@@ -107,13 +107,14 @@ class World:
         self._this_turn: dict[Hashable, Any] = {}
         self._this_run: dict[Hashable, Any] | None = None  # a dict while one of our systems runs
         self._shaped: dict[Hashable, tuple[object, Any]] = {}
-        self._closed = False
+        self._gone: str | None = None  # why this world can no longer be used, once it cannot
         self._members_checked: object = None  # the context's structure when last found sound (_context.structure)
         self._links_checked: object = None
         owned = self.context not in esper.list_worlds()
         with _context.active(self.context):  # switching creates the context if it is new
             self._entities = _context.entity_table()
             self._dead = _context.dead_entities()
+            self._forget_context = _context.when_deleted(partial(_context_deleted, weakref.ref(self)))
         self._finalizer = weakref.finalize(self, _free_context, self.context) if owned else None
 
     @classmethod
@@ -127,14 +128,27 @@ class World:
 
     def close(self) -> None:
         """Delete this world's esper context, with every entity in it (a world made by :meth:`attach` leaves the
-        game's context as it is). Closing twice is allowed; a closed world refuses to step."""
+        game's context as it is). Closing twice is allowed; every other use of a closed world raises
+        :class:`WorldError`, as does every use of a world whose esper context the game deleted
+        (``esper.delete_world``): a closed world never saves its emptiness over a save."""
         self._refuse_mid_step("close")
+        if self._gone is None:
+            self._gone = f"world {self.context!r} is closed"
         self.systems.clear()
+        self._forget_context()
         if self._finalizer is not None and self._finalizer.alive:
             self._finalizer()
-            self._entities.clear()
-            self._dead.clear()
-        self._closed = True
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Hold no entity table any more (the context's, or the game's): every look-up misses."""
+        self._entities = {}
+        self._dead = set()
+
+    def _open(self, action: str) -> None:
+        """Refuse ``World.action`` on a world that is closed or lost its esper context."""
+        if self._gone is not None:
+            raise WorldError(f"World.{action}: {self._gone}")
 
     def __enter__(self) -> World:
         return self
@@ -152,6 +166,7 @@ class World:
         """
         from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
 
+        self._open("spawn")
         for component in components:
             _check_instance("spawn", component)
         with _context.active(self.context):
@@ -165,6 +180,7 @@ class World:
 
     def despawn(self, entity: int) -> None:
         """Remove an entity and all its components (queued during a step)."""
+        self._open("despawn")
         self._require(entity)
         self._run_or_queue(lambda: esper.delete_entity(entity, immediate=True) if esper.entity_exists(entity) else None)
 
@@ -173,6 +189,7 @@ class World:
         first, as :meth:`spawn` checks them."""
         from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
 
+        self._open("add")
         _check_instance("add", component)
         self._require(entity)
         links.check_new(self, entity, (component,))
@@ -180,6 +197,7 @@ class World:
 
     def remove(self, entity: int, component_type: type[Any]) -> None:
         """Take a component off ``entity`` (queued during a step); an error if it has none of that type."""
+        self._open("remove")
         if not self.has(entity, component_type):
             raise WorldError(f"entity {entity} has no {component_type.__name__} to remove")
         self._run_or_queue(lambda: esper.try_remove_component(entity, component_type))
@@ -189,6 +207,7 @@ class World:
         try:
             found: C = self._entities[entity][component_type]
         except KeyError:
+            self._open("get")  # a world that is gone holds no table: every look-up comes here
             raise WorldError(f"entity {entity} has no {component_type.__name__}") from None
         if entity in self._dead:
             raise WorldError(f"entity {entity} has no {component_type.__name__}: it was deleted")
@@ -198,25 +217,35 @@ class World:
         """The entity's component of ``component_type``, or None (also for an entity that does not exist)."""
         table = self._entities.get(entity)
         if table is None or entity in self._dead:
+            self._open("try_get")
             return None
         found: C | None = table.get(component_type)
         return found
 
     def has(self, entity: int, component_type: type[Any]) -> bool:
         """Whether the entity exists and has a component of ``component_type``."""
-        return self.try_get(entity, component_type) is not None
+        table = self._entities.get(entity)
+        if table is None or entity in self._dead:
+            self._open("has")
+            return False
+        return component_type in table
 
     def exists(self, entity: int) -> bool:
         """Whether the entity is alive in this world."""
-        return entity in self._entities and entity not in self._dead
+        if entity in self._entities:
+            return entity not in self._dead
+        self._open("exists")
+        return False
 
     def entities(self) -> list[int]:
         """Every live entity id, in creation order."""
+        self._open("entities")
         with _context.active(self.context):
             return [e for e in esper.get_entities() if esper.entity_exists(e)]
 
     def components(self, entity: int) -> tuple[Any, ...]:
         """All components of one entity."""
+        self._open("components")
         self._require(entity)
         with _context.active(self.context):
             return esper.components_for_entity(entity)
@@ -233,6 +262,7 @@ class World:
     ) -> list[tuple[int, tuple[C, C2, C3, C4]]]: ...
     def query(self, *component_types: type[Any]) -> list[tuple[int, tuple[Any, ...]]]:
         """Every entity having all ``component_types``, with those components, in entity order."""
+        self._open("query")
         if not component_types:
             raise WorldError("query needs at least one component type")
         with _context.active(self.context):
@@ -251,6 +281,7 @@ class World:
     def scan(self, *component_types: type[Any]) -> Sequence[tuple[int, tuple[Any, ...]]]:
         """What :meth:`query` finds, in no promised order and without sorting it: for work whose outcome does
         not depend on the order. It is esper's own cached list, so read it and never change it."""
+        self._open("scan")
         if not component_types:
             raise WorldError("scan needs at least one component type")
         if esper.current_world == self.context:
@@ -266,6 +297,7 @@ class World:
         :attr:`systems` lists them in the order a step runs them. A game's own :class:`System` subclasses run
         inside the turn the same way (and fail the same way: a failed step is undone).
         """
+        self._open("add_system")
         if not isinstance(system, System):
             raise WorldError(
                 f"add_system takes a System (esper_motion.ecs.System), not {system!r}: a game's own esper "
@@ -278,6 +310,7 @@ class World:
 
     def install_rules(self, name: str, options: Any) -> None:
         """Record the options of rule set ``name``; installing a rule set twice is an error."""
+        self._open("install_rules")
         if name in self.rules:
             raise WorldError(f"rule set {name!r} is already installed in this world")
         self.rules[name] = options
@@ -289,6 +322,7 @@ class World:
         For a value several systems need that holds still through a turn, such as the initiative order: the
         systems share one computation instead of each making its own.
         """
+        self._open("per_turn")
         return _kept(self._this_turn if self._stepping else None, key, compute)
 
     def per_run(self, key: Hashable, compute: Callable[[], T]) -> T:
@@ -298,6 +332,7 @@ class World:
         For a value that only the running system can change and that the system keeps up to date itself as it
         changes it, such as the shared spatial index: brought up to date once a run instead of at every call.
         """
+        self._open("per_run")
         return _kept(self._this_run, key, compute)
 
     def _run_system(self, system: System) -> None:
@@ -321,6 +356,7 @@ class World:
         For values built from which entities have which components, never from what is in the components:
         objects wrapping a query's components, say, made once instead of every turn.
         """
+        self._open("per_shape")
         rows = self.scan(*component_types)
         kept = self._shaped.get(key)
         if kept is not None and kept[0] is rows:
@@ -338,13 +374,20 @@ class World:
 
         Refused during a step (its queued changes are half-made code, not data): save between steps.
         """
+        self._open("save")
         self._refuse_mid_step("save")
         from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
         persist.save(self, path)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], *, context: str | None = None, transactional: bool = True) -> World:
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        context: str | None = None,
+        transactional: bool = True,
+    ) -> World:
         """A new world from the save at ``path``: same entity ids, components, turn, dice and rule sets.
 
         Every rule set in the save is reinstalled through the install function its package registered with
@@ -362,6 +405,7 @@ class World:
         The world keeps its systems and handlers, so it must have the save's rule sets installed with the same
         options. A bad file raises :class:`esper_motion.ecs.persist.SaveError` and leaves the world as it was.
         """
+        self._open("restore")
         self._refuse_mid_step("restore")
         from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
@@ -371,6 +415,7 @@ class World:
 
     def emit(self, event: Event) -> None:
         """Record an event of the running step; handlers hear it once the turn has completed."""
+        self._open("emit")
         self._emitted.append(event)
 
     def on(self, event_type: type[E], handler: Callable[[E], None]) -> None:
@@ -379,11 +424,13 @@ class World:
 
         The world holds the handler strongly (esper keeps weak references and drops a lambda at once).
         """
+        self._open("on")
         self._handlers.setdefault(event_type, []).append(handler)
         self._heard.clear()
 
     def off(self, event_type: type[E], handler: Callable[[E], None]) -> None:
         """Stop calling a handler registered with :meth:`on`."""
+        self._open("off")
         handlers = self._handlers.get(event_type, [])
         if handler not in handlers:
             raise WorldError(f"{handler!r} is not handling {event_type.__name__}")
@@ -403,8 +450,7 @@ class World:
         turns still asked for; :attr:`events` then holds the events of the turns completed.
         """
         check_int("World.step", "turns", turns, low=1)
-        if self._closed:
-            raise WorldError(f"world {self.context!r} is closed")
+        self._open("step")
         if self._stepping or self._dispatching:
             where = "a step" if self._stepping else "an event handler"
             raise WorldError(f"World.step called from inside {where} of this world; step from the game's loop")
@@ -621,6 +667,14 @@ def _held(components: list[Any]) -> list[tuple[int, Any]]:
             if id(component) in wanted:
                 found.append((entity, component))
     return found
+
+
+def _context_deleted(ref: weakref.ref[World]) -> None:
+    """The game deleted the esper context of the world ``ref`` refers to (if that world still exists)."""
+    world = ref()
+    if world is not None and world._gone is None:
+        world._gone = f"the esper context {world.context!r} of this world was deleted (esper.delete_world)"
+        world._let_go()
 
 
 def _free_context(context: str) -> None:

@@ -1,0 +1,90 @@
+"""A world that is closed, or whose esper context the game deleted, refuses every use by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import esper
+import pytest
+from support import gurps_world
+from support.highspeed import mover
+
+from esper_motion.components import Position, Velocity
+from esper_motion.ecs import Event, Phase, System, World, WorldError, _context
+
+
+class Idle(System):
+    phase = Phase.MOVEMENT
+
+    def run(self) -> None: ...
+
+
+USES: dict[str, Callable[[World, int, Path], Any]] = {
+    "spawn": lambda world, _, __: world.spawn(Position(0, 0)),
+    "despawn": lambda world, entity, _: world.despawn(entity),
+    "add": lambda world, entity, _: world.add(entity, Position(1, 1)),
+    "remove": lambda world, entity, _: world.remove(entity, Velocity),
+    "get": lambda world, entity, _: world.get(entity, Velocity),
+    "try_get": lambda world, entity, _: world.try_get(entity, Velocity),
+    "has": lambda world, entity, _: world.has(entity, Velocity),
+    "exists": lambda world, entity, _: world.exists(entity),
+    "entities": lambda world, _, __: world.entities(),
+    "components": lambda world, entity, _: world.components(entity),
+    "query": lambda world, _, __: world.query(Velocity),
+    "scan": lambda world, _, __: world.scan(Velocity),
+    "per_shape": lambda world, _, __: world.per_shape("k", (Velocity,), len),
+    "per_turn": lambda world, _, __: world.per_turn("k", lambda: 1),
+    "per_run": lambda world, _, __: world.per_run("k", lambda: 1),
+    "add_system": lambda world, _, __: world.add_system(Idle()),
+    "install_rules": lambda world, _, __: world.install_rules("other", None),
+    "emit": lambda world, _, __: world.emit(Event()),
+    "on": lambda world, _, __: world.on(Event, print),
+    "off": lambda world, _, __: world.off(Event, print),
+    "step": lambda world, _, __: world.step(),
+    "save": lambda world, _, path: world.save(path),
+    "restore": lambda world, _, path: world.restore(path),
+}
+
+
+def _saved_world(tmp_path: Path) -> tuple[World, int, Path]:
+    world = gurps_world()
+    runner = mover(world, velocity=4)
+    world.step()
+    path = tmp_path / "good.json"
+    world.save(path)
+    return world, runner, path
+
+
+@pytest.mark.parametrize("use", sorted(USES))
+@pytest.mark.parametrize("end", ["closed", "context deleted"])
+def test_every_use_of_a_world_that_is_gone_is_refused_by_name(tmp_path: Path, use: str, end: str) -> None:
+    world, runner, path = _saved_world(tmp_path)
+    good = path.read_bytes()
+    contexts = set(esper.list_worlds())
+    if end == "closed":
+        world.close()
+        expected = rf"World\.{use}: world {world.context!r} is closed"
+    else:
+        esper.delete_world(world.context)
+        expected = rf"World\.{use}: the esper context {world.context!r} of this world was deleted"
+    with pytest.raises(WorldError, match=expected):
+        USES[use](world, runner, path)
+    assert path.read_bytes() == good  # a save is never written over by an empty world
+    assert set(esper.list_worlds()) <= contexts  # and no empty context is made again
+    world.close()  # closing again is allowed
+
+
+def test_an_attached_world_once_closed_refuses_to_read_the_games_context() -> None:
+    with _context.active("game-lifetime"):
+        mine = esper.create_entity(Position(1, 1))
+    try:
+        world = World.attach("game-lifetime")
+        world.close()
+        with pytest.raises(WorldError, match="is closed"):
+            world.get(mine, Position)
+        with _context.active("game-lifetime"):
+            assert esper.component_for_entity(mine, Position) == Position(1, 1)
+    finally:
+        esper.delete_world("game-lifetime")
