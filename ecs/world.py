@@ -387,6 +387,7 @@ class World:
         *,
         context: str | None = None,
         transactional: bool = True,
+        replace: bool = False,
     ) -> World:
         """A new world from the save at ``path``: same entity ids, components, turn, dice and rule sets.
 
@@ -394,9 +395,22 @@ class World:
         :func:`esper_motion.ecs.register_rule_set` (so import that package first), and every other system through
         :func:`esper_motion.ecs.register_system`, in the order they ran. Event handlers are the game's code: add them
         again. A bad file raises :class:`esper_motion.ecs.persist.SaveError`.
+
+        ``context`` names the esper context the world lives in (by default a new one of its own). A context that
+        exists is the game's: the world then works in it as :meth:`attach` does, and the save's entities take the
+        place of all the context's own, so a context that holds entities is refused unless ``replace`` is set.
         """
         from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
+        if context is not None and not replace and context in esper.list_worlds():
+            with _context.active(context):
+                held = len(_context.entity_table())
+            if held:
+                raise WorldError(
+                    f"World.load: the esper context {context!r} holds {held} entit{'y' if held == 1 else 'ies'} of "
+                    "the game's, which the save's would replace: pass replace=True to replace them, or load into a "
+                    "context of its own"
+                )
         return persist.load(cls, path, context=context, transactional=transactional)
 
     def restore(self, path: str | os.PathLike[str]) -> None:

@@ -1,4 +1,5 @@
-"""A world that is closed, or whose esper context the game deleted, refuses every use by name."""
+"""A world that is closed, or whose esper context the game deleted, refuses every use by name; a load into a
+context the game already uses refuses to wipe it unless told to."""
 
 from __future__ import annotations
 
@@ -88,3 +89,18 @@ def test_an_attached_world_once_closed_refuses_to_read_the_games_context() -> No
             assert esper.component_for_entity(mine, Position) == Position(1, 1)
     finally:
         esper.delete_world("game-lifetime")
+
+
+def test_a_load_into_a_context_the_game_uses_refuses_to_wipe_it_unless_told_to(tmp_path: Path) -> None:
+    _, runner, path = _saved_world(tmp_path)
+    with _context.active("game-load"):
+        mine = esper.create_entity(Position(2, 2))
+    try:
+        with pytest.raises(WorldError, match=r"'game-load' holds 1 entity of the game's.*replace=True"):
+            World.load(path, context="game-load")
+        with _context.active("game-load"):
+            assert esper.component_for_entity(mine, Position) == Position(2, 2)
+        loaded = World.load(path, context="game-load", replace=True)
+        assert loaded.turn == 1 and loaded.entities() == [runner]
+    finally:
+        esper.delete_world("game-load")
