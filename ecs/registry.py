@@ -30,11 +30,18 @@ def register(name: str) -> Callable[[T], T]:
     and fields a game sets between steps are checked by its constructor's checks before the next step
     (:mod:`esper_motion.ecs.watch`).
 
-    A name can belong to one class only, so a game's class under a name the library uses is refused, naming both;
+    The class must be a dataclass (its fields are what is saved, checked and rolled back). A name can belong to
+    one class only, so a game's class under a name the library uses is refused, naming both;
     registering the same class again under the same name is allowed (a module reloaded in tests).
     """
 
     def decorate(cls: T) -> T:
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+            what = _path(cls) if isinstance(cls, type) else repr(cls)
+            raise WorldError(
+                f"{what} is not a dataclass: a registered class is saved, checked and put back after a failed step "
+                "field by field, so decorate it with @dataclass (under @register)"
+            )
         owner = _BY_NAME.get(name)
         if owner is not None and _path(owner) != _path(cls):
             raise WorldError(f"registered name {name!r} already names {_path(owner)}: {_path(cls)} needs another")

@@ -28,3 +28,16 @@ def test_a_game_class_under_a_name_the_library_uses_is_refused_naming_both() -> 
 def test_the_same_class_registered_again_under_its_name_is_allowed() -> None:
     assert register("Position")(Position) is Position
     assert type_named("Position") is Position
+
+
+def test_a_class_that_is_not_a_dataclass_is_refused_at_register() -> None:
+    class Slotted:  # fields in __slots__: no dataclass fields to save, check or put back
+        __slots__ = ("charge",)
+
+        def __init__(self, charge: int) -> None:
+            self.charge = charge
+
+    with pytest.raises(WorldError, match=r"test_registry\..*Slotted is not a dataclass.*@dataclass"):
+        register("test.Slotted")(Slotted)
+    with pytest.raises(WorldError, match=r"unknown component name 'test\.Slotted'"):
+        type_named("test.Slotted")
