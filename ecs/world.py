@@ -43,6 +43,9 @@ E = TypeVar("E", bound=Event)
 
 _names = itertools.count(1)
 
+_OPEN: weakref.WeakSet[World] = weakref.WeakSet()
+"""Every world not closed: where a component given to an entity might already belong to another."""
+
 _MEMBERS: dict[str, tuple[tuple[type[Any], ...], tuple[type[Any], ...]]] = {}
 """For each rule set that declared its members: the component types a member needs, and those that make one."""
 
@@ -108,6 +111,7 @@ class World:
         self._this_run: dict[Hashable, Any] | None = None  # a dict while one of our systems runs
         self._shaped: dict[Hashable, tuple[object, Any]] = {}
         self._gone: str | None = None  # why this world can no longer be used, once it cannot
+        self._given: dict[int, int] | None = None  # id of a registered component -> its entity (_holder)
         self._members_checked: object = None  # the context's structure when last found sound (_context.structure)
         self._links_checked: object = None
         owned = self.context not in esper.list_worlds()
@@ -116,6 +120,7 @@ class World:
             self._dead = _context.dead_entities()
             self._forget_context = _context.when_deleted(partial(_context_deleted, weakref.ref(self)))
         self._finalizer = weakref.finalize(self, _free_context, self.context) if owned else None
+        _OPEN.add(self)
 
     @classmethod
     def attach(cls, context: str | None = None, *, seed: int | None = None, transactional: bool = True) -> World:
@@ -144,6 +149,8 @@ class World:
         """Hold no entity table any more (the context's, or the game's): every look-up misses."""
         self._entities = {}
         self._dead = set()
+        self._given = None
+        _OPEN.discard(self)
 
     def _open(self, action: str) -> None:
         """Refuse ``World.action`` on a world that is closed or lost its esper context."""
@@ -171,11 +178,16 @@ class World:
             _check_instance("spawn", component)
         with _context.active(self.context):
             if not self._stepping:
-                links.check_new(self, _context.peek_next_entity(), components, new=True)
-                return esper.create_entity(*components)
-            entity = esper.create_entity()
-            links.check_new(self, entity, components, new=True)
-        self._queue.extend(partial(esper.add_component, entity, component) for component in components)
+                entity = _context.peek_next_entity()
+                _refuse_shared("spawn", self, entity, components)
+                links.check_new(self, entity, components, new=True)
+                esper.create_entity(*components)
+            else:
+                entity = esper.create_entity()
+                _refuse_shared("spawn", self, entity, components)
+                links.check_new(self, entity, components, new=True)
+                self._queue.extend(partial(esper.add_component, entity, component) for component in components)
+        self._record_given(entity, components)
         return entity
 
     def despawn(self, entity: int) -> None:
@@ -192,8 +204,10 @@ class World:
         self._open("add")
         _check_instance("add", component)
         self._require(entity)
+        _refuse_shared("add", self, entity, (component,))
         links.check_new(self, entity, (component,))
         self._run_or_queue(lambda: esper.add_component(entity, component) if esper.entity_exists(entity) else None)
+        self._record_given(entity, (component,))
 
     def remove(self, entity: int, component_type: type[Any]) -> None:
         """Take a component off ``entity`` (queued during a step); an error if it has none of that type."""
@@ -424,6 +438,7 @@ class World:
         from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
         persist.restore(self, path)
+        self._given = None
 
     # -- events ------------------------------------------------------------------------------
 
@@ -608,6 +623,34 @@ class World:
 
     # -- internals ---------------------------------------------------------------------------
 
+    def _holder(self, component: Any) -> int | None:
+        """The entity of this world holding registered ``component`` (the very object), or None. The index of
+        what was given is built from the whole world when first needed (and again after a restore); an entry
+        whose component has since left its entity is dropped when met."""
+        given = self._given
+        if given is None:
+            given = self._given = {
+                id(held): entity
+                for entity, table in self._entities.items()
+                for held in table.values()
+                if type(held) in watch.looked_after
+            }
+        entity = given.get(id(component))
+        if entity is None:
+            return None
+        table = self._entities.get(entity)
+        if table is not None and entity not in self._dead and table.get(type(component)) is component:
+            return entity
+        del given[id(component)]
+        return None
+
+    def _record_given(self, entity: int, components: tuple[Any, ...]) -> None:
+        given = self._given
+        if given is not None:
+            for component in components:
+                if type(component) in watch.looked_after:
+                    given[id(component)] = entity
+
     def _refuse_mid_step(self, action: str) -> None:
         if self._stepping:
             raise WorldError(f"World.{action} cannot run during a step; call it between steps")
@@ -663,6 +706,25 @@ class System:
     def run(self) -> None:
         """This system's part of the turn. Subclasses implement it."""
         raise NotImplementedError(f"{type(self).__name__} must implement run()")
+
+
+def _refuse_shared(action: str, world: World, entity: int, components: tuple[Any, ...]) -> None:
+    """Refuse to give ``entity`` of ``world`` a registered component object that is already another entity's, in
+    this world or another: stepping one would change the other."""
+    for component in components:
+        if type(component) not in watch.looked_after:
+            continue
+        for other in _OPEN:
+            holder = other._holder(component)
+            if holder is None or (other is world and holder == entity):
+                continue
+            where = "" if other is world else f" of world {other.context!r}"
+            kind = type(component).__name__
+            raise WorldError(
+                f"World.{action}: the {kind} given to entity {entity} is already the {kind} of entity {holder}{where}:"
+                f" one object cannot be two entities' component (a change to one would change the other); give "
+                f"entity {entity} a {kind} of its own"
+            )
 
 
 def _check_instance(action: str, component: Any) -> None:

@@ -104,3 +104,33 @@ def test_a_load_into_a_context_the_game_uses_refuses_to_wipe_it_unless_told_to(t
         assert loaded.turn == 1 and loaded.entities() == [runner]
     finally:
         esper.delete_world("game-load")
+
+
+@pytest.mark.parametrize("where", ["same world", "two worlds"])
+@pytest.mark.parametrize("how", ["spawn", "add"])
+def test_one_component_object_given_to_two_entities_is_refused_naming_both(where: str, how: str) -> None:
+    world = gurps_world()
+    runner = mover(world, velocity=4)
+    shared = world.get(runner, Velocity)
+    other = world if where == "same world" else gurps_world()
+    target = other.spawn(Position(5, 5))
+    before = [(entity, other.components(entity)) for entity in other.entities()]
+    with pytest.raises(WorldError) as caught:
+        if how == "spawn":
+            other.spawn(Position(5, 5), shared)
+        else:
+            other.add(target, shared)
+    message = str(caught.value)
+    assert f"World.{how}: " in message and f"is already the Velocity of entity {runner}" in message
+    assert (world.context in message) == (where == "two worlds")
+    assert [(entity, other.components(entity)) for entity in other.entities()] == before
+
+
+def test_a_component_taken_off_may_be_given_again() -> None:
+    world = gurps_world()
+    runner = mover(world, velocity=4)
+    velocity = world.get(runner, Velocity)
+    world.remove(runner, Velocity)
+    world.add(runner, velocity)
+    world.despawn(runner)
+    assert world.spawn(velocity) != runner
