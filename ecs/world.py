@@ -136,7 +136,7 @@ class World:
         game's context as it is). Closing twice is allowed; every other use of a closed world raises
         :class:`WorldError`, as does every use of a world whose esper context the game deleted
         (``esper.delete_world``): a closed world never saves its emptiness over a save."""
-        self._refuse_mid_step("close")
+        self._refuse_mid_step("close", handlers=True)
         if self._gone is None:
             self._gone = f"world {self.context!r} is closed"
         self.systems.clear()
@@ -434,7 +434,7 @@ class World:
         options. A bad file raises :class:`esper_motion.ecs.persist.SaveError` and leaves the world as it was.
         """
         self._open("restore")
-        self._refuse_mid_step("restore")
+        self._refuse_mid_step("restore", handlers=True)
         from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
         persist.restore(self, path)
@@ -651,9 +651,16 @@ class World:
                 if type(component) in watch.looked_after:
                     given[id(component)] = entity
 
-    def _refuse_mid_step(self, action: str) -> None:
+    def _refuse_mid_step(self, action: str, *, handlers: bool = False) -> None:
+        """Refuse ``World.action`` while a step runs (and, ``handlers``, while its handlers hear its events: the
+        step would play its other turns on what the action left)."""
         if self._stepping:
             raise WorldError(f"World.{action} cannot run during a step; call it between steps")
+        if handlers and self._dispatching:
+            raise WorldError(
+                f"World.{action} cannot run from an event handler of this world, while its step hands out a turn's "
+                "events (the step would play on): call it between steps"
+            )
 
     def _require(self, entity: int) -> None:
         if not self.exists(entity):

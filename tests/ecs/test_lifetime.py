@@ -13,7 +13,7 @@ from support import gurps_world
 from support.highspeed import mover
 
 from esper_motion.components import Position, Velocity
-from esper_motion.ecs import Event, Phase, System, World, WorldError, _context
+from esper_motion.ecs import Event, HandlerError, Phase, System, World, WorldError, _context
 
 
 class Idle(System):
@@ -134,3 +134,23 @@ def test_a_component_taken_off_may_be_given_again() -> None:
     world.add(runner, velocity)
     world.despawn(runner)
     assert world.spawn(velocity) != runner
+
+
+@pytest.mark.parametrize("call", ["close", "restore"])
+def test_close_and_restore_from_an_event_handler_are_refused_and_the_step_stops(tmp_path: Path, call: str) -> None:
+    world, _, path = _saved_world(tmp_path)
+    refused: list[BaseException] = []
+
+    def handler(event: Event) -> None:
+        try:
+            world.close() if call == "close" else world.restore(path)
+        except WorldError as error:
+            refused.append(error)
+            raise
+
+    world.on(Event, handler)
+    with pytest.raises(HandlerError) as caught:
+        world.step(3)
+    assert caught.value.turn == 2 and world.turn == 2  # the turn played stands, no other is played
+    assert refused and all(f"World.{call} cannot run from an event handler" in str(error) for error in refused)
+    assert world.entities()  # neither closed nor restored
