@@ -558,6 +558,8 @@ class World:
                 raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
             except MotionError as error:
                 raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
+            except Exception as error:  # a game's own checks, or a value whose comparisons raise
+                raise WorldError(f"entity {entity}: {_refusal(component, error)}") from error
         for (_, component), checked in zip(mine, rebuilt, strict=True):  # what the constructor normalised
             for item in dataclasses.fields(component):
                 value = getattr(checked, item.name)
@@ -732,6 +734,11 @@ def _refuse_shared(action: str, world: World, entity: int, components: tuple[Any
                 f" one object cannot be two entities' component (a change to one would change the other); give "
                 f"entity {entity} a {kind} of its own"
             )
+
+
+def _refusal(component: Any, error: Exception) -> str:
+    """What an error other than the library's own, raised by checks run on ``component``, is told as."""
+    return f"{type(component).__name__}: refused by its own checks: {type(error).__name__}: {error}"
 
 
 def _check_instance(action: str, component: Any) -> None:
