@@ -522,6 +522,8 @@ class World:
                         paused = system.trusted
                         (watch.pause if paused else watch.resume)()
                     self._run_system(system)
+                    if not paused:  # a game's own system: what it wrote is checked before another reads it
+                        self._check_written(changed=False)
                 self._stepping = False
                 self._apply_queue()
                 self.turn += 1
@@ -544,10 +546,17 @@ class World:
         apply the deletions as despawns, check every registered component a game wrote, then the links between
         entities (:func:`esper_motion.ecs.links.check_links`) if anything came or went, or a linking component was
         written, since they were last found sound."""
-        from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
-
         esper.clear_dead_entities()
         self._check_members()
+        self._check_written(changed=True)
+
+    def _check_written(self, *, changed: bool) -> None:
+        """Check every registered component of this world a game wrote since the last check, by its own checks,
+        then the links (:func:`esper_motion.ecs.links.check_links`) if a linking component was written, or if
+        ``changed`` and anything came or went since they were last found sound. The active context is this
+        world's."""
+        from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
+
         written = watch.written()
         mine = _held(written) if written else []
         rebuilt = []
@@ -566,7 +575,8 @@ class World:
                 if value is not getattr(component, item.name):
                     object.__setattr__(component, item.name, value)
         shape = _context.structure()
-        if shape is not self._links_checked or any(links.has_hook(type(component)) for _, component in mine):
+        linked = any(links.has_hook(type(component)) for _, component in mine)
+        if linked or (changed and shape is not self._links_checked):
             links.check_links(self)
             self._links_checked = shape
         watch.checked([component for _, component in mine])
@@ -693,7 +703,8 @@ class System:
 
     trusted: ClassVar[bool] = False
     """Whether this is one of the library's own systems, whose writes to components need no check. A game's own
-    systems are not: what they write is checked at the next step, as what a game writes between steps."""
+    systems are not: what one writes is checked as soon as it has run, as what a game writes between steps is
+    checked before the turn (a refusal undoes the turn)."""
 
     def __init_subclass__(cls) -> None:
         cls.trusted = cls.__module__.startswith("esper_motion.")
