@@ -204,6 +204,66 @@ def _plan(kind: type[Any]) -> _Plan | None:
     return _PLANS[kind]
 
 
+def holds_containers(kind: type[Any]) -> bool:
+    """Whether components of ``kind`` are registered dataclasses with fields that can change in place (lists,
+    dicts, sets...) and that a copy follows exactly."""
+    try:
+        plan = _PLANS[kind] if kind in _PLANS else _plan(kind)
+    except WorldError:  # fields no copy follows: the undo copy refuses the type, this leaves it alone
+        return False
+    return plan is not None and bool(plan.copies)
+
+
+Contents = list[tuple[tuple[tuple[str, Callable[[Any], Any]], ...], list[Any], list[list[Any]]]]
+"""What :func:`contents` keeps: for each component type, the names and copiers of its fields that can change in
+place, its components, and for each such field the copies of its values."""
+
+
+def contents() -> Contents:
+    """A copy of what the fields that can change in place hold, for every registered component of the active
+    context: what :func:`changed_in_place` compares with. It goes one type at a time, through C-level maps, as
+    :func:`snapshot` does."""
+    kept: Contents = []
+    for kind in esper._components:
+        if not holds_containers(kind):
+            continue
+        copies = _PLANS[kind].copies  # type: ignore[union-attr]
+        components = list(map(_second, esper.get_component(kind)))
+        kept.append(
+            (copies, components, [list(map(copier, map(attrgetter(name), components))) for name, copier in copies])
+        )
+    return kept
+
+
+def changed_in_place(kept: Contents) -> list[Any]:
+    """The components of ``kept`` whose lists, dicts or sets hold other values than they did then (compared
+    through C-level maps; one whose values cannot be compared counts as changed)."""
+    found = []
+    for copies, components, copied in kept:
+        for (name, _), before in zip(copies, copied, strict=True):
+            now = list(map(attrgetter(name), components))
+            try:
+                if now == before:
+                    continue
+            except Exception:  # a value whose comparison raises: its component's checks say what it is
+                found.extend(components)
+                continue
+            found.extend(_differing(components, now, before))
+    return found
+
+
+def _differing(components: list[Any], now: list[Any], before: list[Any]) -> list[Any]:
+    found = []
+    for component, value, kept in zip(components, now, before, strict=True):
+        try:
+            same = value == kept
+        except Exception:  # as above
+            same = False
+        if not same:
+            found.append(component)
+    return found
+
+
 def duplicate(component: C) -> C:
     """An exact, independent copy of registered dataclass ``component``, made without its constructor: the fields
     that can change in place (lists, dicts, sets...) copied by their declared types, as the undo copy keeps them,

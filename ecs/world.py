@@ -112,6 +112,7 @@ class World:
         self._shaped: dict[Hashable, tuple[object, Any]] = {}
         self._gone: str | None = None  # why this world can no longer be used, once it cannot
         self._given: dict[int, int] | None = None  # id of a registered component -> its entity (_holder)
+        self._contents: _context.Contents = []  # what lists and dicts held after the last turn (_context.contents)
         self._members_checked: object = None  # the context's structure when last found sound (_context.structure)
         self._links_checked: object = None
         owned = self.context not in esper.list_worlds()
@@ -150,6 +151,7 @@ class World:
         self._entities = {}
         self._dead = set()
         self._given = None
+        self._contents = []
         _OPEN.discard(self)
 
     def _open(self, action: str) -> None:
@@ -188,6 +190,7 @@ class World:
                 links.check_new(self, entity, components, new=True)
                 self._queue.extend(partial(esper.add_component, entity, component) for component in components)
         self._record_given(entity, components)
+        _note_containers(components)
         return entity
 
     def despawn(self, entity: int) -> None:
@@ -208,6 +211,7 @@ class World:
         links.check_new(self, entity, (component,))
         self._run_or_queue(lambda: esper.add_component(entity, component) if esper.entity_exists(entity) else None)
         self._record_given(entity, (component,))
+        _note_containers((component,))
 
     def remove(self, entity: int, component_type: type[Any]) -> None:
         """Take a component off ``entity`` (queued during a step); an error if it has none of that type."""
@@ -439,6 +443,7 @@ class World:
 
         persist.restore(self, path)
         self._given = None
+        self._contents = []
 
     # -- events ------------------------------------------------------------------------------
 
@@ -527,6 +532,7 @@ class World:
                 self._stepping = False
                 self._apply_queue()
                 self.turn += 1
+                self._contents = _context.contents()
             except BaseException:
                 self._stepping = False
                 self._queue.clear()
@@ -548,16 +554,18 @@ class World:
         written, since they were last found sound."""
         esper.clear_dead_entities()
         self._check_members()
-        self._check_written(changed=True)
+        self._check_written(changed=True, also=_context.changed_in_place(self._contents))
 
-    def _check_written(self, *, changed: bool) -> None:
-        """Check every registered component of this world a game wrote since the last check, by its own checks,
-        then the links (:func:`esper_motion.ecs.links.check_links`) if a linking component was written, or if
-        ``changed`` and anything came or went since they were last found sound. The active context is this
-        world's."""
+    def _check_written(self, *, changed: bool, also: list[Any] | None = None) -> None:
+        """Check every registered component of this world a game wrote since the last check (and ``also``: those
+        whose lists or dicts changed in place), by its own checks, then the links
+        (:func:`esper_motion.ecs.links.check_links`) if a linking component was written, or if ``changed`` and
+        anything came or went since they were last found sound. The active context is this world's."""
         from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
 
         written = watch.written()
+        if also:
+            written += also
         mine = _held(written) if written else []
         rebuilt = []
         for entity, component in mine:
@@ -745,6 +753,14 @@ def _refuse_shared(action: str, world: World, entity: int, components: tuple[Any
                 f" one object cannot be two entities' component (a change to one would change the other); give "
                 f"entity {entity} a {kind} of its own"
             )
+
+
+def _note_containers(components: tuple[Any, ...]) -> None:
+    """Have the next step check those of ``components`` whose lists or dicts a game may change in place before the
+    step (after it, :func:`esper_motion.ecs._context.contents` keeps what they hold)."""
+    for component in components:
+        if _context.holds_containers(type(component)):
+            watch.note(component)
 
 
 def _refusal(component: Any, error: Exception) -> str:
