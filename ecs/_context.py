@@ -207,31 +207,44 @@ def _plan(kind: type[Any]) -> _Plan | None:
 def holds_containers(kind: type[Any]) -> bool:
     """Whether components of ``kind`` are registered dataclasses with fields that can change in place (lists,
     dicts, sets...) and that a copy follows exactly."""
-    try:
-        plan = _PLANS[kind] if kind in _PLANS else _plan(kind)
-    except WorldError:  # fields no copy follows: the undo copy refuses the type, this leaves it alone
-        return False
-    return plan is not None and bool(plan.copies)
+    return bool(_kept_fields(kind))
+
+
+_KEPT: dict[type[Any], tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
+
+
+def _kept_fields(kind: type[Any]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """For each field of ``kind`` that can change in place, its name and what keeps its value for
+    :func:`contents`: a list as a tuple (which Python's garbage collector soon stops looking at, where thousands of
+    lists kept from turn to turn would make its full collections come sooner), anything else as the undo copy
+    copies it. None for a type with no such field, or whose fields no copy follows (the undo copy refuses it)."""
+    found = _KEPT.get(kind)
+    if found is None:
+        try:
+            plan = _PLANS[kind] if kind in _PLANS else _plan(kind)
+        except WorldError:
+            plan = None
+        copies = plan.copies if plan is not None else ()
+        found = _KEPT[kind] = tuple((name, tuple if copier is list.copy else copier) for name, copier in copies)
+    return found
 
 
 Contents = list[tuple[tuple[tuple[str, Callable[[Any], Any]], ...], list[Any], list[list[Any]]]]
-"""What :func:`contents` keeps: for each component type, the names and copiers of its fields that can change in
-place, its components, and for each such field the copies of its values."""
+"""What :func:`contents` keeps: for each component type, the names of its fields that can change in place with
+what keeps their values, its components, and for each such field the values kept."""
 
 
 def contents() -> Contents:
-    """A copy of what the fields that can change in place hold, for every registered component of the active
-    context: what :func:`changed_in_place` compares with. It goes one type at a time, through C-level maps, as
-    :func:`snapshot` does."""
+    """What the fields that can change in place hold, for every registered component of the active context: what
+    :func:`changed_in_place` compares with. It goes one type at a time, through C-level maps, as :func:`snapshot`
+    does."""
     kept: Contents = []
     for kind in esper._components:
-        if not holds_containers(kind):
+        keeps = _kept_fields(kind)
+        if not keeps:
             continue
-        copies = _PLANS[kind].copies  # type: ignore[union-attr]
         components = list(map(_second, esper.get_component(kind)))
-        kept.append(
-            (copies, components, [list(map(copier, map(attrgetter(name), components))) for name, copier in copies])
-        )
+        kept.append((keeps, components, [list(map(keep, map(attrgetter(name), components))) for name, keep in keeps]))
     return kept
 
 
@@ -239,9 +252,9 @@ def changed_in_place(kept: Contents) -> list[Any]:
     """The components of ``kept`` whose lists, dicts or sets hold other values than they did then (compared
     through C-level maps; one whose values cannot be compared counts as changed)."""
     found = []
-    for copies, components, copied in kept:
-        for (name, _), before in zip(copies, copied, strict=True):
-            now = list(map(attrgetter(name), components))
+    for keeps, components, values in kept:
+        for (name, keep), before in zip(keeps, values, strict=True):
+            now = list(map(keep, map(attrgetter(name), components)))
             try:
                 if now == before:
                     continue
