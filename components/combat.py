@@ -53,35 +53,7 @@ def _entity(owner: str, name: str, value: object) -> int:
 class Attack:
     """The entity's weapon and, when ``target`` is set, its attack this turn.
 
-    This turn's request (cleared by the COMBAT phase once resolved):
-
-    - ``target``: the entity attacked, or None for no attack this turn.
-    - ``trick``: a shooting trick from the saddle for this shot, one of ``RANGED_TRICKS`` (Basic Set: Mounted
-      Combat > Using Ranged Weapons While Mounted > Tricks).
-
-    The weapon, kept from turn to turn:
-
-    - ``weapon``: ``"melee"`` or ``"ranged"``; ``skill`` its skill level and ``skill_name`` the name the roll
-      shows (``"Broadsword"``, ``"Bow"``).
-    - ``damage_dice`` and ``damage_adds``: the damage roll; ``damage_type`` one of :data:`DAMAGE_TYPES`.
-    - ``reach_yd``: melee reach in yards (1 or more); ``bulk``: a ranged weapon's Bulk (0 or less);
-      ``accuracy``: a ranged weapon's Accuracy, added after a turn of Aim.
-    - ``noisy``: an unsilenced gun or the like, which makes a rider roll Riding after it (Basic Set: Mounted
-      Combat > Using Ranged Weapons While Mounted).
-    - ``lance``: ``"couched"`` or ``"jousting"`` for a lance couched from the saddle, whose damage comes from the
-      mount (Basic Set: Mounted Combat > Cavalry Weapons > Lances); the damage fields are then not used.
-    - ``natural``: on a mount, its bite, kick or trample (one of ``MOUNT_ATTACKS``): the attack is reported as the
-      mount's, so its riders attack at -2 next turn, and iron horseshoes add +1 to a kick or trample (Basic Set:
-      Mounted Combat > Attacks by Mounts).
-
-    How this attack is made (kept until the game changes them):
-
-    - ``aim_turns``: turns spent on Aim before this attack.
-    - ``location``: the hit location aimed at, one of :data:`HIT_LOCATIONS` (None: the torso, unaimed).
-    - ``strike_at_yd``: the yard (1 or more) of a moving attacker's path where a melee attack strikes (None: the first
-      yard from which the target is in reach).
-    - ``spell``: the attack is a spell, which takes half the house rules' penalty for a height disadvantage
-      (House rules: Flying Movement and Combat).
+    Each field, what it holds and the rule it reads: docs/gurps-basic.md > Components, field by field > Attack.
 
     >>> Attack(weapon="thrown")
     Traceback (most recent call last):

@@ -79,31 +79,7 @@ def _check_legs(owner: str, name: str, legs: object) -> None:
 class Flight:
     """What lets an entity fly, and its flight state from turn to turn.
 
-    - ``air_move``: basic air Move, which takes the place of Basic Move in the high-speed rules while the
-      entity flies, and sets its step and retreat (Basic Set: Flying Combat > Aerial Movement). It is the air
-      Move itself, with the doubling of the Flight advantage already in it, so the house rules' Encumbered Move
-      in the air (which includes that x2) is this figure cut for encumbrance (House rules: High Speed
-      Movement). The game works it out from the character sheet.
-    - ``top_airspeed``: rated top airspeed (Enhanced Move); ``None`` means the sprinting top speed, 20% over
-      air Move, as for ground movement.
-    - ``mode``: able to hover, or Cannot Hover, Controlled Gliding or Gliding.
-    - ``wings``: flies with wings, so not at all in a trace atmosphere or vacuum (Flight Ceiling).
-    - ``lying_flat``: flies horizontally, as humans do, and so fills two hexes on the map: its own and the
-      one behind it (Aerial Movement). Set it for a human flier; a bird or a dragon leaves it off.
-    - ``climbed_yd``: yards climbed this turn (negative: descended), as the altitude system flew them, in all;
-      ``flown_legs`` the climbs and dives that made it up, as ``(at_yd, climb_yd)`` pairs (see
-      ``FlightIntent.legs``); ``previous_climb_yd`` the climb of the last of them the turn before (the house
-      rules treat a new climb or dive as a turn).
-    - ``stalled``: has stalled and is falling; ``fall_seconds`` and ``fall_yd`` count the fall so far, and
-      the landing damage comes from the yards fallen (Cannot Hover; Basic Set: Falling). ``stalled_turn`` is the
-      ``World.turn`` of the step it stalled in (None: stalled before the world had it); from the next turn on
-      it rolls to recover every turn.
-    - ``breathing``: the last breathing band the flight ceiling systems reported (``"normal"``,
-      ``"trouble"`` or ``"needs_mask"``, the values of ``esper_motion.systems.gurps.rules.Breathing``).
-    - House rules only: ``dive_bonus_yps`` is the lasting bonus to top airspeed from diving and
-      ``dive_bonus_turns`` how many more turns it lasts once the dive ends; ``wiped_out`` means no lift at
-      all; ``wingspan_yd`` is the span the wingspan-obstacle rule checks; ``crippled_wing`` wipes a winged
-      flier out (House rules: Flying Movement and Combat).
+    Each field, what it holds and the rule it reads: docs/gurps-basic.md > Components, field by field > Flight.
 
     >>> Flight(air_move=12, mode=FlightMode.CANNOT_HOVER, wings=True).mode.can_hover
     False

@@ -177,9 +177,10 @@ class Mover:
 class Intent:
     """What the game asks of the entity this turn, written before ``World.step``.
 
-    ``throttle`` is the change of velocity wanted at the end of the turn in yards per second (positive
-    accelerates, negative decelerates; a positive throttle at the end of an eligible turn enters high
-    speed). ``turn`` is the facing change wanted this turn in hexsides (positive counterclockwise, at most
+    ``throttle`` is the change of velocity wanted in yards per second (positive accelerates, negative
+    decelerates): at high speed at the end of the turn; in ordinary movement at once, for this turn's yards
+    within what the maneuver allows, and what it asks past Move enters high speed at the end of an eligible
+    turn. ``turn`` is the facing change wanted this turn in hexsides (positive counterclockwise, at most
     two: a 120-degree turn). ``turn_at_yd`` is how far along the path to turn; ``None`` means as soon as the
     turning radius allows. ``push`` allows the risky options of Pushing the Envelope (an early or tight
     turn, hasty deceleration) at the price of a roll. ``veer`` picks, yard by yard along the path, which

@@ -66,28 +66,7 @@ def _check_entity(owner: str, name: str, value: object) -> int:
 class Rider:
     """Someone who may ride, on foot or mounted.
 
-    Lasting state:
-
-    - ``mount``: the entity ridden, or None on foot. Set by the systems when the rider is seated, cleared
-      when it dismounts, jumps, falls or is thrown.
-    - ``hands_on_reins``: 0, 1 or 2; all Riding rolls are at -3 with none and -1 with one
-      (Basic Set: Mounted Combat). A rider who needs both hands on the reins may have to drop what it holds:
-      the library keeps no inventory, so that is the game's to do when it sets 2.
-    - ``strapped_in``: strapped into the saddle (house rules only): cannot fall off; a failed roll to stay on
-      costs a Ready instead, and after knockback 1 point of injury a yard (House rules: Mounts).
-    - ``cavalry_training``: the Cavalry Training perk (house rules only): weapon skill is not limited by
-      Riding (House rules: Mounts).
-    - ``ready_turn``: the turn whose maneuver has to be a Ready (house rules: the turn after a failed roll
-      while strapped in, or after the mount lost control from being hit).
-    - ``climbing_onto``: the mount this rider climbed up on with a Move and will be seated on by a Change
-      Posture (the first of the two maneuvers of Mounting Up).
-
-    This turn's requests (cleared by the MOUNTED phase once resolved):
-
-    - ``action`` with ``action_target`` (a mount) and ``action_skill``: one of :data:`RIDER_ACTIONS`.
-    - ``stunned_now``: the rider was stunned this turn; ``knockback_yd``: yards of knockback it suffered.
-    - ``noisy_shots``: noisy ranged attacks fired from the saddle this turn, each a Riding roll.
-    - ``trick``: a shooting trick from :data:`RANGED_TRICKS` this turn, with its penalty to Riding rolls.
+    Each field, what it holds and the rule it reads: docs/gurps-basic.md > Components, field by field > Rider.
 
     >>> Rider(hands_on_reins=3)
     Traceback (most recent call last):
@@ -172,57 +151,7 @@ class Rider:
 class Mount:
     """A creature (or open vehicle) that can be ridden, its tack, and its state in the fight.
 
-    Body and tack:
-
-    - ``riders``: seated riders in seat order; the first controls the mount, the others are passengers
-      (Basic Set: Mounted Combat > Multiple Riders). Written by the systems; at most ``seats`` of them.
-    - ``training``: one of :data:`MOUNT_TRAININGS`; combat Riding rolls are at 0, -3 or -6, and a mount
-      without war training needs Riding+2 for a risky feat or it spooks (Basic Set: Mounted Combat).
-    - ``hexes``: 3 for a horse-like mount (the rider sits in the centre hex), 2 for a gryphon-like one (the
-      rider sits in the front hex) (Basic Set: Mounted Combat > Mounting Up). The mount's ``Position`` is its
-      front hex; the rest of its body lies behind it, against its facing.
-    - ``saddle``, ``stirrups``: a couched lance needs both; knockback unseats a rider without both; without
-      a saddle a loose saddle reads as a lost grip. ``war_saddle`` (house rules) gives +3 to stay on.
-    - ``iron_horseshoes``: +1 damage to kicks and tramples (Basic Set: Mounted Combat > Attacks by Mounts).
-    - ``open_vehicle``: a motorcycle or similar; its riders use Driving in place of Riding for weapons
-      (Basic Set: Mounted Combat > Cavalry Weapons).
-    - ``seats``: how many riders fit (a horse carries a controller and one passenger).
-    - ``fall_yd``: yards a thrown rider falls (3 for a horse; adjust for an unusually tall or short mount);
-      a lost grip falls one yard less (Mount Loss of Control Table, rows 2 and 3).
-    - ``defenses``: the active defenses the mount has by its own abilities, from :data:`MOUNT_DEFENSES`; most
-      mounts only dodge. Read under the house rules only: the Basic Set gives every mount Dodge alone (House
-      rules: Mounts; Basic Set: Mounted Combat > Mounted Defense).
-
-    Lasting state:
-
-    - ``spooked_from``: None while calm; once spooked, the first turn on which its rider can fight it back
-      under control; ``spook_successes`` / ``spook_failures``: the running count of consecutive Riding rolls
-      against it since (Basic Set: Mounted Combat > Spooked Mounts).
-    - ``threat``: the foe or hazard the mount reacts to (toward or away from which it charges).
-    - ``fractious``: the cumulative Riding penalty from table rows 8-9 (0 or less), for the engagement.
-    - ``saddle_loose`` and ``tightening_left`` (seconds of work still needed, once begun) (row 11).
-    - ``exhausted``: will not fight or move faster than Move 2 until rested (rows 6-7).
-    - ``charging``: ``"toward"`` or ``"away"`` this coming turn (rows 5 and 10).
-    - ``broken_leg``: broke a leg falling (row 12).
-    - ``loose`` with ``call_back_by`` and ``call_back_in``: ran off after its rider was thrown; that rider
-      may try to call it back again after ``call_back_in`` more seconds (rows 2 and 3).
-    - ``out_of_control``: house rules, lost control after being hit or failing a DX roll; the controller's
-      next Ready takes it back (House rules: Mounts).
-    - ``attacked_turn``: the turn on which the mount last attacked; its riders attack at -2 on the next.
-
-    This turn's requests (cleared by the MOUNTED phase once resolved):
-
-    - ``dx_rolls``: outcomes (True for a success) of the DX rolls the mount made this turn for a difficult
-      action (a jump, a tight turn, a hasty deceleration); each makes its riders roll Riding, and a failure
-      is table row 12 (Basic Set: Mounted Combat > Movement and Maneuvers > Falling Off).
-    - ``feat``: a risky feat from :data:`RISKY_FEATS` asked of the mount this turn; ``feats``: the risky feats
-      decided this turn, each True when the rider made Riding+2 (or none was needed), False when the mount
-      refused (a refused feat on its path stops it short).
-    - ``attack``: a mount attack from :data:`MOUNT_ATTACKS` made this turn.
-    - ``hits``: injury from each hit on the mount this turn; ``crippled``: crippled this turn and falls.
-    - ``crashed_from_yd``: a flying mount that fell without lift hit the ground this turn from this height
-      (0: it did not); its riders fall with it (Mount Loss of Control Table, row 12).
-    - ``charge_foe``: a foe the mount charges straight at this turn (a panic check for that foe).
+    Each field, what it holds and the rule it reads: docs/gurps-basic.md > Components, field by field > Mount.
 
     >>> Mount(hexes=4)
     Traceback (most recent call last):

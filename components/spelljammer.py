@@ -155,22 +155,7 @@ class Mobility:
 class RoundIntent:
     """What a character means to do this round, written by the game before ``World.step``.
 
-    Kept from round to round except the one-round fields (the pursuit action and the shots), which the
-    ``ClearRoundIntents`` system empties at the end of each round.
-
-    - ``mode``: the speed mode; None means the usual one: Run while fleeing or chasing (a chase is at a Run
-      unless someone changes speed), Walk otherwise, and Walk where the zone forbids Run.
-    - ``heading``: the hexside (0-5, ``esper_motion.ecs.hexgrid``) to move along; None stays put. A pursuer has none (it
-      follows its runner); anyone else fleeing needs one.
-    - ``flee_from``: the foes this character breaks off from; each gets a free melee attack the first round
-      (at 1 to 1 odds or better). ``allies`` is how many others fight on this character's side of that melee.
-    - ``chase``: the chase link, the runner this character pursues (an entity id checked each round: a runner
-      that no longer exists ends the chase).
-    - ``match_speed``: when the other side of a chase goes faster, go as fast (the text's option to match).
-    - ``pursuit_dice``: a pursuit action this round and the GM's base time in dice (``"1d2"``), described by
-      ``pursuit_label``; ``pursuit_skill`` names a skill in ``Mobility.skills`` the GM lets stand in for DEX.
-    - ``shots``: the character's normal number of ranged attacks this round with ``weapon`` (0: not shooting on
-      the move); ``reloads_itself`` marks a weapon that reloads or returns to the hand by itself.
+    Each field, what it holds and the rule it reads: docs/spelljammer.md > Components, field by field > RoundIntent.
 
     >>> RoundIntent(mode="run", heading=0, flee_from=(4,)).mode
     <SpeedMode.RUN: 'run'>

@@ -80,12 +80,7 @@ from esper_motion.ecs.errors import shown
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
-    try:
-        import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
-    except ImportError as missing:
-        raise ImportError(
-            "reading scene files on Python 3.10 needs tomli: pip install 'esper-motion[demos]'"
-        ) from missing
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 SCENE_DIR: Final = Path(__file__).with_name("scenes")
 """Where the bundled scene files live."""

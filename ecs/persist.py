@@ -54,6 +54,7 @@ fields (:func:`esper_motion.ecs.recheck`), and the links are checked as loading 
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import enum
 import json
@@ -504,12 +505,14 @@ def _encode(world: World, file: str) -> dict[str, Any]:
 def _encode_systems(world: World, file: str) -> list[dict[str, Any]]:
     """Every system of ``world`` in the order it runs: a rule set's systems as one ``{"rules": name}`` where the
     first of them stands, any other as ``{"system": name, "data": {...}}`` through :func:`register_system`."""
+    installs = {name: _installed_types(name, options) for name, options in world.rules.items()}
     owners: dict[type[Any], str] = {}
-    for name, options in world.rules.items():
-        for kind in _installed_types(name, options):
+    for name, kinds in installs.items():
+        for kind in kinds:
             owners.setdefault(kind, name)
     entries: list[dict[str, Any]] = []
     placed: set[str] = set()
+    rebuilt: list[type[System]] = []  # the systems a load of these entries installs, in the order they would run
     for system in world.systems:
         kind = type(system)
         owner = owners.get(kind)
@@ -517,7 +520,10 @@ def _encode_systems(world: World, file: str) -> list[dict[str, Any]]:
             if owner not in placed:
                 entries.append({"rules": owner})
                 placed.add(owner)
+                for installed in installs[owner]:
+                    _run_in_phase(rebuilt, installed)
             continue
+        _run_in_phase(rebuilt, kind)
         saved = saved_system_of(kind)
         if saved is None:
             raise SaveError(
@@ -538,7 +544,21 @@ def _encode_systems(world: World, file: str) -> list[dict[str, Any]]:
             raise SaveError(file, f"refused: {error}", component=label) from None
         entries.append({"system": saved.name, "data": written})
     entries.extend({"rules": name} for name in world.rules if name not in placed)  # a rule set with no system
+    running = [type(system) for system in world.systems]
+    if rebuilt != running:
+        raise SaveError(
+            file,
+            f"the world runs {', '.join(k.__name__ for k in running)}, but a load would install and run "
+            f"{', '.join(k.__name__ for k in rebuilt)}: a save keeps a rule set as its whole install and a game's "
+            "system at the end of its phase (not a part of a rule set, nor a system placed with before= or after=)",
+            field="systems",
+        )
     return entries
+
+
+def _run_in_phase(order: list[type[System]], kind: type[System]) -> None:
+    """Add ``kind`` to ``order`` as ``World.add_system`` adds a system: after every one of its phase or before."""
+    order.insert(bisect.bisect_right([k.phase for k in order], kind.phase), kind)
 
 
 def _installed_types(name: str, options: Any) -> list[type[Any]]:

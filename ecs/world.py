@@ -309,8 +309,11 @@ class World:
 
     # -- systems and rules -------------------------------------------------------------------
 
-    def add_system(self, system: System) -> None:
-        """Add a system to its phase; within a phase, systems run in the order they were added.
+    def add_system(
+        self, system: System, *, before: type[System] | None = None, after: type[System] | None = None
+    ) -> None:
+        """Add a system to its phase; within a phase, systems run in the order they were added, unless ``before``
+        or ``after`` names an installed system of the same phase to run it just before or just after.
 
         :attr:`systems` lists them in the order a step runs them. A game's own :class:`System` subclasses run
         inside the turn the same way (and fail the same way: a failed step is undone).
@@ -323,8 +326,41 @@ class World:
             )
         if type(system) in {type(s) for s in self.systems}:
             raise WorldError(f"{type(system).__name__} is already installed in this world")
+        if before is not None and after is not None:
+            raise WorldError(
+                f"add_system({type(system).__name__}) takes before= or after=, not both "
+                f"(before={before.__name__}, after={after.__name__})"
+            )
+        neighbour = before if before is not None else after
+        if neighbour is None:
+            place = bisect_right(self.systems, system.phase, key=attrgetter("phase"))
+        else:
+            place = self._beside(system, neighbour) + (after is not None)
         system.world = self
-        self.systems.insert(bisect_right(self.systems, system.phase, key=attrgetter("phase")), system)
+        self.systems.insert(place, system)
+
+    def _beside(self, system: System, neighbour: type[System]) -> int:
+        """Where ``neighbour``'s system stands in :attr:`systems`, refusing one not installed or of another phase
+        than ``system``'s."""
+        name = type(system).__name__
+        if not isinstance(neighbour, type):
+            raise WorldError(
+                f"add_system({name}): before= and after= take the class of an installed system, not {neighbour!r}"
+            )
+        found = next((i for i, s in enumerate(self.systems) if type(s) is neighbour), None)
+        if found is None:
+            installed = ", ".join(type(s).__name__ for s in self.systems) or "none"
+            raise WorldError(
+                f"add_system({name}) is to run beside {neighbour.__name__}, which is not installed in this world "
+                f"(installed: {installed})"
+            )
+        if neighbour.phase != system.phase:
+            raise WorldError(
+                f"add_system({name}) is to run beside {neighbour.__name__}, but {name} runs in phase "
+                f"{system.phase.name} and {neighbour.__name__} in phase {neighbour.phase.name}: "
+                "a system runs only beside one of its own phase"
+            )
+        return found
 
     def install_rules(self, name: str, options: Any) -> None:
         """Record the options of rule set ``name``; installing a rule set twice is an error."""

@@ -17,6 +17,7 @@ from types import ModuleType
 
 import pytest
 
+import esper_motion.components
 from esper_motion.demos import load_scene
 from esper_motion.ecs import Event, World
 from esper_motion.systems import gurps, spelljammer
@@ -58,6 +59,24 @@ def test_every_system_docstring_names_its_phase_and_what_it_reads_writes_and_emi
         assert first.startswith(f"{cls.phase.name} phase"), f"{cls.__name__}: {first[:60]!r}"
         said = hooks.contract(cls)
         assert "writes" in said or "Writes" in said, f"{cls.__name__} does not say what it writes"
+
+
+POINTER = re.compile(r"^Its (?:page: docs/([\w-]+\.md)|reading of the rules: docs/([\w-]+\.md) > (.+) > (\w+))\.$")
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_every_system_docstring_is_one_paragraph_and_a_pointer_to_its_page(rule_set: str) -> None:
+    for cls in _installed(rule_set):
+        parts = hooks.paragraphs(cls)
+        assert len(parts) == 2, f"{cls.__name__}: {len(parts)} paragraphs"
+        assert re.search(r"\sImplements\s", parts[0]), f"{cls.__name__} does not say which rule section it implements"
+        pointer = POINTER.match(" ".join(parts[1].split()))
+        assert pointer, f"{cls.__name__}: {parts[1]!r}"
+        page, reading_page, heading, name = pointer.groups()
+        text = (DOCS / (page or reading_page)).read_text(encoding="utf-8")
+        if reading_page:
+            assert name == cls.__name__ and f"\n## {heading}\n" in text, cls.__name__
+            assert f"\n### {name}\n" in text.split(f"\n## {heading}\n", 1)[1], cls.__name__
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS)
@@ -184,3 +203,18 @@ def test_the_scenes_of_the_house_rules_page_play_to_the_end(scene: str) -> None:
             world.step()
     finally:
         world.close()
+
+
+def test_every_components_pointer_names_a_page_and_a_subsection_that_exist() -> None:
+    pointer = re.compile(r"rule it reads: docs/([\w-]+\.md) > (.+) > (\w+)\.$")
+    found = 0
+    for name in esper_motion.components.__all__:
+        cls = getattr(esper_motion.components, name)
+        parts = hooks.paragraphs(cls) if inspect.isclass(cls) else []
+        for match in filter(None, (pointer.search(" ".join(part.split())) for part in parts)):
+            page, heading, subsection = match.groups()
+            assert subsection == name, name
+            text = (DOCS / page).read_text(encoding="utf-8")
+            assert f"\n### {subsection}\n" in text.split(f"\n## {heading}\n", 1)[1], name
+            found += 1
+    assert found == 5

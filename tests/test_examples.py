@@ -82,9 +82,10 @@ def test_the_arcade_example_draws_each_sprite_on_its_hex_at_the_end_of_a_turn(tm
     assert hexgrid.distance(tuple(sprites["Rider"]["hex"]), tuple(sprites["Horse"]["hex"])) == 1  # still seated
     assert sprites["Runner"]["injury"] > 0  # it ran into the wall
     assert any("hits the wall" in line for line in report["log"])
-    refused = [line for line in report["log"] if line.startswith("refused: Horse")]  # W pressed five times
-    assert len(refused) == 1 and "Intent.throttle = 5" in refused[0]
-    assert report["log"][-2:] == ["Horse moves 4 yd to (24, 8)", "Horse moves 4 yd to (28, 8)"]  # no orders played
+    # S pressed five times at 4 yd/s: below high speed the throttle applies at once, and 4 - 5 is refused
+    refused = [line for line in report["log"] if line.startswith("refused: Horse")]
+    assert len(refused) == 1 and "Intent.throttle = -5" in refused[0]
+    assert report["log"][-2:] == ["Horse moves 4 yd to (28, 8)", "Horse moves 4 yd to (32, 8)"]  # no orders played
     for sprite in sprites.values():  # the game's Health follows our damage events
         assert sprite["hp"] == sprite["max_hp"] - sprite["injury"]
 

@@ -2,8 +2,9 @@
 
 The wheel is built once, from a copy of the source tree (setuptools builds in the tree it is given, and a
 ``build/`` folder left there by an earlier build would put its stale files into the wheel). One environment
-holds the wheel and its dependency esper alone, the other the wheel with the ``demos`` extra. Every command
+holds the wheel and its dependencies alone, the other the wheel with the ``demos`` extra. Every command
 runs in a folder of its own, never the repository, so nothing is imported from the source folders by path.
+What the package asks pip for on each Python is read from the installed distribution's metadata.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import pytest
+from packaging.requirements import Requirement
 
 try:
     import tomllib
@@ -99,6 +102,13 @@ def core_venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Venv:
 def demos_venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Venv:
     """An environment with the wheel and the demos extra (arcade)."""
     return Venv(tmp_path_factory.mktemp("demos") / "venv", f"{wheel}[demos]")
+
+
+def test_on_python_3_10_the_package_alone_brings_tomli_to_read_the_scenes_it_ships() -> None:
+    requirements = [Requirement(line) for line in metadata.requires("esper-motion") or []]
+    python_3_10 = {"python_version": "3.10", "extra": ""}  # no extra asked for
+    wanted = [found.name for found in requirements if found.marker is None or found.marker.evaluate(python_3_10)]
+    assert "tomli" in wanted, wanted
 
 
 @pytest.mark.slow

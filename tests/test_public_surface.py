@@ -1,5 +1,6 @@
 """What a game imports: every name a package root promises is there, and every system, event and component of a
-rule set is among them, so moving a module inside a package never breaks a game."""
+rule set is among them (the GURPS systems in ``esper_motion.systems.gurps.sections``), so moving a module inside a
+package never breaks a game."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ ROOTS = (
     "esper_motion.ecs",
     "esper_motion.components",
     "esper_motion.systems.gurps",
+    "esper_motion.systems.gurps.sections",
     "esper_motion.systems.spelljammer",
     "esper_motion.demos",
     "esper_motion.studies",
@@ -52,13 +54,32 @@ def test_every_name_a_root_promises_is_there(name: str) -> None:
     assert len(set(root.__all__)) == len(root.__all__)
 
 
-@pytest.mark.parametrize("name", ["esper_motion.systems.gurps", "esper_motion.systems.spelljammer"])
+SYSTEMS_FROM = {
+    "esper_motion.systems.gurps": "esper_motion.systems.gurps.sections",
+    "esper_motion.systems.spelljammer": "esper_motion.systems.spelljammer",
+}
+"""Where each rule set promises its systems: the GURPS root keeps what a game calls, its systems have a root of their
+own."""
+
+
+@pytest.mark.parametrize("name", sorted(SYSTEMS_FROM))
 def test_every_system_and_event_of_a_rule_set_is_importable_from_its_root(name: str) -> None:
     root = importlib.import_module(name)
-    promised = {getattr(root, each) for each in root.__all__}
-    for base in (System, Event):
+    for base, home in ((System, SYSTEMS_FROM[name]), (Event, name)):
+        promiser = importlib.import_module(home)
+        promised = {getattr(promiser, each) for each in promiser.__all__}
         left_out = sorted(cls.__name__ for cls in _defined_in(root, base) - promised)
-        assert left_out == [], f"{name} does not export these {base.__name__} classes"
+        assert left_out == [], f"{home} does not export these {base.__name__} classes"
+
+
+def test_the_gurps_root_exports_no_system() -> None:
+    from esper_motion.systems import gurps
+
+    assert [
+        each
+        for each in gurps.__all__
+        if isinstance(getattr(gurps, each), type) and issubclass(getattr(gurps, each), System)
+    ] == []
 
 
 def test_every_component_class_is_importable_from_the_components_root() -> None:

@@ -56,15 +56,22 @@ def paragraphs(owner: Any) -> list[str]:
 
 
 def contract(cls: type) -> str:
-    """What a system's docstring says it reads, writes and emits: its paragraph that starts with "Reads"."""
-    for part in paragraphs(cls):
-        if part.startswith("Reads"):
-            return part
-    raise ValueError(f"{cls.__name__}'s docstring has no paragraph starting with 'Reads'")
+    """What a system's docstring says it reads, writes and emits: its first paragraph from "Reads" up to the rule
+    section it implements ("Implements ...")."""
+    first = paragraphs(cls)[0] if paragraphs(cls) else ""
+    said = re.search(r"(?:^|\s)(Reads\b.*?)(?:\s+Implements\b.*)?$", first, re.DOTALL)
+    if said is None:
+        raise ValueError(f"{cls.__name__}'s docstring says nothing starting with 'Reads' in its first paragraph")
+    return said.group(1)
 
 
 def _api(cls: type, package: str) -> str:
     return f"[`{cls.__name__}`][{package}.{cls.__name__}]"
+
+
+def _system_api(cls: type, package: str) -> str:
+    """A link to a system's reference: a GURPS system is documented where its section defines it."""
+    return _api(cls, cls.__module__ if package == PACKAGES["gurps"] else package)
 
 
 def turn_table(rule_set: str) -> str:
@@ -74,7 +81,7 @@ def turn_table(rule_set: str) -> str:
     for system in _systems(rule_set):
         cls = type(system)
         when = _prose(paragraphs(cls)[0].split(":", 1)[0].removeprefix(f"{system.phase.name} phase").lstrip(", "))
-        lines.append(f"| `{system.phase.name}` | {_api(cls, package)} | {when} | {_prose(contract(cls))} |")
+        lines.append(f"| `{system.phase.name}` | {_system_api(cls, package)} | {when} | {_prose(contract(cls))} |")
     return "\n".join(lines)
 
 

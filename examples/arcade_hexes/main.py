@@ -83,11 +83,11 @@ DEMO_KEYS: dict[int, tuple[int, ...]] = {
     **{60 * t + 10: (arcade.key.UP,) for t in range(4, 7)},
     60 * 5 + 10: (arcade.key.UP, arcade.key.A),
     60 * 6 + 10: (arcade.key.UP, arcade.key.D),
-    60 * 8 + 10: (arcade.key.W,) * 5,
+    60 * 8 + 10: (arcade.key.S,) * 5,
 }
 """Headless mode's key presses, by frame: the runner sprints into the wall; the horse speeds up, swerves left
-and straightens, and is then asked to speed up by more than the rules allow in a turn (refused: the turn is
-played with no orders)."""
+and straightens, and is then asked to slow down by more than it goes (refused: the turn is played with no
+orders)."""
 
 
 def pixel(hex: Hex) -> Point:

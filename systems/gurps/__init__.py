@@ -2,10 +2,13 @@
 with attacks and defenses in play.
 
 ``install(world, rules=Rules.basic())`` adds every system in its phase; ``Rules.house()`` switches to the
-campaign's house rules where they differ. ``preview(world, entity)`` tells a game UI which rolls this turn's
-intent would need. Everything a game uses is importable from here: the systems, every event, the questions a
-game asks between steps (limits and defenses at speed, aerial combat, fighting from the saddle) and the
-requests it makes of the MOUNTED phase (mounting, hits, spooking). The pure formulas and tables are in
+campaign's house rules where they differ, and ``without=("mounted",)`` leaves out a section a game does not use
+(:data:`~esper_motion.systems.gurps.sections.SECTIONS`). ``preview(world, entity)`` tells a game UI which rolls this
+turn's intent would need. What a game uses is importable from here: every event, the questions a game asks between
+steps (limits and defenses at speed, aerial combat, fighting from the saddle, the numbers of an attack) and the
+requests it makes of the MOUNTED phase (mounting, hits, spooking). The systems themselves are importable from
+:mod:`esper_motion.systems.gurps.sections` (``from esper_motion.systems.gurps.sections import PathWalker``) and
+their modules, the geometry they share from the modules of their sections; the pure formulas and tables are in
 :mod:`esper_motion.systems.gurps.rules`.
 
 The modules are grouped by the rulebook section they implement, a house-rule system (``house_`` module) beside
@@ -33,6 +36,7 @@ the basic one it changes:
   and in water, top speed, the control roll), ``spatial`` (the index of what is on each hex), ``figure``,
   ``climbing``, ``impact`` (collision damage), ``transitions`` (losing and regaining control, stalling, coming
   to rest) and ``cleanup.IntentReset``.
+- ``sections``: which systems each section installs, and the sections a game may leave out.
 - ``rules/`` and ``events/``: the pure rules and the events, by the same sections.
 
 The phases and the order of every system in them are on the architecture page (docs/architecture.md).
@@ -40,10 +44,12 @@ The phases and the order of every system in them are on the architecture page (d
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from esper_motion.components import Mover, Velocity
-from esper_motion.ecs import System, World, declare_members, register_rule_set
+from esper_motion.ecs import World, declare_members, register_rule_set
 from esper_motion.systems.gurps import events, rules
-from esper_motion.systems.gurps.combat.attack import AttackSystem, strike_distance_yd, use_injury
+from esper_motion.systems.gurps.combat.attack import use_injury
 from esper_motion.systems.gurps.combat.numbers import (
     AttackNumbers,
     DefenseNumbers,
@@ -66,27 +72,8 @@ from esper_motion.systems.gurps.flight.aerial import (
     house_ranged_distance,
     move_and_attack,
     scene_atmosphere,
-    step_yards,
-    vertically_clear,
 )
-from esper_motion.systems.gurps.flight.altitude import AltitudeSystem
-from esper_motion.systems.gurps.flight.ceiling import CeilingSystem
-from esper_motion.systems.gurps.flight.fall import FallSystem, free_fall_yd
-from esper_motion.systems.gurps.flight.house_climb_turns import HouseClimbTurns
-from esper_motion.systems.gurps.flight.house_dive import HouseDiveSpeed
-from esper_motion.systems.gurps.flight.house_dive_control import HouseDiveControl
-from esper_motion.systems.gurps.flight.house_drop import HouseUncontrolledDrop
-from esper_motion.systems.gurps.flight.house_wingspan import HouseWingspan
-from esper_motion.systems.gurps.flight.house_wipe_out import HouseWipeOutRecovery
-from esper_motion.systems.gurps.flight.stall import StallSystem
-from esper_motion.systems.gurps.highspeed.acceleration import VelocityChange
-from esper_motion.systems.gurps.highspeed.collision import CollisionResolver
-from esper_motion.systems.gurps.highspeed.control import Tripping
-from esper_motion.systems.gurps.highspeed.drift import Drifting
-from esper_motion.systems.gurps.highspeed.house_recovery import HouseRecovery
-from esper_motion.systems.gurps.highspeed.intent import IntentCheck, check_intent
-from esper_motion.systems.gurps.highspeed.maneuvers import ManeuverLimits
-from esper_motion.systems.gurps.highspeed.movement import PathWalker
+from esper_motion.systems.gurps.highspeed.intent import check_intent
 from esper_motion.systems.gurps.highspeed.queries import (
     at_high_speed,
     defenses,
@@ -97,7 +84,6 @@ from esper_motion.systems.gurps.highspeed.queries import (
     relative_speed_yps,
     speed_modifier,
 )
-from esper_motion.systems.gurps.highspeed.turning import TurnPlanner
 from esper_motion.systems.gurps.mounted.cavalry import (
     HeightDifference,
     LanceAttack,
@@ -114,18 +100,10 @@ from esper_motion.systems.gurps.mounted.cavalry import (
     rider_dx_modifier,
     target_locations,
 )
-from esper_motion.systems.gurps.mounted.common import mount_body, mount_seat, seat, seat_hex
-from esper_motion.systems.gurps.mounted.mount_control import (
-    MountRecoverySystem,
-    apply_loss_row,
-    call_back,
-    end_engagement,
-    rest,
-)
-from esper_motion.systems.gurps.mounted.mount_links import MountLinkSystem
-from esper_motion.systems.gurps.mounted.mount_orders import MountOrderSystem, attempt_feat, refuses_feat
+from esper_motion.systems.gurps.mounted.common import seat
+from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row, call_back, end_engagement, rest
+from esper_motion.systems.gurps.mounted.mount_orders import attempt_feat
 from esper_motion.systems.gurps.mounted.mounted_results import (
-    MountedResultsSystem,
     charge,
     fire_noisy_shot,
     mount_attack,
@@ -137,7 +115,6 @@ from esper_motion.systems.gurps.mounted.mounted_results import (
     take_trick,
 )
 from esper_motion.systems.gurps.mounted.mounting import (
-    MountingSystem,
     dismount,
     jump_off,
     leap_astride,
@@ -145,65 +122,30 @@ from esper_motion.systems.gurps.mounted.mounting import (
     sheathe,
     tighten_saddle,
 )
-from esper_motion.systems.gurps.mounted.riding import RidingSystem
-from esper_motion.systems.gurps.mounted.spooking import SpookingSystem, spook
+from esper_motion.systems.gurps.mounted.spooking import spook
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
 from esper_motion.systems.gurps.scene import SCENE_SUPPORT
-from esper_motion.systems.gurps.shared.cleanup import IntentReset
-from esper_motion.systems.gurps.shared.climbing import climb_cost, level_yards
-from esper_motion.systems.gurps.shared.dive import normal_top_speed
-from esper_motion.systems.gurps.shared.figure import occupied_hexes
-from esper_motion.systems.gurps.shared.movers import BODY_TYPES, relative_velocity
-from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, entity_height_yd, figure_height_yd
+from esper_motion.systems.gurps.sections import SECTIONS, Section, systems_for
+from esper_motion.systems.gurps.shared.movers import BODY_TYPES
 
 __all__ = [
+    "SECTIONS",
     "AerialRetreat",
-    "AltitudeSystem",
     "AttackNumbers",
-    "AttackSystem",
-    "CeilingSystem",
-    "CollisionResolver",
     "DefenseNumbers",
-    "Drifting",
-    "FallSystem",
     "Forecast",
     "HeightDifference",
     "HeightEffect",
-    "HouseClimbTurns",
-    "HouseDiveControl",
-    "HouseDiveSpeed",
-    "HouseRecovery",
-    "HouseUncontrolledDrop",
-    "HouseWingspan",
-    "HouseWipeOutRecovery",
-    "IndexedSystem",
     "InjuryFunction",
-    "IntentCheck",
-    "IntentReset",
     "LanceAttack",
-    "ManeuverLimits",
-    "MountLinkSystem",
-    "MountOrderSystem",
-    "MountRecoverySystem",
     "MountedAttack",
     "MountedDefense",
-    "MountedResultsSystem",
-    "MountingSystem",
     "MoveAndAttack",
-    "PathWalker",
-    "PostureSystem",
     "Redirect",
-    "RidingSystem",
     "RollForecast",
     "Rules",
-    "SpatialIndex",
-    "SpookingSystem",
-    "StallSystem",
-    "Tripping",
-    "TurnPlanner",
-    "VelocityChange",
+    "Section",
     "acrobatic_dodge_skill",
     "aerial_retreat",
     "airborne",
@@ -216,7 +158,6 @@ __all__ = [
     "call_back",
     "charge",
     "check_intent",
-    "climb_cost",
     "couched_lance",
     "counts_as_standing",
     "default_injury",
@@ -224,39 +165,30 @@ __all__ = [
     "defenses",
     "dismount",
     "end_engagement",
-    "entity_height_yd",
     "events",
-    "figure_height_yd",
     "fire_noisy_shot",
-    "free_fall_yd",
     "height_difference",
     "height_effect",
     "house_ranged_distance",
     "install",
     "jump_off",
     "leap_astride",
-    "level_yards",
     "may_dive_for_cover",
     "may_dodge",
     "may_retreat",
     "missed_attack",
     "mount_attack",
     "mount_attack_damage",
-    "mount_body",
     "mount_crippled",
     "mount_hit",
-    "mount_seat",
     "mount_up",
     "mounted_attack",
     "mounted_defense",
     "move_and_attack",
     "movement_limits",
-    "normal_top_speed",
     "note_mount_dx_roll",
-    "occupied_hexes",
     "preview",
     "relative_speed_yps",
-    "relative_velocity",
     "rest",
     "rider_dx_modifier",
     "rider_knocked_back",
@@ -264,64 +196,29 @@ __all__ = [
     "rules",
     "scene_atmosphere",
     "seat",
-    "seat_hex",
     "sheathe",
     "speed_modifier",
     "spook",
-    "step_yards",
-    "strike_distance_yd",
     "systems_for",
     "take_trick",
     "target_locations",
     "tighten_saddle",
     "use_injury",
-    "vertically_clear",
 ]
 __all__ += events.__all__
 
 
-def systems_for(rules: Rules) -> list[System]:
-    """Every GURPS system for ``rules``, in registration order (the phase decides when each runs)."""
-    index = SpatialIndex()
-    house_flight = rules.house_flight
-    return [
-        MountOrderSystem(),
-        IntentCheck(),
-        ManeuverLimits(),
-        PostureSystem(),
-        TurnPlanner(),
-        PathWalker(index, refuses_feat),
-        AltitudeSystem(index),
-        *([HouseClimbTurns(), HouseDiveSpeed()] if house_flight else []),
-        CollisionResolver(),
-        CeilingSystem(),
-        *([HouseWingspan(index), HouseUncontrolledDrop(index)] if house_flight else []),
-        StallSystem(),
-        FallSystem(index),
-        Tripping(index),
-        *([HouseWipeOutRecovery(index)] if house_flight else []),
-        HouseRecovery() if rules.house_control else Drifting(),
-        AttackSystem(),
-        VelocityChange(),
-        *([HouseDiveControl()] if house_flight else []),
-        MountLinkSystem(),
-        MountRecoverySystem(),
-        SpookingSystem(),
-        MountingSystem(),
-        MountedResultsSystem(),
-        RidingSystem(),
-        IntentReset(),
-    ]
+def install(world: World, rules: Rules | None = None, *, without: Collection[Section] = ()) -> None:
+    """Install the GURPS systems into ``world`` with ``rules`` (the Basic Set by default), each in its phase,
+    leaving out the sections named in ``without`` (:data:`~esper_motion.systems.gurps.sections.SECTIONS`).
 
-
-def install(world: World, rules: Rules | None = None) -> None:
-    """Install the GURPS systems into ``world`` with ``rules`` (the Basic Set by default).
-
-    Installing twice in one world is an error, not a double run.
+    Installing twice in one world is an error, not a double run; so is a name in ``without`` that is not a
+    section a game may leave out.
     """
     chosen = Rules.basic() if rules is None else rules
+    found = systems_for(chosen, without=without)
     world.install_rules("gurps", chosen)
-    for system in systems_for(chosen):
+    for system in found:
         world.add_system(system)
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from esper_motion.components.combat import Attack
 from esper_motion.components.flight import Flight, FlightIntent
 from esper_motion.components.gurps import FacingChange, MoveState, Posture
-from esper_motion.components.motion import Position
+from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import IntentError, World, critical_failure_probability, success_probability
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex
@@ -35,6 +35,7 @@ from esper_motion.systems.gurps.shared.movers import (
     dx_modifier,
     installed_rules,
     limits,
+    ordinary_yards,
 )
 from esper_motion.systems.gurps.shared.rolls import shock
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
@@ -148,8 +149,10 @@ def _movement(world: World, entity: int) -> Forecast:
         return Forecast(entity, (RollForecast.of("stall recovery", RECOVERY_LABEL, recovery),))
     control = body.control
     intent = body.intent
-    velocity = body.velocity.yps
     lim = limits(world, body, chosen)
+    if control.state is MoveState.NORMAL:  # the throttle sets this turn's yards at once (ordinary movement)
+        body = body._replace(velocity=Velocity(ordinary_yards(body, lim), body.velocity.heading))
+    velocity = body.velocity.yps
     index = SpatialIndex()
     index.rebuild(world)
     cause = maneuver_loss(world, body, chosen) or control.loss_cause

@@ -15,24 +15,13 @@ from esper_motion.systems.spelljammer.rules import ROUND_SECONDS, chase_attacks,
 
 
 class ChaseTable(System):
-    """CONTROL phase: resolves each pursuer's round of its chase after everyone has moved.
+    """CONTROL phase: resolves each pursuer's round of its chase after everyone has moved. Reads ``RoundIntent.chase``,
+    ``Mobility`` (``attacks``, ``dex``), both sides' ``RoundState`` (``mode``, ``squares``) and ``Position``, and the
+    ``chase_on_map`` option; writes the pursuer's ``RoundState`` (``fallen``, ``seconds_owed``) after a fall; emits
+    :class:`~esper_motion.ecs.RollMade`, :class:`~esper_motion.systems.spelljammer.events.ChaseRound` and
+    :class:`FellDown`. Implements Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing.
 
-    Reads ``RoundIntent.chase``, ``Mobility`` (``attacks``, ``dex``), both sides' ``RoundState`` (``mode``,
-    ``squares``) and ``Position``, and the ``chase_on_map`` option; writes the pursuer's ``RoundState``
-    (``fallen``, ``seconds_owed``) after a fall; emits :class:`~esper_motion.ecs.RollMade`,
-    :class:`~esper_motion.systems.spelljammer.events.ChaseRound` and :class:`FellDown`.
-
-    Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing, through ``rules.chase_attacks``:
-    the chase table by pursuer minus runner, never more attacks than the pursuer's own, at most one at Sprint;
-    at Fast Sprint a d100 DEX roll (``rules.dex_grade``) allows one attack at 2x or better, none at 3x or 4x,
-    and worse than 4x is a fall and half a round getting up. Readings chosen:
-
-    - Each side's TMR is the squares it covered this round (``RoundState.squares``: its speed, less the
-      seconds it lost), so a pursuit action that costs time slows that side in the table too.
-    - The fall happens as the round ends, so its half round (5 seconds) is served from the next round.
-    - With ``chase_on_map``, attacks also need the pursuer to end within one square of the runner
-      (``Options.contact_hex``); the event says when that kept it from attacking.
-    - Pursuers resolve in initiative order: higher TMR first, then lower id.
+    Its reading of the rules: docs/spelljammer.md > How each system reads the rules > ChaseTable.
     """
 
     phase = Phase.CONTROL

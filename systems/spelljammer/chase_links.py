@@ -10,13 +10,14 @@ from esper_motion.systems.spelljammer.events import ChaseEnded
 
 
 class ChaseLinks(System):
-    """INTENT phase, after ``IntentCheck``: ends every chase link that names an entity no longer in the world.
+    """INTENT phase, after ``IntentCheck``: ends every chase link that names an entity no longer in the world. Reads and
+    writes ``RoundIntent.chase`` and ``RoundIntent.flee_from`` (and ``RoundState.fled_from``); emits
+    :class:`ChaseEnded`. A pursuer whose runner is gone stops chasing (``chase`` becomes None) and a runner whose foe is
+    gone stops fleeing it, so a despawned runner or pursuer ends the chase cleanly and the rest of the round never meets
+    a missing entity (Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing). Implements
+    Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing.
 
-    Reads and writes ``RoundIntent.chase`` and ``RoundIntent.flee_from`` (and ``RoundState.fled_from``);
-    emits :class:`ChaseEnded`. A pursuer whose runner is gone stops chasing (``chase`` becomes None) and a
-    runner whose foe is gone stops fleeing it, so a despawned runner or pursuer ends the chase cleanly and the
-    rest of the round never meets a missing entity (Spelljammer: Running, Shooting, Chasing and Fleeing >
-    Chasing and Fleeing).
+    Its page: docs/spelljammer.md.
     """
 
     phase = Phase.INTENT

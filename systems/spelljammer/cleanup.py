@@ -7,12 +7,13 @@ from esper_motion.systems.spelljammer._shared import characters
 
 
 class ClearRoundIntents(System):
-    """CLEANUP phase: empties the parts of ``RoundIntent`` that last one round.
+    """CLEANUP phase: empties the parts of ``RoundIntent`` that last one round. Reads nothing else; writes
+    ``RoundIntent`` (``pursuit_dice``, ``pursuit_label`` and ``pursuit_skill`` become empty and ``shots`` 0); emits
+    nothing. A pursuit action and shots on the move are done once, in the round they are asked for (Spelljammer:
+    Running, Shooting, Chasing and Fleeing > Chasing and Fleeing and > Moving and Shooting); the speed mode, heading and
+    chase links stay until the game changes them. Implements Spelljammer: Running, Shooting, Chasing and Fleeing.
 
-    Reads nothing else; writes ``RoundIntent`` (``pursuit_dice``, ``pursuit_label`` and ``pursuit_skill``
-    become empty and ``shots`` 0); emits nothing. A pursuit action and shots on the move are done once, in the
-    round they are asked for (Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing and >
-    Moving and Shooting); the speed mode, heading and chase links stay until the game changes them.
+    Its page: docs/spelljammer.md.
     """
 
     phase = Phase.CLEANUP

@@ -9,16 +9,12 @@ from esper_motion.systems.spelljammer.rules import nonlethal_damage
 
 
 class SprintFatigue(System):
-    """MOVEMENT phase, after ``Move``: rolls the non-lethal damage of a round at Sprint or Fast Sprint.
+    """MOVEMENT phase, after ``Move``: rolls the non-lethal damage of a round at Sprint or Fast Sprint. Reads
+    ``RoundState`` (``mode``, ``squares``); writes ``RoundState.nonlethal_taken`` (this round's, 0 for any other round)
+    and ``RoundState.nonlethal_total``; emits :class:`~esper_motion.ecs.RollMade` and :class:`NonLethalDamage`.
+    Implements Spelljammer: Running, Shooting, Chasing and Fleeing > Movement and Defense.
 
-    Reads ``RoundState`` (``mode``, ``squares``); writes ``RoundState.nonlethal_taken`` (this round's, 0 for
-    any other round) and ``RoundState.nonlethal_total``; emits :class:`~esper_motion.ecs.RollMade` and
-    :class:`NonLethalDamage`.
-
-    Spelljammer: Running, Shooting, Chasing and Fleeing > Movement and Defense: 1d6 a round at Sprint, 2d6 at
-    Fast Sprint (``rules.nonlethal_damage``), rolled with the world's dice. Reading chosen: the damage comes
-    from running that fast, so a character that covered no ground this round (no heading, or the whole round
-    spent on the ground) takes none.
+    Its reading of the rules: docs/spelljammer.md > How each system reads the rules > SprintFatigue.
     """
 
     phase = Phase.MOVEMENT

@@ -9,20 +9,12 @@ from esper_motion.systems.spelljammer.rules import free_attack_on_fleeing
 
 
 class Flee(System):
-    """MOVEMENT phase, first: offers each foe a character breaks off from its one free melee attack.
+    """MOVEMENT phase, first: offers each foe a character breaks off from its one free melee attack. Reads
+    ``RoundIntent.flee_from`` and ``RoundIntent.allies``; writes ``RoundState.fled_from``; emits :class:`Fled`, which a
+    game answers by resolving the attack. Implements Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and
+    Fleeing.
 
-    Reads ``RoundIntent.flee_from`` and ``RoundIntent.allies``; writes ``RoundState.fled_from``; emits
-    :class:`Fled`, which a game answers by resolving the attack.
-
-    Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing. Readings chosen:
-
-    - The offer comes once a flight, the first round a foe is in ``flee_from``; emptying ``flee_from`` ends
-      the flight, and a later one offers again.
-    - The odds are the foes in ``flee_from`` against the character and its ``allies``; at 1 to 1 or better
-      every foe gets its attack (:func:`~esper_motion.systems.spelljammer.rules.free_attack_on_fleeing`).
-    - Who may chase needs no rule of its own: a foe gives chase by setting ``RoundIntent.chase``; if it has
-      other opponents, it lists them in its own ``flee_from``, which offers them their free attacks in turn,
-      and they may chase as well.
+    Its reading of the rules: docs/spelljammer.md > How each system reads the rules > Flee.
     """
 
     phase = Phase.MOVEMENT

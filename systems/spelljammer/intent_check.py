@@ -15,23 +15,14 @@ def _names(modes: tuple[SpeedMode, ...]) -> str:
 
 
 class IntentCheck(System):
-    """INTENT phase, first: refuses an intent the rules forbid, before anything changes.
+    """INTENT phase, first: refuses an intent the rules forbid, before anything changes. Reads ``RoundIntent``,
+    ``Mobility``, ``Position`` and every ``VegetationZone``; writes nothing; emits nothing; raises
+    :class:`~esper_motion.ecs.errors.IntentError` naming the entity, the field, the value and what is allowed. The
+    intent's own fields are the world's to check: what a game writes is checked (and text such as ``"run"`` made
+    ``SpeedMode.RUN``) before the step starts. Implements Spelljammer: Running, Shooting, Chasing and Fleeing > Movement
+    and Defense.
 
-    Reads ``RoundIntent``, ``Mobility``, ``Position`` and every ``VegetationZone``; writes nothing; emits nothing;
-    raises :class:`~esper_motion.ecs.errors.IntentError` naming the entity, the field, the value and what is
-    allowed. The intent's own fields are the world's to check: what a game writes is checked (and text such as
-    ``"run"`` made ``SpeedMode.RUN``) before the step starts.
-
-    - A mode the vegetation under the character forbids is refused (Spelljammer: Running, Shooting, Chasing
-      and Fleeing > Restricted Movement).
-    - A pursuer chases at Walk, Run, Sprint or Fast Sprint (... > Chasing and Fleeing), never itself, and only
-      a character (an entity with ``Mobility``, ``RoundIntent``, ``RoundState`` and ``Position``). A runner
-      that no longer exists is no error: ``ChaseLinks`` ends that chase.
-    - A character does not flee from itself.
-    - A ``pursuit_skill`` must be one of the character's ``Mobility.skills`` (... > Chasing and Fleeing,
-      Pursuit Actions: a skill such as Acrobatics may stand in for DEX).
-    - A long bow shot on the move needs a large creature (... > Moving and Shooting). Shots are allowed at
-      every speed: at half TMR (Dodge, Stealthy) as the ``half_move_fire`` option reads it (``MovingFire``).
+    Its reading of the rules: docs/spelljammer.md > How each system reads the rules > IntentCheck.
     """
 
     phase = Phase.INTENT

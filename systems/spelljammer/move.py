@@ -34,26 +34,14 @@ def movement_order(rows: list[Character]) -> list[Character]:
 
 
 class Move(System):
-    """MOVEMENT phase, after ``PursuitActions``: moves every character at the rate of its speed mode.
+    """MOVEMENT phase, after ``PursuitActions``: moves every character at the rate of its speed mode. Reads ``Mobility``
+    (``tmr``, ``encumbrance``), ``RoundState`` (``mode``, ``vegetation``, ``seconds_owed``, ``carry_hex``),
+    ``RoundIntent`` (``heading``, ``chase``) and the ``hex_ft`` option; writes ``Position`` and ``RoundState``
+    (``squares``, ``moved_hex``, ``carry_hex``, ``seconds_lost``, ``seconds_owed``, ``fallen``); emits
+    :class:`SquaresMoved`. Implements Spelljammer: Running, Shooting, Chasing and Fleeing > Movement and Defense,
+    Restricted Movement.
 
-    Reads ``Mobility`` (``tmr``, ``encumbrance``), ``RoundState`` (``mode``, ``vegetation``, ``seconds_owed``,
-    ``carry_hex``), ``RoundIntent`` (``heading``, ``chase``) and the ``hex_ft`` option; writes ``Position``
-    and ``RoundState`` (``squares``, ``moved_hex``, ``carry_hex``, ``seconds_lost``, ``seconds_owed``,
-    ``fallen``); emits :class:`SquaresMoved`.
-
-    Spelljammer: Running, Shooting, Chasing and Fleeing > Movement and Defense and > Restricted Movement: the
-    rate is ``rules.movement_rate`` (TMR times the speed multiple, the encumbrance and the vegetation under
-    the character when the round began), in 5-foot squares a round. Readings chosen:
-
-    - Seconds owed (a pursuit action, getting up after a fall) come first: the character moves only in the
-      seconds of the ten-second round left over, and stands up once they are served. Seconds beyond this
-      round wait for the next.
-    - ``squares`` is the rate times the seconds left; a square is ``5 / hex_ft`` hexes, and the fraction of a
-      hex left over is carried into the next round while the character keeps moving.
-    - A pursuer moves straight toward its runner's hex (``esper_motion.ecs.hexgrid.line``) and stops beside it; anyone
-      else moves along ``heading``, or stays put when it has none (its ``squares`` are then 0).
-    - Order: initiative (higher TMR first, then lower id), except that a pursuer moves after the runner it
-      chases (:func:`movement_order`).
+    Its reading of the rules: docs/spelljammer.md > How each system reads the rules > Move.
     """
 
     phase = Phase.MOVEMENT

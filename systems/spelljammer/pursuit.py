@@ -15,20 +15,14 @@ from esper_motion.systems.spelljammer.rules import (
 
 
 class PursuitActions(System):
-    """MOVEMENT phase, before ``Move``: resolves the pursuit action a character attempts this round.
+    """MOVEMENT phase, before ``Move``: resolves the pursuit action a character attempts this round. Reads
+    ``RoundIntent`` (``pursuit_dice``, ``pursuit_label``, ``pursuit_skill``) and ``Mobility`` (``dex``, ``skills``) and
+    the ``larger_dice`` and ``max_die_steps`` options; writes ``RoundState.seconds_owed`` (the time the action takes,
+    served from this round's movement) and ``RoundState.fallen``; emits :class:`~esper_motion.ecs.RollMade` for each
+    roll, :class:`PursuitActionResolved` and :class:`FellDown`. Implements Spelljammer: Running, Shooting, Chasing and
+    Fleeing > Chasing and Fleeing.
 
-    Reads ``RoundIntent`` (``pursuit_dice``, ``pursuit_label``, ``pursuit_skill``) and ``Mobility`` (``dex``,
-    ``skills``) and the ``larger_dice`` and ``max_die_steps`` options; writes ``RoundState.seconds_owed`` (the
-    time the action takes, served from this round's movement) and ``RoundState.fallen``; emits
-    :class:`~esper_motion.ecs.RollMade` for each roll, :class:`PursuitActionResolved` and :class:`FellDown`.
-
-    Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing (Pursuit Actions): a d100 roll
-    graded by multiples of DEX (``rules.dex_grade``) sets the outcome and the time (``rules.pursuit_action``):
-    no time at 1/2x, one second at 1x, the base time at 2x, and the base time +33%, +66% or +100% as larger
-    dice (``rules.scaled_time_dice``) at 3x, 4x and 5x or worse. After a 5x-or-worse roll a second roll of 5x
-    or worse is a fall costing 5 more seconds. Readings chosen: a skill named in ``pursuit_skill`` stands in
-    for DEX when it is the higher score (the character is free to use it, and a higher score never grades
-    worse); the second roll uses the same score.
+    Its reading of the rules: docs/spelljammer.md > How each system reads the rules > PursuitActions.
     """
 
     phase = Phase.MOVEMENT

@@ -9,31 +9,13 @@ from esper_motion.systems.spelljammer.rules import DropResult, drop_check, fire_
 
 
 class MovingFire(System):
-    """CONTROL phase, after ``ChaseTable``: the ranged attacks a character makes on the move this round.
+    """CONTROL phase, after ``ChaseTable``: the ranged attacks a character makes on the move this round. Reads
+    ``RoundIntent`` (``shots``, ``weapon``, ``reloads_itself``), ``Mobility`` (``dex``, ``large``, ``centaur``,
+    ``master_reduction``), ``RoundState`` (``mode``, ``moved_hex``, ``weapon_ready``) and the ``half_move_fire`` option;
+    writes ``RoundState.weapon_ready``; emits :class:`~esper_motion.ecs.RollMade` for each drop check and
+    :class:`ShotsOnTheMove`. Implements Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting.
 
-    Reads ``RoundIntent`` (``shots``, ``weapon``, ``reloads_itself``), ``Mobility`` (``dex``, ``large``,
-    ``centaur``, ``master_reduction``), ``RoundState`` (``mode``, ``moved_hex``, ``weapon_ready``) and the
-    ``half_move_fire`` option; writes ``RoundState.weapon_ready``; emits :class:`~esper_motion.ecs.RollMade` for
-    each drop check and :class:`ShotsOnTheMove`.
-
-    Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting, in place of the normal
-    half-move rule from Walk up: ``rules.fire_on_the_move`` gives the attacks allowed and the strike modifier
-    for the round's speed, the weapon (crossbows fire once, long bows only for large creatures at a further
-    -20, centaurs halve the penalty with short bows) and Master skill. At half TMR (Dodge, Stealthy) the
-    ``half_move_fire`` option reads it (``rules.moving_fire_row``): by default the normal rule, half the
-    attacks (rounded up) with no penalty and no drop threat.
-
-    Weapon readiness (Weapon Modifiers > Drop Threat; Crossbows): only the first shot of a run can be nocked
-    in advance. A shooter whose weapon is ready (``RoundState.weapon_ready``) fires its first shot without a
-    draw; every shot after it, in this round and the rounds after, is drawn and rolls a d100 threat roll
-    against the speed's multiple of DEX (``rules.drop_check``): a failure drops the arrow and loses that shot,
-    or on 96 or more drops the weapon. So in a later round the one shot of a Sprint or Fast Sprint rolls
-    against 2x or 1x DEX, and a crossbow fired on the move stays empty. Readings chosen: a round in which the
-    character moves no hex and shoots nothing ends the run and readies the weapon again (an arrow nocked, a
-    crossbow reloaded by hand; a game whose crossbow takes longer sets ``weapon_ready`` itself); the threat
-    roll is rolled here, one per drawn shot, and a game may use it as that attack's threat roll; a dropped
-    weapon loses the rest of the round's shots, so no further checks are rolled. Half of one attack rounded
-    down is none: such a shooter fires nothing on the move, and its weapon stays as it was.
+    Its reading of the rules: docs/spelljammer.md > How each system reads the rules > MovingFire.
     """
 
     phase = Phase.CONTROL

@@ -36,17 +36,13 @@ def matched_mode(own: SpeedMode, other: SpeedMode, vegetation: Vegetation | None
 
 
 class ChooseSpeed(System):
-    """INTENT phase, last: settles the speed mode each character goes at this round.
+    """INTENT phase, last: settles the speed mode each character goes at this round. Reads ``RoundIntent`` (``mode``,
+    ``flee_from``, ``chase``, ``match_speed``), ``Position`` and every ``VegetationZone``; writes ``RoundState.mode``
+    and ``RoundState.vegetation`` (the vegetation under the character as the round begins, which sets its rate for the
+    whole round); emits :class:`SpeedModeChosen`. Implements Spelljammer: Running, Shooting, Chasing and Fleeing >
+    Movement and Defense.
 
-    Reads ``RoundIntent`` (``mode``, ``flee_from``, ``chase``, ``match_speed``), ``Position`` and every
-    ``VegetationZone``; writes ``RoundState.mode`` and ``RoundState.vegetation`` (the vegetation under the
-    character as the round begins, which sets its rate for the whole round); emits :class:`SpeedModeChosen`.
-
-    Spelljammer: Running, Shooting, Chasing and Fleeing > Chasing and Fleeing: a chase is at a Run unless
-    someone changes speed (:func:`usual_mode`); when either side speeds up, the other may too. A character
-    with ``match_speed`` goes as fast as the fastest other side of its chases (its runner, and whoever chases
-    it), as far as its vegetation allows (:func:`matched_mode`). Matching compares the modes the sides chose,
-    so two characters that both match settle on the faster of their choices.
+    Its reading of the rules: docs/spelljammer.md > How each system reads the rules > ChooseSpeed.
     """
 
     phase = Phase.INTENT

@@ -890,6 +890,39 @@ def test_a_registered_system_is_saved_with_its_data_and_loaded_in_its_place(tmp_
     assert next(s for s in loaded.systems if isinstance(s, Toll)).taken == [0, 1, 2, 3, 4]
 
 
+def test_a_system_placed_before_a_rule_set_s_first_loads_in_its_place(tmp_path: Path) -> None:
+    world = World(seed=3)
+    install_toy(world, ToyOptions(stride=1))
+    world.add_system(Toll(1), before=Drift)
+    world.save(tmp_path / "toll.json")
+    assert [type(system) for system in World.load(tmp_path / "toll.json").systems] == [Toll, Drift, Gamble]
+
+
+def test_a_system_placed_between_two_of_a_rule_set_is_refused_by_a_save(tmp_path: Path) -> None:
+    from esper_motion.systems import gurps
+    from esper_motion.systems.gurps.highspeed.movement import PathWalker
+
+    world = World(seed=3)
+    gurps.install(world)
+    world.add_system(Toll(1), after=PathWalker)  # a load would add it after AltitudeSystem
+    with pytest.raises(
+        SaveError, match=r"PathWalker, Toll, AltitudeSystem, .*, but a load would .*AltitudeSystem, Toll"
+    ):
+        world.save(tmp_path / "toll.json")
+    assert not (tmp_path / "toll.json").exists()
+
+
+def test_a_rule_set_installed_in_part_is_refused_by_a_save_that_would_install_it_whole(tmp_path: Path) -> None:
+    from esper_motion.systems import gurps
+
+    world = World(seed=3)
+    gurps.install(world, without=("mounted",))
+    with pytest.raises(SaveError, match=r"a save keeps a rule set as its whole install") as refused:
+        world.save(tmp_path / "part.json")
+    assert "MountOrderSystem" in str(refused.value)
+    assert refused.value.field == "systems"
+
+
 def test_a_version_1_save_with_no_systems_loads_its_rule_sets(tmp_path: Path) -> None:
     world = toy_world()
     world.save(tmp_path / "game.json")

@@ -182,8 +182,8 @@ def test_an_obstacle_despawned_right_after_a_collision_is_forgotten_when_the_nex
     assert world.get(fast, Control).struck == wall
     world.despawn(wall)
     preview(world, fast)
-    world.get(fast, Intent).throttle = 5
-    world.step(2)
+    world.get(fast, Intent).throttle = 5  # from rest: 5 yards at once (ordinary movement), through where it stood
+    world.step()
     assert world.get(fast, Control).struck is None
     assert world.get(fast, Position).hex == (8, 0)
 
@@ -197,8 +197,8 @@ def test_an_obstacle_despawned_mid_turn_by_a_game_processor_is_still_run_into_th
     events = world.step()
     assert [(e.entity, e.struck) for e in events if isinstance(e, Collided)] == [(fast, wall)]
     assert not world.exists(wall)
-    world.get(fast, Intent).throttle = 5  # from rest beside where the wall stood: 5 yd/s, then on through
-    world.step(2)
+    world.get(fast, Intent).throttle = 5  # from rest beside where the wall stood: 5 yards at once, on through
+    world.step()
     assert world.get(fast, Position).hex == (8, 0)
 
 

@@ -367,8 +367,12 @@ def test_house_mounts_the_preview_refuses_orders_a_ridden_mount_and_its_rider_ma
 
 
 def test_pushing_the_envelope_a_flier_does_not_speed_up_the_turn_it_lands() -> None:
-    """Landing is a deceleration (here of nothing): a flier coming down at 4 yd/s with a throttle of +6, which its
-    air Move 12 allowed, stays at 4 on the ground, where a jump to 10 would be past its top speed of 6."""
+    """Landing is a deceleration, and no throttle is added on top of it. A flier in ordinary flight at 4 yd/s with a
+    throttle of +6 flies 4 + 6 = 10 yards this turn at once (within its air Move 12) and comes down; on the ground it
+    goes no faster than its ground top speed of 6 (Move 5 + 20%, at least +1), so it is slowed by 10 - 6 = 4, within
+    Basic Move 5 and safe, and ends at 6, at high speed on the ground (above Basic Move 5); nothing of the throttle is
+    left to add at the end (wanted +0). (Before, the throttle waited for the end of the turn, where the landing kept
+    it from applying, and the flier stayed at 4.)"""
     world = gurps_world(seed=11)
     hawk = flier(world, altitude_yd=1.0)
     world.get(hawk, Velocity).yps = 4
@@ -376,9 +380,9 @@ def test_pushing_the_envelope_a_flier_does_not_speed_up_the_turn_it_lands() -> N
     world.get(hawk, Intent).throttle = 6
     events = world.step()
     assert world.get(hawk, Position).altitude_yd == 0
-    assert of_type(events, VelocityChanged) == [VelocityChanged(hawk, 4, 4, 6, 0)]
-    assert world.get(hawk, Velocity).yps == 4
-    assert world.get(hawk, Control).state is MoveState.NORMAL
+    assert of_type(events, VelocityChanged) == [VelocityChanged(hawk, 4, 10, 6, 0), VelocityChanged(hawk, 10, 6, 0, 4)]
+    assert world.get(hawk, Velocity).yps == 6
+    assert world.get(hawk, Control).state is MoveState.HIGH_SPEED
 
 
 @pytest.mark.parametrize(

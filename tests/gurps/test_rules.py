@@ -25,6 +25,7 @@ from esper_motion.systems.gurps.rules import (
     HOUSE_CLIMB_DIVE_TURN_TABLE,
     MOUNT_LOSS_OF_CONTROL_TABLE,
     MOUNTED_HEIGHT_FT,
+    ORDINARY_MOVEMENT,
     RANGED_TRICK_TABLE,
     SPEED_RANGE_DECADE,
     THRUST_TABLE,
@@ -92,6 +93,7 @@ from esper_motion.systems.gurps.rules import (
     move_and_attack_melee_skill,
     move_and_attack_ranged_modifier,
     multiple_riders,
+    ordinary_move_yd,
     panic_roll_modifier,
     panic_roll_needed,
     posture_change_seconds,
@@ -514,6 +516,41 @@ def test_move_and_attack_melee_skill(skill: int, dragon: bool, expected: int) ->
 )
 def test_move_and_attack_ranged_modifier(bulk: int, dragon: bool, expected: int) -> None:
     assert move_and_attack_ranged_modifier(bulk, dragon) == expected
+
+
+_ORDINARY_ROWS = [
+    (Maneuver.MOVE, 5),
+    (Maneuver.MOVE_AND_ATTACK, 5),
+    (Maneuver.ALL_OUT_ATTACK, 2),
+    (Maneuver.CHANGE_POSTURE, 0),
+    (Maneuver.DO_NOTHING, 0),
+    (Maneuver.AIM, 1),
+    (Maneuver.ALL_OUT_DEFENSE, 1),
+    (Maneuver.ALL_OUT_READY, 1),
+    (Maneuver.ALL_OUT_CONCENTRATE, 1),
+    (Maneuver.ATTACK, 1),
+    (Maneuver.CONCENTRATE, 1),
+    (Maneuver.EVALUATE, 1),
+    (Maneuver.FEINT, 1),
+    (Maneuver.READY, 1),
+    (Maneuver.WAIT, 1),
+]
+
+
+@pytest.mark.parametrize(("maneuver", "yards"), _ORDINARY_ROWS, ids=[maneuver.value for maneuver, _ in _ORDINARY_ROWS])
+def test_ordinary_movement_by_maneuver(maneuver: Maneuver, yards: int) -> None:
+    """Below high speed, Move 5: the full Move on Move and Move and Attack, half (2) on All-Out Attack, nothing on
+    Change Posture and Do Nothing, a step (1 yard) on every other maneuver."""
+    assert ordinary_move_yd(maneuver, 5, 5) == yards
+    assert ordinary_move_yd(maneuver.value, 5, 5) == yards
+
+
+def test_ordinary_movement_covers_every_maneuver_and_a_step_grows_with_move() -> None:
+    """Every maneuver has its row; a step is a tenth of Basic Move from 20 up (a fast flier's 2 yards), and an
+    encumbered Move of 4 halves to 2 on All-Out Attack."""
+    assert set(ORDINARY_MOVEMENT) == set(Maneuver)
+    assert ordinary_move_yd(Maneuver.ATTACK, 16, 20) == 2
+    assert ordinary_move_yd(Maneuver.ALL_OUT_ATTACK, 4, 5) == 2
 
 
 @pytest.mark.parametrize(("injury", "expected"), [(0, 0), (1, -1), (3, -3), (4, -4), (5, -4), (30, -4)])
@@ -1553,6 +1590,8 @@ _BAD: list[tuple[Callable[[], object], str]] = [
     (lambda: house_strapped_trauma(-1), "house_strapped_trauma.knockback_yd"),
     (lambda: multiple_riders(12, -1), "multiple_riders.passenger_st"),
     (lambda: thrust_damage(0), "thrust_damage.st"),
+    (lambda: ordinary_move_yd("Sprint", 5, 5), "ordinary_move_yd.maneuver"),
+    (lambda: ordinary_move_yd("Move", -1, 5), "ordinary_move_yd.move"),
     (lambda: thrust_damage(_NAN), "thrust_damage.st"),  # type: ignore[arg-type]
 ]
 

@@ -94,45 +94,16 @@ def use_injury(world: World, injury: InjuryFunction) -> None:
 
 
 class AttackSystem(System):
-    """COMBAT phase: resolves each attack asked for this turn (``Attack.target`` set), in initiative order, then
-    clears the requests.
-
-    Reads ``Attack``, ``Defenses``, ``Rider``, ``Mount``, ``Mover``, ``Control``, ``Position``, ``Posture``,
-    ``Intent``, ``Skills`` and ``Condition``; writes ``Condition.injury`` and ``Condition.stunned``, the rider's
-    reports to the MOUNTED phase (``Rider.trick``, stuns, knockback, noisy shots) and the mount's hits, and
+    """COMBAT phase: resolves each attack asked for this turn (``Attack.target`` set), in initiative order, then clears
+    the requests. Reads ``Attack``, ``Defenses``, ``Rider``, ``Mount``, ``Mover``, ``Control``, ``Position``,
+    ``Posture``, ``Intent``, ``Skills`` and ``Condition``; writes ``Condition.injury`` and ``Condition.stunned``, the
+    rider's reports to the MOUNTED phase (``Rider.trick``, stuns, knockback, noisy shots) and the mount's hits, and
     ``Attack.target`` and ``Attack.trick`` (cleared); emits :class:`AttackRolled`, :class:`DefenseRolled`,
     :class:`AttackRedirected`, :class:`DamageDealt`, :class:`AttackNotMade` and
-    :class:`~esper_motion.ecs.events.RollMade` for the HT and Acrobatic Dodge rolls.
+    :class:`~esper_motion.ecs.events.RollMade` for the HT and Acrobatic Dodge rolls. Implements attacks and defenses in
+    play, with the modifiers of Basic Set: High-Speed Movement, Mounted Combat and Flying Combat.
 
-    For each attack:
-
-    1. Shooting tricks of the turn are taken first, so their Riding penalty holds all turn (Basic Set: Mounted
-       Combat > Using Ranged Weapons While Mounted > Tricks).
-    2. Reach: a melee attack strikes from the yard of the path named by ``Attack.strike_at_yd``, or the first from
-       which the target is in reach (:func:`strike_distance_yd`); a ranged attack shoots from where the attacker
-       ends its move, the range being the distance then. Out of reach, or at a hit location it cannot reach, it is
-       :class:`AttackNotMade`.
-    3. The attack roll at :func:`~esper_motion.systems.gurps.combat.numbers.attack_numbers`. A critical success
-       leaves no defense (docs/architecture.md > Facts the rules lean on).
-    4. A miss on a rider or mount may strike the other party
-       (:func:`esper_motion.systems.gurps.mounted.cavalry.missed_attack`: a miss by 1 unless it defends; a miss by
-       4 or less on a rider hanging on the far side, with no defense) (Basic Set: Mounted Combat > Mounted Combat
-       Results; Using Ranged Weapons While Mounted > Tricks).
-    5. A hit: the defense roll at :func:`~esper_motion.systems.gurps.combat.numbers.defense_numbers`, after an
-       Acrobatic Dodge's roll (+2 made, -2 failed). A retreat counts its bonus; the step back it takes (a step of
-       basic air Move for a flier, up or down if it likes: Basic Set: Flying Combat > Aerial Movement > Steps and
-       Retreats) is the game's to move.
-    6. Damage rolled (never below 1, 0 for crushing; a jousting lance deals at most 15 and snaps above:
-       Basic Set: Mounted Combat > Cavalry Weapons > Lances), then the injury function (:func:`use_injury`). A
-       major wound (more than half HP) is an HT roll, reported after the hit, or a stun; crushing damage knocks
-       back a yard per full ST - 2. A hit mount, a stunned rider and a knocked-back rider are reported to the
-       MOUNTED phase (:func:`~esper_motion.systems.gurps.mounted.mounted_results.mount_hit`, ``rider_stunned``,
-       ``rider_knocked_back``); knockback of anyone else is only reported, moving it is the game's.
-    7. A mount's bite, kick or trample (``Attack.natural``) is reported as the mount's attack
-       (:func:`~esper_motion.systems.gurps.mounted.mounted_results.mount_attack`: only a war-trained mount that is
-       not exhausted fights, on a maneuver that allows it), so its riders attack at -2 next turn (Basic Set:
-       Mounted Combat > Attacks by Mounts). A noisy weapon fired from the saddle is reported
-       (:func:`~esper_motion.systems.gurps.mounted.mounted_results.fire_noisy_shot`): a Riding roll after it.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > AttackSystem.
     """
 
     phase = Phase.COMBAT

@@ -1,4 +1,4 @@
-"""Events several sections share: moving along a path and turning, the end-of-turn change of velocity,
+"""Events several sections share: moving along a path and turning, the change of velocity,
 losing and regaining control, falls and collisions (Basic Set: High-Speed Movement, Flying Combat, Mounted
 Combat; Damage from Collisions and Falling)."""
 
@@ -81,7 +81,8 @@ class DodgedAside(Event):
 @register("gurps.VelocityChanged")
 @dataclass(frozen=True, slots=True)
 class VelocityChanged(Event):
-    """The end-of-turn change of velocity: ``wanted_yps`` was the throttle asked for, ``forced_yps`` the
+    """A change of velocity: at the end of the turn, or as the turn opens for a mover in ordinary movement, whose
+    throttle sets this turn's yards at once. ``wanted_yps`` was the throttle asked for, ``forced_yps`` the
     deceleration nobody chose (bad footing, the safe deceleration of a mover out of control)."""
 
     entity: int

@@ -18,6 +18,7 @@ from esper_motion.components.motion import Position
 from esper_motion.ecs import World, WorldError
 from esper_motion.ecs.validate import check_bool, check_int
 from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.rules import step_yards
 from esper_motion.systems.gurps.shared.movers import installed_rules, relative_velocity
 from esper_motion.systems.gurps.shared.spatial import entity_height_yd
 
@@ -60,16 +61,6 @@ def vertically_clear(world: World, a: int, b: int) -> bool:
     (Basic Set: Flying Combat > Aerial Movement)."""
     low, high = sorted((a, b), key=lambda entity: world.get(entity, Position).altitude_yd)
     return world.get(high, Position).altitude_yd >= world.get(low, Position).altitude_yd + entity_height_yd(world, low)
-
-
-def step_yards(move: int) -> int:
-    """A step: a tenth of Move, rounded down, and never less than a yard (Basic Set: Step, as Flying Combat >
-    Aerial Movement > Steps and Retreats refers to it, with basic air Move for a flier).
-
-    >>> step_yards(5), step_yards(20), step_yards(29)
-    (1, 2, 2)
-    """
-    return max(1, check_int("step_yards", "move", move, low=0) // 10)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import IntentError, Phase, World, WorldError
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import AltitudeChanged, EnteredHighSpeed
-from esper_motion.systems.gurps.flight.aerial import check_winged_flight, scene_atmosphere, step_yards
+from esper_motion.systems.gurps.flight.aerial import check_winged_flight, scene_atmosphere
 from esper_motion.systems.gurps.shared.climbing import house_climbing, legs_cost, movement_points
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
@@ -37,19 +37,13 @@ def _check_under(world: World, entity: int, ceiling_yd: float) -> None:
 
 
 class AltitudeSystem(IndexedSystem):
-    """MOVEMENT phase, after the level movement: climbs and descents.
+    """MOVEMENT phase, after the level movement: climbs and descents. Reads ``FlightIntent`` (``climb_yd``, ``dive``),
+    ``Flight``, ``Intent.maneuver``, ``Velocity``, ``Control`` (``state``, and ``moved_yd``, the level yards flown this
+    turn) and the shared spatial index; writes ``Position.altitude_yd``, ``Flight.climbed_yd`` (last turn's moves to
+    ``previous_climb_yd``) and, for a house take-off without hover, ``Control.state``; emits :class:`AltitudeChanged`
+    and :class:`EnteredHighSpeed`. Implements Basic Set: Flying Combat.
 
-    Reads ``FlightIntent`` (``climb_yd``, ``dive``), ``Flight``, ``Intent.maneuver``, ``Velocity``, ``Control``
-    (``state``, and ``moved_yd``, the level yards flown this turn) and the shared spatial index; writes
-    ``Position.altitude_yd``, ``Flight.climbed_yd`` (last turn's moves to ``previous_climb_yd``) and, for a house
-    take-off without hover, ``Control.state``; emits :class:`AltitudeChanged` and :class:`EnteredHighSpeed`.
-
-    Climbing or descending costs movement points like level movement, a 45-degree diagonal yard 1.5
-    (:func:`esper_motion.systems.gurps.rules.vertical_move_cost`); the level movement of the turn has already left room
-    for the vertical yards (:func:`esper_motion.systems.gurps.shared.climbing.level_yards`) (Basic Set: Flying Combat >
-    Aerial Movement > Changing Height). The readings chosen where the texts leave room (movement points, dives,
-    several climbs in a turn, refusals, ceilings) are on the documentation's GURPS Basic Set page
-    (docs/gurps-basic.md, Flying Combat > How climbs and descents read the rules).
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > AltitudeSystem.
     """
 
     phase = Phase.MOVEMENT
@@ -116,12 +110,12 @@ class AltitudeSystem(IndexedSystem):
                         f"a climb and {level} level yards costing at most {points} movement points "
                         f"(this costs {cost:g})",
                     )
-            elif maneuver in STILL_MANEUVERS or sum(abs(leg) for _, leg in legs) > step_yards(flight.air_move):
+            elif maneuver in STILL_MANEUVERS or sum(abs(leg) for _, leg in legs) > rules.step_yards(flight.air_move):
                 raise IntentError(
                     entity,
                     asked_field,
                     asked_value,
-                    f"at most a step of {step_yards(flight.air_move)} yards up or down on {maneuver.value}, "
+                    f"at most a step of {rules.step_yards(flight.air_move)} yards up or down on {maneuver.value}, "
                     "none on Do Nothing or Change Posture",
                 )
             self._check_room(entity, legs, asked_field, asked_value)

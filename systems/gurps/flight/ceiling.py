@@ -12,22 +12,11 @@ from esper_motion.systems.gurps.flight.aerial import altitude_ft, breathing, che
 
 
 class CeilingSystem(System):
-    """STALL phase, first: the flight ceiling.
+    """STALL phase, first: the flight ceiling. Reads ``Flight``, ``Position``, ``AirSupply`` and the scene's
+    ``Atmosphere``; writes ``Flight.breathing``; emits :class:`BreathingChanged` when a flier crosses a breathing limit.
+    Implements Basic Set: Flying Combat.
 
-    Reads ``Flight``, ``Position``, ``AirSupply`` and the scene's ``Atmosphere``; writes
-    ``Flight.breathing``; emits :class:`BreathingChanged` when a flier crosses a breathing limit.
-
-    - A winged flier in the air of a trace atmosphere or a vacuum cannot be flying at all: the step is
-      refused with a :class:`~esper_motion.ecs.errors.WorldError` naming the entity and the atmosphere, and the world
-      stays as it was before the step. Reading chosen: refusing rather than dropping the flier, because such a flier can
-      never have got into the air there; a winged flier on the ground is left alone, and a climb from the ground is
-      refused by :class:`~esper_motion.systems.gurps.flight.altitude.AltitudeSystem`.
-    - Unprotected, a flier breathes with trouble above 6,000 ft and needs an oxygen mask or Doesn't Breathe
-      above 20,000 ft, limits that move with the scene's air pressure
-      (:func:`esper_motion.systems.gurps.flight.aerial.breathing`). The effects of thin air belong to the Basic Set's
-      Atmospheric Pressure rules, outside these texts: the event tells the game when they begin and end.
-
-    (Basic Set: Flying Combat > Flight Ceiling.)
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > CeilingSystem.
     """
 
     phase = Phase.STALL

@@ -179,28 +179,13 @@ def refuse_steering(world: World, entity: int) -> None:
 
 
 class FallSystem(IndexedSystem):
-    """STALL phase, after the stall check: stalled fliers fall, try to recover, or land.
+    """STALL phase, after the stall check: stalled fliers fall, try to recover, or land. Reads ``Flight``, ``Position``,
+    ``Mover`` (DX, HP), ``Condition`` (shock) and ``Facing``; writes ``Flight``, ``Position.altitude_yd``, ``Velocity``,
+    ``Control.state`` and ``Condition.injury``; emits :class:`~esper_motion.ecs.events.RollMade`,
+    :class:`StallRecovered`, :class:`Falling`, :class:`Landed` and :class:`FallDamage`. Implements Basic Set: Flying
+    Combat.
 
-    Reads ``Flight``, ``Position``, ``Mover`` (DX, HP), ``Condition`` (shock) and ``Facing``; writes
-    ``Flight``, ``Position.altitude_yd``, ``Velocity``, ``Control.state`` and ``Condition.injury``; emits
-    :class:`~esper_motion.ecs.events.RollMade`, :class:`StallRecovered`, :class:`Falling`, :class:`Landed` and
-    :class:`FallDamage`.
-
-    Each turn after the one it stalled in, a stalled flier rolls DX-4 (with its shock) to turn its fall into
-    a dive (Basic Set: Flying Combat > Cannot Hover); on a failure, and in the turn it stalls, it falls
-    another second (:func:`free_fall_yd`), and on reaching the ground takes damage for the fall
-    (:func:`land`), or on coming down onto a body or an obstacle on the way collides with it (:func:`fall_onto`).
-    Readings chosen:
-
-    - A recovered flier dives out of the fall at the velocity the fall has reached
-      (:func:`esper_motion.systems.gurps.rules.fall_velocity` of the yards fallen), heading where it faces, but no
-      faster than a dive allows (twice top airspeed; under the house rules the absolute dive maximum), and at high speed
-      if that is over what ordinary movement allows it in the air (``movers.limits``: its air Move; under the house
-      rules its Encumbered air Move, and nothing at all for a flier that cannot hover).
-    - A stalled flier's turn is over as far as its velocity goes (``Control.halted``); asking it to speed up,
-      slow down or turn is an :class:`~esper_motion.ecs.errors.IntentError`.
-    - Fliers act in initiative order (highest Basic Speed first, then lowest id; under the house rules a ridden
-      mount on its rider's Basic Speed), so the dice are drawn in a fixed order.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > FallSystem.
     """
 
     phase = Phase.STALL

@@ -56,36 +56,13 @@ def made_turns(control: Control) -> tuple[int, ...]:
 
 
 class HouseClimbTurns(System):
-    """MOVEMENT phase, after the climbs and descents (house rules only): climbs and dives as turns.
+    """MOVEMENT phase, after the climbs and descents (house rules only): climbs and dives as turns. Reads ``Flight``
+    (``flown_legs``, ``previous_climb_yd``), ``Control`` (``state``, ``straight_before_yd``, ``straight_yd``,
+    ``moved_yd``, ``turned_hexsides``, ``turn_plan``), ``Velocity``, DX and the house turning radius; writes
+    ``Control.straight_yd``, and ``Control.state`` and ``loss_cause`` on a failed roll; emits :class:`ClimbDiveTurn`,
+    ``RollMade`` and ``LostControl``. Implements house rules: Flying Movement and Combat.
 
-    Reads ``Flight`` (``flown_legs``, ``previous_climb_yd``), ``Control`` (``state``, ``straight_before_yd``,
-    ``straight_yd``, ``moved_yd``, ``turned_hexsides``, ``turn_plan``), ``Velocity``, DX and the house turning radius;
-    writes ``Control.straight_yd``, and ``Control.state`` and ``loss_cause`` on a failed roll; emits
-    :class:`ClimbDiveTurn`, ``RollMade`` and ``LostControl``.
-
-    At high speed, starting a climb or a dive counts as a turn: 1-2 yards 0 degrees, 3-5 yards 60, 6 or more
-    120 (:func:`esper_motion.systems.gurps.rules.house_climb_dive_turn_degrees`); climbing or diving as much as
-    last turn is no new turn. A 60-degree one before the turning radius has been run straight, or any 120-degree one,
-    needs the early-turn roll, DX+3 minus the turning radius; failing it loses control (House rules: Flying Movement and
-    Combat; High Speed Movement). A ridden flier's roll makes its riders roll Riding in the MOUNTED phase, as every
-    roll a mount makes to control itself does (House rules: Mounts). Readings chosen:
-
-    - A climb or dive (``FlightIntent.climb_yd``) starts where the turn's movement starts, so the straight
-      yards that count are those run before this turn (``Control.straight_before_yd``), and a climb or dive that
-      counts as a turn restarts the straight count there.
-    - Several in one turn (``FlightIntent.legs``): each starts ``at_yd`` yards along the path, and the straight
-      yards before it are those since the last start that counted as a turn, or since the last hexside turn
-      made at or before its yard (:func:`made_turns`: each of several changes of facing counts); with neither,
-      the yards run straight before this turn count too, as for a single climb. So a flier may climb and dive in
-      one turn with its turning radius of level flight between them, or else roll for each early start (House
-      rules: Flying Movement and Combat).
-    - A hexside turn after a start within the radius is the early turn, rolled when the turn is planned
-      (:func:`esper_motion.systems.gurps.shared.climbing.hexside_free_yd`), not a roll for the start; so is a later
-      change of facing of ``Intent.turns`` within the radius after a start that came since the change before it.
-    - Any change of the yards climbed or dived (a new amount, or from climbing to diving) is a new start;
-      levelling out is not. The first of the turn is compared with the last of the turn before.
-    - On a failed roll the climbs and dives have been flown, and control is lost at the end of the movement;
-      no later start is checked.
+    Its reading of the rules: docs/gurps-house.md > How each system reads the rules > HouseClimbTurns.
     """
 
     phase = Phase.MOVEMENT

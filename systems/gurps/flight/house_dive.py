@@ -29,23 +29,12 @@ def gather_dive_speed(world: World, entity: int, yards: int) -> None:
 
 
 class HouseDiveSpeed(System):
-    """MOVEMENT phase, after the climbs and descents (house rules only): what climbing and diving do to speed.
+    """MOVEMENT phase, after the climbs and descents (house rules only): what climbing and diving do to speed. Reads
+    ``Flight`` (the yards climbed and dived this turn, ``up_yd`` and ``down_yd``), ``Control.state``, ``Velocity``;
+    writes ``Velocity.yps``, ``Flight.dive_bonus_yps`` and ``Flight.dive_bonus_turns``. Implements house rules: Flying
+    Movement and Combat.
 
-    Reads ``Flight`` (the yards climbed and dived this turn, ``up_yd`` and ``down_yd``), ``Control.state``,
-    ``Velocity``; writes ``Velocity.yps``, ``Flight.dive_bonus_yps`` and ``Flight.dive_bonus_turns``.
-
-    At high speed in the air (House rules: Flying Movement and Combat):
-
-    - each of the first 10 yards climbed this turn takes 1 from the velocity at once
-      (:func:`esper_motion.systems.gurps.rules.house_climb_speed_loss`), never below 0;
-    - each of the first 10 yards dived adds 1 to the velocity and to the top speed
-      (:func:`gather_dive_speed`), never past the absolute dive maximum;
-    - the bonus to top speed lasts while the flier keeps diving, then one more turn for each turn it dived.
-      Reading chosen: the bonuses of successive turns of diving add up (so a long dive can keep the speed it
-      gathers), and ``dive_bonus_turns`` counts the turns dived, then counts them down.
-    - A turn that both climbs and dives (``FlightIntent.legs``) loses speed for its climbs and gains it for its
-      dives, each up to 10 yards in all for the turn, the climb first if it came first; it counts as a turn
-      spent diving.
+    Its reading of the rules: docs/gurps-house.md > How each system reads the rules > HouseDiveSpeed.
     """
 
     phase = Phase.MOVEMENT

@@ -20,16 +20,12 @@ from esper_motion.systems.gurps.shared.transitions import lose_control
 
 
 class HouseDiveControl(System):
-    """ACCELERATION phase, after the velocity change (house rules only): fast dives.
-
-    Reads ``Flight`` (the yards dived this turn, ``down_yd``), ``Control.state``, ``Velocity``, DX with
+    """ACCELERATION phase, after the velocity change (house rules only): fast dives. Reads ``Flight`` (the yards dived
+    this turn, ``down_yd``), ``Control.state``, ``Velocity``, DX with
     :func:`esper_motion.systems.gurps.shared.movers.dx_modifier`; writes ``Control`` on a failure; emits ``RollMade``
-    and ``LostControl``.
+    and ``LostControl``. Implements house rules: Flying Movement and Combat.
 
-    A flier that dived this turn and ends it faster than its normal top speed (without the dive bonus,
-    :func:`esper_motion.systems.gurps.shared.dive.normal_top_speed`) rolls DX+2 at the end of the turn
-    (:func:`esper_motion.systems.gurps.rules.house_dive_control_modifier`) or loses control (House rules: Flying
-    Movement and Combat); a ridden flier's riders then roll Riding, made or failed (House rules: Mounts).
+    Its reading of the rules: docs/gurps-house.md > How each system reads the rules > HouseDiveControl.
     """
 
     phase = Phase.ACCELERATION

@@ -13,22 +13,13 @@ from esper_motion.systems.gurps.shared.spatial import IndexedSystem
 
 
 class HouseUncontrolledDrop(IndexedSystem):
-    """STALL phase, after the wingspan (house rules only): the drop of a flier out of control.
+    """STALL phase, after the wingspan (house rules only): the drop of a flier out of control. Reads ``Flight``,
+    ``Control`` (``state``, ``lost_at_yd``), ``Position``; writes ``Position.altitude_yd``, ``Flight``
+    (``fall_seconds``, ``fall_yd``, the dive bonus), ``Velocity``; emits :class:`Falling`, and :class:`Landed` and
+    ``FallDamage`` when the drop reaches the ground (``Collided`` and ``FellClear`` when it comes down onto something).
+    Implements house rules: Flying Movement and Combat.
 
-    Reads ``Flight``, ``Control`` (``state``, ``lost_at_yd``), ``Position``; writes ``Position.altitude_yd``,
-    ``Flight`` (``fall_seconds``, ``fall_yd``, the dive bonus), ``Velocity``; emits :class:`Falling`, and
-    :class:`Landed` and ``FallDamage`` when the drop reaches the ground (``Collided`` and ``FellClear`` when it comes
-    down onto something).
-
-    Out of control in the air, a flier drops 5 yards each turn, with what a dive of 5 yards does to its speed
-    (:func:`esper_motion.systems.gurps.flight.house_dive.gather_dive_speed`); wiped out, it has no lift and drops 10
-    yards the first second, 20 the next, and so on (:func:`esper_motion.systems.gurps.rules.house_uncontrolled_drop_yd`)
-    (House rules: Flying Movement and Combat). Readings chosen:
-
-    - The drop comes after the turn's involuntary movement, the turn control is lost included.
-    - A drop that reaches the ground is a fall from the yards dropped since control was lost
-      (:func:`esper_motion.systems.gurps.flight.fall.land`); one that comes down onto a body or an obstacle on the way
-      collides with it instead (:func:`esper_motion.systems.gurps.flight.fall.fall_onto`).
+    Its reading of the rules: docs/gurps-house.md > How each system reads the rules > HouseUncontrolledDrop.
     """
 
     phase = Phase.STALL

@@ -16,23 +16,12 @@ from esper_motion.systems.gurps.shared.wingspan import could_meet, watched, wing
 
 class HouseWingspan(IndexedSystem):
     """STALL phase, first (house rules only): obstacles in the wingspan all through the movement, and crippled wings.
+    Reads ``Flight`` (``wings``, ``wingspan_yd``, ``crippled_wing``, ``climbed_yd``), ``Control`` (``path``), the paths
+    every body moved this turn, and the :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` the MOVEMENT
+    phase keeps; writes ``Flight`` and ``Control``; emits :class:`WingspanObstructed`, ``LostControl`` and
+    :class:`WipedOut`. Implements house rules: Flying Movement and Combat.
 
-    Reads ``Flight`` (``wings``, ``wingspan_yd``, ``crippled_wing``, ``climbed_yd``), ``Control`` (``path``), the
-    paths every body moved this turn, and the :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` the
-    MOVEMENT phase keeps; writes ``Flight`` and ``Control``; emits :class:`WingspanObstructed`, ``LostControl`` and
-    :class:`WipedOut`.
-
-    A winged flier with an obstacle (another flier included) in its wingspan during the whole of its movement wipes
-    out at the end of the movement; a crippled wing wipes it out too (House rules: Flying Movement and Combat). The
-    roll for something in the wingspan at some point of the movement is made there and then, in the walk
-    (:class:`esper_motion.systems.gurps.highspeed.movement.PathWalker`). Readings chosen:
-
-    - "Its movement" is the hexes it entered this turn (its own hex if it did not move), each at its moment of the
-      second (the k-th of n hexes at k/n); what lies within the wingspan there is
-      :func:`esper_motion.systems.gurps.shared.wingspan.wingspan_obstacles`, with the bodies that moved this turn
-      where they were at the same moment and every flier at the altitude of its level movement. So two fliers flying
-      wingtip to wingtip all the way both wipe out.
-    - A flier already out of control is wiped out the same way.
+    Its reading of the rules: docs/gurps-house.md > How each system reads the rules > HouseWingspan.
     """
 
     phase = Phase.STALL

@@ -38,23 +38,13 @@ def wipe_out(world: World, body: Body, reason: str, chosen: Rules) -> None:
 
 
 class HouseWipeOutRecovery(IndexedSystem):
-    """CONTROL phase, before the house recovery (house rules only): wiped-out fliers try to win back control.
-
-    Reads ``Flight`` (``wiped_out``, ``fall_seconds``, ``crippled_wing``), ``Control``, ``Velocity``, DX with
+    """CONTROL phase, before the house recovery (house rules only): wiped-out fliers try to win back control. Reads
+    ``Flight`` (``wiped_out``, ``fall_seconds``, ``crippled_wing``), ``Control``, ``Velocity``, DX with
     :func:`esper_motion.systems.gurps.shared.movers.dx_modifier` and what lies in the wingspan; writes ``Velocity.yps``,
     ``Flight``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits ``RollMade``, :class:`LiftRegained`,
-    ``RegainedControl`` and ``LeftHighSpeed``.
+    ``RegainedControl`` and ``LeftHighSpeed``. Implements house rules: Flying Movement and Combat.
 
-    Like any loss of control under the house rules, from the turn after the wipe-out the flier rolls at the end
-    of its movement to win control back, here DX-4; it cannot while the obstacle that wiped it out is still in
-    its wingspan. Regaining control, it adds the speed of its dive, the drop of its last second, to its
-    velocity (House rules: Flying Movement and Combat). A ridden flier's roll makes its riders roll Riding, made or
-    failed, as the house cycle's other rolls to regain control do (House rules: Mounts). Readings chosen:
-
-    - A crippled wing keeps the flier from regaining control at all.
-    - Failing (or on the turn of the wipe-out) it slows by Basic Move, as the house cycle has it, but never wins
-      control back just by slowing down: without lift only the roll brings it back.
-    - Its turn is over (``Control.halted``), so the ordinary house recovery leaves it alone.
+    Its reading of the rules: docs/gurps-house.md > How each system reads the rules > HouseWipeOutRecovery.
     """
 
     phase = Phase.CONTROL

@@ -21,30 +21,12 @@ _house_credit: Final = lru_cache(maxsize=128, typed=True)(rules.house_cannot_hov
 
 
 class StallSystem(System):
-    """STALL phase, after the flight ceiling: the least speed of a flier that cannot hover.
+    """STALL phase, after the flight ceiling: the least speed of a flier that cannot hover. Reads ``Flight``,
+    ``Position``, ``Intent.maneuver``, ``Control.moved_yd`` (level yards flown) and the yards climbed and dived
+    (``Flight.up_yd``, ``Flight.down_yd``); writes ``Flight`` (stall state) and ``Velocity``; emits :class:`Stalled`.
+    Implements Basic Set: Flying Combat.
 
-    Reads ``Flight``, ``Position``, ``Intent.maneuver``, ``Control.moved_yd`` (level yards flown) and the yards
-    climbed and dived (``Flight.up_yd``, ``Flight.down_yd``); writes ``Flight`` (stall state) and ``Velocity``;
-    emits :class:`Stalled`.
-
-    A flier in the air with Cannot Hover, Controlled Gliding or Gliding must take Move or Move and Attack and
-    cover at least a quarter of its top airspeed (:func:`esper_motion.systems.gurps.rules.stall_speed`) each turn, or it
-    stalls and starts to fall (Basic Set: Flying Combat > Cannot Hover). Readings chosen:
-
-    - The distance covered is the movement paid for the turn, climbs and descents included
-      (:func:`esper_motion.systems.gurps.rules.vertical_move_cost`). Under the house rules every level yard counts and
-      two full yards up or down count as one (:func:`esper_motion.systems.gurps.rules.house_cannot_hover_credit`).
-    - A stalled flier has lost its airspeed: its velocity drops to 0 and it falls straight down
-      (:class:`~esper_motion.systems.gurps.flight.fall.FallSystem`) until it recovers or lands.
-    - A flier at altitude 0 is on the ground and cannot stall.
-    - Top airspeed is the one the high-speed rules use
-    (:func:`esper_motion.systems.gurps.shared.dive.normal_top_speed`).
-    - A loss of control whose deceleration leaves the flier under the least speed stalls it too, once the
-      deceleration is made (:func:`esper_motion.systems.gurps.shared.transitions.stall_after_deceleration`, called in
-      the CONTROL phase).
-    - Under the house rules the Basic Set's demand for Move or Move and Attack stands: the house text adds to
-      the Cannot Hover rule (the take-off run, the credit for climbs and dives) without lifting it, so an
-      All-Out maneuver the house high-speed rules allow keeps control but still stalls such a flier.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > StallSystem.
     """
 
     phase = Phase.STALL

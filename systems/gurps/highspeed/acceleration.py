@@ -7,6 +7,7 @@ from esper_motion.components.gurps import LossCause, MoveState
 from esper_motion.ecs import Phase, System, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import EnteredHighSpeed, HighSpeedRefused, LeftHighSpeed, VelocityChanged
+from esper_motion.systems.gurps.highspeed.maneuvers import throttle_left
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.movers import (
     Body,
@@ -53,19 +54,17 @@ def _flier_landing(body: Body, flights: dict[int, Flight]) -> bool | None:
 
 
 class VelocityChange(System):
-    """ACCELERATION phase: sets next turn's velocity for every mover in control, in initiative order.
+    """ACCELERATION phase: sets next turn's velocity for every mover in control, in initiative order. Reads ``Intent``
+    (``throttle``, ``maneuver``), ``Velocity``, ``Control`` (``state``, ``moved_yd``, ``turned_hexsides``,
+    ``extra_cost``), ``Posture`` and the Move in use; writes ``Velocity.yps`` and ``Control`` (``state``; ``loss_cause``
+    and ``lost_at_yd`` when control is lost); emits :class:`VelocityChanged`, :class:`EnteredHighSpeed`,
+    :class:`LeftHighSpeed`, :class:`HighSpeedRefused`, ``RollMade`` and ``LostControl``. Movers whose turn is over
+    (``Control.halted``: a trip, a collision, a drift) and riders are left alone; a mover that opened the turn in
+    ordinary movement took its throttle then, so only what it asked past Move is applied here
+    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`). Implements Basic Set: High-Speed
+    Movement.
 
-    Reads ``Intent`` (``throttle``, ``maneuver``), ``Velocity``, ``Control`` (``state``, ``moved_yd``,
-    ``turned_hexsides``, ``extra_cost``), ``Posture`` and the Move in use; writes ``Velocity.yps`` and
-    ``Control`` (``state``; ``loss_cause`` and ``lost_at_yd`` when control is lost); emits
-    :class:`VelocityChanged`, :class:`EnteredHighSpeed`, :class:`LeftHighSpeed`, :class:`HighSpeedRefused`,
-    ``RollMade`` and ``LostControl``. Movers whose turn is over (``Control.halted``: a trip, a collision, a
-    drift) and riders are left alone.
-
-    Ordinary movement within Move, switching to high speed, accelerating and decelerating at speed, and landing at
-    speed (Basic Set: High-Speed Movement; House rules: High Speed Movement): how each is read, with the readings
-    chosen where the texts leave room, is on the documentation's GURPS Basic Set page (docs/gurps-basic.md,
-    High-Speed Movement > How the walk and the velocity change read the rules).
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > VelocityChange.
     """
 
     phase = Phase.ACCELERATION
@@ -75,25 +74,29 @@ class VelocityChange(System):
         world = self.world
         chosen = installed_rules(world)
         flights = _flights(world)
+        left = throttle_left(world)
         for body in bodies(world):
             control = body.control
             if control.carried_by is not None or control.halted or control.state is MoveState.OUT_OF_CONTROL:
                 continue  # a rider (carried), a turn that is over, or no control to change speed with
             landing = _flier_landing(body, flights)
+            throttle = left.get(body.entity, body.intent.throttle)
             if control.state is MoveState.NORMAL:
-                if body.velocity.yps or body.intent.throttle:  # standing still and asked for nothing: nothing to do
-                    self._ordinary(world, body, limits(world, body, chosen), chosen, landing)
-            elif body.intent.throttle or control.extra_cost or landing is not None:
-                self._high_speed(world, body, limits(world, body, chosen), chosen, landing)
+                if body.velocity.yps or throttle:  # standing still and asked for nothing: nothing to do
+                    self._ordinary(world, body, limits(world, body, chosen), chosen, landing, throttle=throttle)
+            elif throttle or control.extra_cost or landing is not None:
+                self._high_speed(world, body, limits(world, body, chosen), chosen, landing, throttle=throttle)
             else:
                 self._cruise(world, body, chosen)
 
-    def _ordinary(self, world: World, body: Body, lim: Limits, chosen: Rules, landing: bool | None) -> None:
+    def _ordinary(
+        self, world: World, body: Body, lim: Limits, chosen: Rules, landing: bool | None, *, throttle: int
+    ) -> None:
+        """``throttle``: what is left to apply at the end of the turn (:func:`throttle_left`)."""
         before = body.velocity.yps
         if landing or (landing is not None and before > lim.top_speed):  # landed, or came down too fast to run
-            self._high_speed(world, body, lim, chosen, landing)
+            self._high_speed(world, body, lim, chosen, landing, throttle=throttle)
             return
-        throttle = body.intent.throttle
         target = before + throttle
         if target > lim.move and before <= lim.high_speed_above:
             refusal = _entry_refusal(world, body, lim)
@@ -115,11 +118,13 @@ class VelocityChange(System):
             body.control.state = MoveState.NORMAL
             world.emit(LeftHighSpeed(body.entity, velocity, "slowed out of high speed"))
 
-    def _high_speed(self, world: World, body: Body, lim: Limits, chosen: Rules, landing: bool | None) -> None:
-        """``landing``: :func:`_flier_landing` of ``body``."""
+    def _high_speed(
+        self, world: World, body: Body, lim: Limits, chosen: Rules, landing: bool | None, *, throttle: int
+    ) -> None:
+        """``landing``: :func:`_flier_landing` of ``body``; ``throttle``: what is left to apply at the end of the turn
+        (:func:`throttle_left`)."""
         entity = body.entity
         before = body.velocity.yps
-        throttle = body.intent.throttle
         footing = body.control.extra_cost
         if landing is not None:  # on the ground: down to its ground top speed, the footing included
             footing = max(footing, before - lim.top_speed)

@@ -13,13 +13,14 @@ from esper_motion.systems.gurps.shared.movers import bodies, carried
 
 
 class CollisionResolver(System):
-    """COLLISION phase: resolves every collision this turn's walks ran into, in initiative order.
+    """COLLISION phase: resolves every collision this turn's walks ran into, in initiative order. Reads
+    ``Control.struck`` (set by the MOVEMENT phase), ``Mover.hp``, ``Velocity``, ``Obstacle``; writes
+    ``Condition.injury``, ``Velocity.yps`` (0: both come to rest), ``Control.state`` and ``halted``, ``Posture`` of
+    whoever is knocked down; emits :class:`Collided`, :class:`KnockedDown`, ``LeftHighSpeed`` and ``RollMade`` for each
+    damage roll. The rules and readings are those of :func:`esper_motion.systems.gurps.shared.impact.resolve_collision`.
+    Implements Basic Set: High-Speed Movement.
 
-    Reads ``Control.struck`` (set by the MOVEMENT phase), ``Mover.hp``, ``Velocity``, ``Obstacle``; writes
-    ``Condition.injury``, ``Velocity.yps`` (0: both come to rest), ``Control.state`` and ``halted``,
-    ``Posture`` of whoever is knocked down; emits :class:`Collided`, :class:`KnockedDown`, ``LeftHighSpeed``
-    and ``RollMade`` for each damage roll. The rules and readings are those of
-    :func:`esper_motion.systems.gurps.shared.impact.resolve_collision`.
+    Its page: docs/gurps-basic.md.
     """
 
     phase = Phase.COLLISION

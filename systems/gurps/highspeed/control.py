@@ -15,23 +15,14 @@ from esper_motion.systems.gurps.shared.transitions import come_to_rest
 
 
 class Tripping(IndexedSystem):
-    """CONTROL phase: every mover out of control on the ground trips, in initiative order.
+    """CONTROL phase: every mover out of control on the ground trips, in initiative order. Reads ``Control`` (``state``,
+    ``loss_cause``, ``moved_yd`` and ``extra_cost``: the points spent), ``Velocity``, ``Mover.hp``, the
+    :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` the MOVEMENT phase keeps; writes ``Position``,
+    ``Posture.state`` (prone), ``Condition.injury``, ``Velocity.yps`` (0), ``Control`` (back to ordinary movement,
+    ``halted``, the skid added to ``path``); emits :class:`Tripped`, :class:`Skidded`, then :class:`FallDamage` or
+    (having hit something) ``Collided``, ``LeftHighSpeed`` and ``RollMade``. Implements Basic Set: High-Speed Movement.
 
-    Reads ``Control`` (``state``, ``loss_cause``, ``moved_yd`` and ``extra_cost``: the points spent),
-    ``Velocity``, ``Mover.hp``, the :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` the MOVEMENT phase
-    keeps; writes ``Position``, ``Posture.state`` (prone), ``Condition.injury``, ``Velocity.yps`` (0), ``Control`` (back
-    to ordinary movement, ``halted``, the skid added to ``path``); emits :class:`Tripped`, :class:`Skidded`, then
-    :class:`FallDamage` or (having hit something) ``Collided``, ``LeftHighSpeed`` and ``RollMade``.
-
-    Basic Set: High-Speed Movement > Losing Control: the runner falls over, skids a quarter of the movement
-    it had left this turn (rounded down) straight ahead, and stops; with nothing hit it takes damage for a
-    fall at its current velocity (a collision with the ground: its HP doubled, as for any immovable hard
-    obstacle), and having hit something it takes and deals collision damage instead. A body in the skid's way
-    may dodge aside, as in ``esper_motion.systems.gurps.highspeed.movement.PathWalker``. House rules (``Rules.control ==
-    "house"``): the skid is a quarter of the velocity or the movement left, whichever is less; the fall is from a height
-    of a quarter of the velocity, and a collision is at half the velocity (House rules: High Speed Movement).
-
-    Mounts of three or more wheels, fliers and swimmers do not trip: see ``Drifting``.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > Tripping.
     """
 
     phase = Phase.CONTROL

@@ -9,21 +9,13 @@ from esper_motion.systems.gurps.shared.transitions import regain_control, stall_
 
 
 class Drifting(System):
-    """CONTROL phase: fliers, swimmers and wheeled vehicles out of control decelerate, in initiative order.
+    """CONTROL phase: fliers, swimmers and wheeled vehicles out of control decelerate, in initiative order. Reads
+    ``Control`` (``state``, ``loss_cause``), ``Velocity``, the Move in use (``Limits.safe_decel``); writes
+    ``Velocity.yps``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits ``VelocityChanged``,
+    ``RegainedControl`` and ``LeftHighSpeed``. The MOVEMENT phase has already moved them their whole velocity straight
+    ahead from where control was lost. Implements Basic Set: High-Speed Movement.
 
-    Reads ``Control`` (``state``, ``loss_cause``), ``Velocity``, the Move in use (``Limits.safe_decel``);
-    writes ``Velocity.yps``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits ``VelocityChanged``,
-    ``RegainedControl`` and ``LeftHighSpeed``. The MOVEMENT phase has already moved them their whole velocity
-    straight ahead from where control was lost.
-
-    - In the air or water the mover moves its velocity straight ahead, then slows by its maximum safe
-      deceleration (air or water Move) and does nothing else that turn (Basic Set: High-Speed Movement >
-      High-Speed Flying and Swimming). Reading chosen: that is the whole of the loss; control is back at
-      the end of the turn.
-    - On three or more wheels, with ``Rules.wheeled_stability``, the vehicle slows by its maximum safe
-      deceleration each turn instead of tripping, unless the loss came from a critical failure or an injury
-      (Basic Set: High-Speed Movement > Losing Control). Reading chosen: it stays out of control, going
-      straight, until that brings it to Basic Move or less, when control is back.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > Drifting.
     """
 
     phase = Phase.CONTROL

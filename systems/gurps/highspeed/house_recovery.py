@@ -19,21 +19,14 @@ from esper_motion.systems.gurps.shared.transitions import regain_control, stall_
 
 
 class HouseRecovery(System):
-    """CONTROL phase under ``Rules.control == "house"`` (in place of ``Drifting``): movers out of control that
-    do not trip slow down and win their control back, in initiative order.
+    """CONTROL phase under ``Rules.control == "house"`` (in place of ``Drifting``): movers out of control that do not
+    trip slow down and win their control back, in initiative order. Reads ``Control`` (``state``, ``loss_cause``,
+    ``lost_at_yd``), ``Velocity``, ``Mover.dx`` with :func:`esper_motion.systems.gurps.shared.movers.dx_modifier`, Basic
+    and Encumbered Move; writes ``Velocity.yps``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits
+    ``RollMade``, ``VelocityChanged``, ``RegainedControl`` and ``LeftHighSpeed``. Implements house rules: High Speed
+    Movement.
 
-    Reads ``Control`` (``state``, ``loss_cause``, ``lost_at_yd``), ``Velocity``, ``Mover.dx`` with
-    :func:`esper_motion.systems.gurps.shared.movers.dx_modifier`,
-    Basic and Encumbered Move; writes ``Velocity.yps``, ``Control`` (``state``, ``loss_cause``, ``halted``); emits
-    ``RollMade``, ``VelocityChanged``, ``RegainedControl`` and ``LeftHighSpeed``.
-
-    The house cycle: out of control, the mover keeps moving its velocity straight ahead (the MOVEMENT phase
-    has done that), and at the end of its turn slows by Basic Move; once that takes it below Encumbered Move,
-    control is back at once. From the turn after the loss on, a DX roll at the end of its movement wins control
-    back, and then it speeds up or slows down normally (its throttle applies); failing, it slows by Basic Move
-    again (House rules: High Speed Movement). Movers on the ground trip instead (``Tripping``). Reading chosen:
-    a vehicle with nobody at its controls (``LossCause.UNCONTROLLED``) has nobody to roll, so it only slows,
-    and has control back once below Encumbered Move.
+    Its reading of the rules: docs/gurps-house.md > How each system reads the rules > HouseRecovery.
     """
 
     phase = Phase.CONTROL

@@ -7,7 +7,15 @@ from esper_motion.ecs import IntentError, Phase, RuleValueError, System, World
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.climbing import hexside_free_yd, speeds_after_climbs
-from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, installed_rules, limits, standing
+from esper_motion.systems.gurps.shared.movers import (
+    Body,
+    Limits,
+    bodies,
+    installed_rules,
+    limits,
+    ordinary_yards,
+    standing,
+)
 
 
 def _turning(intent: Intent) -> bool:
@@ -29,7 +37,8 @@ def _moves_under_own_power(body: Body, lim: Limits) -> None:
 
 
 def _check_normal(body: Body, lim: Limits, world: World) -> None:
-    """Ordinary movement: any turn; a throttle that stays within Move, or switches to high speed."""
+    """Ordinary movement: any turn within this turn's yards (:func:`ordinary_yards`); a throttle that stays within
+    Move, or switches to high speed at the end of the turn."""
     intent = body.intent
     velocity = body.velocity.yps
     if velocity > lim.high_speed_above:
@@ -39,9 +48,10 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         raise RuleValueError(
             "Velocity", "yps", velocity, f"at most {lim.high_speed_above} while Control.state is normal ({why})"
         )
-    if intent.turn_at_yd is not None and intent.turn_at_yd > velocity:
-        raise IntentError(body.entity, "turn_at_yd", intent.turn_at_yd, f"at most {velocity}, the yards of this turn")
-    _check_sequence_fits(body)
+    yards = ordinary_yards(body, lim)
+    if intent.turn_at_yd is not None and intent.turn_at_yd > yards:
+        raise IntentError(body.entity, "turn_at_yd", intent.turn_at_yd, f"at most {yards}, the yards of this turn")
+    _check_sequence_fits(body, yards)
     target = velocity + intent.throttle
     if target < 0:
         raise IntentError(body.entity, "throttle", intent.throttle, f"at least {-velocity}: velocity cannot go below 0")
@@ -60,8 +70,8 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         missing.append("a Move or Move and Attack maneuver")
     if not standing(world, body.entity):
         missing.append("standing")
-    if velocity < lim.move:
-        missing.append(f"moving the full Move of {lim.move} yd (velocity is {velocity})")
+    if yards < lim.move:
+        missing.append(f"moving the full Move of {lim.move} yd (this turn moves {yards})")
     if abs(intent.turn) + len(intent.turns) > 1:
         missing.append("at most one 60-degree turn")
     if missing:
@@ -74,20 +84,19 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         )
 
 
-def _check_sequence_fits(body: Body) -> None:
-    """Every change of facing of ``Intent.turns`` at a yard of this turn's path."""
+def _check_sequence_fits(body: Body, yards: int) -> None:
+    """Every change of facing of ``Intent.turns`` at a yard of this turn's path of ``yards``."""
     intent = body.intent
-    velocity = body.velocity.yps
     for index, (at, _) in enumerate(intent.turns):
-        if at > velocity:
-            raise IntentError(body.entity, f"turns[{index}]", intent.turns[index], f"at_yd at most {velocity}")
+        if at > yards:
+            raise IntentError(body.entity, f"turns[{index}]", intent.turns[index], f"at_yd at most {yards}")
 
 
 def _check_sequence_at_speed(world: World, body: Body, lim: Limits, chosen: Rules) -> None:
     """Several changes of facing at high speed: each on this turn's path, and each that comes before the
     turning radius is run (since the last change of direction, then since the one before it, a house climb start
     included either way) with ``push``."""
-    _check_sequence_fits(body)
+    _check_sequence_fits(body, body.velocity.yps)
     previous: int | None = None
     intent = body.intent
     for index, (at, _) in enumerate(intent.turns):
@@ -227,9 +236,10 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
 
     Its fields are the world's to check (a game's writes are checked before the step starts). Refused here:
     anything but a plain Intent for a rider; turning, veering or changing speed with a Basic Move of 0 (Basic
-    Set: High-Speed Movement > Direction and Turning Radius), or while out of control; at ordinary speed, going
-    past Move without qualifying for high speed, or past the entry limit (Basic Set: High-Speed Movement); at
-    high speed, a turn
+    Set: High-Speed Movement > Direction and Turning Radius), or while out of control; at ordinary speed, asking
+    past Move without qualifying for high speed (this turn's yards, which the throttle sets at once within what the
+    maneuver allows, must be the full Move: :func:`~esper_motion.systems.gurps.shared.movers.ordinary_yards`), or
+    past the entry limit (Basic Set: High-Speed Movement), or a turn beyond this turn's yards; at high speed, a turn
     the radius does not allow this turn, an early or 120-degree turn without ``push``, accelerating by more
     than the step or past top speed (Accelerating), decelerating past Basic Move without ``push`` or past
     twice Basic Move (Decelerating; Pushing the Envelope); more ``veer`` entries than yards to move.
@@ -255,10 +265,9 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     if state is MoveState.OUT_OF_CONTROL:
         _check_out_of_control(world, body, lim, chosen)
         return
-    if len(intent.veer) > body.velocity.yps:
-        raise IntentError(
-            body.entity, "veer", intent.veer, f"at most {body.velocity.yps} entries, one per yard of this turn"
-        )
+    yards = ordinary_yards(body, lim) if lim is not None and state is MoveState.NORMAL else body.velocity.yps
+    if len(intent.veer) > yards:
+        raise IntentError(body.entity, "veer", intent.veer, f"at most {yards} entries, one per yard of this turn")
     if intent.turn_at_yd is not None and intent.turn == 0:
         raise IntentError(body.entity, "turn_at_yd", intent.turn_at_yd, "None when turn is 0")
     if lim is None:
@@ -270,12 +279,13 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
 
 
 class IntentCheck(System):
-    """INTENT phase, first: checks every mover's ``Intent`` before anything changes (:func:`check_intent`).
+    """INTENT phase, first: checks every mover's ``Intent`` before anything changes (:func:`check_intent`). Reads
+    ``Intent``, ``Velocity``, ``Control.state``, ``Mover`` and the Move in use; writes nothing; emits nothing; raises
+    :class:`~esper_motion.ecs.errors.IntentError` (or ``RuleValueError`` for a velocity above Basic Move in ordinary
+    movement) for the first bad intent in initiative order, and the step leaves the world as it was. Implements Basic
+    Set: High-Speed Movement.
 
-    Reads ``Intent``, ``Velocity``, ``Control.state``, ``Mover`` and the Move in use; writes nothing; emits
-    nothing; raises :class:`~esper_motion.ecs.errors.IntentError` (or ``RuleValueError`` for a velocity above Basic Move
-    in ordinary movement) for the first bad intent in initiative order, and the step leaves the world as it
-    was.
+    Its page: docs/gurps-basic.md.
     """
 
     phase = Phase.INTENT

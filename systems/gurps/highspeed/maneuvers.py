@@ -1,4 +1,5 @@
-"""INTENT: opening the turn's record, and the maneuvers a mover at high speed may take without losing control."""
+"""INTENT: opening the turn's record, this turn's yards in ordinary movement, and the maneuvers a mover at high speed
+may take without losing control."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Final
 from esper_motion.components.gurps import Condition, LossCause, Maneuver, MoveState
 from esper_motion.ecs import Phase, System, World
 from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import VelocityChanged
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.movers import (
     Body,
@@ -16,6 +18,7 @@ from esper_motion.systems.gurps.shared.movers import (
     carried,
     installed_rules,
     limits,
+    ordinary_yards,
     unmanned,
 )
 from esper_motion.systems.gurps.shared.transitions import lose_control
@@ -67,14 +70,42 @@ def _cause(world: World, body: Body, chosen: Rules) -> LossCause | None:
     return None if allowed else LossCause.MANEUVER
 
 
-class ManeuverLimits(System):
-    """INTENT phase (after ``IntentCheck``): opens every mover's turn, then applies the maneuver limits at speed.
+def throttle_left(world: World) -> dict[int, int]:
+    """The throttle left for the end of this turn, by entity, of each mover in ordinary movement that took its
+    throttle as the turn opened (:class:`ManeuverLimits`): what it asks past its Move beyond this turn's yards, else
+    0. ``VelocityChange`` applies that much at the end of the turn instead of ``Intent.throttle`` (so a mover that
+    reaches high speed during the turn, a flier taking off, does not take its throttle twice), switching to high
+    speed if the turn qualifies. Kept for the turn only (:meth:`esper_motion.ecs.World.per_turn`)."""
+    return world.per_turn(throttle_left, dict)
 
-    Reads ``Intent.maneuver``, ``Condition`` (``conscious``, ``stunned``), ``Control.state``; writes
-    ``Control``: clears this turn's record (``path``, ``moved_yd``, ``extra_cost``, ``turned_hexsides``,
-    ``turn_yd``, ``turn_plan``, ``struck``, ``halted``, ``lost_at_yd``; ``straight_before_yd`` set to ``straight_yd``),
-    and puts a mover out of control for a forbidden maneuver, stun or unconsciousness; emits ``LostControl``.
-    The rule is :func:`maneuver_loss`.
+
+def _ordinary_turn(world: World, body: Body, chosen: Rules, left: dict[int, int]) -> None:
+    """Set ``body``'s velocity, in ordinary movement, to this turn's yards (:func:`ordinary_yards`), and keep in
+    ``left`` the throttle left for the end of the turn."""
+    velocity = body.velocity
+    throttle = body.intent.throttle
+    lim = limits(world, body, chosen)
+    yards = ordinary_yards(body, lim)
+    wanted = velocity.yps + throttle
+    left[body.entity] = wanted - yards if wanted > lim.move else 0
+    if yards != velocity.yps:
+        before = velocity.yps
+        velocity.yps = yards
+        world.emit(VelocityChanged(body.entity, before, yards, throttle, 0))
+
+
+class ManeuverLimits(System):
+    """INTENT phase (after ``IntentCheck``): opens every mover's turn, sets this turn's yards in ordinary movement,
+    then applies the maneuver limits at speed. Reads ``Intent`` (``maneuver``, ``throttle``), ``Velocity``,
+    ``Condition`` (``conscious``, ``stunned``), ``Control.state`` and the Move in use; writes ``Control``: clears this
+    turn's record (``path``, ``moved_yd``, ``extra_cost``, ``turned_hexsides``, ``turn_yd``, ``turn_plan``, ``struck``,
+    ``halted``, ``lost_at_yd``; ``straight_before_yd`` set to ``straight_yd``), and puts a mover out of control for a
+    forbidden maneuver, stun or unconsciousness; writes ``Velocity.yps`` of a mover in ordinary movement (this turn's
+    yards, :func:`~esper_motion.systems.gurps.shared.movers.ordinary_yards`) and keeps what its throttle asks past Move
+    for the end of the turn (:func:`throttle_left`); emits :class:`VelocityChanged` and ``LostControl``. The rule at
+    speed is :func:`maneuver_loss`. Implements Basic Set: High-Speed Movement.
+
+    Its page: docs/gurps-basic.md.
     """
 
     phase = Phase.INTENT
@@ -83,6 +114,7 @@ class ManeuverLimits(System):
         """Open the turn of every mover, then check its maneuver, in initiative order."""
         world = self.world
         chosen = installed_rules(world)
+        left = throttle_left(world)
         for body in bodies(world):
             control = body.control
             if control.path:  # a new list: whoever kept last turn's path keeps it as it was
@@ -96,6 +128,10 @@ class ManeuverLimits(System):
             control.halted = False
             control.lost_at_yd = None
             control.straight_before_yd = control.straight_yd
+            if control.state is MoveState.NORMAL:
+                if (body.velocity.yps or body.intent.throttle) and not carried(body):
+                    _ordinary_turn(world, body, chosen, left)
+                continue
             if control.state is not MoveState.HIGH_SPEED:  # only a mover at high speed can lose control here
                 continue
             cause = maneuver_loss(world, body, chosen)

@@ -449,22 +449,16 @@ def plan_walk(
 
 
 class PathWalker(IndexedSystem):
-    """MOVEMENT phase: moves every mover along its path, in initiative order.
+    """MOVEMENT phase: moves every mover along its path, in initiative order. Reads ``Velocity`` (movement points),
+    ``Facing``, ``Intent.veer``, ``Control`` (``turn_plan`` from the TURNING phase, ``state``, ``lost_at_yd``), footing,
+    obstacles and other bodies through the :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` (brought up
+    to date here once a turn); writes ``Position``, ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``,
+    ``moved_yd``, ``extra_cost``, ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into;
+    ``state`` and ``loss_cause`` on a failed wingspan roll); emits :class:`Turned`, :class:`Moved`,
+    :class:`ObstacleCrossed`, :class:`DodgedAside`, :class:`WingspanObstructed`, ``RollMade`` and ``LostControl``; moves
+    a body that dodges aside (its ``Position``). Implements Basic Set: High-Speed Movement.
 
-    Reads ``Velocity`` (movement points), ``Facing``, ``Intent.veer``, ``Control`` (``turn_plan`` from the
-    TURNING phase, ``state``, ``lost_at_yd``), footing, obstacles and other bodies through
-    the :class:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex` (brought up to date here once a turn); writes
-    ``Position``, ``Facing.direction``, ``Velocity.heading``, ``Control`` (``path``, ``moved_yd``, ``extra_cost``,
-    ``straight_yd``, ``turned_hexsides``, ``struck``; ``halted`` on a body it runs into; ``state`` and
-    ``loss_cause`` on a failed wingspan roll); emits :class:`Turned`, :class:`Moved`, :class:`ObstacleCrossed`,
-    :class:`DodgedAside`, :class:`WingspanObstructed`, ``RollMade`` and ``LostControl``; moves a body that dodges
-    aside (its ``Position``).
-
-    Basic Set: High-Speed Movement > Velocity (the whole velocity is moved unless footing slows it), Tactical
-    Movement and Direction and Turning Radius, as :func:`walk` says. The readings chosen where the texts leave room
-    (footing, jumps, bodies in the way, the house wingspan roll, a mount's risky feats) are on the documentation's
-    GURPS Basic Set page (docs/gurps-basic.md, High-Speed Movement > How the walk and the velocity change read the
-    rules).
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > PathWalker.
     """
 
     phase = Phase.MOVEMENT

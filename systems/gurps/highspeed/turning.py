@@ -55,28 +55,12 @@ def turn_checks(
 
 
 class TurnPlanner(System):
-    """TURNING phase: plans each mover's turn, in initiative order.
+    """TURNING phase: plans each mover's turn, in initiative order. Reads ``Intent`` (``turn``, ``turn_at_yd``,
+    ``turns``, ``push``), ``Velocity``, ``Control`` (``state``, ``straight_yd``), the Move in use and DX (or vehicle
+    skill and Handling); writes ``Control.turn_plan`` and ``Control.turn_yd``, and ``Control.state``, ``loss_cause`` and
+    ``lost_at_yd`` on a failed roll; emits ``RollMade`` and ``LostControl``. Implements Basic Set: High-Speed Movement.
 
-    Reads ``Intent`` (``turn``, ``turn_at_yd``, ``turns``, ``push``), ``Velocity``, ``Control`` (``state``,
-    ``straight_yd``), the Move in use and DX (or vehicle skill and Handling); writes ``Control.turn_plan`` and
-    ``Control.turn_yd``, and ``Control.state``, ``loss_cause`` and ``lost_at_yd`` on a failed roll; emits
-    ``RollMade`` and ``LostControl``.
-
-    Ordinary movement turns where asked (at the start by default). At high speed a change of facing comes once the
-    mover has gone straight for its turning radius (Basic Set: High-Speed Movement > Direction and Turning
-    Radius; the radius formula is ``Rules.turning_radius``), or earlier, or tighter (120 degrees), on a
-    Pushing the Envelope roll: DX+3, or vehicle skill + Handling, at the early-turn modifier. Failure loses
-    control at the yard where the turn was tried: the turn does not happen under the Basic Set; under the
-    house rules the facing changes but not the direction of travel (House rules: High Speed Movement). Under the
-    house rules starting a climb or dive is a turn for the radius, so a hexside turn within the radius after one is
-    early (:func:`esper_motion.systems.gurps.shared.climbing.hexside_free_yd`; House rules: Flying Movement and
-    Combat); failing it loses control there and the climb is not flown (an out-of-control flier moves straight
-    ahead).
-
-    One turn a second (``Intent.turn`` of 1 or 2 hexsides at one point of the path), or several changes of facing
-    of one hexside each (``Intent.turns``), each checked against the radius since the one before: at velocity 13
-    and Basic Move 5 (radius 2) a runner changes facing at yard 2 and again at yard 4 without a roll. An early one
-    rolls; on a failure control is lost there, and no later change is made.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > TurnPlanner.
     """
 
     phase = Phase.TURNING

@@ -289,17 +289,13 @@ def end_engagement(world: World, mount: int) -> None:
 
 
 class MountRecoverySystem(System):
-    """MOUNTED phase, right after the link check and before the rules that can make a mount lose control (so
-    that a countdown begun this turn starts counting next turn): the slow recoveries.
+    """MOUNTED phase, right after the link check and before the rules that can make a mount lose control (so that a
+    countdown begun this turn starts counting next turn): the slow recoveries. Reads ``Mount``, ``Rider``, ``Intent``,
+    ``Condition`` and ``Skills``; writes ``Mount.loose``, ``Mount.call_back_in``, ``Mount.out_of_control`` and
+    ``Rider.ready_turn``; emits :class:`MountCalledBack`, :class:`MountControlRegained` and
+    :class:`~esper_motion.ecs.events.RollMade`. Implements Basic Set: Mounted Combat (and the house rules: Mounts).
 
-    Reads ``Mount``, ``Rider``, ``Intent``, ``Condition`` and ``Skills``; writes ``Mount.loose``,
-    ``Mount.call_back_in``, ``Mount.out_of_control`` and ``Rider.ready_turn``; emits :class:`MountCalledBack`,
-    :class:`MountControlRegained` and :class:`~esper_motion.ecs.events.RollMade`.
-
-    - A loose mount's thrown rider tries to call it back each time 300 seconds have passed, if it is
-      conscious and still on foot (Basic Set: Mounted Combat > Mount Loss of Control Table, row 2).
-    - House rules: the turn whose maneuver had to be a Ready is over; if the rider controls a mount that was
-      out of control, that Ready has taken it back (House rules: Mounts).
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > MountRecoverySystem.
     """
 
     phase = Phase.MOUNTED

@@ -14,22 +14,13 @@ from esper_motion.systems.gurps.shared.spatial import tell_index
 
 
 class MountLinkSystem(System):
-    """MOUNTED phase, first: checks every rider-mount link, and every carried entity's link to its carrier.
+    """MOUNTED phase, first: checks every rider-mount link, and every carried entity's link to its carrier. Reads and
+    writes ``Rider``, ``Mount`` and ``Control.carried_by``; emits :class:`FellOff` and :class:`FallDamage` for the
+    riders of a mount that is gone, :class:`MountingAbandoned` when the mount a rider was climbing onto is gone, and
+    :class:`CarrierGone` for a carried entity whose carrier is gone. Implements Basic Set: Mounted Combat (and the house
+    rules: Mounts).
 
-    Reads and writes ``Rider``, ``Mount`` and ``Control.carried_by``; emits :class:`FellOff` and :class:`FallDamage`
-    for the riders of a mount that is gone, :class:`MountingAbandoned` when the mount a rider was climbing onto is
-    gone, and :class:`CarrierGone` for a carried entity whose carrier is gone.
-
-    - A rider whose mount no longer exists (despawned, or stripped of its ``Mount``) falls off through the
-      rules: reading chosen, the fall of a thrown rider from a horse, 3 yards (Basic Set: Mounted Combat >
-      Mount Loss of Control Table, row 2), landing where it sat.
-    - A mount forgets riders that no longer exist, and threats, callers and charged foes that are gone.
-    - An entity carried by one that no longer exists (``Control.carried_by``, a passenger that is no rider) is put
-      down where it is and moves under its own power from the next turn (:class:`CarrierGone`); a rider whose
-      mount is gone falls off instead, as above.
-    - A link the other side does not share (a ``Rider.mount`` whose mount does not list the rider, or a
-      ``Mount.riders`` entry whose rider names another mount) or a riding chain that loops back to itself is
-      a :class:`~esper_motion.ecs.errors.WorldError`: those only arise when a game writes the links by hand.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > MountLinkSystem.
     """
 
     phase = Phase.MOUNTED

@@ -107,35 +107,13 @@ def _coax(world: World, entity: int, mount: Mount, feat: str) -> bool:
 
 
 class MountOrderSystem(System):
-    """INTENT phase, before the high-speed systems read the intents: what a mount agrees to do this turn.
+    """INTENT phase, before the high-speed systems read the intents: what a mount agrees to do this turn. Reads
+    ``Mount``, ``Rider``, ``Intent``, ``Mover``, ``Velocity`` and ``Skills``; writes the mount's ``Intent`` and
+    ``Mount.feat``, ``Mount.charging``, ``Mount.spooked_from``; emits :class:`~esper_motion.ecs.events.RollMade`,
+    :class:`FeatRefused` and :class:`MountSpooked`. Mounts act in initiative order. Implements Basic Set: Mounted Combat
+    (and the house rules: Mounts).
 
-    Reads ``Mount``, ``Rider``, ``Intent``, ``Mover``, ``Velocity`` and ``Skills``; writes the mount's ``Intent``
-    and ``Mount.feat``, ``Mount.charging``, ``Mount.spooked_from``; emits :class:`~esper_motion.ecs.events.RollMade`,
-    :class:`FeatRefused` and :class:`MountSpooked`. Mounts act in initiative order.
-
-    - A mount charging out of control (table rows 5 and 10) spends the turn on a Move straight the way it
-      faces, speeding up all it may (to its full Move, or at high speed by its acceleration step toward top
-      speed); nothing its rider wanted of it happens.
-    - An exhausted mount will not fight: an attacking maneuver is an :class:`~esper_motion.ecs.errors.IntentError`, and
-    so
-      is speeding up past Move 2; one that is faster than that slows itself by its Basic Move each turn
-      (Mount Loss of Control Table, rows 6-7).
-    - A mount without war training asked for a risky feat (:func:`attempt_feat`, or ``Intent.push``) with a
-      rider on it: the controller rolls Riding+2 (:func:`refuses_feat`); on a failure the mount refuses
-      (:class:`FeatRefused`) and spooks (Basic Set: Mounted Combat). A refused tight turn or hasty deceleration:
-      it goes straight on at its speed (no turn, no change of velocity, no push). A refused feat on its path (a
-      jump, an obstacle, bad footing; ``Mount.feats``): the path walker stops it short of it.
-    - House rules: a ridden mount only takes Move, Move and Attack, or Attack (the step and attack); anything
-      else is an :class:`~esper_motion.ecs.errors.IntentError`. A rider whose turn must be a Ready
-      (``Rider.ready_turn``) is made to take one: the rule forces the maneuver (House rules: Mounts).
-    - House rules: a seated rider, still on its mount, takes only maneuvers that do not move it, since it is
-      stationary on its mount; a Move or a Move and Attack is an :class:`~esper_motion.ecs.errors.IntentError` unless it
-      is jumping off (``Rider.action == "jump off"``, :func:`esper_motion.systems.gurps.mounted.mounting.jump_off`),
-      which the Basic Set does on either (House rules: Mounts; Basic Set: Mounted Combat > Movement and Maneuvers).
-      Reading chosen: the rider attacks with an Attack while its mount moves, so Move and Attack is refused like Move;
-      the other maneuvers stand, without their step.
-    - A rider request written into ``Rider.action`` by hand that cannot stand (``mounting.check_request``) is an
-      :class:`~esper_motion.ecs.errors.IntentError`.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > MountOrderSystem.
     """
 
     phase = Phase.INTENT

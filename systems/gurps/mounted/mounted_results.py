@@ -114,40 +114,14 @@ def charge(world: World, mount: int, foe: int) -> None:
 
 
 class MountedResultsSystem(System):
-    """MOUNTED phase, after spooking: resolves this turn's reports for each mount, in initiative order.
-
-    Reads ``Mount``, ``Rider``, ``Skills``, ``Mover`` and ``Nerve``; writes ``Mount``, ``Rider``, ``Nerve.panicked``,
+    """MOUNTED phase, after spooking: resolves this turn's reports for each mount, in initiative order. Reads ``Mount``,
+    ``Rider``, ``Skills``, ``Mover`` and ``Nerve``; writes ``Mount``, ``Rider``, ``Nerve.panicked``,
     ``Condition.injury``, ``Position`` and ``Posture``; emits :class:`~esper_motion.ecs.events.RollMade`,
     :class:`FellOff`, :class:`FallDamage`, :class:`MountSpooked`, :class:`MountAttacked`, :class:`PanicChecked`, the
     table's events, and under the house rules :class:`ReadyForced`, :class:`StrappedTrauma` and
-    :class:`MountOutOfControl`.
+    :class:`MountOutOfControl`. Implements Basic Set: Mounted Combat (and the house rules: Mounts).
 
-    In order, for each mount (Basic Set: Mounted Combat, and House rules: Mounts where ``Rules.mounts`` is
-    ``"house"``):
-
-    1. Its DX rolls for difficult actions: on a success each rider rolls Riding to stay on; on a failure,
-       table row 12. House: every such roll, made or failed, makes each rider roll Riding or fall off. Then,
-       a mount still carrying riders that lies prone (it tripped at speed, a collision knocked it down) has
-       fallen: table row 12 without a roll ("whenever a mount falls", Mount Loss of Control Table); so has a
-       flying mount that crashed to the ground this turn (``Mount.crashed_from_yd``), whose riders fall from its
-       height.
-    2. Each rider stunned rolls Riding-4; each knocked back is knocked off without saddle and stirrups, else
-       rolls Riding at -4 a yard. House: one roll for both, -4 if stunned and -4 a yard, with +3 for a war
-       saddle and +1 for stirrups, and no saddle needed to try; a rider strapped in does not fall but must
-       take a Ready next turn, and after knockback takes 1 injury a yard.
-    3. Each hit on the mount: the controller rolls Riding plus the mount's shock penalty
-       (:func:`esper_motion.systems.gurps.rules.shock_penalty` of the injury) or the mount spooks. House: a failure puts
-       the mount out of control until the controller's next maneuver, which must be a Ready; a critical failure is a
-       roll on the table.
-    4. Each noisy shot: the shooter rolls Riding; a failure spooks the mount, a critical failure is a roll on
-       the table. An open vehicle does not spook.
-    5. A crippled mount falls: table row 12.
-    6. A mount that attacked: its riders attack at -2 next turn; iron horseshoes add +1 to kicks and tramples.
-    7. A foe charged: unless its Size Modifier is at least the mount's, a foe with ``Nerve.unused_to_cavalry``
-       rolls Will (+6 with Combat Reflexes) or panics. A foe without ``Nerve`` does not panic.
-
-    Reading chosen: a rider's failed roll to stay on is a fall from the saddle, the mount's ``fall_yd``
-    (3 yards for a horse, as a thrown rider's).
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > MountedResultsSystem.
     """
 
     phase = Phase.MOUNTED

@@ -217,37 +217,16 @@ def _moving(world: World, mount: int) -> int:
 
 
 class MountingSystem(System):
-    """MOUNTED phase, after the link check: resolves what riders asked this turn.
+    """MOUNTED phase, after the link check: resolves what riders asked this turn. Reads ``Rider``, ``Mount``,
+    ``Intent``, ``Posture``, ``Skills``, ``Mover`` and ``Control.moved_yd``; writes ``Rider``, ``Mount``, ``Position``,
+    ``Posture``, ``Control.carried_by`` and ``Condition.injury``; emits :class:`ClimbedOn`, :class:`Mounted`,
+    :class:`MountingAbandoned`, :class:`MountingFailed`, :class:`Dismounted`, :class:`FellOff`, :class:`FallDamage`,
+    :class:`WeaponSheathed`, :class:`ItemDropped`, :class:`SaddleTightening` and
+    :class:`~esper_motion.ecs.events.RollMade`. Riders act in initiative order; a request from the saddle by a rider no
+    longer in it (thrown earlier in the phase) lapses. Implements Basic Set: Mounted Combat (and the house rules:
+    Mounts).
 
-    Reads ``Rider``, ``Mount``, ``Intent``, ``Posture``, ``Skills``, ``Mover`` and ``Control.moved_yd``; writes
-    ``Rider``, ``Mount``, ``Position``, ``Posture``, ``Control.carried_by`` and ``Condition.injury``; emits
-    :class:`ClimbedOn`, :class:`Mounted`, :class:`MountingAbandoned`, :class:`MountingFailed`,
-    :class:`Dismounted`, :class:`FellOff`, :class:`FallDamage`, :class:`WeaponSheathed`, :class:`ItemDropped`,
-    :class:`SaddleTightening` and :class:`~esper_motion.ecs.events.RollMade`. Riders act in initiative order; a request
-    from the saddle by a rider no longer in it (thrown earlier in the phase) lapses.
-
-    Readings chosen (Basic Set: Mounted Combat > Mounting Up; Movement and Maneuvers):
-
-    - Climbing on takes the Move; the Change Posture must come on the very next turn, or the rider is back on
-      the ground (:class:`MountingAbandoned`). The Change Posture seats it once its ``Posture`` has become
-      sitting, so Changing Posture in Armor slows it too.
-    - A failed leap astride leaves the rider prone beside the mount with no damage: it falls from its own
-      height. A failed jump off is a fall from the saddle: 3 yards (or the mount's ``fall_yd``).
-    - Whoever gets off lands on the first hex beside the seat clear of bodies and obstacles, in the order of
-      :data:`esper_motion.systems.gurps.mounted.common.BESIDE` (the mount's left first). Stepping down with no such hex
-      is an :class:`~esper_motion.ecs.errors.IntentError` (checked again in the step: others move during the turn); a
-      rider who jumps or falls off with none is thrown clear, to the nearest clear hex round the seat
-      (:func:`esper_motion.systems.gurps.mounted.common.landing_hex`).
-    - Two riders getting on the same turn take the seats in initiative order; one left without a seat stays
-      on the ground (:class:`MountingAbandoned`).
-    - The mount "moved only a step" when it covered at most 1 yard this turn; a Change Posture dismount
-      from a mount that moved further is an :class:`~esper_motion.ecs.errors.IntentError`.
-    - Sheathing on a mount that is not bucking needs no roll. Under the house rules a rider whose mount is
-      out of control is at -10 to the DX roll (House rules: Mounts).
-    - Tightening the saddle counts one second for each turn the rider spends on it.
-    - A request naming an entity without a ``Mount`` (written into ``Rider`` by hand, past the checks of
-      :func:`mount_up` and the rest) is an :class:`~esper_motion.ecs.errors.IntentError`, and the step leaves the world
-      as it was; a request whose target no longer exists lapses (``MountLinkSystem``).
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > MountingSystem.
     """
 
     phase = Phase.MOUNTED

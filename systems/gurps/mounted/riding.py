@@ -21,13 +21,15 @@ def _depth(world: World, link: Rider) -> int:
 
 
 class RidingSystem(System):
-    """MOUNTED phase, last: every seated rider moves with its mount.
+    """MOUNTED phase, last: every seated rider moves with its mount. Reads ``Rider``, ``Mount`` and the mount's
+    ``Position`` and ``Facing``; writes the rider's ``Position`` and ``Facing``. A rider sits in the centre hex of a
+    3-hex mount and the front hex of a 2-hex mount, at the mount's altitude, facing the way it faces (Basic Set: Mounted
+    Combat > Mounting Up). Riders of riders are placed after the riders they sit on, so a chain of any depth ends up
+    together. The links were checked earlier in the phase
+    (:class:`~esper_motion.systems.gurps.mounted.mount_links.MountLinkSystem`). Implements Basic Set: Mounted Combat
+    (and the house rules: Mounts).
 
-    Reads ``Rider``, ``Mount`` and the mount's ``Position`` and ``Facing``; writes the rider's ``Position`` and
-    ``Facing``. A rider sits in the centre hex of a 3-hex mount and the front hex of a 2-hex mount, at the
-    mount's altitude, facing the way it faces (Basic Set: Mounted Combat > Mounting Up). Riders of riders are
-    placed after the riders they sit on, so a chain of any depth ends up together. The links were checked
-    earlier in the phase (:class:`~esper_motion.systems.gurps.mounted.mount_links.MountLinkSystem`).
+    Its page: docs/gurps-basic.md.
     """
 
     phase = Phase.MOUNTED

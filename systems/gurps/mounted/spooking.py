@@ -37,20 +37,12 @@ def start_spooking(world: World, mount: int, cause: str) -> None:
 
 
 class SpookingSystem(System):
-    """MOUNTED phase: the controlling rider of each spooked mount fights it.
+    """MOUNTED phase: the controlling rider of each spooked mount fights it. Reads ``Mount``, ``Rider``, ``Intent`` and
+    ``Skills``; writes ``Mount.spooked_from`` and the running counts; emits :class:`~esper_motion.ecs.events.RollMade`,
+    :class:`MountCalmed`, and through :func:`lose_control` the Mount Loss of Control Table's events. Implements Basic
+    Set: Mounted Combat (and the house rules: Mounts).
 
-    Reads ``Mount``, ``Rider``, ``Intent`` and ``Skills``; writes ``Mount.spooked_from`` and the running counts;
-    emits :class:`~esper_motion.ecs.events.RollMade`, :class:`MountCalmed`, and through :func:`lose_control` the Mount
-    Loss of Control Table's events.
-
-    From the turn after it spooked, each turn its controlling rider takes a Ready it rolls Riding (with every
-    modifier of :func:`esper_motion.systems.gurps.mounted.common.riding_roll`): a critical success or a third success in
-    a row calms the mount; a critical failure or a third failure in a row is a total loss of control, a roll on the
-    table (Basic Set: Mounted Combat > Spooked Mounts; :func:`esper_motion.systems.gurps.rules.spooked_mount_roll`).
-    Readings chosen: a turn without a Ready neither helps nor hurts (the run of rolls is unbroken); a Ready spent on
-    something else (sheathing a weapon: a ``Rider.action``) is not spent fighting the mount; a spooked mount with nobody
-    on it stays spooked. This system runs before the riders' own requests are resolved
-    (:class:`~esper_motion.systems.gurps.mounted.mounting.MountingSystem`).
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > SpookingSystem.
     """
 
     phase = Phase.MOUNTED

@@ -29,23 +29,12 @@ def check_posture_change(entity: int, intent: Intent, posture: Posture) -> Postu
 
 
 class PostureSystem(System):
-    """INTENT phase: carries out Change Posture maneuvers.
+    """INTENT phase: carries out Change Posture maneuvers. Reads ``Intent.maneuver``, ``Posture`` (``target`` is the
+    posture wanted), ``Mover.encumbrance`` and ``Rules.posture_in_armor``; writes ``Posture``; emits
+    :class:`PostureChanging`, :class:`PostureChanged` and :class:`PostureChangeAbandoned`. Implements Basic Set:
+    Changing Posture in Armor.
 
-    Reads ``Intent.maneuver``, ``Posture`` (``target`` is the posture wanted), ``Mover.encumbrance`` and
-    ``Rules.posture_in_armor``; writes ``Posture``; emits :class:`PostureChanging`, :class:`PostureChanged`
-    and :class:`PostureChangeAbandoned`.
-
-    A change takes one second, or with ``Rules.posture_in_armor`` one second at encumbrance None or Light and
-    one more per level above (Medium 2, Heavy 3, X-Heavy 4); until the last of those seconds the entity
-    counts as in its old posture: ``Posture.state`` changes only when the change completes, while
-    ``seconds_left`` counts down (Basic Set: Changing Posture in Armor). Readings chosen:
-
-    - The time is fixed when the change begins: shedding a load halfway does not shorten it.
-    - The seconds must be consecutive Change Posture maneuvers; any other maneuver abandons the change
-      and the next attempt starts over.
-    - An entity without a ``Mover`` carries nothing (encumbrance None).
-    - A Change Posture with no ``Posture.target``, or with the target it already has, is an
-      :class:`~esper_motion.ecs.errors.IntentError`.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > PostureSystem.
     """
 
     phase = Phase.INTENT

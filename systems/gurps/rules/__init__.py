@@ -13,7 +13,7 @@ whichever module a rule lives in:
   "Dragon" rule.
 - ``mounted``: Mounted Combat, and the house Mounts.
 - ``posture``: Changing Posture in Armor.
-- ``maneuvers``: Move and Attack, and shock.
+- ``maneuvers``: how far each maneuver moves below high speed (a step), Move and Attack, and shock.
 - ``combat``: the facts attacks and defenses lean on: posture, hit locations, Aim, retreats, wounding and
   injury, major wounds and knockback.
 - ``damage``: Damage from Collisions, Falling, and the thrust column of the Damage Table.
@@ -137,9 +137,13 @@ from esper_motion.systems.gurps.rules.highspeed import (
 )
 from esper_motion.systems.gurps.rules.maneuvers import (
     MOVE_AND_ATTACK_DX_MODIFIER,
+    ORDINARY_MOVEMENT,
+    OrdinaryMove,
     move_and_attack_melee_skill,
     move_and_attack_ranged_modifier,
+    ordinary_move_yd,
     shock_penalty,
+    step_yards,
 )
 from esper_motion.systems.gurps.rules.mounted import (
     BUCKING_SHEATHE_DX_MODIFIER,
@@ -213,6 +217,7 @@ __all__ = [
     "MOUNT_LOSS_OF_CONTROL_TABLE",
     "MOVE_AND_ATTACK_DX_MODIFIER",
     "MOVING_MANEUVERS",
+    "ORDINARY_MOVEMENT",
     "POSTURE_MODIFIERS",
     "PUSHING_THE_ENVELOPE_DX_BONUS",
     "RADIUS_READINGS",
@@ -238,6 +243,7 @@ __all__ = [
     "MountLossKind",
     "MountLossRow",
     "MultipleRiders",
+    "OrdinaryMove",
     "RadiusReading",
     "RadiusVariant",
     "RangedTrick",
@@ -305,6 +311,7 @@ __all__ = [
     "move_and_attack_melee_skill",
     "move_and_attack_ranged_modifier",
     "multiple_riders",
+    "ordinary_move_yd",
     "panic_roll_modifier",
     "panic_roll_needed",
     "posture_change_seconds",
@@ -322,6 +329,7 @@ __all__ = [
     "spooked_mount_roll",
     "sprint_top_speed",
     "stall_speed",
+    "step_yards",
     "thrust_damage",
     "training_penalty",
     "turning_radius",

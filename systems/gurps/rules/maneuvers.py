@@ -1,11 +1,79 @@
-"""Maneuvers and shock: the limits of a Move and Attack (Basic Set maneuvers, as in docs/architecture.md > Facts the
-rules lean on), with what the house "Dragon" rule changes, and the shock penalty after injury."""
+"""Maneuvers and shock: how far each maneuver moves below high speed, the limits of a Move and Attack (Basic Set
+maneuvers, as in docs/architecture.md > Facts the rules lean on), with what the house "Dragon" rule changes, and the
+shock penalty after injury."""
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final, Literal
 
+from esper_motion.components.gurps import Maneuver
 from esper_motion.ecs.validate import check_bool, check_int
+from esper_motion.systems.gurps.rules._common import _enum
+
+OrdinaryMove = Literal["move", "half move", "step", "none"]
+"""How far a maneuver lets a mover go in ordinary movement (:data:`ORDINARY_MOVEMENT`)."""
+
+ORDINARY_MOVEMENT: Final[Mapping[Maneuver, OrdinaryMove]] = MappingProxyType(
+    {
+        Maneuver.MOVE: "move",
+        Maneuver.MOVE_AND_ATTACK: "move",
+        Maneuver.ALL_OUT_ATTACK: "half move",
+        Maneuver.CHANGE_POSTURE: "none",
+        Maneuver.DO_NOTHING: "none",
+        **{
+            maneuver: "step"
+            for maneuver in (
+                Maneuver.AIM,
+                Maneuver.ALL_OUT_DEFENSE,
+                Maneuver.ALL_OUT_READY,
+                Maneuver.ALL_OUT_CONCENTRATE,
+                Maneuver.ATTACK,
+                Maneuver.CONCENTRATE,
+                Maneuver.EVALUATE,
+                Maneuver.FEINT,
+                Maneuver.READY,
+                Maneuver.WAIT,
+            )
+        },
+    }
+)
+"""The most each maneuver moves a mover below high speed, whatever it did last turn (Basic Set maneuvers, as in
+docs/architecture.md > Facts the rules lean on; High-Speed Movement: the ordinary movement rules apply at Basic Move
+or less): Move and Move and Attack up to the full Move, All-Out Attack up to half of it (forward), Change Posture
+and Do Nothing not at all, every other maneuver a step (:func:`step_yards`)."""
+
+
+def step_yards(move: int) -> int:
+    """A step: a tenth of Move, rounded down, and never less than a yard (Basic Set: Step, as Flying Combat >
+    Aerial Movement > Steps and Retreats refers to it, with basic air Move for a flier).
+
+    >>> step_yards(5), step_yards(20), step_yards(29)
+    (1, 2, 2)
+    """
+    return max(1, check_int("step_yards", "move", move, low=0) // 10)
+
+
+def ordinary_move_yd(maneuver: Maneuver | str, move: int, basic_move: int) -> int:
+    """The most yards ``maneuver`` lets a mover go this turn below high speed (:data:`ORDINARY_MOVEMENT`): its
+    ``move`` (Move, reduced for encumbrance) on a Move or Move and Attack, half of it (rounded down) on an All-Out
+    Attack, nothing on Change Posture or Do Nothing, otherwise a step of its ``basic_move`` (:func:`step_yards`).
+
+    >>> ordinary_move_yd("Move", 5, 5), ordinary_move_yd("All-Out Attack", 5, 5), ordinary_move_yd("Attack", 5, 5)
+    (5, 2, 1)
+    """
+    owner = "ordinary_move_yd"
+    kind = ORDINARY_MOVEMENT[_enum(owner, "maneuver", maneuver, Maneuver)]
+    move = check_int(owner, "move", move, low=0)
+    basic_move = check_int(owner, "basic_move", basic_move, low=0)
+    if kind == "move":
+        return move
+    if kind == "half move":
+        return move // 2
+    if kind == "step":
+        return step_yards(basic_move)
+    return 0
 
 
 def shock_penalty(injury: int) -> int:

@@ -11,17 +11,13 @@ from esper_motion.ecs import Phase, System
 
 
 class IntentReset(System):
-    """CLEANUP phase: puts every ``Intent`` back to its defaults (a Move maneuver, no throttle, no turn, no veer,
-    no push, no slam, no matter of life and death, no sequence of turns), in place: the component stays on the entity
-    (docs/architecture.md > Performance).
+    """CLEANUP phase: puts every ``Intent`` back to its defaults (a Move maneuver, no throttle, no turn, no veer, no
+    push, no slam, no matter of life and death, no sequence of turns), in place: the component stays on the entity
+    (docs/architecture.md > Performance). Reads ``Rider``; reads and writes ``Intent`` and ``FlightIntent`` (no climb,
+    no dive, no legs); emits nothing. ``Control.path`` and the rest of the turn's record stay until the next turn opens,
+    for the renderer and replays. Implements Basic Set: High-Speed Movement, the end of the turn.
 
-    A rider seated on a mount defaults to Do Nothing instead: it does not move under its own power, and under
-    the house rules it may not take a maneuver that moves it (House rules: Mounts), so a Move is asked for only
-    to jump off (``esper_motion.systems.gurps.mounted.mounting.jump_off``).
-
-    Reads ``Rider``; reads and writes ``Intent`` and ``FlightIntent`` (no climb, no dive, no legs); emits nothing.
-    ``Control.path`` and the rest of the turn's record stay until the next turn opens, for the renderer and
-    replays.
+    Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > IntentReset.
     """
 
     phase = Phase.CLEANUP

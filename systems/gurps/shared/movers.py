@@ -339,6 +339,17 @@ def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, hous
     return move, top, accel_step, first_turn
 
 
+def ordinary_yards(body: Body, lim: Limits) -> int:
+    """The yards ``body``, in ordinary movement (``Control.state`` normal), goes this turn: its velocity of last turn
+    changed by ``Intent.throttle`` at once, from 0 up to the most its maneuver allows below high speed
+    (:func:`esper_motion.systems.gurps.rules.ordinary_move_yd`, with the Move and Basic Move of ``lim``). A throttle
+    of 0 keeps last turn's pace within what the maneuver allows. The ordinary movement rules bind it, not the
+    velocity it had (Basic Set: High-Speed Movement: at Basic Move or less the ordinary movement rules apply; the
+    maneuvers, as in docs/architecture.md > Facts the rules lean on)."""
+    most = rules.ordinary_move_yd(body.intent.maneuver, lim.move, lim.basic_move)
+    return min(max(body.velocity.yps + body.intent.throttle, 0), most)
+
+
 def high_speed_above(world: World, body: Body, chosen: Rules) -> int:
     """:attr:`Limits.high_speed_above` on its own, for a system that needs nothing else of the limits (a mover
     cruising at high speed checks only that it is still above it): cheaper than :func:`limits`."""

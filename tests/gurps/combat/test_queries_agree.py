@@ -22,7 +22,6 @@ from esper_motion.systems.gurps import (
     height_difference,
     height_effect,
     house_ranged_distance,
-    mount_seat,
     mounted_attack,
     mounted_defense,
     move_and_attack,
@@ -30,8 +29,9 @@ from esper_motion.systems.gurps import (
     rider_dx_modifier,
     rules,
     speed_modifier,
-    strike_distance_yd,
 )
+from esper_motion.systems.gurps.combat.attack import strike_distance_yd
+from esper_motion.systems.gurps.mounted.common import mount_seat
 
 
 def expected_attack(world: World, attacker: int, target: int) -> tuple[int, set[tuple[str, int]]]:

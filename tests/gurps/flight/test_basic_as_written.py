@@ -8,7 +8,17 @@ from support import gurps_world, of_type
 from support.highspeed import mover
 from support.mounted import rolls, script
 
-from esper_motion.components import Flight, FlightIntent, FlightMode, Intent, MoveState
+from esper_motion.components import (
+    Control,
+    Flight,
+    FlightIntent,
+    FlightMode,
+    Intent,
+    Maneuver,
+    MoveState,
+    Position,
+    Velocity,
+)
 from esper_motion.systems.gurps import Rules
 from esper_motion.systems.gurps.events import Stalled, StallRecovered
 
@@ -47,3 +57,26 @@ def test_cannot_hover_a_stalled_flier_rolls_dx_minus_4_every_turn(cause: str) ->
     assert [roll.result.target for roll in rolls(recovering, "stall recovery")] == [8]  # type: ignore[union-attr]
     assert len(of_type(recovering, StallRecovered)) == 1
     assert not world.get(hawk, Flight).stalled
+
+
+@pytest.mark.parametrize(
+    ("maneuver", "yards"), [(Maneuver.MOVE, 10), (Maneuver.ATTACK, 2)], ids=["Move: 10 at once", "Attack: a step of 2"]
+)
+def test_aerial_movement_ordinary_flight_moves_by_the_ordinary_movement_rules_on_air_move(
+    maneuver: Maneuver, yards: int
+) -> None:
+    """Basic Set: Flying Combat > Flying Fast sends a fast flier to High-Speed Movement, with basic air Move for
+    Basic Move (High-Speed Flying and Swimming); below it the ordinary movement rules hold on air Move. A hovering
+    flier at rest, air Move 20, with a throttle of 10 flies 0 + 10 = 10 yards this very turn on a Move; on an Attack
+    it goes a step, which Steps and Retreats reckons on basic air Move: 20 // 10 = 2 yards."""
+    world = gurps_world(BASIC)
+    flier = mover(
+        world,
+        altitude_yd=10.0,
+        intent=Intent(maneuver=maneuver, throttle=10),
+        extra=(Flight(air_move=20, top_airspeed=40), FlightIntent()),
+    )
+    world.step()
+    assert world.get(flier, Position).hex == (yards, 0)
+    assert world.get(flier, Velocity).yps == yards
+    assert world.get(flier, Control).state is MoveState.NORMAL

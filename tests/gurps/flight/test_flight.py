@@ -341,10 +341,12 @@ def test_climbing_counts_toward_the_least_speed(velocity: int, climb: int, cover
 
 
 def test_a_maneuver_other_than_move_stalls_a_flier_that_cannot_hover() -> None:
+    """In ordinary flight an Attack allows a step (1 yard, a tenth of air Move 10), so the glider at 10 yd/s covers 1
+    yard (before, it flew its whole velocity, 10) and stalls for the maneuver."""
     world = gurps_world()
     glider = flier(world, altitude_yd=50, velocity=10, mode=FlightMode.CANNOT_HOVER, top_airspeed=20)
     world.get(glider, Intent).maneuver = Maneuver.ATTACK
-    assert of(world.step(), Stalled) == [Stalled(glider, "took Attack, not Move or Move and Attack", 10, 5)]
+    assert of(world.step(), Stalled) == [Stalled(glider, "took Attack, not Move or Move and Attack", 1, 5)]
 
 
 def test_hoverers_and_grounded_fliers_never_stall() -> None:
@@ -385,11 +387,12 @@ def test_a_cannot_hover_flier_slows_stalls_falls_and_recovers_on_a_lucky_dx_minu
     slowed = world.step()  # flies 12 yards, slows to 8: at or under air Move 10, ordinary movement again
     assert [(event.entity, event.velocity_yps) for event in of(slowed, LeftHighSpeed)] == [(hawk, 8)]  # type: ignore[attr-defined]
     world.get(hawk, Intent).throttle = -4
-    world.step()  # flies 8 yards, slows to 4
-    stalling = world.step()  # 4 yards is under a quarter of 20
+    # ordinary flight takes the throttle at once: 8 - 4 = 4 yards this turn (before, it flew 8 and stalled a turn
+    # later), under a quarter of 20
+    stalling = world.step()
     assert of(stalling, Stalled) == [Stalled(hawk, "covered less than a quarter of top airspeed", 4, 5)]
     assert of(stalling, Falling) == [Falling(hawk, 5.35, 5.35, 94.65)]
-    assert world.get(hawk, Position).hex == (24, 0)
+    assert world.get(hawk, Position).hex == (16, 0)
     world.dice.script(6, 6, 1)  # 13 against DX-4 = 8: fails
     falling = world.step()
     assert [event.result.success for event in of(falling, RollMade)] == [False]  # type: ignore[attr-defined]
@@ -401,10 +404,10 @@ def test_a_cannot_hover_flier_slows_stalls_falls_and_recovers_on_a_lucky_dx_minu
     assert of(recovering, StallRecovered) == [StallRecovered(hawk, 21, pytest.approx(78.6))]
     assert world.get(hawk, Velocity).yps == 21
     assert world.get(hawk, Control).state is MoveState.HIGH_SPEED
-    assert world.get(hawk, Position).hex == (24, 0)  # the fall went straight down
+    assert world.get(hawk, Position).hex == (16, 0)  # the fall went straight down
     flying = world.step()  # diving on at 21 yards a second, well over the least speed
     assert of(flying, Stalled) == []
-    assert world.get(hawk, Position).hex == (45, 0)
+    assert world.get(hawk, Position).hex == (37, 0)
 
 
 def test_a_stalled_flier_cannot_be_steered() -> None:

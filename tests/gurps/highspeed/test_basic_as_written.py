@@ -8,12 +8,24 @@ from support import gurps_world, of_type
 from support.highspeed import mover
 from support.mounted import mounted_pair, script, spawn_rider, targets
 
-from esper_motion.components import Condition, Control, Facing, Intent, MoveState, Skills, Velocity
+from esper_motion.components import (
+    Condition,
+    Control,
+    Facing,
+    Intent,
+    Maneuver,
+    MoveState,
+    Position,
+    Posture,
+    PostureState,
+    Skills,
+    Velocity,
+)
 from esper_motion.components.mount import Mount
 from esper_motion.ecs import IntentError, RollMade, World
 from esper_motion.ecs.hexgrid import DIRECTIONS
-from esper_motion.systems.gurps import Rules, defenses, preview, speed_modifier
-from esper_motion.systems.gurps.events import LostControl, Turned
+from esper_motion.systems.gurps import Rules, defenses, preview, rules, speed_modifier
+from esper_motion.systems.gurps.events import EnteredHighSpeed, LostControl, Turned
 from esper_motion.systems.gurps.mounted.common import seat
 from esper_motion.systems.gurps.mounted.mounting import leap_astride
 
@@ -165,3 +177,83 @@ def test_house_high_speed_movement_a_failed_early_change_in_a_sequence_turns_the
     assert [(e.from_facing, e.to_facing, e.after_yd) for e in of_type(events, Turned)] == [(0, 1, 3), (1, 2, 4)]
     assert [(e.cause, e.mode, e.after_yd) for e in of_type(events, LostControl)] == [("failed roll", "trip", 4)]
     assert (world.get(runner, Facing).direction, world.get(runner, Velocity).heading) == (2, 1)
+
+
+def test_ordinary_movement_a_standing_start_moves_its_move_at_once() -> None:
+    """Basic Set: High-Speed Movement (at Basic Move or less the ordinary movement rules apply) and the Move
+    maneuver: a runner at rest with Move 5 and a throttle of 5 goes 0 + 5 = 5 yards this very turn, not 0 this turn
+    and 5 the next; its velocity is those 5 yards, below high speed. The next turn, with no throttle, it keeps that
+    pace: 5 more yards, 10 from the start."""
+    world = gurps_world(BASIC)
+    runner = mover(world, intent=Intent(throttle=5))
+    world.step()
+    assert world.get(runner, Position).hex == (5, 0)
+    assert world.get(runner, Velocity).yps == 5
+    assert world.get(runner, Control).state is MoveState.NORMAL
+    world.step()
+    assert world.get(runner, Position).hex == (10, 0)
+
+
+def test_ordinary_movement_the_throttle_sets_this_turns_yards_and_may_stop() -> None:
+    """Ordinary movement: a mover goes any number of yards up to its Move whatever it did last turn, and may stop.
+    Running at 5, a throttle of -3 goes 5 - 3 = 2 yards this turn; then -2 stops it where it is (2 - 2 = 0)."""
+    world = gurps_world(BASIC)
+    runner = mover(world, velocity=5, intent=Intent(throttle=-3))
+    world.step()
+    assert world.get(runner, Position).hex == (2, 0)
+    world.get(runner, Intent).throttle = -2
+    world.step()
+    assert world.get(runner, Position).hex == (2, 0)
+    assert world.get(runner, Velocity).yps == 0
+
+
+def test_high_speed_movement_a_standing_start_enters_high_speed_at_the_end_of_its_first_full_move() -> None:
+    """Basic Set: High-Speed Movement: one may switch to high speed at the end of a turn in which one moved one's
+    full Move on a Move maneuver, standing, and start the next turn up to 20% faster (at least +1). From rest, Move
+    5, a throttle of 6 asks for 0 + 6 = 6: the first turn goes the full Move of 5 at once and ends at high speed with
+    6 (the most the first turn at speed may start with, 5 x 1.2 = 6); the second turn goes 6 yards, 11 in all."""
+    world = gurps_world(BASIC)
+    runner = mover(world, intent=Intent(throttle=6))
+    events = world.step()
+    assert world.get(runner, Position).hex == (5, 0)
+    assert [event.velocity_yps for event in of_type(events, EnteredHighSpeed)] == [6]
+    assert world.get(runner, Control).state is MoveState.HIGH_SPEED
+    assert world.get(runner, Velocity).yps == 6
+    world.step()
+    assert world.get(runner, Position).hex == (11, 0)
+
+
+def test_high_speed_movement_a_step_does_not_switch_to_high_speed() -> None:
+    """Basic Set: High-Speed Movement: the switch needs a turn on Move or Move and Attack that went the full Move.
+    Running at 5, an Attack maneuver allows only a step (1 yard), so a throttle asking for 6 is refused by name."""
+    world = gurps_world(BASIC)
+    mover(world, velocity=5, intent=Intent(maneuver=Maneuver.ATTACK, throttle=1))
+    with pytest.raises(IntentError, match=r"a Move or Move and Attack maneuver, moving the full Move of 5 yd"):
+        world.step()
+
+
+@pytest.mark.parametrize(
+    ("maneuver", "yards"),
+    [(maneuver, rules.ordinary_move_yd(maneuver, 5, 5)) for maneuver in rules.ORDINARY_MOVEMENT],
+    ids=[maneuver.value for maneuver in rules.ORDINARY_MOVEMENT],
+)
+def test_ordinary_movement_each_maneuver_moves_what_it_allows(maneuver: Maneuver, yards: int) -> None:
+    """Ordinary movement by maneuver (the maneuvers the Basic Set lists): a runner at 5 yd/s, Move 5, with no
+    throttle goes 5 yards on Move or Move and Attack, 5 // 2 = 2 on All-Out Attack, none on Change Posture or Do
+    Nothing, and a step of 1 yard on any other; its velocity is then what it went."""
+    world = gurps_world(BASIC)
+    runner = mover(world, velocity=5, intent=Intent(maneuver=maneuver))
+    if maneuver is Maneuver.CHANGE_POSTURE:
+        world.get(runner, Posture).target = PostureState.KNEELING
+    world.step()
+    assert world.get(runner, Position).hex == (yards, 0)
+    assert world.get(runner, Velocity).yps == yards
+
+
+def test_ordinary_movement_the_preview_follows_this_turns_yards() -> None:
+    """The forecast walks the yards the step will: from rest with a throttle of 4, 0 + 4 = 4 hexes this turn."""
+    world = gurps_world(BASIC)
+    runner = mover(world, intent=Intent(throttle=4))
+    assert preview(world, runner).path == ((1, 0), (2, 0), (3, 0), (4, 0))
+    world.step()
+    assert world.get(runner, Control).path == [(1, 0), (2, 0), (3, 0), (4, 0)]

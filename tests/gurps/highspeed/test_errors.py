@@ -211,9 +211,11 @@ def test_starting_high_speed_above_the_entry_limit_is_refused() -> None:
 
 
 def test_starting_high_speed_without_a_full_move_is_refused() -> None:
+    """At 4 yd/s a throttle of 2 on a Move would go the full Move of 5 at once and qualify; on an All-Out Attack the
+    turn goes only half of Move 5, 2 yards, so asking for 6 is refused (before, the velocity of 4 alone fell short)."""
     world = gurps_world(seed=11)
-    mover(world, velocity=4, intent=Intent(throttle=2))
-    refused(world, "throttle", "moving the full Move of 5 yd")
+    mover(world, velocity=4, intent=Intent(maneuver=Maneuver.ALL_OUT_ATTACK, throttle=2))
+    refused(world, "throttle", r"moving the full Move of 5 yd \(this turn moves 2\)")
 
 
 def test_starting_high_speed_on_an_attack_lying_down_is_refused() -> None:

@@ -132,6 +132,8 @@ def test_row_4_drop_what_is_held_and_roll_again() -> None:
     ("table", "facing"), [(5, 1), (10, 4)], ids=["5: charges toward the foe", "10: charges away from it"]
 )
 def test_rows_5_and_10_the_mount_charges(table: int, facing: int) -> None:
+    """The charging mount speeds up to its full Move of 8 and, in ordinary movement, goes those 8 yards the turn it
+    charges (before, the standing start cost it that turn); the next turn it keeps the pace, 16 yards in all."""
     world = gurps_world()
     horse, rider = mounted_pair(world)
     foe = world.spawn(Position(0, 6))
@@ -144,8 +146,9 @@ def test_rows_5_and_10_the_mount_charges(table: int, facing: int) -> None:
     events = world.step()
     assert of_type(events, VelocityChanged) == [VelocityChanged(horse, 0, 8, 8, 0)]
     assert world.get(horse, Mount).charging is None
-    assert of_type(world.step(), VelocityChanged) == []
     assert world.get(horse, Position).hex == ((0, 8) if table == 5 else (0, -8))
+    assert of_type(world.step(), VelocityChanged) == []
+    assert world.get(horse, Position).hex == ((0, 16) if table == 5 else (0, -16))
 
 
 @pytest.mark.parametrize("table", [6, 7], ids=["6: exhausted", "7: exhausted"])
