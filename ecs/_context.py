@@ -11,7 +11,7 @@ import copy
 import dataclasses
 import itertools
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from operator import attrgetter, itemgetter
 from typing import Any, Final, NamedTuple, TypeVar
@@ -244,8 +244,25 @@ def contents() -> Contents:
         if not keeps:
             continue
         components = list(map(_second, esper.get_component(kind)))
-        kept.append((keeps, components, [list(map(keep, map(attrgetter(name), components))) for name, keep in keeps]))
+        kept.append((keeps, components, [_keep_all(keep, map(attrgetter(name), components)) for name, keep in keeps]))
     return kept
+
+
+def _keep_all(keep: Callable[[Any], Any], values: Iterable[Any]) -> list[Any]:
+    """``keep`` of each of ``values``; for a value of another type than its field's (a game's write not yet
+    checked), something equal to nothing else, so that its component is checked."""
+    values = list(values)
+    try:
+        return list(map(keep, values))
+    except Exception:
+        return [_kept_or_unequal(keep, value) for value in values]
+
+
+def _kept_or_unequal(keep: Callable[[Any], Any], value: Any) -> Any:
+    try:
+        return keep(value)
+    except Exception:
+        return object()
 
 
 def changed_in_place(kept: Contents) -> list[Any]:
@@ -254,7 +271,7 @@ def changed_in_place(kept: Contents) -> list[Any]:
     found = []
     for keeps, components, values in kept:
         for (name, keep), before in zip(keeps, values, strict=True):
-            now = list(map(keep, map(attrgetter(name), components)))
+            now = _keep_all(keep, map(attrgetter(name), components))
             try:
                 if now == before:
                     continue

@@ -53,3 +53,12 @@ def test_a_valid_change_in_place_plays_on_and_saves(tmp_path: Path) -> None:
     world.step()
     world.save(tmp_path / "game.json")
     assert World.load(tmp_path / "game.json").get(rider, Skills).levels["Riding"] == 15
+
+
+def test_a_list_or_dict_field_given_a_value_of_another_type_is_refused_by_name() -> None:
+    world = gurps_world()
+    _, rider = mounted_pair(world)
+    world.step()
+    world.get(rider, Skills).levels = 0  # type: ignore[assignment]
+    with pytest.raises(MotionError, match=rf"entity {rider}: Skills.levels = 0"):
+        world.step()
