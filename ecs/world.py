@@ -827,6 +827,7 @@ def _context_deleted(ref: weakref.ref[World]) -> None:
     world = ref()
     if world is not None and world._gone is None:
         world._gone = f"the esper context {world.context!r} of this world was deleted (esper.delete_world)"
+        watch.checked([component for table in world._entities.values() for component in table.values()])
         world._let_go()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import threading
 
+import esper
 import pytest
 from support import gurps_world, in_phase
 from support.highspeed import mover
@@ -90,7 +91,7 @@ def test_refused_constructions_leave_nothing_in_the_record() -> None:
     assert after == before
 
 
-@pytest.mark.parametrize("end", ["closed", "collected"])
+@pytest.mark.parametrize("end", ["closed", "collected", "context deleted"])
 def test_the_components_of_a_world_that_is_gone_are_not_kept(end: str) -> None:
     world = gurps_world()
     runner = mover(world, velocity=4)
@@ -99,6 +100,8 @@ def test_the_components_of_a_world_that_is_gone_are_not_kept(end: str) -> None:
     assert any(component is velocity for component in watch.written())
     if end == "closed":
         world.close()
+    elif end == "context deleted":
+        esper.delete_world(world.context)
     else:
         del world
         gc.collect()
