@@ -562,9 +562,12 @@ class World:
                     if system.trusted is not paused:
                         paused = system.trusted
                         (watch.pause if paused else watch.resume)()
-                    self._run_system(system)
-                    if not paused:  # a game's own system: what it wrote is checked before another reads it
-                        self._check_written(changed=False)
+                    if paused:
+                        self._run_system(system)
+                        continue
+                    held = _context.contents()  # a game's own system: what it wrote, assigned or in place,
+                    self._run_system(system)  # is checked before another system reads it
+                    self._check_written(changed=False, also=_context.changed_in_place(held))
                 self._stepping = False
                 self._apply_queue()
                 self.turn += 1

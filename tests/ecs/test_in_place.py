@@ -13,7 +13,7 @@ from support.worlds import fingerprint
 
 from esper_motion.components import Skills
 from esper_motion.components.mount import Mount
-from esper_motion.ecs import MotionError, World
+from esper_motion.ecs import MotionError, Phase, System, World
 
 CHANGES: dict[str, tuple[Callable[[World, int, int], None], str]] = {
     "a skill level below 0": (
@@ -62,3 +62,26 @@ def test_a_list_or_dict_field_given_a_value_of_another_type_is_refused_by_name()
     world.get(rider, Skills).levels = 0  # type: ignore[assignment]
     with pytest.raises(MotionError, match=rf"entity {rider}: Skills.levels = 0"):
         world.step()
+
+
+class Trainer(System):
+    """A game's own system that changes a skill level in place during the turn."""
+
+    phase = Phase.INTENT
+
+    def __init__(self, rider: int) -> None:
+        super().__init__()
+        self.rider = rider
+
+    def run(self) -> None:
+        self.world.get(self.rider, Skills).levels["Riding"] = -5
+
+
+def test_a_container_a_games_system_changes_in_place_is_refused_before_the_rules_read_it() -> None:
+    world = gurps_world()
+    _, rider = mounted_pair(world)
+    world.add_system(Trainer(rider))
+    before = fingerprint(world)
+    with pytest.raises(MotionError, match=rf"entity {rider}: Skills.levels\['Riding'\] = -5"):
+        world.step()
+    assert fingerprint(world) == before
