@@ -122,7 +122,8 @@ register_system("test.Meddler", MeddlerData)(Meddler)
 
 
 class SteppingBeside:
-    """A second world stepping over and over in another thread, for as long as the block lasts."""
+    """A second world stepping over and over in another thread, for as long as the block lasts (the block only
+    writes fields: esper's current context belongs to the whole process, and the other thread switches it)."""
 
     def __init__(self, seed: int) -> None:
         self.world = mixed_world(seed + 1, 1)[0]
@@ -170,9 +171,10 @@ def play(world: World, data: st.DataObject, rounds: int, folder: Path, seed: int
         count = data.draw(st.integers(1, 3))
         if how == "mid-turn":
             meddler.changes, changed = draw_changes(world, data, count), []
-        elif how == "beside":
+        elif how == "beside":  # drawn first: esper's current context is the process's, which the other switches
+            changes = draw_changes(world, data, count)
             with SteppingBeside(seed):
-                changed = change_fields(world, data, count)
+                changed = make_changes(changes)
         else:
             changed = change_fields(world, data, count)
         before = fingerprint(world)
