@@ -42,9 +42,14 @@ from esper_motion.systems.gurps.mounted.mounting import MountingSystem
 from esper_motion.systems.gurps.mounted.riding import RidingSystem
 from esper_motion.systems.gurps.mounted.spooking import SpookingSystem
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner.system import GoalPlanner
 from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.shared.cleanup import IntentReset
+from esper_motion.systems.gurps.shared.consciousness import ConsciousnessCheck
+from esper_motion.systems.gurps.shared.injury_model import InjuryChoice
+from esper_motion.systems.gurps.shared.shock import ShockSystem
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex
+from esper_motion.systems.gurps.shared.stun import StunRecovery
 
 __all__ = [
     "SECTIONS",
@@ -52,8 +57,10 @@ __all__ = [
     "AttackSystem",
     "CeilingSystem",
     "CollisionResolver",
+    "ConsciousnessCheck",
     "Drifting",
     "FallSystem",
+    "GoalPlanner",
     "HouseClimbTurns",
     "HouseDiveControl",
     "HouseDiveSpeed",
@@ -62,6 +69,7 @@ __all__ = [
     "HouseWingspan",
     "HouseWipeOutRecovery",
     "IndexedSystem",
+    "InjuryChoice",
     "IntentCheck",
     "IntentReset",
     "ManeuverLimits",
@@ -74,8 +82,10 @@ __all__ = [
     "PostureSystem",
     "RidingSystem",
     "Section",
+    "ShockSystem",
     "SpookingSystem",
     "StallSystem",
+    "StunRecovery",
     "Tripping",
     "TurnPlanner",
     "VelocityChange",
@@ -99,8 +109,10 @@ def systems_for(rules: Rules, *, without: Collection[Section] = ()) -> list[Syst
     index = SpatialIndex()
     house_flight = rules.house_flight
     every: list[tuple[str, System]] = [
+        (_CORE, GoalPlanner()),
         ("mounted", MountOrderSystem()),
         (_CORE, IntentCheck()),
+        (_CORE, ConsciousnessCheck()),
         (_CORE, ManeuverLimits()),
         ("posture", PostureSystem()),
         (_CORE, TurnPlanner()),
@@ -124,6 +136,8 @@ def systems_for(rules: Rules, *, without: Collection[Section] = ()) -> list[Syst
         ("mounted", MountingSystem()),
         ("mounted", MountedResultsSystem()),
         ("mounted", RidingSystem()),
+        (_CORE, StunRecovery()),
+        (_CORE, ShockSystem()),
         (_CORE, IntentReset()),
     ]
     return [system for section, system in every if section not in left_out]

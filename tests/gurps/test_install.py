@@ -19,8 +19,10 @@ from esper_motion.systems.gurps.mounted.mounted_results import MountedResultsSys
 def test_the_resolved_processor_order_after_install() -> None:
     world = gurps_world()
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -40,6 +42,8 @@ def test_the_resolved_processor_order_after_install() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -54,8 +58,10 @@ def test_the_walker_and_the_tripping_share_one_spatial_index() -> None:
 def test_the_resolved_processor_order_with_the_house_rules() -> None:
     world = gurps_world(Rules.house())
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -81,6 +87,8 @@ def test_the_resolved_processor_order_with_the_house_rules() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -89,7 +97,9 @@ def test_the_resolved_order_of_a_trimmed_install() -> None:
     world = World(seed=7)
     install(world, Rules.house(), without=("mounted", "flight"))
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -99,6 +109,8 @@ def test_the_resolved_order_of_a_trimmed_install() -> None:
         "HouseRecovery",
         "AttackSystem",
         "VelocityChange",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -107,8 +119,10 @@ def test_leaving_out_posture_and_combat() -> None:
     world = World(seed=7)
     install(world, without=("posture", "combat"))
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "TurnPlanner",
         "PathWalker",
@@ -126,6 +140,8 @@ def test_leaving_out_posture_and_combat() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -169,7 +185,9 @@ def test_a_game_system_placed_between_two_of_ours() -> None:
     install(world, without=("mounted", "posture", "combat"))
     world.add_system(Weather(), before=AltitudeSystem)
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "TurnPlanner",
         "PathWalker",
@@ -182,6 +200,8 @@ def test_a_game_system_placed_between_two_of_ours() -> None:
         "Tripping",
         "Drifting",
         "VelocityChange",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
     world.step()  # the placed system runs in the turn like any other
