@@ -16,7 +16,7 @@ from esper_motion.ecs import IntentError, World, critical_failure_probability, s
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.combat.attack import strike_distance_yd
+from esper_motion.systems.gurps.combat.attack import across_yd, strike_distance_yd
 from esper_motion.systems.gurps.combat.numbers import attack_numbers, defense_numbers
 from esper_motion.systems.gurps.flight.fall import RECOVERY_LABEL, recovery_target, refuse_steering
 from esper_motion.systems.gurps.flight.house_climb_turns import CLIMB_DIVE_ROLL, climb_dive_turns
@@ -110,10 +110,10 @@ def attack_rolls(world: World, entity: int) -> tuple[RollForecast, ...]:
     target = attack.target
     if not world.exists(target) or target == entity:
         raise IntentError(entity, "Attack.target", target, "another entity of this world")
-    range_yd = (
-        strike_distance_yd(world, entity, target, world.get(entity, Position).hex) if attack.weapon == "ranged" else 0
-    )
-    numbers = attack_numbers(world, entity, target, range_yd)
+    at = world.get(entity, Position).hex
+    ranged = attack.weapon == "ranged"
+    range_yd = strike_distance_yd(world, entity, target, at) if ranged else 0
+    numbers = attack_numbers(world, entity, target, range_yd, across_yd=across_yd(world, target, at) if ranged else 0)
     rolls = [RollForecast.of(f"attack on entity {target}", numbers.label, numbers.effective_skill)]
     defense = defense_numbers(world, target, entity)
     if defense is not None:
