@@ -10,7 +10,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
-from collections.abc import Callable, Iterator
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from operator import attrgetter, itemgetter
 from typing import Any, Final, NamedTuple, TypeVar
@@ -35,6 +36,32 @@ def active(name: str) -> Iterator[None]:
         yield
     finally:
         esper.switch_world(previous)
+
+
+class _Keeper:
+    """Never a processor: kept in a context's own table of processors (which ``esper.process()`` never runs: it runs
+    the list of them), so that it goes with the context when the context is deleted."""
+
+    __slots__ = ("__weakref__",)
+
+
+def when_deleted(callback: Callable[[], None]) -> Callable[[], None]:
+    """Call ``callback()`` once the active esper context is deleted (``esper.delete_world``), at once, without a
+    look at every use; return what stops that (for a world that leaves a game's context to the game)."""
+    keeper = _Keeper()
+    kept: dict[Any, Any] = esper._processors_dict
+    kept[keeper] = keeper
+    notice = weakref.finalize(keeper, callback)
+    name = esper.current_world
+
+    def stop() -> None:
+        held = notice.detach()  # None once the context is gone
+        if held is not None:
+            with active(name):
+                table: dict[Any, Any] = esper._processors_dict
+                table.pop(held[0], None)
+
+    return stop
 
 
 def peek_next_entity() -> int:
@@ -175,6 +202,96 @@ def _plan(kind: type[Any]) -> _Plan | None:
         keep = kind in watch.looked_after and dataclasses.is_dataclass(kind) and bool(dataclasses.fields(kind))
         _PLANS[kind] = _make_plan(kind) if keep else None
     return _PLANS[kind]
+
+
+def holds_containers(kind: type[Any]) -> bool:
+    """Whether components of ``kind`` are registered dataclasses with fields that can change in place (lists,
+    dicts, sets...) and that a copy follows exactly."""
+    return bool(_kept_fields(kind))
+
+
+_KEPT: dict[type[Any], tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
+
+
+def _kept_fields(kind: type[Any]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """For each field of ``kind`` that can change in place, its name and what keeps its value for
+    :func:`contents`: a list as a tuple (which Python's garbage collector soon stops looking at, where thousands of
+    lists kept from turn to turn would make its full collections come sooner), anything else as the undo copy
+    copies it. None for a type with no such field, or whose fields no copy follows (the undo copy refuses it)."""
+    found = _KEPT.get(kind)
+    if found is None:
+        try:
+            plan = _PLANS[kind] if kind in _PLANS else _plan(kind)
+        except WorldError:
+            plan = None
+        copies = plan.copies if plan is not None else ()
+        found = _KEPT[kind] = tuple((name, tuple if copier is list.copy else copier) for name, copier in copies)
+    return found
+
+
+Contents = list[tuple[tuple[tuple[str, Callable[[Any], Any]], ...], list[Any], list[list[Any]]]]
+"""What :func:`contents` keeps: for each component type, the names of its fields that can change in place with
+what keeps their values, its components, and for each such field the values kept."""
+
+
+def contents() -> Contents:
+    """What the fields that can change in place hold, for every registered component of the active context: what
+    :func:`changed_in_place` compares with. It goes one type at a time, through C-level maps, as :func:`snapshot`
+    does."""
+    kept: Contents = []
+    for kind in esper._components:
+        keeps = _kept_fields(kind)
+        if not keeps:
+            continue
+        components = list(map(_second, esper.get_component(kind)))
+        kept.append((keeps, components, [_keep_all(keep, map(attrgetter(name), components)) for name, keep in keeps]))
+    return kept
+
+
+def _keep_all(keep: Callable[[Any], Any], values: Iterable[Any]) -> list[Any]:
+    """``keep`` of each of ``values``; for a value of another type than its field's (a game's write not yet
+    checked), something equal to nothing else, so that its component is checked."""
+    values = list(values)
+    try:
+        return list(map(keep, values))
+    except Exception:
+        return [_kept_or_unequal(keep, value) for value in values]
+
+
+def _kept_or_unequal(keep: Callable[[Any], Any], value: Any) -> Any:
+    try:
+        return keep(value)
+    except Exception:
+        return object()
+
+
+def changed_in_place(kept: Contents) -> list[Any]:
+    """The components of ``kept`` whose lists, dicts or sets hold other values than they did then (compared
+    through C-level maps; one whose values cannot be compared counts as changed)."""
+    found = []
+    for keeps, components, values in kept:
+        for (name, keep), before in zip(keeps, values, strict=True):
+            now = _keep_all(keep, map(attrgetter(name), components))
+            try:
+                if now == before:
+                    continue
+            except Exception:  # a value whose comparison raises: its component's checks say what it is
+                found.extend(components)
+                continue
+            found.extend(_differing(components, now, before))
+    return found
+
+
+def _differing(components: list[Any], now: list[Any], before: list[Any]) -> list[Any]:
+    found = []
+    for component, value, kept in zip(components, now, before, strict=True):
+        try:
+            same = value == kept
+        except Exception:  # as above
+            same = False
+        if not same:
+            found.append(component)
+    return found
 
 
 def duplicate(component: C) -> C:

@@ -519,6 +519,10 @@ def _encode(world: World, file: str) -> dict[str, Any]:
                 components[name] = codec.encode(component, "")
             except _FieldError as problem:
                 raise SaveError(file, problem.message, entity=entity, component=name, field=problem.where) from None
+            except Exception as error:  # a value whose comparisons or hash raise
+                raise SaveError(
+                    file, f"refused: {type(error).__name__}: {error}", entity=entity, component=name
+                ) from error
             _recheck(component, file=file, entity=entity, name=name)
             _check_links(
                 component,
@@ -636,9 +640,10 @@ def _recheck(component: Any, *, file: str, entity: int, name: str) -> None:
     """Refuse to save a component whose constructor would refuse its present fields, as loading it would."""
     try:
         recheck(component)
-    except ValueError as error:
+    except Exception as error:  # the library's checks, a game's own, or a value whose comparisons raise
         field, value = (error.field, error.value) if isinstance(error, RuleValueError) else (None, None)
-        problem = f"{error} (loading would refuse it, so nothing was written)"
+        told = error if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+        problem = f"{told} (loading would refuse it, so nothing was written)"
         raise SaveError(file, problem, entity=entity, component=name, field=field, value=value) from None
 
 

@@ -30,14 +30,21 @@ def register(name: str) -> Callable[[T], T]:
     and fields a game sets between steps are checked by its constructor's checks before the next step
     (:mod:`esper_motion.ecs.watch`).
 
-    A name can belong to one class only; registering the same class again under the same name is allowed
-    (a module reloaded in tests).
+    The class must be a dataclass (its fields are what is saved, checked and rolled back). A name can belong to
+    one class only, so a game's class under a name the library uses is refused, naming both;
+    registering the same class again under the same name is allowed (a module reloaded in tests).
     """
 
     def decorate(cls: T) -> T:
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+            what = _path(cls) if isinstance(cls, type) else repr(cls)
+            raise WorldError(
+                f"{what} is not a dataclass: a registered class is saved, checked and put back after a failed step "
+                "field by field, so decorate it with @dataclass (under @register)"
+            )
         owner = _BY_NAME.get(name)
-        if owner is not None and owner.__qualname__ != cls.__qualname__:
-            raise WorldError(f"registered name {name!r} already names {owner.__module__}.{owner.__qualname__}")
+        if owner is not None and _path(owner) != _path(cls):
+            raise WorldError(f"registered name {name!r} already names {_path(owner)}: {_path(cls)} needs another")
         _BY_NAME[name] = cls
         _BY_TYPE[cls] = name
         watch(cls)
@@ -46,14 +53,18 @@ def register(name: str) -> Callable[[T], T]:
     return decorate
 
 
+def _path(cls: type[Any]) -> str:
+    """Where ``cls`` is defined: its module and qualified name (the same for a class reloaded with its module)."""
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 def name_of(cls: type[Any]) -> str:
     """The stable name of a registered class; a clear error for one that was never registered."""
     try:
         return _BY_TYPE[cls]
     except KeyError:
         raise WorldError(
-            f"{cls.__module__}.{cls.__qualname__} has no registered name: "
-            "decorate it with esper_motion.ecs.register(name)"
+            f"{_path(cls)} has no registered name: decorate it with esper_motion.ecs.register(name)"
         ) from None
 
 
@@ -205,8 +216,10 @@ def register_system(name: str, data_type: type[Any]) -> Callable[[T], T]:
             if not callable(getattr(cls, method, None)):
                 raise WorldError(f"system {name!r}: {cls.__qualname__} must define {method}() to be saved")
         owner = _SYSTEMS.get(name)
-        if owner is not None and owner.system_type.__qualname__ != cls.__qualname__:
-            raise WorldError(f"registered system name {name!r} already names {owner.system_type.__qualname__}")
+        if owner is not None and _path(owner.system_type) != _path(cls):
+            raise WorldError(
+                f"registered system name {name!r} already names {_path(owner.system_type)}: {_path(cls)} needs another"
+            )
         _SYSTEMS[name] = SavedSystem(name, cls, data_type)
         _SYSTEM_NAMES[cls] = name
         return cls

@@ -83,6 +83,11 @@ def _record(component: Any, name: str, value: Any) -> None:
         _written[id(component)] = component
 
 
+def note(component: Any) -> None:
+    """Record ``component`` as written (its lists or dicts may be changed in place, which no hook sees)."""
+    _written[id(component)] = component
+
+
 def written() -> list[Any]:
     """The components written and not yet checked, oldest first, whichever world holds them."""
     return list(_written.values())

@@ -43,6 +43,9 @@ E = TypeVar("E", bound=Event)
 
 _names = itertools.count(1)
 
+_OPEN: weakref.WeakSet[World] = weakref.WeakSet()
+"""Every world not closed: where a component given to an entity might already belong to another."""
+
 _MEMBERS: dict[str, tuple[tuple[type[Any], ...], tuple[type[Any], ...]]] = {}
 """For each rule set that declared its members: the component types a member needs, and those that make one."""
 
@@ -113,14 +116,18 @@ class World:
         self._this_turn: dict[Hashable, Any] = {}
         self._this_run: dict[Hashable, Any] | None = None  # a dict while one of our systems runs
         self._shaped: dict[Hashable, tuple[object, Any]] = {}
-        self._closed = False
+        self._gone: str | None = None  # why this world can no longer be used, once it cannot
+        self._given: dict[int, int] | None = None  # id of a registered component -> its entity (_holder)
+        self._contents: _context.Contents = []  # what lists and dicts held after the last turn (_context.contents)
         self._members_checked: object = None  # the context's structure when last found sound (_context.structure)
         self._links_checked: object = None
         owned = self.context not in esper.list_worlds()
         with _context.active(self.context):  # switching creates the context if it is new
             self._entities = _context.entity_table()
             self._dead = _context.dead_entities()
+            self._forget_context = _context.when_deleted(partial(_context_deleted, weakref.ref(self)))
         self._finalizer = weakref.finalize(self, _free_context, self.context) if owned else None
+        _OPEN.add(self)
 
     @classmethod
     def attach(cls, context: str | None = None, *, seed: int | None = None, transactional: bool = True) -> World:
@@ -133,14 +140,30 @@ class World:
 
     def close(self) -> None:
         """Delete this world's esper context, with every entity in it (a world made by :meth:`attach` leaves the
-        game's context as it is). Closing twice is allowed; a closed world refuses to step."""
-        self._refuse_mid_step("close")
+        game's context as it is). Closing twice is allowed; every other use of a closed world raises
+        :class:`WorldError`, as does every use of a world whose esper context the game deleted
+        (``esper.delete_world``): a closed world never saves its emptiness over a save."""
+        self._refuse_mid_step("close", handlers=True)
+        if self._gone is None:
+            self._gone = f"world {self.context!r} is closed"
         self.systems.clear()
+        self._forget_context()
         if self._finalizer is not None and self._finalizer.alive:
             self._finalizer()
-            self._entities.clear()
-            self._dead.clear()
-        self._closed = True
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Hold no entity table any more (the context's, or the game's): every look-up misses."""
+        self._entities = {}
+        self._dead = set()
+        self._given = None
+        self._contents = []
+        _OPEN.discard(self)
+
+    def _open(self, action: str) -> None:
+        """Refuse ``World.action`` on a world that is closed or lost its esper context."""
+        if self._gone is not None:
+            raise WorldError(f"World.{action}: {self._gone}")
 
     def __enter__(self) -> World:
         return self
@@ -158,19 +181,27 @@ class World:
         """
         from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
 
+        self._open("spawn")
         for component in components:
             _check_instance("spawn", component)
         with _context.active(self.context):
             if not self._stepping:
-                links.check_new(self, _context.peek_next_entity(), components, new=True)
-                return esper.create_entity(*components)
-            entity = esper.create_entity()
-            links.check_new(self, entity, components, new=True)
-        self._queue.extend(partial(esper.add_component, entity, component) for component in components)
+                entity = _context.peek_next_entity()
+                _refuse_shared("spawn", self, entity, components)
+                links.check_new(self, entity, components, new=True)
+                esper.create_entity(*components)
+            else:
+                entity = esper.create_entity()
+                _refuse_shared("spawn", self, entity, components)
+                links.check_new(self, entity, components, new=True)
+                self._queue.extend(partial(esper.add_component, entity, component) for component in components)
+        self._record_given(entity, components)
+        _note_containers(components)
         return entity
 
     def despawn(self, entity: int) -> None:
         """Remove an entity and all its components (queued during a step)."""
+        self._open("despawn")
         self._require(entity)
         self._run_or_queue(lambda: esper.delete_entity(entity, immediate=True) if esper.entity_exists(entity) else None)
 
@@ -179,13 +210,18 @@ class World:
         first, as :meth:`spawn` checks them."""
         from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
 
+        self._open("add")
         _check_instance("add", component)
         self._require(entity)
+        _refuse_shared("add", self, entity, (component,))
         links.check_new(self, entity, (component,))
         self._run_or_queue(lambda: esper.add_component(entity, component) if esper.entity_exists(entity) else None)
+        self._record_given(entity, (component,))
+        _note_containers((component,))
 
     def remove(self, entity: int, component_type: type[Any]) -> None:
         """Take a component off ``entity`` (queued during a step); an error if it has none of that type."""
+        self._open("remove")
         if not self.has(entity, component_type):
             raise WorldError(f"entity {entity} has no {component_type.__name__} to remove")
         self._run_or_queue(lambda: esper.try_remove_component(entity, component_type))
@@ -195,6 +231,7 @@ class World:
         try:
             found: C = self._entities[entity][component_type]
         except KeyError:
+            self._open("get")  # a world that is gone holds no table: every look-up comes here
             raise WorldError(f"entity {entity} has no {component_type.__name__}") from None
         if entity in self._dead:
             raise WorldError(f"entity {entity} has no {component_type.__name__}: it was deleted")
@@ -204,25 +241,35 @@ class World:
         """The entity's component of ``component_type``, or None (also for an entity that does not exist)."""
         table = self._entities.get(entity)
         if table is None or entity in self._dead:
+            self._open("try_get")
             return None
         found: C | None = table.get(component_type)
         return found
 
     def has(self, entity: int, component_type: type[Any]) -> bool:
         """Whether the entity exists and has a component of ``component_type``."""
-        return self.try_get(entity, component_type) is not None
+        table = self._entities.get(entity)
+        if table is None or entity in self._dead:
+            self._open("has")
+            return False
+        return component_type in table
 
     def exists(self, entity: int) -> bool:
         """Whether the entity is alive in this world."""
-        return entity in self._entities and entity not in self._dead
+        if entity in self._entities:
+            return entity not in self._dead
+        self._open("exists")
+        return False
 
     def entities(self) -> list[int]:
         """Every live entity id, in creation order."""
+        self._open("entities")
         with _context.active(self.context):
             return [e for e in esper.get_entities() if esper.entity_exists(e)]
 
     def components(self, entity: int) -> tuple[Any, ...]:
         """All components of one entity."""
+        self._open("components")
         self._require(entity)
         with _context.active(self.context):
             return esper.components_for_entity(entity)
@@ -239,6 +286,7 @@ class World:
     ) -> list[tuple[int, tuple[C, C2, C3, C4]]]: ...
     def query(self, *component_types: type[Any]) -> list[tuple[int, tuple[Any, ...]]]:
         """Every entity having all ``component_types``, with those components, in entity order."""
+        self._open("query")
         if not component_types:
             raise WorldError("query needs at least one component type")
         with _context.active(self.context):
@@ -257,6 +305,7 @@ class World:
     def scan(self, *component_types: type[Any]) -> Sequence[tuple[int, tuple[Any, ...]]]:
         """What :meth:`query` finds, in no promised order and without sorting it: for work whose outcome does
         not depend on the order. It is esper's own cached list, so read it and never change it."""
+        self._open("scan")
         if not component_types:
             raise WorldError("scan needs at least one component type")
         if esper.current_world == self.context:
@@ -275,6 +324,7 @@ class World:
         :attr:`systems` lists them in the order a step runs them. A game's own :class:`System` subclasses run
         inside the turn the same way (and fail the same way: a failed step is undone).
         """
+        self._open("add_system")
         if not isinstance(system, System):
             raise WorldError(
                 f"add_system takes a System (esper_motion.ecs.System), not {system!r}: a game's own esper "
@@ -320,6 +370,7 @@ class World:
 
     def install_rules(self, name: str, options: Any) -> None:
         """Record the options of rule set ``name``; installing a rule set twice is an error."""
+        self._open("install_rules")
         if name in self.rules:
             raise WorldError(f"rule set {name!r} is already installed in this world")
         self.rules[name] = options
@@ -331,6 +382,7 @@ class World:
         For a value several systems need that holds still through a turn, such as the initiative order: the
         systems share one computation instead of each making its own.
         """
+        self._open("per_turn")
         return _kept(self._this_turn if self._stepping else None, key, compute)
 
     def per_run(self, key: Hashable, compute: Callable[[], T]) -> T:
@@ -340,6 +392,7 @@ class World:
         For a value that only the running system can change and that the system keeps up to date itself as it
         changes it, such as the shared spatial index: brought up to date once a run instead of at every call.
         """
+        self._open("per_run")
         return _kept(self._this_run, key, compute)
 
     def _run_system(self, system: System) -> None:
@@ -363,6 +416,7 @@ class World:
         For values built from which entities have which components, never from what is in the components:
         objects wrapping a query's components, say, made once instead of every turn.
         """
+        self._open("per_shape")
         rows = self.scan(*component_types)
         kept = self._shaped.get(key)
         if kept is not None and kept[0] is rows:
@@ -380,22 +434,43 @@ class World:
 
         Refused during a step (its queued changes are half-made code, not data): save between steps.
         """
+        self._open("save")
         self._refuse_mid_step("save")
         from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
         persist.save(self, path)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], *, context: str | None = None, transactional: bool = True) -> World:
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        context: str | None = None,
+        transactional: bool = True,
+        replace: bool = False,
+    ) -> World:
         """A new world from the save at ``path``: same entity ids, components, turn, dice and rule sets.
 
         Every rule set in the save is reinstalled through the install function its package registered with
         :func:`esper_motion.ecs.register_rule_set` (so import that package first), and every other system through
         :func:`esper_motion.ecs.register_system`, in the order they ran. Event handlers are the game's code: add them
         again. A bad file raises :class:`esper_motion.ecs.persist.SaveError`.
+
+        ``context`` names the esper context the world lives in (by default a new one of its own). A context that
+        exists is the game's: the world then works in it as :meth:`attach` does, and the save's entities take the
+        place of all the context's own, so a context that holds entities is refused unless ``replace`` is set.
         """
         from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
+        if context is not None and not replace and context in esper.list_worlds():
+            with _context.active(context):
+                held = len(_context.entity_table())
+            if held:
+                raise WorldError(
+                    f"World.load: the esper context {context!r} holds {held} entit{'y' if held == 1 else 'ies'} of "
+                    "the game's, which the save's would replace: pass replace=True to replace them, or load into a "
+                    "context of its own"
+                )
         return persist.load(cls, path, context=context, transactional=transactional)
 
     def restore(self, path: str | os.PathLike[str]) -> None:
@@ -404,15 +479,19 @@ class World:
         The world keeps its systems and handlers, so it must have the save's rule sets installed with the same
         options. A bad file raises :class:`esper_motion.ecs.persist.SaveError` and leaves the world as it was.
         """
-        self._refuse_mid_step("restore")
+        self._open("restore")
+        self._refuse_mid_step("restore", handlers=True)
         from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
         persist.restore(self, path)
+        self._given = None
+        self._contents = []
 
     # -- events ------------------------------------------------------------------------------
 
     def emit(self, event: Event) -> None:
         """Record an event of the running step; handlers hear it once the turn has completed."""
+        self._open("emit")
         self._emitted.append(event)
 
     def on(self, event_type: type[E], handler: Callable[[E], None]) -> None:
@@ -421,11 +500,13 @@ class World:
 
         The world holds the handler strongly (esper keeps weak references and drops a lambda at once).
         """
+        self._open("on")
         self._handlers.setdefault(event_type, []).append(handler)
         self._heard.clear()
 
     def off(self, event_type: type[E], handler: Callable[[E], None]) -> None:
         """Stop calling a handler registered with :meth:`on`."""
+        self._open("off")
         handlers = self._handlers.get(event_type, [])
         if handler not in handlers:
             raise WorldError(f"{handler!r} is not handling {event_type.__name__}")
@@ -445,8 +526,7 @@ class World:
         turns still asked for; :attr:`events` then holds the events of the turns completed.
         """
         check_int("World.step", "turns", turns, low=1)
-        if self._closed:
-            raise WorldError(f"world {self.context!r} is closed")
+        self._open("step")
         if self._stepping or self._dispatching:
             where = "a step" if self._stepping else "an event handler"
             raise WorldError(f"World.step called from inside {where} of this world; step from the game's loop")
@@ -488,10 +568,16 @@ class World:
                     if system.trusted is not paused:
                         paused = system.trusted
                         (watch.pause if paused else watch.resume)()
-                    self._run_system(system)
+                    if paused:
+                        self._run_system(system)
+                        continue
+                    held = _context.contents()  # a game's own system: what it wrote, assigned or in place,
+                    self._run_system(system)  # is checked before another system reads it
+                    self._check_written(changed=False, also=_context.changed_in_place(held))
                 self._stepping = False
                 self._apply_queue()
                 self.turn += 1
+                self._contents = _context.contents()
             except BaseException:
                 self._stepping = False
                 self._queue.clear()
@@ -511,11 +597,20 @@ class World:
         apply the deletions as despawns, check every registered component a game wrote, then the links between
         entities (:func:`esper_motion.ecs.links.check_links`) if anything came or went, or a linking component was
         written, since they were last found sound."""
-        from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
-
         esper.clear_dead_entities()
         self._check_members()
+        self._check_written(changed=True, also=_context.changed_in_place(self._contents))
+
+    def _check_written(self, *, changed: bool, also: list[Any] | None = None) -> None:
+        """Check every registered component of this world a game wrote since the last check (and ``also``: those
+        whose lists or dicts changed in place), by its own checks, then the links
+        (:func:`esper_motion.ecs.links.check_links`) if a linking component was written, or if ``changed`` and
+        anything came or went since they were last found sound. The active context is this world's."""
+        from esper_motion.ecs import links  # noqa: PLC0415 (the facade over the links, which import the world)
+
         written = watch.written()
+        if also:
+            written += also
         mine = _held(written) if written else []
         rebuilt = []
         for entity, component in mine:
@@ -525,13 +620,16 @@ class World:
                 raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
             except MotionError as error:
                 raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
+            except Exception as error:  # a game's own checks, or a value whose comparisons raise
+                raise WorldError(f"entity {entity}: {_refusal(component, error)}") from error
         for (_, component), checked in zip(mine, rebuilt, strict=True):  # what the constructor normalised
             for item in dataclasses.fields(component):
                 value = getattr(checked, item.name)
                 if value is not getattr(component, item.name):
                     object.__setattr__(component, item.name, value)
         shape = _context.structure()
-        if shape is not self._links_checked or any(links.has_hook(type(component)) for _, component in mine):
+        linked = any(links.has_hook(type(component)) for _, component in mine)
+        if linked or (changed and shape is not self._links_checked):
             links.check_links(self)
             self._links_checked = shape
         watch.checked([component for _, component in mine])
@@ -590,9 +688,44 @@ class World:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _refuse_mid_step(self, action: str) -> None:
+    def _holder(self, component: Any) -> int | None:
+        """The entity of this world holding registered ``component`` (the very object), or None. The index of
+        what was given is built from the whole world when first needed (and again after a restore); an entry
+        whose component has since left its entity is dropped when met."""
+        given = self._given
+        if given is None:
+            given = self._given = {
+                id(held): entity
+                for entity, table in self._entities.items()
+                for held in table.values()
+                if type(held) in watch.looked_after
+            }
+        entity = given.get(id(component))
+        if entity is None:
+            return None
+        table = self._entities.get(entity)
+        if table is not None and entity not in self._dead and table.get(type(component)) is component:
+            return entity
+        del given[id(component)]
+        return None
+
+    def _record_given(self, entity: int, components: tuple[Any, ...]) -> None:
+        given = self._given
+        if given is not None:
+            for component in components:
+                if type(component) in watch.looked_after:
+                    given[id(component)] = entity
+
+    def _refuse_mid_step(self, action: str, *, handlers: bool = False) -> None:
+        """Refuse ``World.action`` while a step runs (and, ``handlers``, while its handlers hear its events: the
+        step would play its other turns on what the action left)."""
         if self._stepping:
             raise WorldError(f"World.{action} cannot run during a step; call it between steps")
+        if handlers and self._dispatching:
+            raise WorldError(
+                f"World.{action} cannot run from an event handler of this world, while its step hands out a turn's "
+                "events (the step would play on): call it between steps"
+            )
 
     def _require(self, entity: int) -> None:
         if not self.exists(entity):
@@ -623,7 +756,8 @@ class System:
 
     trusted: ClassVar[bool] = False
     """Whether this is one of the library's own systems, whose writes to components need no check. A game's own
-    systems are not: what they write is checked at the next step, as what a game writes between steps."""
+    systems are not: what one writes is checked as soon as it has run, as what a game writes between steps is
+    checked before the turn (a refusal undoes the turn)."""
 
     def __init_subclass__(cls) -> None:
         cls.trusted = cls.__module__.startswith("esper_motion.")
@@ -647,6 +781,38 @@ class System:
         raise NotImplementedError(f"{type(self).__name__} must implement run()")
 
 
+def _refuse_shared(action: str, world: World, entity: int, components: tuple[Any, ...]) -> None:
+    """Refuse to give ``entity`` of ``world`` a registered component object that is already another entity's, in
+    this world or another: stepping one would change the other."""
+    for component in components:
+        if type(component) not in watch.looked_after:
+            continue
+        for other in _OPEN:
+            holder = other._holder(component)
+            if holder is None or (other is world and holder == entity):
+                continue
+            where = "" if other is world else f" of world {other.context!r}"
+            kind = type(component).__name__
+            raise WorldError(
+                f"World.{action}: the {kind} given to entity {entity} is already the {kind} of entity {holder}{where}:"
+                f" one object cannot be two entities' component (a change to one would change the other); give "
+                f"entity {entity} a {kind} of its own"
+            )
+
+
+def _note_containers(components: tuple[Any, ...]) -> None:
+    """Have the next step check those of ``components`` whose lists or dicts a game may change in place before the
+    step (after it, :func:`esper_motion.ecs._context.contents` keeps what they hold)."""
+    for component in components:
+        if _context.holds_containers(type(component)):
+            watch.note(component)
+
+
+def _refusal(component: Any, error: Exception) -> str:
+    """What an error other than the library's own, raised by checks run on ``component``, is told as."""
+    return f"{type(component).__name__}: refused by its own checks: {type(error).__name__}: {error}"
+
+
 def _check_instance(action: str, component: Any) -> None:
     """Refuse a class where a component belongs (``spawn(Position)`` for ``spawn(Position(0, 0))``)."""
     if isinstance(component, type):
@@ -663,6 +829,15 @@ def _held(components: list[Any]) -> list[tuple[int, Any]]:
             if id(component) in wanted:
                 found.append((entity, component))
     return found
+
+
+def _context_deleted(ref: weakref.ref[World]) -> None:
+    """The game deleted the esper context of the world ``ref`` refers to (if that world still exists)."""
+    world = ref()
+    if world is not None and world._gone is None:
+        world._gone = f"the esper context {world.context!r} of this world was deleted (esper.delete_world)"
+        watch.checked([component for table in world._entities.values() for component in table.values()])
+        world._let_go()
 
 
 def _free_context(context: str) -> None:

@@ -87,7 +87,7 @@ GRAPH, LATE = _import_graph()
 FACADE = {
     ("world", "World.spawn", "links"),
     ("world", "World.add", "links"),
-    ("world", "World._before_turn", "links"),
+    ("world", "World._check_written", "links"),
     ("world", "World.save", "persist"),
     ("world", "World.load", "persist"),
     ("world", "World.restore", "persist"),

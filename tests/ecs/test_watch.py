@@ -1,5 +1,6 @@
 """The field watch (``esper_motion.ecs.watch``): a write between steps is checked by the world that holds the
-component, whatever another world or thread is doing; what no step will check is not kept.
+component, whatever another world or thread is doing, and a write by a game's own system right after that system
+ran; what no step will check is not kept.
 
 The library's own systems are stood for by a test system marked ``trusted``, as theirs are: the watch is paused
 in the thread that runs it.
@@ -10,11 +11,13 @@ from __future__ import annotations
 import gc
 import threading
 
+import esper
 import pytest
-from support import gurps_world
+from support import gurps_world, in_phase
 from support.highspeed import mover
+from support.worlds import fingerprint
 
-from esper_motion.components import Velocity
+from esper_motion.components import Facing, Velocity
 from esper_motion.ecs import Phase, RuleValueError, System, World, watch
 
 WAIT_S = 10
@@ -88,7 +91,7 @@ def test_refused_constructions_leave_nothing_in_the_record() -> None:
     assert after == before
 
 
-@pytest.mark.parametrize("end", ["closed", "collected"])
+@pytest.mark.parametrize("end", ["closed", "collected", "context deleted"])
 def test_the_components_of_a_world_that_is_gone_are_not_kept(end: str) -> None:
     world = gurps_world()
     runner = mover(world, velocity=4)
@@ -97,6 +100,8 @@ def test_the_components_of_a_world_that_is_gone_are_not_kept(end: str) -> None:
     assert any(component is velocity for component in watch.written())
     if end == "closed":
         world.close()
+    elif end == "context deleted":
+        esper.delete_world(world.context)
     else:
         del world
         gc.collect()
@@ -123,3 +128,33 @@ def test_the_hooks_are_taken_off_only_while_the_one_thread_of_the_process_steps(
         beside.join(WAIT_S)
     assert holds.hooked == [False, True]
     assert "__setattr__" in Velocity.__dict__  # on again between steps
+
+
+class Vandal(System):
+    """A game's own system that writes a bad value into a component during the turn."""
+
+    phase = Phase.INTENT
+
+    def __init__(self, kind: type, name: str, value: object) -> None:
+        super().__init__()
+        self.kind, self.name, self.value = kind, name, value
+
+    def run(self) -> None:
+        for _, (component,) in self.world.query(self.kind):
+            setattr(component, self.name, self.value)
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "value"), [(Facing, "direction", 9), (Velocity, "yps", 2_000_000), (Velocity, "heading", -1)]
+)
+def test_a_bad_value_a_games_system_writes_is_refused_before_the_rules_read_it(
+    kind: type, name: str, value: object
+) -> None:
+    world = gurps_world()
+    runner = mover(world, velocity=4)
+    in_phase(world, Vandal(kind, name, value), Phase.INTENT)
+    before = fingerprint(world)
+    with pytest.raises(RuleValueError, match=rf"entity {runner}: {kind.__name__}.{name} = {value}") as caught:
+        world.step()
+    assert (caught.value.entity, caught.value.owner, caught.value.field) == (runner, kind.__name__, name)
+    assert fingerprint(world) == before and world.turn == 0  # the turn undone

@@ -23,6 +23,7 @@ from esper_motion.systems.gurps.mounted.common import (
     riding_target,
     set_maneuver,
 )
+from esper_motion.systems.gurps.mounted.mounting import check_request
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
 from esper_motion.systems.gurps.shared.movers import BODY_TYPES, body_of, initiative_order, installed_rules, limits
 
@@ -127,6 +128,8 @@ class MountOrderSystem(System):
             if intent is not None:
                 self._orders(entity, mount, intent)
             mount.feat = None
+        for entity, rider in sorted((found for found in esper.get_component(Rider) if found[1].action), key=_first):
+            check_request(world, entity, rider)
         if installed_rules(world).house_mounts:
             self._house_riders()
 
@@ -262,3 +265,7 @@ def ordered_intent(world: World, entity: int) -> Intent:
     chosen = Maneuver.READY if link.ready_turn == world.turn else intent.maneuver
     check_seated_rider(world, entity, link, chosen)
     return intent if chosen is intent.maneuver else replace(intent, maneuver=chosen)
+
+
+def _first(pair: tuple[int, Rider]) -> int:
+    return pair[0]

@@ -6,6 +6,8 @@ the request on its ``Rider``, and :class:`MountingSystem` resolves it in the MOU
 
 from __future__ import annotations
 
+from typing import Final
+
 import esper
 
 from esper_motion.components.gurps import Control, Maneuver, Mover, Posture, PostureState
@@ -175,14 +177,37 @@ def tighten_saddle(world: World, rider: int, mount: int) -> None:
     (Basic Set: Mounted Combat > Mount Loss of Control Table, row 11). Call it each turn until the
     :class:`SaddleTightening` event reports 0 seconds left."""
     link = require_rider(world, rider)
-    found = require_mount(world, mount)
+    _check_tightening(rider, link, mount, require_mount(world, mount))
+    _check_beside(world, rider, mount)
+    set_maneuver(world, rider, Maneuver.READY)
+    link.action, link.action_target, link.action_skill = "tighten saddle", mount, None
+
+
+def _check_tightening(rider: int, link: Rider, mount: int, found: Mount) -> None:
     if link.mount is not None:
         raise IntentError(rider, "Rider.action", "tighten saddle", "the rider must dismount first")
     if not found.saddle_loose:
         raise IntentError(rider, "Rider.action", "tighten saddle", f"the saddle of entity {mount} is not loose")
-    _check_beside(world, rider, mount)
-    set_maneuver(world, rider, Maneuver.READY)
-    link.action, link.action_target, link.action_skill = "tighten saddle", mount, None
+
+
+def check_request(world: World, rider: int, link: Rider) -> None:
+    """Refuse, as :func:`dismount`, :func:`jump_off`, :func:`sheathe` and :func:`tighten_saddle` would, a request
+    of ``link`` (``rider``'s) that a game wrote into ``Rider.action`` itself and that cannot stand as the turn
+    begins: getting off or sheathing on a mount the rider is not on, tightening a saddle from the saddle or a saddle
+    that is not loose. A request whose target is gone lapses (``MountLinkSystem``), as it always did."""
+    action, target = link.action, link.action_target
+    if action is None or target is None or not world.exists(target):
+        return
+    if action in _ON_THE_MOUNT and link.mount != target:
+        where = "on foot" if link.mount is None else f"on entity {link.mount}, not {target}"
+        raise IntentError(rider, "Rider.action", action, f"the rider is {where}: it has nothing to {action}")
+    found = world.try_get(target, Mount)
+    if action == "tighten saddle" and found is not None:
+        _check_tightening(rider, link, target, found)
+
+
+_ON_THE_MOUNT: Final = ("dismount", "jump off", "sheathe")
+"""The requests a rider makes of the mount it sits on."""
 
 
 def _moving(world: World, mount: int) -> int:
@@ -219,7 +244,7 @@ class MountingSystem(System):
                 rider.climbing_onto = None
             if action is None or target is None:
                 continue
-            if action in ("dismount", "jump off", "sheathe") and rider.mount != target:
+            if action in _ON_THE_MOUNT and rider.mount != target:
                 continue  # thrown or fallen off earlier in the phase: nothing left to get off or sheathe on
             if not world.has(target, Mount):  # a request written by hand, past the checks of mount_up and the rest
                 raise IntentError(

@@ -873,6 +873,35 @@ def test_tightening_a_loose_saddle_takes_4d_seconds() -> None:
         tighten_saddle(world, rider, horse)
 
 
+@pytest.mark.parametrize(
+    ("action", "seated", "allowed"),
+    [
+        ("tighten saddle", False, r"the saddle of entity \d+ is not loose"),
+        ("tighten saddle", True, "the rider must dismount first"),
+        ("dismount", False, r"the rider is on foot: it has nothing to dismount"),
+        ("jump off", False, r"the rider is on foot: it has nothing to jump off"),
+        ("sheathe", False, r"the rider is on foot: it has nothing to sheathe"),
+    ],
+)
+def test_a_rider_request_written_by_hand_that_cannot_stand_is_refused_not_cleared(
+    action: str, seated: bool, allowed: str
+) -> None:
+    """What the request functions refuse is refused at the step when the game writes ``Rider.action`` itself."""
+    world = gurps_world()
+    if seated:
+        horse, rider = mounted_pair(world)
+    else:
+        horse, rider = spawn_horse(world), spawn_rider(world)
+    link = world.get(rider, Rider)
+    link.action, link.action_target = action, horse
+    if action == "jump off":
+        link.action_skill = "Jumping"
+    with pytest.raises(IntentError, match=rf"entity {rider}: Rider.action = '{action}': {allowed}") as caught:
+        world.step()
+    assert caught.value.entity == rider
+    assert (world.turn, link.action, link.action_target) == (0, action, horse)
+
+
 # --- Saving -------------------------------------------------------------------------------------------------
 
 
