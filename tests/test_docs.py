@@ -218,3 +218,17 @@ def test_every_components_pointer_names_a_page_and_a_subsection_that_exist() -> 
             assert f"\n### {subsection}\n" in text.split(f"\n## {heading}\n", 1)[1], name
             found += 1
     assert found == 5
+
+
+def test_the_api_pages_link_page_pointers_and_give_a_summary_its_whole_first_sentence() -> None:
+    extension = _load("griffe_docstrings")
+    text = "Kept in fields (docs/architecture.md >\n    Performance): the systems\nflip them. More."
+    assert extension.link_pages(text).startswith(
+        "Kept in fields ([architecture.md > Performance](../architecture.md#performance)): the systems"
+    )
+    assert extension.link_pages("See docs/gurps-basic.md > Components, field by field > Rider.") == (
+        "See [gurps-basic.md > Components, field by field > Rider](../gurps-basic.md#rider)."
+    )
+    assert extension.first_sentence_first("One line,\ne.g. two lines. Then more\ntext.\n\nNext.") == (
+        "One line, e.g. two lines.\nThen more text.\n\nNext."
+    )
