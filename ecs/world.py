@@ -392,6 +392,11 @@ class World:
         :func:`esper_motion.ecs.register_rule_set` (so import that package first), and every other system through
         :func:`esper_motion.ecs.register_system`, in the order they ran. Event handlers are the game's code: add them
         again. A bad file raises :class:`esper_motion.ecs.persist.SaveError`.
+
+        ``context`` names the esper context the loaded world makes and owns, as ``World(context=...)`` does (by
+        default a new name): a context no game uses yet. To bring a save back into a game's running context,
+        attach a world to it, install the same rule sets and :meth:`restore`. Components of a class marked
+        :func:`~esper_motion.ecs.unsaved` are never in a save.
         """
         from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
