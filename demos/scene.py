@@ -7,11 +7,8 @@
 from __future__ import annotations
 
 import dataclasses
-import enum
 import json
 import re
-import types
-import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +31,19 @@ from esper_motion.ecs import (
     type_named,
 )
 from esper_motion.ecs.errors import shown
+from esper_motion.ecs.fields import (
+    DataclassOf,
+    DictOf,
+    EnumOf,
+    FieldTypeError,
+    Kind,
+    ListOf,
+    OptionalOf,
+    Plain,
+    TupleOf,
+    plan,
+)
+from esper_motion.ecs.world import declared_members
 
 _ENTITY: Final = re.compile(r"\bentity (\d+)\b")
 _CHAIN: Final = re.compile(r"\b\d+(?: -> \d+)+\b")
@@ -201,6 +211,7 @@ def build_scene(spec: SceneSpec, seed: int | None = None) -> Scene:
         check_links(world)  # both ways, now that every entity has all its components
     except LinkError as error:
         raise _link_error(spec.path, world, names, error) from None
+    _check_members(spec, world, ids)
     zones = _spawn_zones(spec, world, ids)
     driver = ScriptSystem.of_scene(spec, world, ids)
     return _finish(spec, chosen, world, driver=driver, ids=ids, zones=zones)
@@ -257,6 +268,24 @@ def _intent_type(spec: SceneSpec) -> type[Any]:
 def _scripted(spec: SceneSpec) -> set[str]:
     """The names of the entities the script gives orders to (each gets the rule set's intent component)."""
     return {name for turn in spec.script.values() for name in turn}
+
+
+def _check_members(spec: SceneSpec, world: World, ids: Mapping[str, int]) -> None:
+    """Refuse a scene entity its rule set counts as one of its own (``declare_members``) that is short of a component
+    the rule set needs: the world would refuse it at the first step, by id."""
+    declared = declared_members(spec.rules)
+    if declared is None:
+        return
+    needs, marks = declared
+    for name, entity in ids.items():
+        held = {type(component) for component in world.components(entity)}
+        missing = [kind for kind in needs if kind not in held]
+        if missing and held.issuperset(marks):
+            problem = (
+                f"missing: an entity of the {spec.rules} rule set with {', '.join(map(name_of, marks))} needs "
+                f"{', '.join(map(name_of, needs))}"
+            )
+            raise SceneError(spec.path, f"entity {shown(name)}", ", ".join(map(name_of, missing)), problem)
 
 
 def _spawn_zones(spec: SceneSpec, world: World, ids: Mapping[str, int]) -> dict[int, str]:
@@ -322,7 +351,7 @@ def load_scene(name: str, seed: int | None = None) -> World:
 def _values(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> dict[str, Any]:
     """Scene ``fields`` for component ``cls``, converted to what its fields hold; unknown fields are errors."""
     name = name_of(cls)
-    hints, known, plain = _fields_of(cls)
+    kinds, known, plain = _fields_of(cls)
     values: dict[str, Any] = {}
     for key, value in fields.items():
         if key in plain and not isinstance(value, dict):
@@ -331,36 +360,31 @@ def _values(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids:
         if key not in known:
             raise SceneError(path, where, f"{name}.{key}", f"no such field; {name} has {', '.join(known)}")
         try:
-            values[key] = _convert(value, hints.get(key, Any), ids)
+            values[key] = _convert(value, kinds.get(key), ids)
         except ValueError as error:
             raise SceneError(path, where, f"{name}.{key}", str(error)) from None
     return values
 
 
-_FIELDS_OF: Final[dict[type[Any], tuple[dict[str, Any], tuple[str, ...], frozenset[str]]]] = {}
+_FIELDS_OF: Final[dict[type[Any], tuple[dict[str, Kind], tuple[str, ...], frozenset[str]]]] = {}
 
 
-def _fields_of(cls: type[Any]) -> tuple[dict[str, Any], tuple[str, ...], frozenset[str]]:
-    """The type hints and the init field names of component ``cls``, and those of its init fields whose values
-    :func:`_convert` leaves as they are unless they are tables (a field declared neither an enum nor a generic
-    such as a tuple, a list, a dict or a union): worked out once per class (resolving the hints is most of what
-    building a scene costs)."""
+def _fields_of(cls: type[Any]) -> tuple[dict[str, Kind], tuple[str, ...], frozenset[str]]:
+    """The kinds of the fields of component ``cls`` (:func:`esper_motion.ecs.fields.plan`), its init field names,
+    and those of its init fields whose values :func:`_convert` leaves as they are unless they are tables (a field
+    declared a number, text or a dataclass): worked out once per class."""
     found = _FIELDS_OF.get(cls)
     if found is None:
         try:
-            hints = typing.get_type_hints(cls)
-        except Exception:  # a component whose annotations cannot be resolved: take the values as written
-            hints = {}
-        known = tuple(f.name for f in dataclasses.fields(cls) if f.init)
-        plain = frozenset(key for key in known if _plain_hint(hints.get(key, Any)))
-        found = _FIELDS_OF[cls] = (hints, known, plain)
+            read = plan(cls)
+        except FieldTypeError:  # a component whose field types have no plan: take the values as written
+            known = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+            found = _FIELDS_OF[cls] = ({}, known, frozenset(known))
+            return found
+        kinds = {f.name: f.kind for f in read.fields if f.init}
+        plain = frozenset(key for key, kind in kinds.items() if isinstance(kind, (Plain, DataclassOf)))
+        found = _FIELDS_OF[cls] = (kinds, tuple(kinds), plain)
     return found
-
-
-def _plain_hint(hint: Any) -> bool:
-    """Whether :func:`_convert` returns any value but a table as it is for a field of type ``hint``."""
-    is_enum = isinstance(hint, type) and issubclass(hint, enum.Enum)
-    return typing.get_origin(hint) is None and not is_enum
 
 
 def _construct(path: Path, where: str, cls: type[Any], fields: dict[str, Any], ids: Mapping[str, int]) -> Any:
@@ -387,32 +411,29 @@ def _component_error(path: Path, where: str, cls: type[Any], error: MotionError)
     return SceneError(path, where, f"{name_of(cls)}.{bad}" if bad else name_of(cls), str(error))
 
 
-def _convert(value: Any, hint: Any, ids: Mapping[str, int]) -> Any:
-    """Turn a TOML value into what a field of type ``hint`` holds: entity references, enums, tuples."""
+def _convert(value: Any, kind: Kind | None, ids: Mapping[str, int]) -> Any:
+    """Turn a TOML value into what a field of ``kind`` holds: entity references, enums, tuples (a field of no known
+    kind takes the value as written)."""
     if isinstance(value, dict) and set(value) == {"entity"}:
         target = value["entity"]
         if not isinstance(target, str) or target not in ids:
             raise ValueError(f"{shown(target)} is not an entity of this scene; entities: {', '.join(ids)}")
         return ids[target]
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        arms = [arm for arm in typing.get_args(hint) if arm is not type(None)]
-        return _convert(value, arms[0], ids) if len(arms) == 1 and value is not None else value
-    if isinstance(hint, type) and issubclass(hint, enum.Enum) and not isinstance(value, hint):
-        try:
-            return hint(value)
-        except ValueError:
-            allowed = ", ".join(repr(m.value) for m in hint)
-            raise ValueError(f"{shown(value)} is not one of {allowed}") from None
-    if origin is tuple and isinstance(value, list):
-        args = typing.get_args(hint)
-        inner = args[0] if args else Any
-        return tuple(_convert(v, inner, ids) for v in value)
-    if origin is list and isinstance(value, list):
-        args = typing.get_args(hint)
-        return [_convert(v, args[0] if args else Any, ids) for v in value]
-    if origin is dict and isinstance(value, dict):
-        args = typing.get_args(hint)
-        inner = args[1] if len(args) == 2 else Any
-        return {k: _convert(v, inner, ids) for k, v in value.items()}
+    match kind:
+        case OptionalOf(inner=inner) if value is not None:
+            return _convert(value, inner, ids)
+        case EnumOf(declared=declared) if not isinstance(value, declared):
+            try:
+                return declared(value)
+            except ValueError:
+                allowed = ", ".join(repr(m.value) for m in declared)
+                raise ValueError(f"{shown(value)} is not one of {allowed}") from None
+        case TupleOf(items=items, rest=rest) if isinstance(value, list):
+            # each item by its own kind; items past a fixed tuple's length as written, for the component to refuse
+            each = (rest,) * len(value) if rest is not None else items + (None,) * (len(value) - len(items))
+            return tuple(_convert(v, k, ids) for v, k in zip(value, each, strict=False))
+        case ListOf(item=item) if isinstance(value, list):
+            return [_convert(v, item, ids) for v in value]
+        case DictOf(value=inner) if isinstance(value, dict):
+            return {k: _convert(v, inner, ids) for k, v in value.items()}
     return value

@@ -60,6 +60,7 @@ import pkgutil
 import re
 import sys
 import typing
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -228,11 +229,19 @@ def read_scene(name: str) -> SceneSpec:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise SceneError(path, "", "", f"not UTF-8 text (byte {error.start}: {error.reason})") from None
+    return scene_from_data(path, parse_toml(path, text))
+
+
+def parse_toml(path: Path, text: str) -> dict[str, Any]:
+    """The TOML document ``text`` of scene file ``path``; a :class:`SceneError` naming the file for text that is not
+    TOML, or that nests tables and lists too deep for the reader."""
     try:
-        data = tomllib.loads(text)
+        data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SceneError(path, "", "", f"not valid TOML: {error}") from None
-    return scene_from_data(path, data)
+    except RecursionError:
+        raise SceneError(path, "", "", "nested too deep to read (lists and tables within each other)") from None
+    return data
 
 
 def scene_from_data(path: Path, data: dict[str, Any]) -> SceneSpec:
@@ -314,9 +323,13 @@ class _Reader:
         )
         actors = tuple(self.actor(spec, i, a) for i, a in enumerate(self.most(data, "entity", list)))
         names = [a.name for a in actors]
+        read_as: dict[str, str] = {}
         for name in names:
-            if names.count(name) > 1:
+            seen = read_as.setdefault(unicodedata.normalize("NFKC", name), name)
+            if seen == name and names.count(name) > 1:
                 raise self.fail(f"entity {shown(name)}", "name", "two entities share this name")
+            if seen != name:
+                raise self.fail(f"entity {shown(name)}", "name", f"reads as {shown(seen)}, the name of another entity")
         zones: list[Zone] = []
         covered = 0
         for index, table in enumerate(self.most(data, "terrain", [])):
@@ -391,6 +404,10 @@ class _Reader:
         if not isinstance(table, dict):
             raise self.fail(where, "", "not a table")
         name = self.take(table, where, "name", str)
+        hidden = next((c for c in name if unicodedata.category(c).startswith("C")), None)
+        if hidden is not None:
+            problem = f"{shown(name)} holds an invisible character, U+{ord(hidden):04X}; a name is visible text"
+            raise self.fail(where, "name", problem)
         where = f"entity {shown(name)}"
         self.only(table, where, ("name", "colour", "components", "readouts"))
         if name in _RESERVED_SCRIPT_KEYS:
@@ -484,6 +501,10 @@ class _Reader:
                     if not _plain(value):
                         raise self.fail(where, f"{name}.{field_name}", f"{shown(value)} is not plain data (a date?)")
                     if isinstance(value, dict) and _is_component(field_name):
+                        off = _off_map(spec, value) if type_named(field_name) is Position else None
+                        if off is not None:
+                            problem = f"{off} is off the {spec.width} x {spec.height} map"
+                            raise self.fail(where, f"{name}.{field_name}", problem)
                         parts[field_name] = value
                     else:
                         parts.setdefault(intent_name, {})[field_name] = value
@@ -503,6 +524,19 @@ def _disc(spec: SceneSpec, centre: Hex, radius: int) -> list[Hex]:
         if spec.on_map((q + dq, r + dr))
     ]
     return sorted(found, key=lambda hex: (hex[1], column(hex)))
+
+
+def _off_map(spec: SceneSpec, fields: dict[str, Any]) -> str | None:
+    """Where scripted Position ``fields`` put an entity off the map, as an error shows it, or None. A script may set
+    the row or the column alone: ``r`` must be a row of the map, ``q`` a column of some row (of row ``r`` if given)."""
+    q, r = fields.get("q"), fields.get("r")
+    if type(q) is int and type(r) is int:
+        return None if spec.on_map((q, r)) else str((q, r))
+    if type(r) is int:
+        return None if r in spec.rows() else f"row {r}"
+    if type(q) is int:
+        return None if any(spec.on_map((q, row)) for row in spec.rows()) else f"q = {q}"
+    return None  # no whole numbers: the component's own checks refuse what they are
 
 
 def _plain(value: Any) -> bool:

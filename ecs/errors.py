@@ -22,6 +22,16 @@ def shown(value: Any) -> str:
         text = repr(value)
     except ValueError:  # a whole number too long for Python to write out
         return f"a whole number of about {int(abs(value).bit_length() * 0.30103)} digits"
+    return cut(text)
+
+
+def cut(text: str) -> str:
+    """``text`` as it is up to :data:`SHOWN_LENGTH` characters; a longer one cut, with a note of how long it was
+    (a name read from a file, say).
+
+    >>> cut("Position"), cut("x" * 500)[-30:]
+    ('Position', 'xxx... (500 characters in all)')
+    """
     if len(text) <= SHOWN_LENGTH:
         return text
     return f"{text[: SHOWN_LENGTH - 3]}... ({len(text)} characters in all)"

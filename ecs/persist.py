@@ -72,7 +72,7 @@ import esper
 
 from esper_motion.ecs import _context, fields, links
 from esper_motion.ecs.dice import Dice
-from esper_motion.ecs.errors import RuleValueError, WorldError, shown
+from esper_motion.ecs.errors import RuleValueError, WorldError, cut, shown
 from esper_motion.ecs.registry import (
     is_unsaved,
     name_of,
@@ -89,6 +89,9 @@ FORMAT: Final = "esper-motion save"
 
 VERSION: Final = 2
 """The format version this code writes, and the newest it reads."""
+
+MAX_SAVE_BYTES: Final = 256 * 2**20
+"""The largest save file read, in bytes (256 MiB)."""
 
 _KEYS_1: Final = ("format", "version", "turn", "next_entity", "dice", "rules", "entities")
 _KEYS: Final = (*_KEYS_1, "systems")
@@ -123,7 +126,7 @@ class SaveError(WorldError):
         place = [file]
         if entity is not None:
             place.append(f"entity {entity}")
-        where = ".".join(part for part in (component, field) if part)
+        where = ".".join(cut(part) for part in (component, field) if part)
         if where:
             place.append(where)
         super().__init__(f"{': '.join(place)}: {problem}")
@@ -728,8 +731,7 @@ def _refuse_constant(name: str) -> Any:
 
 def _read(file: str) -> _Saved:
     """Read and check a whole save file; nothing is built into a world until every part has passed."""
-    with open(file, "rb") as stream:
-        raw = stream.read()
+    raw = _read_bytes(file)
     try:
         data = json.loads(raw.decode("utf-8"), object_pairs_hook=_refuse_duplicates, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
@@ -775,10 +777,25 @@ def _read(file: str) -> _Saved:
     return _Saved(turn, following, data["dice"], rules, entities, systems)
 
 
+def _read_bytes(file: str) -> bytes:
+    """The bytes of save file ``file``, which must be a regular file of at most :data:`MAX_SAVE_BYTES` bytes: a named
+    pipe or a device is refused at once, unread (opened without waiting for a writer)."""
+    handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(handle, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise SaveError(file, "not a regular file; a save is one")
+        raw = stream.read(MAX_SAVE_BYTES + 1)
+    if len(raw) > MAX_SAVE_BYTES:
+        raise SaveError(file, f"larger than {MAX_SAVE_BYTES:,} bytes, the most a save file may hold")
+    return raw
+
+
 def _top_level_int(data: dict[str, Any], key: str, low: int, file: str) -> int:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise SaveError(file, f"expected a whole number, {low} or more, got {shown(value)}", field=key)
+    if value > LARGEST_WHOLE:  # a save could not write it again
+        raise SaveError(file, f"expected a whole number at most {LARGEST_WHOLE:,}, got {shown(value)}", field=key)
     return value
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from esper_motion.ecs.errors import WorldError
+from esper_motion.ecs.errors import WorldError, shown
 from esper_motion.ecs.watch import watch
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def type_named(name: str) -> type[Any]:
         return _BY_NAME[name]
     except KeyError:
         known = ", ".join(sorted(_BY_NAME))
-        raise WorldError(f"unknown component name {name!r}; known names: {known}") from None
+        raise WorldError(f"unknown component name {shown(name)}; known names: {known}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +169,7 @@ def _registered(table: Mapping[str, V], what: str, name: str) -> V:
         return table[name]
     except KeyError:
         known = ", ".join(sorted(table)) or "none"
-        raise WorldError(f"{what} {name!r} is not registered (registered: {known})") from None
+        raise WorldError(f"{what} {shown(name)} is not registered (registered: {known})") from None
 
 
 @dataclass(frozen=True, slots=True)

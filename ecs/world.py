@@ -56,6 +56,12 @@ def declare_members(rule_set: str, needs: tuple[type[Any], ...], *, marked_by: t
     _MEMBERS[rule_set] = (needs, marked_by)
 
 
+def declared_members(rule_set: str) -> tuple[tuple[type[Any], ...], tuple[type[Any], ...]] | None:
+    """What :func:`declare_members` declared for ``rule_set``: the types a member needs and those that make one, or
+    None for a rule set that declared nothing."""
+    return _MEMBERS.get(rule_set)
+
+
 class World:
     """One simulation: an esper context plus the systems, dice, rule options, events and turn count that go with it.
 

@@ -1,9 +1,10 @@
 """Where a study's batches run: ``local`` (this machine's cores, in a process pool) or ``ray`` (a Ray cluster).
 
 Both send each worker a :class:`~esper_motion.studies.runs.Batch` (a scene's text, seeds and overrides) and get
-its records back; neither sends a world. A ``KeyboardInterrupt`` (Ctrl-C) stops a study cleanly: batches not yet
-started are cancelled, those already running finish, and what finished is kept. A worker that dies, or a run that
-cannot be resolved, stops the study with a :class:`~esper_motion.studies.scene.StudyRunError` and no figures.
+its records back; neither sends a world. A ``KeyboardInterrupt`` (Ctrl-C; in a process pool SIGTERM too) stops a
+study cleanly: batches not yet started are cancelled, those already running finish, and what finished is kept. A
+worker that dies, or a run that cannot be resolved, stops the study with a
+:class:`~esper_motion.studies.scene.StudyRunError` and no figures.
 
 Ray: ``address=None`` starts a local Ray with ``workers`` CPUs; any other address joins that cluster, as
 ``ray.init(address=...)`` does (``"auto"`` for the cluster this machine belongs to, ``"ray://HEAD:10001"`` for a
@@ -68,8 +69,9 @@ def run_in_process(work: Sequence[Batch], progress: Progress) -> tuple[list[RunR
 def run_local(work: Sequence[Batch], workers: int, progress: Progress) -> tuple[list[RunRecord], bool]:
     """Play ``work`` in a pool of ``workers`` fresh processes; return the records and whether Ctrl-C stopped it.
 
-    Ctrl-C only sets a flag (:class:`_Interrupts`), which the loop looks at between waits: an interrupt raised in
-    the middle of the pool's own bookkeeping could leave the pool feeding its workers with nobody to stop it."""
+    Ctrl-C or SIGTERM only sets a flag (:class:`_Interrupts`), which the loop looks at between waits: an interrupt
+    raised in the middle of the pool's own bookkeeping could leave the pool feeding its workers with nobody to stop
+    it."""
     records: list[RunRecord] = []
     interrupted = False
     context = multiprocessing.get_context("spawn")  # fresh interpreters, like cluster nodes: nothing inherited
@@ -102,14 +104,17 @@ def run_local(work: Sequence[Batch], workers: int, progress: Progress) -> tuple[
     return records, interrupted
 
 
+_STOPS: Final = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a study as Ctrl-C does: Ctrl-C and a polite request to end (``kill``)."""
+
+
 class _Interrupts:
-    """While in use (in the main thread), the first Ctrl-C sets :meth:`is_set`; a second one raises
-    ``KeyboardInterrupt`` as usual. Elsewhere it changes nothing."""
+    """While in use (in the main thread), the first Ctrl-C or SIGTERM sets :meth:`is_set`; a second one raises
+    ``KeyboardInterrupt``. Elsewhere it changes nothing."""
 
     def __init__(self) -> None:
         self._event = threading.Event()
-        self._previous: Any = None
-        self._installed = False
+        self._previous: dict[int, Any] = {}
 
     def is_set(self) -> bool:
         return self._event.is_set()
@@ -121,13 +126,12 @@ class _Interrupts:
 
     def __enter__(self) -> _Interrupts:
         if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._on_interrupt)
-            self._installed = True
+            self._previous = {stop: signal.signal(stop, self._on_interrupt) for stop in _STOPS}
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, self._previous)
+        for stop, previous in self._previous.items():
+            signal.signal(stop, previous)
 
 
 def _ignore_interrupts() -> None:

@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from esper_motion.demos.scene import Blueprint
-from esper_motion.demos.scene_file import SceneError, SceneSpec, scene_from_data, scene_path
+from esper_motion.demos.scene_file import SceneError, SceneSpec, parse_toml, scene_from_data, scene_path
 from esper_motion.ecs import Event, MotionError, type_named
+from esper_motion.ecs.errors import shown
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -86,7 +87,10 @@ class Override:
 
     @classmethod
     def parse(cls, text: str) -> Override:
-        """Read ``ENTITY.COMPONENT.FIELD=VALUE``; the component is a registered name and may hold dots."""
+        """Read ``ENTITY.COMPONENT.FIELD=VALUE``, on one line; the component is a registered name and may hold
+        dots."""
+        if "\n" in text or "\r" in text:  # TOML would read the first line alone
+            raise StudyError(f"override {shown(text)}: holds a line break; give one VALUE on one line")
         target, equals, raw = text.partition("=")
         parts = target.strip().split(".")
         if not equals or len(parts) < 3 or not all(parts):
@@ -102,6 +106,8 @@ class Override:
             return tomllib.loads(f"value = {self.raw}")["value"]
         except tomllib.TOMLDecodeError:
             return self.raw
+        except RecursionError:
+            raise StudyError(f"override {shown(str(self))}: VALUE is nested too deep to read") from None
 
     def __str__(self) -> str:
         return f"{self.entity}.{self.component}.{self.field}={self.raw}"
@@ -148,9 +154,9 @@ def prepare(path: str, text: str, rules: str | None, overrides: tuple[Override, 
     ``house``) when given and ``overrides`` applied; a worker reads each scene once."""
     where = Path(path)
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise StudyError(f"{path}: not valid TOML: {error}") from None
+        data = parse_toml(where, text)
+    except SceneError as error:
+        raise StudyError(str(error)) from None
     table = data.pop("study", {})
     if rules is not None:
         options = data.setdefault("options", {})

@@ -3,7 +3,6 @@ every check: the same entities, components, systems and script, the same turns; 
 
 from __future__ import annotations
 
-import typing
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ from esper_motion.demos import scene as scenes
 from esper_motion.demos.scene import Blueprint, Scene, build_scene
 from esper_motion.demos.scene_file import SceneError, read_scene, scene_names, scene_path
 from esper_motion.ecs import IntentError
+from esper_motion.ecs.fields import plan
 
 
 def _state(scene: Scene) -> list[tuple[int, list[tuple[type[Any], Any]]]]:
@@ -87,9 +87,9 @@ def test_the_fields_the_builder_takes_as_written_are_what_the_full_conversion_gi
     tables = [(f"entity {a.name!r}", parts) for a in spec.actors for parts in a.components]
     tables += [(f"terrain {z.label!r}", parts) for z in spec.zones for parts in z.components]
     for where, (cls, fields) in tables:
-        hints = typing.get_type_hints(cls)
+        kinds = {field.name: field.kind for field in plan(cls).fields}
         taken = scenes._values(spec.path, where, cls, fields, ids)
-        converted = {key: scenes._convert(value, hints[key], ids) for key, value in fields.items()}
+        converted = {key: scenes._convert(value, kinds[key], ids) for key, value in fields.items()}
         assert [(key, type(value), value) for key, value in taken.items()] == [
             (key, type(value), value) for key, value in converted.items()
         ]

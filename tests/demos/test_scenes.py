@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -574,6 +575,64 @@ def test_broken_toml_is_refused_naming_the_file(tmp_path: Path) -> None:
     with pytest.raises(SceneError, match="not valid TOML") as raised:
         read_scene(str(path))
     assert raised.value.path == str(path)
+
+
+def test_a_scene_nested_too_deep_is_refused_naming_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, SCENE.replace("dx = 12", f"dx = {'[' * 3000}{']' * 3000}"))
+    with pytest.raises(SceneError, match=r": nested too deep to read") as raised:
+        read_scene(str(path))
+    assert raised.value.path == str(path)
+
+
+def test_an_entity_short_of_a_component_its_rule_set_needs_is_refused_when_built_by_name(tmp_path: Path) -> None:
+    # A Mover with a Velocity is a body of the GURPS rule set, which needs a Facing too: refused before turn 1.
+    path = write(tmp_path, SCENE.replace("Facing = { direction = 0 }\n", "", 1))
+    with pytest.raises(SceneError) as raised:
+        build_scene(read_scene(str(path)))
+    assert (raised.value.where, raised.value.field) == ("entity 'Runner'", "Facing")
+    assert str(raised.value) == (
+        f"{path}: entity 'Runner': Facing: missing: an entity of the gurps rule set with gurps.Mover, Velocity needs "
+        "Position, Facing, Velocity, gurps.Mover, gurps.Control, gurps.Intent"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("Run\u200bner", r"'Run\\u200bner' holds an invisible character, U\+200B; a name is visible text"),
+        ("Walker\u0007", r"'Walker\\x07' holds an invisible character, U\+0007; a name is visible text"),
+        ("\uff32unner", r"reads as 'Runner', the name of another entity"),
+    ],
+    ids=["zero-width space", "control character", "full-width letter"],
+)
+def test_a_name_with_an_invisible_character_or_that_reads_as_another_is_refused(
+    tmp_path: Path, name: str, problem: str
+) -> None:
+    path = write(tmp_path, SCENE.replace('name = "Walker"', f"name = {json.dumps(name)}"))
+    with pytest.raises(SceneError, match=problem) as raised:
+        read_scene(str(path))
+    assert raised.value.field == "name"
+
+
+@pytest.mark.parametrize(
+    ("fields", "shown"),
+    [("q = 5018, r = 4000", "(5018, 4000)"), ("q = 3, r = 4", "(3, 4)"), ("r = -3", "row -3"), ("q = 30", "q = 30")],
+)
+def test_a_scripted_position_off_the_map_is_refused_like_a_start_position(
+    tmp_path: Path, fields: str, shown: str
+) -> None:
+    path = write(tmp_path, SCENE + f"\n[script.3]\nRunner = {{ Position = {{ {fields} }} }}\n")
+    with pytest.raises(SceneError) as raised:
+        read_scene(str(path))
+    assert (raised.value.where, raised.value.field) == ("script turn 3", "Runner.Position")
+    assert raised.value.problem == f"{shown} is off the 20 x 5 map"
+
+
+def test_a_scripted_position_on_the_map_is_taken(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, SCENE + "\n[script.3]\nRunner = { Position = { q = 19 } }\nWalker = { Position = { r = -2 } }\n"
+    )
+    assert read_scene(str(path)).script[3] == {"Runner": {"Position": {"q": 19}}, "Walker": {"Position": {"r": -2}}}
 
 
 # --- the command line ----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import pkgutil
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -84,6 +85,7 @@ from esper_motion.ecs import (
     World,
     WorldError,
     name_of,
+    persist,
     register,
     register_rule_set,
     register_system,
@@ -775,6 +777,82 @@ def test_a_whole_number_past_the_largest_in_a_file_is_refused_when_loaded(tmp_pa
     target.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(SaveError, match=rf"entity {entity}: Position.q: expected a whole number at most"):
         World.load(target)
+
+
+@pytest.mark.parametrize("key", ["turn", "next_entity"])
+def test_a_turn_or_next_id_past_the_largest_whole_number_is_refused_when_loaded(tmp_path: Path, key: str) -> None:
+    data = good_save(tmp_path)
+    data[key] = 10**4299  # 4,300 digits: the most Python reads from text
+    target = tmp_path / "bad.json"
+    target.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveError, match=rf"bad.json: {key}: expected a whole number at most 9,007,199,254,740,991, "
+                       r"got 1000+\.\.\. \(4300 characters in all\)$"):  # fmt: skip
+        World.load(target)
+
+
+def _load_in_a_thread(path: Path | str) -> BaseException | None:
+    """What ``World.load(path)`` raised, run in a thread given ten seconds (a load that blocks fails the test)."""
+    raised: list[BaseException | None] = []
+
+    def load() -> None:
+        try:
+            World.load(path)
+        except BaseException as error:
+            raised.append(error)
+        else:
+            raised.append(None)
+
+    thread = threading.Thread(target=load, daemon=True)
+    thread.start()
+    thread.join(timeout=10)
+    assert not thread.is_alive(), f"World.load({str(path)!r}) still blocks after ten seconds"
+    return raised[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes as POSIX has them")
+def test_a_named_pipe_is_refused_at_once_as_no_regular_file(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    raised = _load_in_a_thread(pipe)
+    assert isinstance(raised, SaveError)
+    assert str(raised) == f"{pipe}: not a regular file; a save is one"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="a device file as POSIX has it")
+def test_an_endless_device_is_refused_as_no_regular_file() -> None:
+    raised = _load_in_a_thread("/dev/zero")
+    assert isinstance(raised, SaveError)
+    assert str(raised) == "/dev/zero: not a regular file; a save is one"
+
+
+def test_a_file_larger_than_a_save_may_be_is_refused_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    good_save(tmp_path)
+    size = (tmp_path / "good.json").stat().st_size
+    monkeypatch.setattr(persist, "MAX_SAVE_BYTES", size - 1)
+    with pytest.raises(SaveError, match=rf"good.json: larger than {size - 1:,} bytes, the most a save file may hold"):
+        World.load(tmp_path / "good.json")
+    monkeypatch.setattr(persist, "MAX_SAVE_BYTES", size)
+    World.load(tmp_path / "good.json").close()
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda data, long: renamed(data, "Velocity", long),
+        lambda data, long: components_of(data, "Position").update({long: 0}),
+    ],
+    ids=["component name", "field name"],
+)
+def test_a_very_long_component_or_field_name_is_cut_in_the_error(
+    tmp_path: Path, spoil: Callable[[dict[str, Any], str], None]
+) -> None:
+    data = good_save(tmp_path)
+    spoil(data, "x" * 1_000_000)
+    target = tmp_path / "bad.json"
+    target.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveError, match=r"\(100000\d characters in all\)") as refused:
+        World.load(target)
+    assert "x" * 200 not in str(refused.value)
 
 
 # --- where a save lands: links, permissions, leftovers (finding 5) ------------------------------------------

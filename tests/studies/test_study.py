@@ -9,8 +9,10 @@ import multiprocessing
 import os
 import signal
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import esper
 import pytest
@@ -18,11 +20,12 @@ import pytest
 from esper_motion import cli
 from esper_motion.components import Intent, Mover, Skills
 from esper_motion.demos.scene import build_scene
-from esper_motion.demos.scene_file import read_scene
+from esper_motion.demos.scene_file import MAX_TURNS, read_scene
 from esper_motion.ecs import IntentError, RuleValueError
-from esper_motion.studies import Override, StudyError, StudyReport, StudyRunError, study, wilson
+from esper_motion.studies import Override, StudyError, StudyReport, StudyRunError, backends, study, wilson
 from esper_motion.studies.runs import final_fields, run_one
 from esper_motion.studies.scene import prepare, scene_text
+from esper_motion.studies.study import MAX_RUNS
 from esper_motion.systems.gurps import preview
 
 TIGHT_TURN = str(Path(__file__).with_name("tight_turn.toml"))
@@ -173,6 +176,12 @@ def test_a_scene_file_with_a_study_table_still_plays_as_a_demo() -> None:
         (["Runner.gurps.Wings.dx=1"], "unknown component name 'gurps.Wings'"),
         (["Runner.dx=12"], "expected ENTITY.COMPONENT.FIELD=VALUE"),
         (["Runner.gurps.Mover.dx"], "expected ENTITY.COMPONENT.FIELD=VALUE"),
+        (
+            ["Runner.gurps.Mover.dx=12\nbasic_move = 3"],
+            r"'Runner.gurps.Mover.dx=12\\nbasic_move = 3': holds a line break",
+        ),
+        (["Runner.gurps.Mover.dx=9\r"], r"holds a line break; give one VALUE on one line"),
+        ([f"Runner.gurps.Mover.dx={'[' * 3000}{']' * 3000}"], r"VALUE is nested too deep to read"),
     ],
 )
 def test_a_bad_override_is_refused_naming_what_was_wrong(overrides: list[str], message: str) -> None:
@@ -199,6 +208,31 @@ def test_bad_arguments_are_refused_before_any_run() -> None:
         study(TIGHT_TURN, 10, turns=0)
 
 
+def test_runs_and_turns_past_their_bounds_are_refused_before_any_run() -> None:
+    def no_run(done: int) -> None:
+        raise AssertionError(f"{done} runs played")
+
+    with pytest.raises(StudyError, match=r"runs = 1000001: expected a whole number from 1 to 1,000,000"):
+        study(TIGHT_TURN, MAX_RUNS + 1, workers=1, progress=no_run)
+    with pytest.raises(StudyError, match=r"turns = 1001: expected a whole number from 1 to 1000"):
+        study(TIGHT_TURN, 1, turns=MAX_TURNS + 1, workers=1, progress=no_run)
+
+
+def test_no_more_workers_start_than_there_are_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+
+    class Pool(ProcessPoolExecutor):
+        def __init__(self, workers: int, **options: Any) -> None:
+            started.append(workers)
+            super().__init__(workers, **options)
+
+    monkeypatch.setattr(backends, "ProcessPoolExecutor", Pool)
+    assert study(TIGHT_TURN, 3, workers=13).workers == 3
+    assert started == [3]
+    assert study(TIGHT_TURN, 1, workers=13).workers == 1  # played here, in no pool
+    assert started == [3]
+
+
 def test_an_unknown_outcome_or_study_key_in_the_scene_file_is_refused(tmp_path: Path) -> None:
     text = Path(TIGHT_TURN).read_text(encoding="utf-8")
     bad = tmp_path / "bad.toml"
@@ -210,6 +244,14 @@ def test_an_unknown_outcome_or_study_key_in_the_scene_file_is_refused(tmp_path: 
         study(str(bad), 10, workers=1)
     bad.write_text(text + 'fields = ["gurps.Mover.agility"]\n', encoding="utf-8")
     with pytest.raises(StudyError, match=r"'gurps\.Mover\.agility' is not COMPONENT\.FIELD"):
+        study(str(bad), 10, workers=1)
+
+
+def test_a_scene_nested_too_deep_is_refused_naming_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "deep.toml"
+    text = Path(TIGHT_TURN).read_text(encoding="utf-8")
+    bad.write_text(text + f"fields = {'[' * 3000}{']' * 3000}\n", encoding="utf-8")
+    with pytest.raises(StudyError, match=r"deep.toml: nested too deep to read"):
         study(str(bad), 10, workers=1)
 
 
@@ -333,12 +375,30 @@ def test_the_command_shows_a_progress_bar_on_a_terminal_and_plots_a_histogram(
     assert "histogram-1.png" in capsys.readouterr().out
 
 
-def test_the_command_refuses_a_histogram_of_no_recorded_field_after_writing_the_report(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("histogram", ["Runner hp", "Nobody Velocity.yps", "Runner Velocity.speed"])
+def test_the_command_refuses_a_histogram_of_no_recorded_field_before_any_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], histogram: str
 ) -> None:
-    pytest.importorskip("matplotlib")
     out = tmp_path / "study"
-    argv = ["study", TIGHT_TURN, "--runs", "8", "--workers", "1", "--out", str(out), "--histogram", "Runner hp"]
+    argv = ["study", TIGHT_TURN, "--runs", "8", "--workers", "1", "--out", str(out), "--histogram", histogram]
     assert cli.main(argv) == 2
-    assert "histogram: 'Runner hp' is not a recorded field" in capsys.readouterr().err
-    assert StudyReport.load(out / "study.json").runs == 8
+    printed = capsys.readouterr()
+    assert printed.err.startswith(f"error: histogram: {histogram!r} is not a recorded field; fields: Runner Position.q")
+    assert printed.err.count("\n") == 1
+    assert printed.out == ""  # no table: no run was played
+    assert not (out / "study.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("out", "problem"), [("taken", "is a file, not a folder"), ("taken/study", "cannot be made or written")]
+)
+def test_the_command_refuses_an_out_it_cannot_write_before_any_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], out: str, problem: str
+) -> None:
+    (tmp_path / "taken").write_text("a file\n", encoding="utf-8")
+    target = tmp_path / out
+    assert cli.main(["study", TIGHT_TURN, "--runs", "8", "--workers", "1", "--out", str(target)]) == 2
+    printed = capsys.readouterr()
+    assert printed.err.startswith(f"error: --out {target}: {problem}")
+    assert printed.err.count("\n") == 1
+    assert printed.out == ""
