@@ -337,18 +337,37 @@ class Posture:
 @register("gurps.Condition")
 @dataclass(slots=True)
 class Condition:
-    """Injury and the states that take control away: ``stunned``, ``conscious``, and this turn's shock."""
+    """Injury and the states that take control away (Basic Set: Injury, as in docs/architecture.md > Facts the rules
+    lean on).
+
+    ``injury`` is the HP lost; ``shock`` this turn's shock penalty, ``next_shock`` the one the injury taken this turn
+    gives the next turn (the general injury rules move it into ``shock`` as the turn ends). ``stunned`` since turn
+    ``stunned_turn`` (None: since before any turn the rules saw); ``conscious``; ``mortally_wounded`` (unconscious
+    and dying); ``dead``.
+    """
 
     injury: int = 0
     stunned: bool = False
     conscious: bool = True
     shock: int = 0
+    next_shock: int = 0
+    stunned_turn: int | None = None
+    mortally_wounded: bool = False
+    dead: bool = False
 
     def __post_init__(self) -> None:
         check_int("Condition", "injury", self.injury, low=0)
         check_bool("Condition", "stunned", self.stunned)
         check_bool("Condition", "conscious", self.conscious)
         check_int("Condition", "shock", self.shock, low=-4, high=0)
+        check_int("Condition", "next_shock", self.next_shock, low=-4, high=0)
+        if self.stunned_turn is not None:
+            check_int("Condition", "stunned_turn", self.stunned_turn, low=0)
+        check_bool("Condition", "mortally_wounded", self.mortally_wounded)
+        check_bool("Condition", "dead", self.dead)
+        if (self.dead or self.mortally_wounded) and self.conscious:
+            what = "dead" if self.dead else "mortally_wounded"
+            raise RuleValueError("Condition", what, True, "False while conscious is True: the dying are unconscious")
 
 
 @register("gurps.Skills")

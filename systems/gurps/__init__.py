@@ -34,7 +34,9 @@ the basic one it changes:
 - ``posture/``: ``posture.PostureSystem`` (Change Posture, slowed by armor under the optional rule).
 - ``shared/``: what every section uses: ``movers`` (initiative order, the Move in use on the ground, in the air
   and in water, top speed, the control roll), ``spatial`` (the index of what is on each hex), ``figure``,
-  ``climbing``, ``impact`` (collision damage), ``transitions`` (losing and regaining control, stalling, coming
+  ``climbing``, ``impact`` (collision damage), ``injury`` (general injury: what an injury does at once),
+  ``injury_model`` (the injury model a game chose), ``consciousness.ConsciousnessCheck``, ``stun.StunRecovery`` and
+  ``shock.ShockSystem`` (its parts turn by turn), ``transitions`` (losing and regaining control, stalling, coming
   to rest) and ``cleanup.IntentReset``.
 - ``sections``: which systems each section installs, and the sections a game may leave out.
 - ``rules/`` and ``events/``: the pure rules and the events, by the same sections.
@@ -49,11 +51,9 @@ from collections.abc import Collection
 from esper_motion.components import Mover, Velocity
 from esper_motion.ecs import World, declare_members, register_rule_set
 from esper_motion.systems.gurps import events, rules
-from esper_motion.systems.gurps.combat.attack import use_injury
 from esper_motion.systems.gurps.combat.numbers import (
     AttackNumbers,
     DefenseNumbers,
-    InjuryFunction,
     attack_numbers,
     default_injury,
     defense_numbers,
@@ -127,6 +127,7 @@ from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
 from esper_motion.systems.gurps.scene import SCENE_SUPPORT
 from esper_motion.systems.gurps.sections import SECTIONS, Section, systems_for
+from esper_motion.systems.gurps.shared.injury_model import InjuryFunction, general_rules, register_injury, use_injury
 from esper_motion.systems.gurps.shared.movers import BODY_TYPES
 
 __all__ = [
@@ -167,6 +168,7 @@ __all__ = [
     "end_engagement",
     "events",
     "fire_noisy_shot",
+    "general_rules",
     "height_difference",
     "height_effect",
     "house_ranged_distance",
@@ -188,6 +190,7 @@ __all__ = [
     "movement_limits",
     "note_mount_dx_roll",
     "preview",
+    "register_injury",
     "relative_speed_yps",
     "rest",
     "rider_dx_modifier",

@@ -44,7 +44,11 @@ from esper_motion.systems.gurps.mounted.spooking import SpookingSystem
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.shared.cleanup import IntentReset
+from esper_motion.systems.gurps.shared.consciousness import ConsciousnessCheck
+from esper_motion.systems.gurps.shared.injury_model import InjuryChoice
+from esper_motion.systems.gurps.shared.shock import ShockSystem
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex
+from esper_motion.systems.gurps.shared.stun import StunRecovery
 
 __all__ = [
     "SECTIONS",
@@ -52,6 +56,7 @@ __all__ = [
     "AttackSystem",
     "CeilingSystem",
     "CollisionResolver",
+    "ConsciousnessCheck",
     "Drifting",
     "FallSystem",
     "HouseClimbTurns",
@@ -62,6 +67,7 @@ __all__ = [
     "HouseWingspan",
     "HouseWipeOutRecovery",
     "IndexedSystem",
+    "InjuryChoice",
     "IntentCheck",
     "IntentReset",
     "ManeuverLimits",
@@ -74,8 +80,10 @@ __all__ = [
     "PostureSystem",
     "RidingSystem",
     "Section",
+    "ShockSystem",
     "SpookingSystem",
     "StallSystem",
+    "StunRecovery",
     "Tripping",
     "TurnPlanner",
     "VelocityChange",
@@ -101,6 +109,7 @@ def systems_for(rules: Rules, *, without: Collection[Section] = ()) -> list[Syst
     every: list[tuple[str, System]] = [
         ("mounted", MountOrderSystem()),
         (_CORE, IntentCheck()),
+        (_CORE, ConsciousnessCheck()),
         (_CORE, ManeuverLimits()),
         ("posture", PostureSystem()),
         (_CORE, TurnPlanner()),
@@ -124,6 +133,8 @@ def systems_for(rules: Rules, *, without: Collection[Section] = ()) -> list[Syst
         ("mounted", MountingSystem()),
         ("mounted", MountedResultsSystem()),
         ("mounted", RidingSystem()),
+        (_CORE, StunRecovery()),
+        (_CORE, ShockSystem()),
         (_CORE, IntentReset()),
     ]
     return [system for section, system in every if section not in left_out]

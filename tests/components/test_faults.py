@@ -58,6 +58,7 @@ NEGATIVE_ALLOWED: Final[dict[tuple[str, str], str]] = {
     ("Mover", "handling"): "vehicle Handling is a modifier, often negative",
     ("Mover", "size_modifier"): "anything smaller than a human has a negative Size Modifier",
     ("Condition", "shock"): "shock is a penalty, -4 to 0",
+    ("Condition", "next_shock"): "shock is a penalty, -4 to 0",
     ("Mount", "fractious"): "the fractious penalty is 0 or less",
     ("Atmosphere", "ground_ft"): "ground may lie below sea level",
     ("Attack", "damage_adds"): "damage adds may be negative: 1d-2",

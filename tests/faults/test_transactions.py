@@ -31,6 +31,7 @@ from support.worlds import (
 
 from esper_motion.components import (
     Control,
+    Facing,
     Flight,
     FlightIntent,
     Intent,
@@ -100,11 +101,13 @@ def bad_dismount(world: World, cast: Cast) -> int:
             continue
         world.get(horse, Velocity).yps = 6
         world.get(horse, Control).state, world.get(horse, Control).loss_cause = MoveState.NORMAL, None
-        forecast = preview(world, horse)
-        if len(forecast.path) == 6 and forecast.runs_into is None:
-            link = world.get(riders[0], Rider)
-            link.action, link.action_target = "dismount", horse
-            return riders[0]
+        for heading in range(6):  # the way it faces, or another with room to trot
+            world.get(horse, Velocity).heading = world.get(horse, Facing).direction = heading
+            forecast = preview(world, horse)
+            if len(forecast.path) == 6 and forecast.runs_into is None:
+                link = world.get(riders[0], Rider)
+                link.action, link.action_target = "dismount", horse
+                return riders[0]
     raise AssertionError("no ridden horse with room to trot")
 
 

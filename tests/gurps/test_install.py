@@ -21,6 +21,7 @@ def test_the_resolved_processor_order_after_install() -> None:
     assert [type(p).__name__ for p in world.systems] == [
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -40,6 +41,8 @@ def test_the_resolved_processor_order_after_install() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -56,6 +59,7 @@ def test_the_resolved_processor_order_with_the_house_rules() -> None:
     assert [type(p).__name__ for p in world.systems] == [
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -81,6 +85,8 @@ def test_the_resolved_processor_order_with_the_house_rules() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -90,6 +96,7 @@ def test_the_resolved_order_of_a_trimmed_install() -> None:
     install(world, Rules.house(), without=("mounted", "flight"))
     assert [type(p).__name__ for p in world.systems] == [
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "PostureSystem",
         "TurnPlanner",
@@ -99,6 +106,8 @@ def test_the_resolved_order_of_a_trimmed_install() -> None:
         "HouseRecovery",
         "AttackSystem",
         "VelocityChange",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -109,6 +118,7 @@ def test_leaving_out_posture_and_combat() -> None:
     assert [type(p).__name__ for p in world.systems] == [
         "MountOrderSystem",
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "TurnPlanner",
         "PathWalker",
@@ -126,6 +136,8 @@ def test_leaving_out_posture_and_combat() -> None:
         "MountingSystem",
         "MountedResultsSystem",
         "RidingSystem",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
 
@@ -170,6 +182,7 @@ def test_a_game_system_placed_between_two_of_ours() -> None:
     world.add_system(Weather(), before=AltitudeSystem)
     assert [type(p).__name__ for p in world.systems] == [
         "IntentCheck",
+        "ConsciousnessCheck",
         "ManeuverLimits",
         "TurnPlanner",
         "PathWalker",
@@ -182,6 +195,8 @@ def test_a_game_system_placed_between_two_of_ours() -> None:
         "Tripping",
         "Drifting",
         "VelocityChange",
+        "StunRecovery",
+        "ShockSystem",
         "IntentReset",
     ]
     world.step()  # the placed system runs in the turn like any other

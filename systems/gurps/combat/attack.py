@@ -16,7 +16,6 @@ from esper_motion.ecs.hexgrid import Hex, distance
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.combat.numbers import (
     AttackNumbers,
-    InjuryFunction,
     attack_numbers,
     default_injury,
     defense_numbers,
@@ -37,12 +36,13 @@ from esper_motion.systems.gurps.mounted.mounted_results import (
     mount_attack,
     mount_hit,
     rider_knocked_back,
-    rider_stunned,
     take_trick,
 )
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
+from esper_motion.systems.gurps.shared.injury import wound
+from esper_motion.systems.gurps.shared.injury_model import injury_choice
 from esper_motion.systems.gurps.shared.movers import initiative_order
-from esper_motion.systems.gurps.shared.rolls import skill_roll, success_roll
+from esper_motion.systems.gurps.shared.rolls import skill_roll
 
 
 def _hexes(world: World, entity: int) -> tuple[Hex, ...]:
@@ -83,16 +83,6 @@ def strike_distance_yd(world: World, attacker: int, target: int, at: Hex) -> int
     return max(across, height)
 
 
-def use_injury(world: World, injury: InjuryFunction) -> None:
-    """Make ``world``'s COMBAT phase turn hits into injury with ``injury`` instead of
-    :func:`~esper_motion.systems.gurps.combat.numbers.default_injury` (a game's own armour and wounding rules). The
-    choice is not saved: call it again after :meth:`esper_motion.ecs.World.load`."""
-    found = [system for system in world.systems if isinstance(system, AttackSystem)]
-    if not found:
-        raise WorldError("the GURPS rules are not installed in this world: call esper_motion.systems.gurps.install")
-    found[0].injury = injury
-
-
 class AttackSystem(System):
     """COMBAT phase: resolves each attack asked for this turn (``Attack.target`` set), in initiative order, then clears
     the requests. Reads ``Attack``, ``Defenses``, ``Rider``, ``Mount``, ``Mover``, ``Control``, ``Position``,
@@ -107,10 +97,6 @@ class AttackSystem(System):
     """
 
     phase = Phase.COMBAT
-
-    def __init__(self, injury: InjuryFunction = default_injury) -> None:
-        super().__init__()
-        self.injury = injury
 
     def run(self) -> None:
         """Resolve every attack asked for, then clear the requests."""
@@ -218,28 +204,18 @@ class AttackSystem(System):
         if numbers.snaps_above is not None:
             dealt, snapped = rules.jousting_damage_cap(rolled)
         dr = world.get(victim, Defenses).dr if world.has(victim, Defenses) else 0
-        injury = self.injury(world, victim, dealt, numbers.damage_type)
+        chosen = injury_choice(world)
+        injury = (chosen.function if chosen is not None else default_injury)(world, victim, dealt, numbers.damage_type)
         if not isinstance(injury, int) or isinstance(injury, bool) or injury < 0:
             raise WorldError(
                 f"the injury function gave {injury!r} for entity {victim}: expected a whole number, 0 or more"
             )
-        condition = world.try_get(victim, Condition)
-        if condition is not None:
-            condition.injury += injury
+        stunned = wound(world, victim, injury)
         mover = world.try_get(victim, Mover)
-        held = None
-        if mover is not None and rules.major_wound(injury, mover.hp):
-            held = success_roll(world, victim, mover.ht, "HT", "a major wound")
-        stunned = held is not None and not held.success
-        if stunned and condition is not None:
-            condition.stunned = True
         knockback = rules.knockback_yd(dealt, mover.st if mover is not None else 10, numbers.damage_type)
         kind = numbers.damage_type
         world.emit(DamageDealt(attacker, victim, str(damage), dealt, kind, dr, injury, snapped, knockback, stunned))
         if world.has(victim, Mount):
             mount_hit(world, victim, injury)
-        if seated_on(world, victim) is not None:
-            if stunned:
-                rider_stunned(world, victim)
-            if knockback:
-                rider_knocked_back(world, victim, knockback)
+        if knockback and seated_on(world, victim) is not None:
+            rider_knocked_back(world, victim, knockback)

@@ -9,7 +9,6 @@ house rules' Mounts, High Speed Movement, Flying Movement and Combat and "Dragon
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from esper_motion.components.combat import Attack, Defenses
@@ -37,18 +36,16 @@ from esper_motion.systems.gurps.mounted.cavalry import (
     rider_dx_modifier,
     target_locations,
 )
+from esper_motion.systems.gurps.shared.injury import defense_modifiers
+from esper_motion.systems.gurps.shared.injury_model import register_injury
 from esper_motion.systems.gurps.shared.movers import installed_rules
 from esper_motion.systems.gurps.shared.rolls import shock
 
 ATTACKING_MANEUVERS = frozenset({Maneuver.ATTACK, Maneuver.ALL_OUT_ATTACK, Maneuver.MOVE_AND_ATTACK})
 """The maneuvers that allow an attack (docs/architecture.md > Facts the rules lean on: maneuvers)."""
 
-InjuryFunction = Callable[[World, int, int, str], int]
-"""How a hit becomes injury: ``(world, victim, damage, damage_type) -> injury``. The default is
-:func:`default_injury`; a game plugs in its own with
-:func:`esper_motion.systems.gurps.combat.attack.use_injury`."""
 
-
+@register_injury("gurps.default_injury")
 def default_injury(world: World, victim: int, damage: int, damage_type: str) -> int:
     """The default injury of ``damage`` on ``victim``: damage minus its ``Defenses.dr`` (0 without ``Defenses``),
     times the wounding multiplier of ``damage_type`` (:func:`esper_motion.systems.gurps.rules.injury`)."""
@@ -255,6 +252,8 @@ def defense_numbers(world: World, defender: int, attacker: int) -> DefenseNumber
     - Retreat: when ``Defenses.retreat`` and :func:`esper_motion.systems.gurps.highspeed.queries.defenses` allow it
       (no retreat at high speed), +3 to Dodge or +1 to Parry or Block, +1 more for a flier that can hover
       (:func:`esper_motion.systems.gurps.flight.aerial.aerial_retreat`).
+    - What its injury does (:func:`esper_motion.systems.gurps.shared.injury.defense_modifiers`): none while
+      unconscious, -4 while stunned, a halved Dodge while reeling.
     - Height in melee (:func:`_height_modifier`), posture, and an Acrobatic Dodge rolled against
       :func:`~esper_motion.systems.gurps.flight.aerial.acrobatic_dodge_skill` (Aerobatics in the air), at the house
       rules' -10 while the defender's mount is out of control.
@@ -291,7 +290,10 @@ def defense_numbers(world: World, defender: int, attacker: int) -> DefenseNumber
     for kind in kinds:
         score = found.score(kind)
         assert score is not None
-        modifiers = list(common)
+        injured = defense_modifiers(world, defender, kind, score)
+        if injured is None:
+            return None
+        modifiers = [*common, *injured]
         if retreats:
             modifiers.append(("retreat", rules.retreat_bonus(kind, aerial)))
         acrobatic: tuple[str, int] | None = None

@@ -1,8 +1,8 @@
 """Events of the GURPS rule set: frozen dataclasses the systems emit, one line each in a turn log.
 
 One class per thing that can happen, in one module per section of the rules: ``highspeed``, ``flight``,
-``mounted``, ``posture`` and ``combat``, and ``shared`` for what several sections emit (moving along a path, changes
-of velocity, losing and regaining control, falls and collisions). This package re-exports every event,
+``mounted``, ``posture``, ``combat`` and ``injury``, and ``shared`` for what several sections emit (moving along a
+path, changes of velocity, losing and regaining control, falls and collisions). This package re-exports every event,
 so ``from esper_motion.systems.gurps.events import Moved`` works whichever module a class lives in. The
 modules import nothing from one another; each class keeps the stable name it is registered under, which
 is what a save file holds.
@@ -39,6 +39,15 @@ from esper_motion.systems.gurps.events.highspeed import (
     LeftHighSpeed,
     Skidded,
     Tripped,
+)
+from esper_motion.systems.gurps.events.injury import (
+    DeathCheck,
+    Died,
+    KnockedDownByWound,
+    KnockedOut,
+    MajorWound,
+    StunEnded,
+    Stunned,
 )
 from esper_motion.systems.gurps.events.mounted import (
     CarrierGone,
@@ -96,7 +105,9 @@ __all__ = [
     "Collided",
     "CrushedByMount",
     "DamageDealt",
+    "DeathCheck",
     "DefenseRolled",
+    "Died",
     "Dismounted",
     "DodgedAside",
     "EnteredHighSpeed",
@@ -108,10 +119,13 @@ __all__ = [
     "HighSpeedRefused",
     "ItemDropped",
     "KnockedDown",
+    "KnockedDownByWound",
+    "KnockedOut",
     "Landed",
     "LeftHighSpeed",
     "LiftRegained",
     "LostControl",
+    "MajorWound",
     "MountAttacked",
     "MountCalledBack",
     "MountCalmed",
@@ -137,6 +151,8 @@ __all__ = [
     "StallRecovered",
     "Stalled",
     "StrappedTrauma",
+    "StunEnded",
+    "Stunned",
     "Tripped",
     "Turned",
     "VelocityChanged",

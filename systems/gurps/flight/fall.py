@@ -7,7 +7,7 @@ from typing import Final
 import esper
 
 from esper_motion.components.flight import Flight
-from esper_motion.components.gurps import Control, Intent, Mover, MoveState
+from esper_motion.components.gurps import Condition, Control, Intent, Mover, MoveState
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.ecs import IntentError, Phase, World
 from esper_motion.ecs.hexgrid import Hex
@@ -80,14 +80,18 @@ def fall_onto(world: World, index: SpatialIndex, entity: int, struck: int) -> No
     onto something is a collision with that instead, and it breaks the fall: no more damage for the rest of the way
     down. The flier ends on the ground (:func:`_down`) beside what it struck: on its own hex if that is clear at ground
     level, else the nearest clear hex (:meth:`esper_motion.systems.gurps.shared.spatial.SpatialIndex.landing_spot`).
-    Emits the collision's events and :class:`FellClear`.
+    Emits the collision's events and :class:`FellClear`. A ridden flying mount that falls so is a mount that falls,
+    as on the ground: table row 12 for its riders, from the height it fell to what it struck
+    (:func:`esper_motion.systems.gurps.shared.movers.mount_crashed`).
     """
     flight = world.get(entity, Flight)
     here = world.get(entity, Position).hex
-    resolve_collision(world, entity, struck, rules.fall_velocity(flight.fall_yd), here, from_above=True)
+    fallen = flight.fall_yd
+    resolve_collision(world, entity, struck, rules.fall_velocity(fallen), here, from_above=True)
     spot = index.landing_spot(entity, figure_height_yd(world.get(entity, Mover)), (here,), here)
     _down(world, index, entity, spot)
     world.emit(FellClear(entity, struck, spot))
+    mount_crashed(world, entity, fallen)
 
 
 def _down(world: World, index: SpatialIndex, entity: int, spot: Hex) -> None:
@@ -180,8 +184,8 @@ def refuse_steering(world: World, entity: int) -> None:
 
 class FallSystem(IndexedSystem):
     """STALL phase, after the stall check: stalled fliers fall, try to recover, or land. Reads ``Flight``, ``Position``,
-    ``Mover`` (DX, HP), ``Condition`` (shock) and ``Facing``; writes ``Flight``, ``Position.altitude_yd``, ``Velocity``,
-    ``Control.state`` and ``Condition.injury``; emits :class:`~esper_motion.ecs.events.RollMade`,
+    ``Mover`` (DX, HP), ``Condition`` (shock, conscious) and ``Facing``; writes ``Flight``, ``Position.altitude_yd``,
+    ``Velocity``, ``Control.state`` and ``Condition.injury``; emits :class:`~esper_motion.ecs.events.RollMade`,
     :class:`StallRecovered`, :class:`Falling`, :class:`Landed` and :class:`FallDamage`. Implements Basic Set: Flying
     Combat.
 
@@ -226,6 +230,9 @@ class FallSystem(IndexedSystem):
 
     def _recovers(self, entity: int) -> bool:
         world = self.world
+        condition = world.try_get(entity, Condition)
+        if condition is not None and not condition.conscious:
+            return False  # an unconscious flier cannot pull out: it falls
         target = recovery_target(world, entity)
         assert target is not None  # only fliers stalled before this turn roll
         return success_roll(world, entity, target, RECOVERY_LABEL, "stall recovery").success

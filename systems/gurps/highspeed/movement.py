@@ -10,7 +10,7 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from esper_motion.components.gurps import Condition, Control, FacingChange, LossCause, Mover, MoveState, Skills
+from esper_motion.components.gurps import Control, FacingChange, LossCause, Mover, MoveState, Skills
 from esper_motion.components.motion import Position
 from esper_motion.components.mount import Mount
 from esper_motion.ecs import Phase, World
@@ -20,6 +20,7 @@ from esper_motion.systems.gurps.events import DodgedAside, Moved, ObstacleCrosse
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.climbing import hexside_free_yd, level_points
 from esper_motion.systems.gurps.shared.figure import body_hexes
+from esper_motion.systems.gurps.shared.injury import defense_modifiers
 from esper_motion.systems.gurps.shared.movers import (
     Body,
     bodies,
@@ -382,16 +383,15 @@ def jump_skill(world: World, body: Body) -> int:
 
 
 def dodge_skill(world: World, entity: int) -> int | None:
-    """Dodge of a body in the way: Basic Speed + 3 (rounded down) less encumbrance, -4 when stunned; None for
-    one that cannot dodge (unconscious, or no ``Mover``)."""
+    """Dodge of a body in the way: Basic Speed + 3 (rounded down) less encumbrance, halved when reeling and -4 when
+    stunned (:func:`esper_motion.systems.gurps.shared.injury.defense_modifiers`); None for one that cannot dodge
+    (unconscious, or no ``Mover``)."""
     mover = world.try_get(entity, Mover)
     if mover is None:
         return None
-    condition = world.try_get(entity, Condition)
-    if condition is not None and not condition.conscious:
-        return None
-    stunned = -4 if condition is not None and condition.stunned else 0
-    return int(mover.basic_speed) + 3 + rules.dodge_encumbrance_penalty(mover.encumbrance) + stunned
+    dodge = int(mover.basic_speed) + 3 + rules.dodge_encumbrance_penalty(mover.encumbrance)
+    injured = defense_modifiers(world, entity, "dodge", dodge)
+    return None if injured is None else dodge + sum(value for _, value in injured)
 
 
 def dodge_aside(world: World, index: SpatialIndex, mover: int, other: int, *, at: Hex, aside: int) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final, TypeVar
 
-from esper_motion.components.gurps import Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState
+from esper_motion.components.gurps import Condition, Control, Intent, Maneuver, Mover, MoveState, Posture, PostureState
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import IntentError, SuccessRoll, World, WorldError
@@ -253,6 +253,20 @@ def control_skill(mount: Mount) -> str:
     """The skill a rider controls ``mount`` with: Driving on an open vehicle (a motorcycle), else Riding (Basic Set:
     Mounted Combat > Cavalry Weapons: the same rules from a motorcycle, with Driving for Riding)."""
     return "Driving" if mount.open_vehicle else "Riding"
+
+
+def unconscious(world: World, entity: int) -> bool:
+    """Whether ``entity`` is unconscious (or dead): it makes no roll, and a rider falls off (Basic Set: Injury, as in
+    docs/architecture.md > Facts the rules lean on)."""
+    condition = world.try_get(entity, Condition)
+    return condition is not None and not condition.conscious
+
+
+def cannot_act(world: World, entity: int) -> bool:
+    """Whether ``entity`` is unconscious or stunned: it can do nothing to save itself, such as keep its seat on a
+    falling mount or leap clear of it."""
+    condition = world.try_get(entity, Condition)
+    return condition is not None and (not condition.conscious or condition.stunned)
 
 
 def riding_roll(

@@ -28,6 +28,7 @@ from esper_motion.systems.gurps.events import (
     MountLossOfControl,
 )
 from esper_motion.systems.gurps.mounted.common import (
+    cannot_act,
     fall_off,
     force_ready,
     mount_body,
@@ -184,7 +185,8 @@ def mount_falls(world: World, mount: int) -> None:
     mount's ST and a 2-yard fall (Basic Set: Mounted Combat > Mount Loss of Control Table, row 12; falls shifted by the
     mount's ``fall_yd``). Reading chosen: the riders roll in seat order while all are still seated (the controller keeps
     its -1 for the passenger, the passenger holds on by the controller's Riding); the falls follow. A mount without a
-    ``Mover`` counts as DX 10, ST 10.
+    ``Mover`` counts as DX 10, ST 10. A rider unconscious or stunned (:func:`~esper_motion.systems.gurps.mounted.common.
+    cannot_act`) rolls nothing: it goes down as one that failed to stay seated.
 
     A flying mount that crashed this turn (``Mount.crashed_from_yd``: it has taken its own fall damage on landing)
     adds the height it fell from to every one of its riders' falls: from 30 yards a rider unseated falls 33 yards, one
@@ -215,9 +217,13 @@ def mount_falls(world: World, mount: int) -> None:
     outcomes: list[tuple[int, bool, bool, bool]] = []
     for rider in list(found.riders):
         held = strapped(world, rider)
-        stayed = riding_roll(
-            world, rider, mount, row.stay_seated_modifier, "stay seated on the falling mount", stay_on=True
-        ).success
+        helpless = cannot_act(world, rider)
+        stayed = (
+            not helpless
+            and riding_roll(
+                world, rider, mount, row.stay_seated_modifier, "stay seated on the falling mount", stay_on=True
+            ).success
+        )
         cleared = False
         if stayed and not held:
             rider_mover = world.try_get(rider, Mover)

@@ -23,6 +23,7 @@ from esper_motion.systems.gurps.mounted.common import (
     require_seated,
     riding_roll,
     strapped,
+    unconscious,
 )
 from esper_motion.systems.gurps.mounted.mount_control import apply_loss_row, lose_control
 from esper_motion.systems.gurps.mounted.spooking import start_spooking
@@ -147,6 +148,9 @@ class MountedResultsSystem(System):
     def _resolve(self, entity: int) -> None:
         world = self.world
         mount = world.get(entity, Mount)
+        for rider in list(mount.riders):
+            if unconscious(world, rider) and not strapped(world, rider):
+                fall_off(world, rider, entity, "unconscious", mount.fall_yd)
         for made in mount.dx_rolls:
             if made or installed_rules(world).house_mounts:
                 for rider in list(mount.riders):
@@ -197,7 +201,7 @@ class MountedResultsSystem(System):
         world = self.world
         link = world.get(rider, Rider)
         stunned, yards = link.stunned_now, link.knockback_yd
-        if not stunned and not yards:
+        if (not stunned and not yards) or unconscious(world, rider):
             return
         if installed_rules(world).house_mounts:
             modifier = rules.house_unseat_modifier(stunned, yards)

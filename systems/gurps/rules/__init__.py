@@ -14,6 +14,7 @@ whichever module a rule lives in:
 - ``mounted``: Mounted Combat, and the house Mounts.
 - ``posture``: Changing Posture in Armor.
 - ``maneuvers``: how far each maneuver moves below high speed (a step), Move and Attack, and shock.
+- ``wounds``: general injury: the major wound, stun, reeling, 0 HP or less, death checks and death.
 - ``combat``: the facts attacks and defenses lean on: posture, hit locations, Aim, retreats, wounding and
   injury, major wounds and knockback.
 - ``damage``: Damage from Collisions, Falling, and the thrust column of the Damage Table.
@@ -198,10 +199,28 @@ from esper_motion.systems.gurps.rules.tables import (
     size_modifier,
     speed_range_modifier,
 )
+from esper_motion.systems.gurps.rules.wounds import (
+    DEAD_AT_MULTIPLE,
+    DEATH_CHECK_MULTIPLES,
+    STUNNED_DEFENSE_MODIFIER,
+    DeathCheckOutcome,
+    WoundOutcome,
+    at_or_below_zero_hp,
+    dead_by_injury,
+    death_check_outcome,
+    death_checks_crossed,
+    halved,
+    major_wound_outcome,
+    reeling,
+    shock_after,
+    zero_hp_ht_modifier,
+)
 
 __all__ = [
     "ACROBATIC_DODGE_MODIFIER",
     "BUCKING_SHEATHE_DX_MODIFIER",
+    "DEAD_AT_MULTIPLE",
+    "DEATH_CHECK_MULTIPLES",
     "DIFFERENT_LEVELS_TABLE",
     "DRAGON_MOVE_YD",
     "ENCUMBRANCE_TABLE",
@@ -226,6 +245,7 @@ __all__ = [
     "SCALE_HEIGHT_FT",
     "SPEED_RANGE_DECADE",
     "STALL_RECOVERY_DX_MODIFIER",
+    "STUNNED_DEFENSE_MODIFIER",
     "STUNNED_RIDER_RIDING_MODIFIER",
     "THRUST_TABLE",
     "TRAINING_TABLE",
@@ -233,6 +253,7 @@ __all__ = [
     "Atmosphere",
     "Breathing",
     "ClimbDiveTurnRow",
+    "DeathCheckOutcome",
     "Deceleration",
     "DifferentLevelsRow",
     "Encumbrance",
@@ -254,8 +275,10 @@ __all__ = [
     "Training",
     "TrainingRow",
     "Variant",
+    "WoundOutcome",
     "aerial_retreat_bonus",
     "aim_bonus",
+    "at_or_below_zero_hp",
     "breathing_limit",
     "can_couch_lance",
     "can_enter_high_speed",
@@ -263,6 +286,9 @@ __all__ = [
     "cavalry_skill",
     "collision_dice",
     "collision_velocity",
+    "dead_by_injury",
+    "death_check_outcome",
+    "death_checks_crossed",
     "different_levels",
     "dive_limits",
     "dodge_encumbrance_penalty",
@@ -273,6 +299,7 @@ __all__ = [
     "entry_velocity_limit",
     "fall_velocity",
     "footing_deceleration",
+    "halved",
     "hasty_deceleration_modifier",
     "high_speed_defense",
     "high_speed_maneuver_allowed",
@@ -303,6 +330,7 @@ __all__ = [
     "knockback_yd",
     "lance_damage",
     "major_wound",
+    "major_wound_outcome",
     "max_accelerated_velocity",
     "mount_loss_of_control",
     "mounted_aim_limit",
@@ -317,11 +345,13 @@ __all__ = [
     "posture_change_seconds",
     "posture_modifiers",
     "ranged_trick",
+    "reeling",
     "retreat_bonus",
     "riding_control_penalty",
     "riding_defense_penalty",
     "risky_feat_riding_modifier",
     "rolled_damage",
+    "shock_after",
     "shock_penalty",
     "size_modifier",
     "skid_yards",
@@ -335,4 +365,5 @@ __all__ = [
     "turning_radius",
     "vertical_move_cost",
     "winged_flight_possible",
+    "zero_hp_ht_modifier",
 ]

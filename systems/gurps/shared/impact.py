@@ -6,12 +6,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from esper_motion.components.gurps import Condition, Mover, Obstacle, Posture, PostureState
+from esper_motion.components.gurps import Mover, Obstacle, Posture, PostureState
 from esper_motion.components.motion import Velocity
 from esper_motion.ecs import Damage, World, WorldError
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import Collided, FallDamage, KnockedDown
+from esper_motion.systems.gurps.shared.injury import wound
 from esper_motion.systems.gurps.shared.rolls import dice_roll
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
 
@@ -21,25 +22,27 @@ arithmetic is slow, and the same few figures collide again and again)."""
 
 
 def injure(world: World, entity: int, injury: int) -> None:
-    """Add ``injury`` to the entity's ``Condition.injury`` when it has one."""
-    condition = world.try_get(entity, Condition)
-    if condition is not None:
-        condition.injury += injury
+    """Add ``injury`` to the entity's ``Condition`` with its consequences
+    (:func:`esper_motion.systems.gurps.shared.injury.wound`)."""
+    wound(world, entity, injury)
 
 
 def inflict(world: World, entity: int, damage: Damage, purpose: str) -> tuple[int, int]:
-    """Roll ``damage`` against ``entity`` (:func:`~esper_motion.systems.gurps.shared.rolls.dice_roll`) and
-    :func:`injure` it.
+    """Roll ``damage`` against ``entity`` (:func:`roll_damage`) and :func:`injure` it; returns the rolled total and
+    the injury done."""
+    rolled, injury = roll_damage(world, entity, damage, purpose)
+    injure(world, entity, injury)
+    return rolled, injury
 
-    Returns the rolled total and the injury done: crushing damage never does less than 0, so a roll below
-    0 does none. ``Damage(0)`` is not rolled (0, 0).
-    """
+
+def roll_damage(world: World, entity: int, damage: Damage, purpose: str) -> tuple[int, int]:
+    """Roll ``damage`` for ``entity`` (:func:`~esper_motion.systems.gurps.shared.rolls.dice_roll`) without injuring
+    it yet: the rolled total and the injury it does. Crushing damage never does less than 0, so a roll below 0 does
+    none. ``Damage(0)`` is not rolled (0, 0)."""
     if damage.dice == 0:
         return 0, 0
     total = dice_roll(world, entity, damage.expression, purpose).total
-    injury = max(0, total)
-    injure(world, entity, injury)
-    return total, injury
+    return total, max(0, total)
 
 
 def fall_damage(world: World, entity: int, velocity_yps: float) -> FallDamage:
@@ -87,6 +90,8 @@ def resolve_collision(
     - The collision ends the run of both: each comes to rest, velocity 0 (the struck party stops).
     - Whoever takes at least twice the damage it dealt (and some injury) is knocked down, as in a slam.
     - An obstacle takes its damage too; it has no ``Condition`` unless the game gives it one.
+    - Both damages are rolled and told (:class:`Collided`) before either injury does anything
+      (:func:`esper_motion.systems.gurps.shared.injury.wound`).
     """
     mover = world.get(entity, Mover)
     heading = world.get(entity, Velocity).heading
@@ -112,8 +117,8 @@ def resolve_collision(
         else:
             taken = _collision_dice(obstacle.hp, velocity)
             dealt = _collision_dice(mover.hp, velocity)
-    rolled_taken, injury_taken = inflict(world, entity, taken, f"collision damage from entity {struck}")
-    rolled_dealt, injury_dealt = inflict(world, struck, dealt, f"collision damage from entity {entity}")
+    rolled_taken, injury_taken = roll_damage(world, entity, taken, f"collision damage from entity {struck}")
+    rolled_dealt, injury_dealt = roll_damage(world, struck, dealt, f"collision damage from entity {entity}")
     world.emit(
         Collided(
             entity,
@@ -129,6 +134,8 @@ def resolve_collision(
             injury_dealt,
         )
     )
+    injure(world, entity, injury_taken)
+    injure(world, struck, injury_dealt)
     come_to_rest(world, entity, "collision")
     if struck_body is not None:
         come_to_rest(world, struck, "collision")

@@ -35,6 +35,7 @@ from esper_motion.ecs import World, WorldError
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.dive import speed_limits
+from esper_motion.systems.gurps.shared.injury_model import general_rules
 from esper_motion.systems.gurps.shared.rolls import shock
 
 Environment = Literal["ground", "air", "water"]
@@ -219,6 +220,16 @@ def dx_modifier(world: World, entity: int) -> int:
     return modifier
 
 
+def reeling_now(world: World, entity: int) -> bool:
+    """Whether ``entity`` is reeling under the general injury rules: fewer than 1/3 of its HP left, so its Move and
+    Dodge are halved, rounded up (:func:`esper_motion.systems.gurps.rules.reeling`)."""
+    condition = world.try_get(entity, Condition)
+    if condition is None or condition.injury == 0:
+        return False
+    mover = world.try_get(entity, Mover)
+    return mover is not None and rules.reeling(mover.hp, condition.injury) and general_rules(world)
+
+
 class Limits(NamedTuple):
     """What the rules allow one mover this turn (Basic Set: High-Speed Movement, or the house rules). A named
     tuple, quick to make: the systems work one out for most movers every turn.
@@ -280,6 +291,10 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     already in it; Encumbered Move reduces that figure, so the house rules' Encumbered Move includes Flight's
     x2 by construction (House rules: High Speed Movement).
 
+    Reeling (:func:`reeling_now`), its Move, its top speed and the most its first turn at high speed may start with
+    are halved, rounded up. Reading chosen: Basic Move stays as it is, so what is high speed, how fast it may speed up
+    or slow down and its turning radius do not change.
+
     House rules, reading chosen (``Rules.flight == "house"``): a flier in the air that cannot hover must use
     High Speed Movement (House rules: Flying Movement and Combat), so any velocity is high speed for it
     (``high_speed_above`` 0): it never slows back into ordinary movement while it flies, and a velocity above
@@ -295,6 +310,8 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     if where == "air":  # a dive changes the acceleration and top speed, and Cannot Hover may change the threshold
         accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
         high = _high_speed_above(world, body, chosen, where, high)
+    if reeling_now(world, body.entity):
+        move, top, first_turn = rules.halved(move), rules.halved(top), rules.halved(first_turn)
     entry = min(first_turn, top)
     free = max(0, radius - body.control.straight_yd)
     # Positional, in the order of the fields: quicker to make than by keyword.

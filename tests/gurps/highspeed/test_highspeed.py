@@ -316,7 +316,8 @@ def test_an_early_turn_failed_trips_skids_a_quarter_of_the_rest_and_takes_fall_d
     # early turn: DX 10 + 3 - 1 = 12; 14 fails by 2. Fall at 13 yd/s, HP 10 doubled: 2.6 -> 3d = 6.
     world.dice.script(6, 6, 2, 1, 2, 3)
     events = world.step()
-    assert rolls(events) == [(runner, "early turn", 12), (runner, "fall damage", 6)]
+    # 6 injury is more than half of 10 HP, a major wound: an HT roll against 10.
+    assert rolls(events) == [(runner, "early turn", 12), (runner, "fall damage", 6), (runner, "a major wound", 10)]
     assert of_type(events, LostControl) == [LostControl(runner, "failed roll", "trip", 1)]
     assert of_type(events, Turned) == []
     assert of_type(events, Moved) == [Moved(runner, ((1, 0),), 0)]
@@ -509,6 +510,7 @@ def test_a_head_on_collision_adds_velocities_and_hurts_both() -> None:
         (b, "dodge out of the way of entity 1", 8),
         (a, "collision damage from entity 2", 7),
         (b, "collision damage from entity 1", 4),
+        (a, "a major wound", 10),  # 7 injury is more than half of 12 HP: an HT roll against 10
     ]
     assert of_type(events, Collided) == [Collided(a, b, (5, 0), "head-on", 18, "2d", 7, 7, "2d", 4, 4)]
     assert world.get(a, Condition).injury == 7

@@ -61,6 +61,18 @@ def test_movement_and_maneuvers_encumbrance_reduces_the_gallop_as_it_reduces_mov
     assert world.get(horse, Velocity).yps == 9
 
 
+def _winged_horse_and_rider(world: World) -> tuple[int, int]:
+    """A winged horse that cannot hover (air Move 16, top airspeed 32) flying east at 2 yd/s, 5 yards up, its rider
+    seated."""
+    horse = spawn_horse(world, velocity=2)
+    world.get(horse, Position).altitude_yd = 5.0
+    world.add(horse, Flight(air_move=16, top_airspeed=32, mode=FlightMode.CANNOT_HOVER, wings=True))
+    world.add(horse, FlightIntent())
+    rider = spawn_rider(world)
+    seat(world, rider, horse)
+    return horse, rider
+
+
 def test_mount_loss_of_control_table_a_ridden_flier_that_crashes_is_a_mount_that_falls() -> None:
     """Basic Set: Mounted Combat > Mount Loss of Control Table (the row applies whenever a mount falls), row 12,
     with Flying Combat > Cannot Hover. A winged horse (HP 25, DX 10, least speed a quarter of 32 = 8) flying 2
@@ -69,12 +81,7 @@ def test_mount_loss_of_control_table_a_ridden_flier_that_crashes_is_a_mount_that
     rider rolls Riding-2 = 10 (11: fails) and is unseated, falling the row's 3 yards plus the 5 the mount fell:
     8 yards, sqrt(21.4 x 8) = 13 yd/s, 22 x 13 / 100 = 2.86, so 3d (scripted 1s: 3 injury)."""
     world = gurps_world(BASIC)
-    horse = spawn_horse(world, velocity=2)
-    world.get(horse, Position).altitude_yd = 5.0
-    world.add(horse, Flight(air_move=16, top_airspeed=32, mode=FlightMode.CANNOT_HOVER, wings=True))
-    world.add(horse, FlightIntent())
-    rider = spawn_rider(world)
-    seat(world, rider, horse)
+    horse, rider = _winged_horse_and_rider(world)
     world.dice.script(1, 1, 1, 1, 1, *faces(10), *faces(11), 1, 1, 1)
     events = world.step()
     assert [(e.entity, e.fall_yd) for e in of_type(events, Landed)] == [(horse, 5.0)]
@@ -167,3 +174,21 @@ def test_mounted_combat_riding_plus_2_the_preview_lists_the_roll_the_path_asks()
     ]
     assert world.dice.getstate() == before
     assert world.get(horse, Mount).feats == {}
+
+
+def test_mount_loss_of_control_table_a_ridden_flier_that_falls_onto_a_body_is_a_mount_that_falls() -> None:
+    """Basic Set: Mounted Combat > Mount Loss of Control Table, row 12, whenever a mount falls: onto a body as onto
+    the ground. The winged horse of the test above stalls at 5 yards up over a footman (HP 11, 2 yards tall): it
+    falls the 3 yards to his head, 8 yd/s; it takes 11 x 8 / 100 = 0.88, 1d-1 (scripted 1: 0), he takes
+    25 x 8 / 100 = 2d (1s: 2). Row 12: the horse's DX+1 = 11 rolls 10; the rider's Riding-2 = 10 rolls 11, fails:
+    unseated, the row's 3 yards and the 3 the mount fell, 6 yards: round(sqrt(21.4 x 6)) = 11 yd/s,
+    22 x 11 / 100 = 2.42, 2d (1s)."""
+    world = gurps_world(BASIC)
+    horse, rider = _winged_horse_and_rider(world)
+    below = spawn_rider(world, at=(1, 0))
+    world.dice.script(1, 1, 1, *faces(10), *faces(11), 1, 1)
+    events = world.step()
+    assert [(e.mount, e.broken_leg) for e in of_type(events, MountFell)] == [(horse, False)]
+    assert [(e.rider, e.fall_yd) for e in of_type(events, FellOff)] == [(rider, 6.0)]
+    assert world.get(rider, Rider).mount is None
+    assert world.get(below, Position).hex == (1, 0)

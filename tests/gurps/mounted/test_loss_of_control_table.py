@@ -96,10 +96,13 @@ def test_row_2_without_animal_handling_the_mount_stays_loose() -> None:
 
 
 def test_row_2_an_unconscious_rider_calls_only_later() -> None:
+    """Row 2: a thrown rider who does not stay conscious calls the mount back only later. The 3-yard fall is 8 yd/s,
+    the rider's 10 HP doubled: 20 x 8 / 100 = 1.6, 2d, scripted 6 + 6 = 12 injury, more than half of 10 HP: a major
+    wound; HT 10 rolls 18, a critical failure: unconscious (Basic Set: Injury, as in docs/architecture.md)."""
     world = gurps_world()
     horse, rider = mounted_pair(world)
-    world.get(rider, Condition).conscious = False
-    events = lose_control(world, rider, 2, 2, 2)
+    events = lose_control(world, rider, 2, 6, 6, *faces(18))
+    assert not world.get(rider, Condition).conscious
     assert not of_type(events, MountCalledBack)
     assert world.get(horse, Mount).call_back_in == 300
 
