@@ -237,6 +237,8 @@ class RoundState:
     - ``weapon_ready``: the ranged weapon is loaded, an arrow nocked, so the first shot on the move needs no
       draw. Shooting on the move spends it; a round in which the character moves no hex and shoots nothing
       readies it again (Spelljammer: ... > Moving and Shooting > Weapon Modifiers; ``MovingFire``).
+    - ``weapon_dropped``: a threat roll of 96 or more dropped the weapon itself; it fires nothing until readied
+      as above (Drop Threat).
     """
 
     mode: SpeedMode | None = None
@@ -251,6 +253,7 @@ class RoundState:
     nonlethal_total: int = 0
     fled_from: tuple[int, ...] = ()
     weapon_ready: bool = True
+    weapon_dropped: bool = False
 
     def __post_init__(self) -> None:
         owner = "RoundState"
@@ -270,6 +273,7 @@ class RoundState:
         check_int(owner, "nonlethal_total", self.nonlethal_total, low=0)
         self.fled_from = _entity_ids(owner, "fled_from", self.fled_from)
         check_bool(owner, "weapon_ready", self.weapon_ready)
+        check_bool(owner, "weapon_dropped", self.weapon_dropped)
 
     def links(self) -> tuple[int, ...]:
         """The entities this state names: the foes already offered a free attack."""

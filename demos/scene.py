@@ -69,7 +69,8 @@ class ScriptData:
 
 @register_system("demos.ScriptSystem", ScriptData)
 class ScriptSystem(System):
-    """Demo driver, first in the ``INTENT`` phase: sets each turn's scripted fields and queues its dice.
+    """Demo driver, first in the ``DECIDE`` phase (before the planner of movers with goals, so a scripted goal counts
+    the turn it is set): sets each turn's scripted fields and queues its dice.
 
     A scripted field changes the component the entity already has, in place (no component is added during a
     turn), and the component's own checks run on the result. ``manual`` holds fields of the rule set's intent
@@ -77,7 +78,7 @@ class ScriptSystem(System):
     (:class:`ScriptData`), so a loaded scene plays on as the saved one would.
     """
 
-    phase = Phase.INTENT
+    phase = Phase.DECIDE
 
     def __init__(self, data: ScriptData) -> None:
         super().__init__()

@@ -159,11 +159,13 @@ an enum member or a frozen dataclass of such fields cannot)."""
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """One field of a dataclass: its name, its kind, and whether the constructor takes it."""
+    """One field of a dataclass: its name, its kind, whether the constructor takes it, and whether it has a default
+    (a value or a factory)."""
 
     name: str
     kind: Kind
     init: bool
+    default: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +204,8 @@ def plan(cls: type[Any]) -> Plan:
     read = []
     for item in dataclasses.fields(cls):
         try:
-            read.append(Field(item.name, kind_of(hints[item.name]), item.init))
+            has_default = item.default is not dataclasses.MISSING or item.default_factory is not dataclasses.MISSING
+            read.append(Field(item.name, kind_of(hints[item.name]), item.init, has_default))
         except FieldTypeError as error:
             raise error.within(cls.__name__, item.name) from None
     found = _PLANS[cls] = Plan(

@@ -112,6 +112,17 @@ def direction_to(a: Hex, b: Hex) -> int | None:
     return _FACING_OF_OFFSET.get((b[0] - a[0], b[1] - a[1]))
 
 
+def away_from(hex: Hex, source: Hex) -> tuple[int, ...]:
+    """The facings from ``hex`` whose neighbours are farthest from ``source`` (one yard farther than ``hex``), in
+    facing order: the ways straight away from it.
+
+    >>> away_from((3, 0), (0, 0)), away_from((0, 0), (0, 0))
+    ((0, 1, 5), (0, 1, 2, 3, 4, 5))
+    """
+    gone = distance(hex, source) + 1
+    return tuple(facing for facing in range(6) if distance(neighbour(hex, facing), source) == gone)
+
+
 def _round(q: float, r: float) -> Hex:
     """The hex containing fractional axial point ``(q, r)`` (rounding in cube coordinates)."""
     s = -q - r

@@ -1,8 +1,8 @@
 """Saving a World as JSON and loading it back: data only, checked field by field, written atomically.
 
-A save is one JSON object (format version 2)::
+A save is one JSON object (format version 3)::
 
-    {"format": "esper-motion save", "version": 2, "turn": 3, "next_entity": 4,
+    {"format": "esper-motion save", "version": 3, "turn": 3, "next_entity": 4,
      "dice": {"version": 3, "random": [625 whole numbers], "gauss": null, "script": [4, 2]},
      "rules": {"gurps": {"module": "esper_motion.systems.gurps",
                          "options": {"turning_radius": "basic", "control": "basic", ...}}},
@@ -21,6 +21,8 @@ A save is one JSON object (format version 2)::
   one ``{"rules": name}`` where the first of them stands, any other as its name and data registered with
   :func:`esper_motion.ecs.register_system`. A system neither accounts for cannot be saved: the save is refused,
   naming it. Version 1 files, which have no ``systems``, load with their rule sets in install order.
+- A field added in a later version (:data:`NEW_FIELDS`) may be absent from an older save: it loads with its
+  default. Any other absent field, or one without a default, is refused by name.
   :meth:`World.restore` keeps the world's own systems and reads no system data.
 - Queued changes exist only inside a step, and saving or restoring inside a step is refused, so a save
   never holds any. The events of the last step, event handlers and the game's plain esper processors are not
@@ -87,8 +89,43 @@ from esper_motion.ecs.world import System, World
 FORMAT: Final = "esper-motion save"
 """The value of a save file's ``format`` key."""
 
-VERSION: Final = 2
+VERSION: Final = 3
 """The format version this code writes, and the newest it reads."""
+
+NEW_FIELDS: Final[dict[int, frozenset[str]]] = {
+    3: frozenset(
+        {
+            "gurps.Intent.turns",
+            "gurps.Control.turn_plan",
+            "gurps.Mount.feats",
+            "gurps.Flight.stalled_turn",
+            "gurps.Condition.next_shock",
+            "gurps.Condition.stunned_turn",
+            "gurps.Condition.mortally_wounded",
+            "gurps.Condition.dead",
+            "spelljammer.RoundState.weapon_ready",
+            "spelljammer.RoundState.weapon_dropped",
+            "rules.gurps.lance_speed_bonus",
+            "rules.gurps.house_height_riders",
+        }
+    ),
+}
+"""The fields each format version added, as ``component.field`` (its registered name) or ``rules.set.option``: a
+save of an older version may lack them, and each then loads with its default."""
+
+
+def _added_since(version: int, label: str) -> frozenset[str]:
+    """The fields of ``label`` (a registered component name, or ``rules.<rule set>``) that a save of ``version``
+    may lack: those :data:`NEW_FIELDS` gives a later version."""
+    prefix = f"{label}."
+    return frozenset(
+        name[len(prefix) :]
+        for added, names in NEW_FIELDS.items()
+        if added > version
+        for name in names
+        if name.startswith(prefix)
+    )
+
 
 MAX_SAVE_BYTES: Final = 256 * 2**20
 """The largest save file read, in bytes (256 MiB)."""
@@ -328,27 +365,32 @@ def _text_keyed(value: Any, where: str) -> dict[str, Any]:
 class _Dataclass:
     """A dataclass, written as an object of all its fields and rebuilt through its constructor."""
 
-    __slots__ = ("cls", "fields")
+    __slots__ = ("cls", "defaults", "fields")
 
-    def __init__(self, cls: type[Any], fields: dict[str, _Codec]) -> None:
+    def __init__(self, cls: type[Any], fields: dict[str, _Codec], defaults: frozenset[str]) -> None:
         self.cls = cls
         self.fields = fields
+        self.defaults = defaults
 
     def encode(self, value: Any, where: str) -> Any:
         if type(value) is not self.cls:
             raise _FieldError(where, f"expected a {self.cls.__name__}, got {shown(value)}")
         return {name: codec.encode(getattr(value, name), _join(where, name)) for name, codec in self.fields.items()}
 
-    def decode(self, data: Any, where: str) -> Any:
+    def decode(self, data: Any, where: str, may_lack: frozenset[str] = frozenset()) -> Any:
+        """Rebuild the dataclass from ``data``; a field of ``may_lack`` (new since the save) that has a default
+        may be absent."""
         if not isinstance(data, dict):
             raise _FieldError(where, f"expected an object of {self.cls.__name__} fields, got {shown(data)}")
         for name in self.fields:
-            if name not in data:
+            if name not in data and not (name in may_lack and name in self.defaults):
                 raise _FieldError(_join(where, name), "missing")
         for name in data:
             if name not in self.fields:
                 raise _FieldError(_join(where, name), f"unknown field (fields: {', '.join(self.fields)})")
-        values = {name: codec.decode(data[name], _join(where, name)) for name, codec in self.fields.items()}
+        values = {
+            name: codec.decode(data[name], _join(where, name)) for name, codec in self.fields.items() if name in data
+        }
         try:
             return self.cls(**values)
         except ValueError as error:
@@ -422,7 +464,8 @@ def _dataclass_codec(plan: fields.Plan) -> _Dataclass:
             codecs[field.name] = _codec(field.kind)
         except TypeError as error:
             raise TypeError(f"{cls.__name__}.{field.name}: {error}") from None
-    codec = _DATACLASS_CODECS[cls] = _Dataclass(cls, codecs)
+    defaults = frozenset(field.name for field in plan.fields if field.default)
+    codec = _DATACLASS_CODECS[cls] = _Dataclass(cls, codecs, defaults)
     return codec
 
 
@@ -758,9 +801,9 @@ def _read(file: str) -> _Saved:
         Dice().setstate(data["dice"])
     except RuleValueError as error:
         raise SaveError(file, str(error), field="dice") from None
-    rules = _read_rules(data["rules"], file)
+    rules = _read_rules(data["rules"], file, version)
     systems = _read_systems(data["systems"], rules, file) if version >= 2 else tuple(rules)
-    entities = _read_entities(data["entities"], file)
+    entities = _read_entities(data["entities"], file, version)
     if entities and following <= max(entities):
         raise SaveError(file, f"must be above every entity id (the highest is {max(entities)})", field="next_entity")
     for entity, components in entities.items():
@@ -799,7 +842,7 @@ def _top_level_int(data: dict[str, Any], key: str, low: int, file: str) -> int:
     return value
 
 
-def _read_rules(data: Any, file: str) -> dict[str, Any]:
+def _read_rules(data: Any, file: str, version: int) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise SaveError(file, f"expected an object of rule sets, got {shown(data)}", field="rules")
     rules: dict[str, Any] = {}
@@ -817,7 +860,7 @@ def _read_rules(data: Any, file: str) -> dict[str, Any]:
             ) from None
         codec = _class_codec(rule_set.options_type, file, None, f"{label}.options")
         try:
-            rules[name] = codec.decode(record["options"], "")
+            rules[name] = codec.decode(record["options"], "", _added_since(version, f"rules.{name}"))
         except _FieldError as problem:
             raise SaveError(file, problem.message, component=f"{label}.options", field=problem.where) from None
     return rules
@@ -861,7 +904,7 @@ def _read_systems(data: Any, rules: dict[str, Any], file: str) -> tuple[str | Sy
     return tuple(found)
 
 
-def _read_entities(data: Any, file: str) -> dict[int, dict[type[Any], Any]]:
+def _read_entities(data: Any, file: str, version: int) -> dict[int, dict[type[Any], Any]]:
     if not isinstance(data, list):
         raise SaveError(file, f"expected a list of entities, got {shown(data)}", field="entities")
     entities: dict[int, dict[type[Any], Any]] = {}
@@ -890,7 +933,7 @@ def _read_entities(data: Any, file: str) -> dict[int, dict[type[Any], Any]]:
                 raise SaveError(file, str(error), entity=entity, component=name) from None
             codec = _class_codec(cls, file, entity, name)
             try:
-                table[cls] = codec.decode(values, "")
+                table[cls] = codec.decode(values, "", _added_since(version, name))
             except _FieldError as problem:
                 raise SaveError(file, problem.message, entity=entity, component=name, field=problem.where) from None
         entities[entity] = table

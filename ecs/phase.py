@@ -10,9 +10,10 @@ class Phase(IntEnum):
     of a lower phase first, and within a phase in the order they were added.
 
     >>> [p.name for p in sorted(Phase)][:3]
-    ['INTENT', 'TURNING', 'MOVEMENT']
+    ['DECIDE', 'INTENT', 'TURNING']
     """
 
+    DECIDE = 0
     INTENT = 1
     TURNING = 2
     MOVEMENT = 3

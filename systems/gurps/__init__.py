@@ -124,6 +124,7 @@ from esper_motion.systems.gurps.mounted.mounting import (
 )
 from esper_motion.systems.gurps.mounted.spooking import spook
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner import Plan, PlannedTurn, plan
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, preview
 from esper_motion.systems.gurps.scene import SCENE_SUPPORT
 from esper_motion.systems.gurps.sections import SECTIONS, Section, systems_for
@@ -143,6 +144,8 @@ __all__ = [
     "MountedAttack",
     "MountedDefense",
     "MoveAndAttack",
+    "Plan",
+    "PlannedTurn",
     "Redirect",
     "RollForecast",
     "Rules",
@@ -189,6 +192,7 @@ __all__ = [
     "move_and_attack",
     "movement_limits",
     "note_mount_dx_roll",
+    "plan",
     "preview",
     "register_injury",
     "relative_speed_yps",

@@ -23,6 +23,13 @@ class Rules:
       control is lost; on by default.
     - ``posture_in_armor``: the optional rule Changing Posture in Armor.
     - ``flight`` and ``mounts``: ``basic`` or ``house`` readings of Flying Combat and Mounted Combat.
+    - ``lance_speed_bonus``: whether the melee damage bonus for relative velocity (the Basic Set's +1, the house
+      Size value) adds to a couched lance, whose damage already comes from the mount's speed. Off in the Basic
+      Set, as its worked example has it (Mounted Combat > Cavalry Weapons > Lances); on in the house preset,
+      whose speed bonus names no exception.
+    - ``house_height_riders``: under the house flight rules, whether a rider's 3 feet over a standing foe is a
+      yard of height like any other (+2 to defend, the foe -2: House rules: Flying Movement and Combat); off, it
+      keeps the Basic Set's Height Difference (Mounted Combat), the house rule holding between fliers only.
 
     Each reading is an enum that equals its name, so a scene or a save may give it as text
     (:class:`~esper_motion.systems.gurps.rules.RadiusVariant`, :class:`~esper_motion.systems.gurps.rules.Variant`);
@@ -39,6 +46,8 @@ class Rules:
     posture_in_armor: bool = False
     flight: Variant = Variant.BASIC
     mounts: Variant = Variant.BASIC
+    lance_speed_bonus: bool = False
+    house_height_riders: bool = True
 
     def __post_init__(self) -> None:
         self._read("turning_radius", RadiusVariant)
@@ -47,6 +56,8 @@ class Rules:
         check_bool("Rules", "posture_in_armor", self.posture_in_armor)
         self._read("flight", Variant)
         self._read("mounts", Variant)
+        check_bool("Rules", "lance_speed_bonus", self.lance_speed_bonus)
+        check_bool("Rules", "house_height_riders", self.house_height_riders)
 
     def _read(self, field: str, reading: type[Enum]) -> None:
         """Check the reading named in ``field`` and keep it as its enum member (a name given as text included)."""
@@ -76,5 +87,9 @@ class Rules:
     def house(cls) -> Rules:
         """The campaign's house rules wherever they replace the Basic Set."""
         return cls(
-            turning_radius=RadiusVariant.HOUSE, control=Variant.HOUSE, flight=Variant.HOUSE, mounts=Variant.HOUSE
+            turning_radius=RadiusVariant.HOUSE,
+            control=Variant.HOUSE,
+            flight=Variant.HOUSE,
+            mounts=Variant.HOUSE,
+            lance_speed_bonus=True,
         )

@@ -16,15 +16,16 @@ from esper_motion.ecs import IntentError, World, critical_failure_probability, s
 from esper_motion.ecs.dice import modified
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.combat.attack import strike_distance_yd
+from esper_motion.systems.gurps.combat.attack import across_yd, strike_distance_yd
 from esper_motion.systems.gurps.combat.numbers import attack_numbers, defense_numbers
 from esper_motion.systems.gurps.flight.fall import RECOVERY_LABEL, recovery_target, refuse_steering
 from esper_motion.systems.gurps.flight.house_climb_turns import CLIMB_DIVE_ROLL, climb_dive_turns
 from esper_motion.systems.gurps.highspeed.intent import check_intent, early_turn_modifier
 from esper_motion.systems.gurps.highspeed.maneuvers import maneuver_loss
-from esper_motion.systems.gurps.highspeed.movement import jump_skill, plan_walk, walk
+from esper_motion.systems.gurps.highspeed.movement import WalkResult, jump_skill, plan_walk, walk
 from esper_motion.systems.gurps.highspeed.turning import asked_turns, turn_checks
 from esper_motion.systems.gurps.mounted.mount_orders import feat_roll, ordered_intent
+from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import check_posture_change
 from esper_motion.systems.gurps.shared.movers import (
     Body,
@@ -109,10 +110,10 @@ def attack_rolls(world: World, entity: int) -> tuple[RollForecast, ...]:
     target = attack.target
     if not world.exists(target) or target == entity:
         raise IntentError(entity, "Attack.target", target, "another entity of this world")
-    range_yd = (
-        strike_distance_yd(world, entity, target, world.get(entity, Position).hex) if attack.weapon == "ranged" else 0
-    )
-    numbers = attack_numbers(world, entity, target, range_yd)
+    at = world.get(entity, Position).hex
+    ranged = attack.weapon == "ranged"
+    range_yd = strike_distance_yd(world, entity, target, at) if ranged else 0
+    numbers = attack_numbers(world, entity, target, range_yd, across_yd=across_yd(world, target, at) if ranged else 0)
     rolls = [RollForecast.of(f"attack on entity {target}", numbers.label, numbers.effective_skill)]
     defense = defense_numbers(world, target, entity)
     if defense is not None:
@@ -147,19 +148,28 @@ def _movement(world: World, entity: int) -> Forecast:
     if recovery is not None:  # a stalled flier falls; its one roll is to pull out (Flying Combat > Cannot Hover)
         refuse_steering(world, entity)
         return Forecast(entity, (RollForecast.of("stall recovery", RECOVERY_LABEL, recovery),))
+    index = SpatialIndex()
+    index.rebuild(world)
+    return walk_forecast(world, body, chosen, index)[0]
+
+
+def walk_forecast(world: World, body: Body, chosen: Rules, index: SpatialIndex) -> tuple[Forecast, WalkResult]:
+    """The forecast of ``body``'s movement this turn through ``index``, and the walk it follows, for a body whose
+    intent the rules accept (:func:`check_intent`), moving under its own power and not stalled: what :func:`preview`
+    gives for the entity, here for any body (copies of an entity's components in a state it is not in yet, as the
+    planner makes them). Nothing is written, not even to ``body``."""
+    entity = body.entity
     control = body.control
     intent = body.intent
     lim = limits(world, body, chosen)
     if control.state is MoveState.NORMAL:  # the throttle sets this turn's yards at once (ordinary movement)
         body = body._replace(velocity=Velocity(ordinary_yards(body, lim), body.velocity.heading))
     velocity = body.velocity.yps
-    index = SpatialIndex()
-    index.rebuild(world)
     cause = maneuver_loss(world, body, chosen) or control.loss_cause
     if cause is not None:
         plan = plan_walk(world, body, chosen, (), (0, cause))
         result = walk(plan, index, lambda _obstacle, _at: False, lambda _other, _at, _aside: False)
-        return Forecast(entity, (), cause.value, tuple(result.path), result.struck)
+        return Forecast(entity, (), cause.value, tuple(result.path), result.struck), result
     rolls: list[RollForecast] = []
     asked = asked_turns(body)
     turns: tuple[FacingChange, ...] = ()
@@ -218,7 +228,7 @@ def _movement(world: World, entity: int) -> Forecast:
             skill, label = control_roll(world, body)
             target = skill + outcome.roll_modifier
             rolls.append(RollForecast.of("hasty deceleration", modified(label, outcome.roll_modifier), target))
-    return Forecast(entity, tuple(rolls), loses, tuple(result.path), result.struck)
+    return Forecast(entity, tuple(rolls), loses, tuple(result.path), result.struck), result
 
 
 def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yds: tuple[int, ...]) -> list[RollForecast]:

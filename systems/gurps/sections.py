@@ -42,6 +42,7 @@ from esper_motion.systems.gurps.mounted.mounting import MountingSystem
 from esper_motion.systems.gurps.mounted.riding import RidingSystem
 from esper_motion.systems.gurps.mounted.spooking import SpookingSystem
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner.system import GoalPlanner
 from esper_motion.systems.gurps.posture.posture import PostureSystem
 from esper_motion.systems.gurps.shared.cleanup import IntentReset
 from esper_motion.systems.gurps.shared.consciousness import ConsciousnessCheck
@@ -59,6 +60,7 @@ __all__ = [
     "ConsciousnessCheck",
     "Drifting",
     "FallSystem",
+    "GoalPlanner",
     "HouseClimbTurns",
     "HouseDiveControl",
     "HouseDiveSpeed",
@@ -107,6 +109,7 @@ def systems_for(rules: Rules, *, without: Collection[Section] = ()) -> list[Syst
     index = SpatialIndex()
     house_flight = rules.house_flight
     every: list[tuple[str, System]] = [
+        (_CORE, GoalPlanner()),
         ("mounted", MountOrderSystem()),
         (_CORE, IntentCheck()),
         (_CORE, ConsciousnessCheck()),

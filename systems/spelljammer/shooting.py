@@ -11,9 +11,10 @@ from esper_motion.systems.spelljammer.rules import DropResult, drop_check, fire_
 class MovingFire(System):
     """CONTROL phase, after ``ChaseTable``: the ranged attacks a character makes on the move this round. Reads
     ``RoundIntent`` (``shots``, ``weapon``, ``reloads_itself``), ``Mobility`` (``dex``, ``large``, ``centaur``,
-    ``master_reduction``), ``RoundState`` (``mode``, ``moved_hex``, ``weapon_ready``) and the ``half_move_fire`` option;
-    writes ``RoundState.weapon_ready``; emits :class:`~esper_motion.ecs.RollMade` for each drop check and
-    :class:`ShotsOnTheMove`. Implements Spelljammer: Running, Shooting, Chasing and Fleeing > Moving and Shooting.
+    ``master_reduction``), ``RoundState`` (``mode``, ``moved_hex``, ``weapon_ready``, ``weapon_dropped``) and the
+    ``half_move_fire`` option; writes ``RoundState.weapon_ready`` and ``weapon_dropped``; emits
+    :class:`~esper_motion.ecs.RollMade` for each drop check and :class:`ShotsOnTheMove`. Implements Spelljammer:
+    Running, Shooting, Chasing and Fleeing > Moving and Shooting.
 
     Its reading of the rules: docs/spelljammer.md > How each system reads the rules > MovingFire.
     """
@@ -26,7 +27,10 @@ class MovingFire(System):
         for entity, (mobility, intent, state, _) in characters():
             if not intent.shots:
                 if state.moved_hex == 0:
-                    state.weapon_ready = True
+                    state.weapon_ready, state.weapon_dropped = True, False
+                continue
+            if state.weapon_dropped:
+                self.world.emit(ShotsOnTheMove(entity, intent.weapon, 0, 0, (), 0))
                 continue
             mode = state.mode
             assert mode is not None  # ChooseSpeed sets it every round
@@ -55,6 +59,7 @@ class MovingFire(System):
             if DropResult.WEAPON_DROPPED in drops:
                 # that shot (number first_drawn + len(drops) - 1) and every later one
                 lost += fire.attacks - (first_drawn + len(drops) - 2)
+                state.weapon_dropped = True
             fired = fire.attacks - lost
             if fire.attacks:
                 state.weapon_ready = False

@@ -28,18 +28,23 @@ from esper_motion.components import (
     MAX_ALTITUDE_YD,
     MAX_SPEED_YPS,
     Control,
+    Flee,
     Flight,
     FlightIntent,
     FlightMode,
+    GoTo,
     Intent,
+    KeepStation,
     LossCause,
     Maneuver,
     Mobility,
     Mover,
     MoveState,
+    Patrol,
     Position,
     Posture,
     PostureState,
+    Pursue,
     Vegetation,
     VegetationZone,
     Velocity,
@@ -80,6 +85,11 @@ BASES: Final[dict[str, Any]] = {
     "Flight": Flight(air_move=12),
     "Mobility": Mobility(tmr=9, dex=14),
     "VegetationZone": VegetationZone(Vegetation.DENSE),
+    "GoTo": GoTo((0, 0)),
+    "Pursue": Pursue(2),
+    "Flee": Flee(2),
+    "KeepStation": KeepStation(2),
+    "Patrol": Patrol(((0, 0),)),
 }
 """A valid instance of each component whose constructor needs arguments; the others use their defaults."""
 
@@ -165,6 +175,8 @@ def bad_values(owner: str, field: str, declared: Any) -> list[tuple[str, Any]]:
             (f"element {name}", origin((value,))) for name, value in _element_cases(owner, field, args[0])
         ]
         return [*elements, ("a set", {1})]
+    if origin is tuple and args == (int, int):  # a hex (q, r)
+        return [*_element_cases(owner, field, declared), ("a list", [0, 0])]
     if origin is dict:
         values = [(f"value {name}", {"x": value}) for name, value in _int_cases(owner, field)]
         return [*values, ("a key that is not text", {3: 1}), ("a list of pairs", [("x", 1)])]

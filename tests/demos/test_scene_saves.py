@@ -3,13 +3,16 @@ holds, so a loaded scene plays on exactly as the saved one would; a system a sav
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from esper_motion.demos.scene import ScriptSystem, build_scene
 from esper_motion.demos.scene_file import read_scene, scene_names
 from esper_motion.ecs import Event, Phase, SaveError, System, World
+from esper_motion.ecs.persist import NEW_FIELDS
 
 
 def play(world: World, turns: int) -> list[list[Event]]:
@@ -65,3 +68,58 @@ def test_a_world_holding_a_system_a_save_cannot_hold_refuses_to_save_naming_it(t
     with pytest.raises(SaveError, match=refusal):
         world.save(target)
     assert target.read_text(encoding="utf-8") == "the previous save"
+
+
+# --- saves from before a field existed -----------------------------------------------------------------------------
+
+
+def _strip_new_fields(data: dict[str, Any]) -> list[str]:
+    """Remove from a save every field :data:`NEW_FIELDS` lists (as a save from before them lacks them); the ones
+    removed, as ``component.field``."""
+    new = set().union(*NEW_FIELDS.values())
+    removed = []
+    for record in data["entities"]:
+        for component, values in record["components"].items():
+            for name in list(values):
+                if f"{component}.{name}" in new:
+                    del values[name]
+                    removed.append(f"{component}.{name}")
+    for rule_set, record in data["rules"].items():
+        for name in list(record["options"]):
+            if f"rules.{rule_set}.{name}" in new:
+                del record["options"][name]
+                removed.append(f"rules.{rule_set}.{name}")
+    return removed
+
+
+@pytest.mark.parametrize("name", ["cavalry_charge", "dive_and_stall", "chase"])
+def test_a_version_2_save_from_before_a_field_existed_loads_it_with_its_default(name: str, tmp_path: Path) -> None:
+    """A save of format version 2 written before ``Intent.turns``, ``Control.turn_plan``, ``Mount.feats``,
+    ``Flight.stalled_turn``, ``RoundState.weapon_ready`` (and this version's own new fields) lacks them: each loads
+    with its default, and the world plays on as one made fresh with those defaults would."""
+    world = build_scene(read_scene(name)).world
+    world.save(tmp_path / "new.json")
+    data = json.loads((tmp_path / "new.json").read_text(encoding="utf-8"))
+    removed = _strip_new_fields(data)
+    assert removed
+    data["version"] = 2
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    loaded = World.load(tmp_path / "old.json")
+    assert play(loaded, 3) == play(world, 3)
+
+
+def test_a_save_lacking_a_field_its_version_has_is_refused_naming_it(tmp_path: Path) -> None:
+    """A field new in version 3 is missing from a version 3 save, or a field of every version from a version 2 save:
+    both refused, by name."""
+    world = build_scene(read_scene("cavalry_charge")).world
+    world.save(tmp_path / "new.json")
+    data = json.loads((tmp_path / "new.json").read_text(encoding="utf-8"))
+    _strip_new_fields(data)
+    (tmp_path / "lacking.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveError, match=r"rules\.gurps\.options\.lance_speed_bonus: missing"):
+        World.load(tmp_path / "lacking.json")
+    data["version"] = 2
+    del data["entities"][0]["components"]["gurps.Control"]["state"]
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveError, match=r"gurps\.Control\.state: missing"):
+        World.load(tmp_path / "old.json")

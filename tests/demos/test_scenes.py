@@ -239,7 +239,7 @@ def test_cavalry_charge_panics_the_footman_and_the_couched_lance_strikes_by_the_
         True,
     )
     [hit] = _by(second, scene.names, "DamageDealt", "Knight")
-    assert (hit.damage, hit.damage_type) == ("3d+4", "impaling")  # ST 25 x 12 yd / 100 = 3d, +3, +1 for the speed
+    assert (hit.damage, hit.damage_type) == ("3d+3", "impaling")  # ST 25 x 12 yd / 100 = 3d, +3; no speed bonus
     assert scene.readouts(ids["Knight"]) == ["couched lance: 3d+3 impaling (mount ST 25 x 12 yd / 100)"]
 
 

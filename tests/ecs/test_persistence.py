@@ -24,21 +24,29 @@ from hypothesis import strategies as st
 
 import esper_motion.components
 from esper_motion.components import (
+    GOAL_TYPES,
     MAX_ALTITUDE_YD,
     MAX_MOVE,
     MAX_SPEED_YPS,
+    Caution,
     Condition,
     Control,
     Facing,
+    Flee,
     Footing,
+    GoTo,
+    Hold,
     Intent,
+    KeepStation,
     Maneuver,
     Mover,
     MoveState,
     Obstacle,
+    Patrol,
     Position,
     Posture,
     PostureState,
+    Pursue,
     Skills,
     Velocity,
 )
@@ -51,6 +59,7 @@ from esper_motion.components.flight import (
     FlightIntent,
     FlightMode,
 )
+from esper_motion.components.goals import MAX_RANGE_YD
 from esper_motion.components.gurps import LossCause
 from esper_motion.components.mount import (
     CHARGES,
@@ -1144,7 +1153,7 @@ def controls(draw: st.DrawFn, ids: st.SearchStrategy[int]) -> Control:
 @st.composite
 def flights(draw: st.DrawFn) -> Flight:
     wings = draw(st.booleans())
-    flown = draw(legs())
+    flown = draw(legs().filter(lambda flown: abs(sum(climb for _, climb in flown)) <= MAX_ALTITUDE_YD))  # a climbed_yd
     return Flight(
         air_move=draw(speed),
         climbed_yd=sum(climb for _, climb in flown) if flown else draw(climb),
@@ -1354,6 +1363,18 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
             fled_from=st.lists(ids, unique=True, max_size=3).map(tuple),
         ),
         VegetationZone: vegetation_zones(),
+        # goals naming an entity name none here: one that exists is checked when set (tests/gurps/planner)
+        GoTo: st.builds(GoTo, hex=hexes, stop=st.booleans()),
+        Pursue: st.builds(Pursue, target=st.none(), range_yd=st.integers(0, MAX_RANGE_YD), ram=st.booleans()),
+        Flee: st.builds(Flee, source=st.none(), range_yd=st.integers(1, MAX_RANGE_YD)),
+        KeepStation: st.builds(KeepStation, target=st.none(), range_yd=st.integers(1, MAX_RANGE_YD)),
+        Patrol: st.lists(hexes, min_size=1, max_size=3).flatmap(
+            lambda points: st.builds(
+                Patrol, waypoints=st.just(tuple(points)), next_index=st.integers(0, len(points) - 1)
+            )
+        ),
+        Hold: st.just(Hold()),
+        Caution: st.builds(Caution, failure_chance=st.floats(0, 1)),
     }
 
 
@@ -1401,6 +1422,8 @@ def worlds(draw: st.DrawFn) -> World:
     choices = strategies(ids)
     for kept_entity in keep:
         kinds = draw(st.lists(st.sampled_from(list(choices)), unique=True, max_size=6))
+        goal = [kind for kind in kinds if kind in GOAL_TYPES][:1]  # one goal at a time
+        kinds = [kind for kind in kinds if kind not in GOAL_TYPES or kind in goal]
         entity = world.spawn(*(draw(choices[kind]) for kind in kinds))
         if not kept_entity:
             world.despawn(entity)

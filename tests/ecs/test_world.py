@@ -188,6 +188,7 @@ def test_installing_a_system_twice_is_an_error() -> None:
 
 def test_the_phases_in_the_order_a_step_runs_them() -> None:
     assert [p.name for p in sorted(Phase)] == [
+        "DECIDE",
         "INTENT",
         "TURNING",
         "MOVEMENT",

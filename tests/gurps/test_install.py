@@ -19,6 +19,7 @@ from esper_motion.systems.gurps.mounted.mounted_results import MountedResultsSys
 def test_the_resolved_processor_order_after_install() -> None:
     world = gurps_world()
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
         "ConsciousnessCheck",
@@ -57,6 +58,7 @@ def test_the_walker_and_the_tripping_share_one_spatial_index() -> None:
 def test_the_resolved_processor_order_with_the_house_rules() -> None:
     world = gurps_world(Rules.house())
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
         "ConsciousnessCheck",
@@ -95,6 +97,7 @@ def test_the_resolved_order_of_a_trimmed_install() -> None:
     world = World(seed=7)
     install(world, Rules.house(), without=("mounted", "flight"))
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "IntentCheck",
         "ConsciousnessCheck",
         "ManeuverLimits",
@@ -116,6 +119,7 @@ def test_leaving_out_posture_and_combat() -> None:
     world = World(seed=7)
     install(world, without=("posture", "combat"))
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "MountOrderSystem",
         "IntentCheck",
         "ConsciousnessCheck",
@@ -181,6 +185,7 @@ def test_a_game_system_placed_between_two_of_ours() -> None:
     install(world, without=("mounted", "posture", "combat"))
     world.add_system(Weather(), before=AltitudeSystem)
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "IntentCheck",
         "ConsciousnessCheck",
         "ManeuverLimits",

@@ -36,7 +36,7 @@ def test_a_reading_given_as_text_is_kept_as_its_member() -> None:
     assert chosen.turning_radius is RadiusVariant.REALISTIC
     assert (chosen.control, chosen.flight, chosen.mounts) == (Variant.HOUSE,) * 3
     assert all(isinstance(value, Variant) for value in (chosen.control, chosen.flight, chosen.mounts))
-    assert chosen == dataclasses.replace(Rules.house(), turning_radius=RadiusVariant.REALISTIC)
+    assert chosen == dataclasses.replace(Rules.house(), turning_radius=RadiusVariant.REALISTIC, lance_speed_bonus=False)
     assert repr(chosen.turning_radius) == "'realistic'"
     assert f"{chosen.mounts}" == "house"
 

@@ -81,6 +81,33 @@ def test_drop_threat_every_shot_of_a_later_round_is_drawn() -> None:
     assert (_shots(events).drops, _shots(events).fired) == ((DropResult.NOTHING_DROPPED, DropResult.ARROW_DROPPED), 1)
 
 
+def test_drop_threat_a_dropped_weapon_fires_nothing_until_readied() -> None:
+    """Spelljammer: ... > Moving and Shooting > Drop Threat: a failed threat roll of 96 or more drops the weapon
+    itself. Walking with 5 attacks a round gives 3 shots (half, rounded up): round 1 fires the nocked first shot,
+    the second draws and rolls 97 against 4x DEX 15 = 60, dropping the weapon: 1 of 3 fired. Round 2, walking and
+    asking for 5 again, fires none and rolls no threat. Round 3 the shooter stands and shoots nothing, which
+    readies the weapon (the reading of Weapon Modifiers the library takes); round 4 it fires its first shot
+    again without a draw."""
+    world = _world()
+    bowman = _shooter(world, mode=SpeedMode.WALK, heading=0, shots=5, weapon=RangedWeapon.SHORT_BOW)
+    intent = world.get(bowman, RoundIntent)
+    world.dice.script(97)
+    assert (_shots(world.step()).drops, world.get(bowman, RoundState).weapon_dropped) == (
+        (DropResult.WEAPON_DROPPED,),
+        True,
+    )
+    intent.shots = 5
+    world.dice.script(10, 10)
+    second = world.step()
+    assert (_shots(second).allowed, _shots(second).fired, _threats(second)) == (0, 0, [])
+    assert world.dice.scripted == 2
+    intent.heading, intent.shots = None, 0
+    world.step()
+    assert world.get(bowman, RoundState).weapon_dropped is False
+    intent.heading, intent.shots = 0, 1
+    assert (_shots(world.step()).fired, world.dice.scripted) == (1, 2)
+
+
 def test_weapon_modifiers_a_crossbow_fired_on_the_move_is_not_reloaded_until_the_run_ends() -> None:
     """Spelljammer: ... > Moving and Shooting > Weapon Modifiers (Crossbows): a crossbow fires once on the move
     and cannot be reloaded by hand while moving. Walking with 2 attacks: round 1 fires 1 shot; round 2 fires

@@ -29,6 +29,7 @@ from esper_motion.systems.gurps.events import (
     DamageDealt,
     DefenseRolled,
 )
+from esper_motion.systems.gurps.flight.aerial import airborne, take_aerial_retreat
 from esper_motion.systems.gurps.mounted.cavalry import missed_attack
 from esper_motion.systems.gurps.mounted.common import mount_seat
 from esper_motion.systems.gurps.mounted.mounted_results import (
@@ -39,6 +40,7 @@ from esper_motion.systems.gurps.mounted.mounted_results import (
     take_trick,
 )
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
+from esper_motion.systems.gurps.shared.impact import knock_back
 from esper_motion.systems.gurps.shared.injury import wound
 from esper_motion.systems.gurps.shared.injury_model import injury_choice
 from esper_motion.systems.gurps.shared.movers import initiative_order
@@ -74,13 +76,17 @@ def _path(world: World, entity: int) -> list[Hex]:
     return path or [_hexes(world, entity)[0]]
 
 
+def across_yd(world: World, target: int, at: Hex) -> int:
+    """Yards across the map from hex ``at`` to the nearest hex ``target`` fills, height aside."""
+    return min(distance(at, spot) for spot in _hexes(world, target))
+
+
 def strike_distance_yd(world: World, attacker: int, target: int, at: Hex) -> int:
-    """Yards from hex ``at`` to the nearest hex ``target`` fills, the height between them counted in whole yards
-    when it is more. Reading chosen: a melee attack reaches when both the hex distance and the height are within
-    the weapon's reach."""
-    across = min(distance(at, spot) for spot in _hexes(world, target))
+    """Yards from hex ``at`` to the nearest hex ``target`` fills (:func:`across_yd`), the height between them
+    counted in whole yards when it is more. Reading chosen: a melee attack reaches when both the hex distance and
+    the height are within the weapon's reach."""
     height = math.floor(abs(_altitude(world, attacker) - _altitude(world, target)))
-    return max(across, height)
+    return max(across_yd(world, target, at), height)
 
 
 class AttackSystem(System):
@@ -128,14 +134,14 @@ class AttackSystem(System):
             strike = self._strike_point(attacker, target, path)
             if strike is None:
                 return
-            range_yd = 0
+            range_yd = across = 0
         else:
-            range_yd = strike_distance_yd(world, attacker, target, path[-1])
+            range_yd, across = strike_distance_yd(world, attacker, target, path[-1]), across_yd(world, target, path[-1])
         why_not = unreachable_location(world, attacker, target)
         if why_not is not None:
             world.emit(AttackNotMade(attacker, target, why_not))
             return
-        numbers = attack_numbers(world, attacker, target, range_yd)
+        numbers = attack_numbers(world, attacker, target, range_yd, across_yd=across)
         if attack.natural is not None and world.has(attacker, Mount):
             mount_attack(world, attacker, attack.natural)
         roll = world.dice.success(numbers.effective_skill, numbers.label)
@@ -193,6 +199,8 @@ class AttackSystem(System):
         label = modified(numbers.kind.capitalize(), total)
         roll = world.dice.success(numbers.score + total, label)
         world.emit(DefenseRolled(defender, attacker, numbers.kind, numbers.score, tuple(modifiers), roll))
+        if numbers.retreats and airborne(world, defender) and seated_on(world, defender) is None:
+            take_aerial_retreat(world, defender, attacker)
         return roll.success
 
     def _damage(self, attacker: int, victim: int, numbers: AttackNumbers) -> None:
@@ -219,3 +227,5 @@ class AttackSystem(System):
             mount_hit(world, victim, injury)
         if knockback and seated_on(world, victim) is not None:
             rider_knocked_back(world, victim, knockback)
+        elif knockback and mover is not None and world.has(victim, Position):
+            knock_back(world, victim, attacker, _hexes(world, attacker)[0], knockback)

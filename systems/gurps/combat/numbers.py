@@ -18,6 +18,7 @@ from esper_motion.ecs import IntentError, World, WorldError
 from esper_motion.ecs.damage import Damage
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.flight.aerial import (
+    YARD_FT,
     acrobatic_dodge_skill,
     aerial_retreat,
     airborne,
@@ -94,8 +95,11 @@ def _posture_modifier(world: World, entity: int, column: int) -> tuple[str, int]
     return (posture.state.value, value) if value else None
 
 
-def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0.0) -> AttackNumbers:
-    """The numbers of ``attacker``'s attack (its ``Attack``) on ``target`` at ``range_yd`` (ranged attacks).
+def attack_numbers(
+    world: World, attacker: int, target: int, range_yd: float = 0.0, *, across_yd: float | None = None
+) -> AttackNumbers:
+    """The numbers of ``attacker``'s attack (its ``Attack``) on ``target`` at ``range_yd`` (ranged attacks), of
+    which ``across_yd`` are across the map, height aside (None: all of ``range_yd``).
 
     - From the saddle: :func:`esper_motion.systems.gurps.mounted.cavalry.mounted_attack` (the Riding or Driving
       limit, or the house Cavalry Training perk; the relative-velocity modifier and damage bonus of a melee attack,
@@ -103,7 +107,8 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
       limit) and, under the house rules, -10 while the mount is out of control
       (:func:`~esper_motion.systems.gurps.mounted.cavalry.rider_dx_modifier`; reading chosen: weapon skills are
       DX-based, so an attack roll is one of the DX rolls it names). A couched lance deals
-      :func:`~esper_motion.systems.gurps.mounted.cavalry.couched_lance` damage.
+      :func:`~esper_motion.systems.gurps.mounted.cavalry.couched_lance` damage, without the speed's damage bonus
+      unless ``Rules.lance_speed_bonus``.
     - A mount's bite, kick or trample (``Attack.natural``): +1 damage to a kick or trample with iron horseshoes
       (:func:`~esper_motion.systems.gurps.mounted.cavalry.mount_attack_damage`).
     - On foot on a Move and Attack: :func:`esper_motion.systems.gurps.flight.aerial.move_and_attack` (melee at -4
@@ -112,7 +117,7 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
       :func:`~esper_motion.systems.gurps.mounted.cavalry.target_locations`), and for a ranged attack the Aim bonus
       and the speed/range modifier
       (:func:`esper_motion.systems.gurps.highspeed.queries.speed_modifier`, which adds a fast target's speed to range
-      under the house rules) at the range the house height rule gives
+      under the house rules) at the range the house height rule gives from ``across_yd``
       (:func:`~esper_motion.systems.gurps.flight.aerial.house_ranged_distance`, spells at half).
 
     An attack the rules forbid raises :class:`~esper_motion.ecs.errors.IntentError` naming the field: on a maneuver
@@ -173,11 +178,12 @@ def attack_numbers(world: World, attacker: int, target: int, range_yd: float = 0
             modifiers.append(("Aim", aim))
         distance = range_yd
         if installed_rules(world).house_flight:
-            distance = house_ranged_distance(world, attacker, target, range_yd, attack.spell)
+            across = range_yd if across_yd is None else across_yd
+            distance = house_ranged_distance(world, attacker, target, across, attack.spell)
         speed = speed_modifier(world, attacker, target, distance)
         if speed:
             modifiers.append(("speed and range", speed))
-    if bonus:
+    if bonus and (attack.lance is None or installed_rules(world).lance_speed_bonus):
         damage = Damage(damage.dice, damage.adds + bonus)
     total = sum(value for _, value in modifiers)
     label = f"{attack.skill_name} {skill}{total:+d}" if total else f"{attack.skill_name} {skill}"
@@ -228,17 +234,22 @@ def _height_modifier(world: World, attacker: int, defender: int, reach_yd: int) 
     ground, or the house height advantage, through :func:`esper_motion.systems.gurps.flight.aerial.height_effect`
     (Basic Set: Flying Combat > Aerial Attack and Defense; House rules: Flying Movement and Combat); otherwise a
     rider's 3 feet over a standing foe (:func:`esper_motion.systems.gurps.mounted.cavalry.height_difference`;
-    Basic Set: Mounted Combat > Height Difference)."""
+    Basic Set: Mounted Combat > Height Difference), which under the house flight rules is a yard of height like
+    any other (+2 to the higher fighter's defense, -2 to the lower's) unless ``Rules.house_height_riders`` is off."""
+    chosen = installed_rules(world)
     flying = airborne(world, attacker) or airborne(world, defender)
-    if flying or installed_rules(world).house_flight:
+    if flying or chosen.house_flight:
         effect = height_effect(world, attacker, defender, reach_yd)
         if flying or effect.defender_defense:
             return ("height", effect.defender_defense) if effect.defender_defense else None
     levels = height_difference(world, attacker, defender, reach_yd)
-    if levels.higher == attacker and levels.row.lower_defense:
-        return ("a rider 3 ft above", levels.row.lower_defense)
-    if levels.higher == defender and levels.row.higher_defense:
-        return ("3 ft above on a mount", levels.row.higher_defense)
+    lower, higher = levels.row.lower_defense, levels.row.higher_defense
+    if levels.higher is not None and chosen.house_flight and chosen.house_height_riders:
+        higher, lower = rules.house_height_defense_modifiers(levels.height_ft / YARD_FT)
+    if levels.higher == attacker and lower:
+        return ("a rider 3 ft above", lower)
+    if levels.higher == defender and higher:
+        return ("3 ft above on a mount", higher)
     return None
 
 

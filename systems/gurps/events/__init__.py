@@ -33,6 +33,7 @@ from esper_motion.systems.gurps.events.flight import (
     WingspanObstructed,
     WipedOut,
 )
+from esper_motion.systems.gurps.events.goals import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.events.highspeed import (
     EnteredHighSpeed,
     HighSpeedRefused,
@@ -116,6 +117,8 @@ __all__ = [
     "FeatRefused",
     "FellClear",
     "FellOff",
+    "GoalLost",
+    "GoalUnreachable",
     "HighSpeedRefused",
     "ItemDropped",
     "KnockedDown",

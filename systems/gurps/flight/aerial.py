@@ -16,11 +16,12 @@ from esper_motion.components.flight import AirSupply, Atmosphere, Flight
 from esper_motion.components.gurps import Control, Skills
 from esper_motion.components.motion import Position
 from esper_motion.ecs import World, WorldError
+from esper_motion.ecs.hexgrid import away_from, neighbour
 from esper_motion.ecs.validate import check_bool, check_int
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.rules import step_yards
 from esper_motion.systems.gurps.shared.movers import installed_rules, relative_velocity
-from esper_motion.systems.gurps.shared.spatial import entity_height_yd
+from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index
 
 _AERIAL: Final = "Basic Set: Flying Combat > Aerial Movement"
 _ATTACK: Final = "Basic Set: Flying Combat > Aerial Attack and Defense"
@@ -94,6 +95,36 @@ def aerial_retreat(world: World, entity: int, room_vertical: bool = True) -> Aer
     if installed_rules(world).house_flight:
         return AerialRetreat(step, can_hover and room_vertical, bonus, _HOUSE)
     return AerialRetreat(step, room_vertical, bonus, f"{_AERIAL} > Steps and Retreats; Aerial Attack and Defense")
+
+
+def take_aerial_retreat(world: World, defender: int, attacker: int) -> None:
+    """Move airborne ``defender``, which retreats from ``attacker``'s attack, its retreat step
+    (:func:`aerial_retreat`: a step of basic air Move, vertical if it likes; Basic Set: Flying Combat > Aerial
+    Movement > Steps and Retreats). Readings chosen: it steps across the map, yard by yard, to a neighbouring hex a
+    yard farther from the attacker (of several, the first facing from east,
+    :func:`~esper_motion.ecs.hexgrid.away_from`), while one is clear at its altitude; with none clear on the first
+    yard, it steps vertically instead, away from the attacker (down when the attacker is higher and there is room
+    above the ground, else up); a ceiling is the game's (``room_vertical``)."""
+    retreat = aerial_retreat(world, defender)
+    index = shared_index(world)
+    position = world.get(defender, Position)
+    source = world.get(attacker, Position)
+    height = entity_height_yd(world, defender)
+    for yard in range(retreat.step_yd):
+        here = position.hex
+        ways = [
+            way
+            for way in away_from(here, source.hex)
+            if index.clear(neighbour(here, way), position.altitude_yd, height, ignoring=(defender,))
+        ]
+        if not ways:
+            if yard == 0 and retreat.vertical:
+                down = source.altitude_yd > position.altitude_yd > retreat.step_yd
+                position.altitude_yd += -retreat.step_yd if down else retreat.step_yd
+                index.refile(world, defender)
+            return
+        index.shift(defender, ways[0])
+        position.q, position.r = neighbour(here, ways[0])
 
 
 def acrobatic_dodge_skill(world: World, entity: int) -> tuple[str, int | None]:

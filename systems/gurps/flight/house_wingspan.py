@@ -7,8 +7,10 @@ import esper
 from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import Control
 from esper_motion.ecs import Phase
+from esper_motion.ecs.hexgrid import direction_to
 from esper_motion.systems.gurps.events import WingspanObstructed
 from esper_motion.systems.gurps.flight.house_wipe_out import wipe_out
+from esper_motion.systems.gurps.shared.figure import body_hexes
 from esper_motion.systems.gurps.shared.movers import bodies, carried, environment, installed_rules
 from esper_motion.systems.gurps.shared.spatial import IndexedSystem
 from esper_motion.systems.gurps.shared.wingspan import could_meet, watched, wingspan_obstacles
@@ -45,12 +47,17 @@ class HouseWingspan(IndexedSystem):
             if moved is None:
                 moved = [entity for entity, control in esper.get_component(Control) if control.path]
             spots = body.control.path or [body.position.hex]
-            near = could_meet(world, body.entity, moved, spots[-1], len(spots))
+            length = self.index.length(body.entity)
+            near = could_meet(world, body.entity, moved, spots[-1], len(spots) + length - 1)
             found: set[int] = set()
             for number, spot in enumerate(spots, start=1):
-                there = wingspan_obstacles(
-                    world, self.index, body.entity, spot, moment=number / len(spots), moved=near, after_climbs=True
-                )
+                way = direction_to(spots[number - 2], spot) if number > 1 else None
+                moment = number / len(spots)
+                there: set[int] = set()
+                for at in body_hexes(spot, body.facing.direction if way is None else way, length):
+                    there |= wingspan_obstacles(
+                        world, self.index, body.entity, at, moment=moment, moved=near, after_climbs=True
+                    )
                 if not there:
                     break
                 found |= there

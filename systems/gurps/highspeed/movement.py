@@ -373,6 +373,14 @@ def _in_the_way(
     return None
 
 
+def straight_yd_after(straight_yd: int, result: WalkResult) -> int:
+    """``Control.straight_yd`` once the walk ``result`` is made from ``straight_yd``: the yards run since its last
+    change of facing, or all of them added on when it made none."""
+    if result.turned:
+        return len(result.path) - result.turned[-1][0]
+    return straight_yd + len(result.path)
+
+
 def jump_skill(world: World, body: Body) -> int:
     """DX or Jumping, whichever is better, less shock: the roll to jump an obstacle at a run. Under the house
     rules a Move and Attack takes 2 more off (:func:`esper_motion.systems.gurps.shared.movers.dx_modifier`; House rules:
@@ -555,10 +563,7 @@ class PathWalker(IndexedSystem):
     def _write(self, world: World, body: Body, result: WalkResult) -> None:
         """Put ``body`` where ``result`` says, with what its walk did in its ``Control``, and say so."""
         entity, control = body.entity, body.control
-        if result.turned:
-            control.straight_yd = len(result.path) - result.turned[-1][0]
-        else:
-            control.straight_yd += len(result.path)
+        control.straight_yd = straight_yd_after(control.straight_yd, result)
         start = body.position.hex
         end = result.path[-1] if result.path else start
         body.position.q, body.position.r = end

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from esper_motion.components.combat import Attack
 from esper_motion.components.gurps import Control, Mover, MoveState, Posture, PostureState
 from esper_motion.components.mount import MOUNT_ATTACKS, Mount, Rider
 from esper_motion.ecs import IntentError, World
@@ -23,7 +24,7 @@ from esper_motion.systems.gurps.mounted.common import (
     require_rider,
     require_seated,
 )
-from esper_motion.systems.gurps.shared.movers import installed_rules, relative_velocity
+from esper_motion.systems.gurps.shared.movers import initiative_order, installed_rules, relative_velocity
 from esper_motion.systems.gurps.shared.rolls import skill_level
 
 FAR_SIDE_TARGETS: Final = ("foot", "face", "eyes", "skull", "hand")
@@ -67,8 +68,9 @@ def mounted_attack(
       (House rules: Mounts).
     - Melee against ``target``: at a relative velocity of 7 or more, -1 to hit and +1 damage; house, the Size
       value of the relative velocity minus 2 (:func:`esper_motion.systems.gurps.rules.mounted_melee_speed_modifier`).
-    - -2 if the mount attacked on the turn before this one (Attacks by Mounts); -3 with a loose saddle (Mount
-      Loss of Control Table, row 11); the weapon modifier of the shooting trick taken this turn (Tricks).
+    - -2 if the mount attacked on its last turn (:func:`mount_attacked_on_its_last_turn`; Attacks by Mounts); -3
+      with a loose saddle (Mount Loss of Control Table, row 11); the weapon modifier of the shooting trick taken
+      this turn (Tricks).
     - Ranged: once the mount moved more than a step on the last turn, only one turn of Aim helps, and no scope
       (Aim); under the house rules the step is the rider's own.
     """
@@ -87,7 +89,7 @@ def mounted_attack(
         to_hit, damage_bonus = rules.mounted_melee_speed_modifier(speed, chosen.mounts)
         if to_hit:
             modifiers.append(("relative velocity", to_hit))
-    if found.attacked_turn is not None and found.attacked_turn == world.turn - 1:
+    if mount_attacked_on_its_last_turn(world, rider, mount):
         modifiers.append(("the mount attacked last turn", rules.MOUNT_ATTACKED_RIDER_ATTACK_MODIFIER))
     if found.saddle_loose:
         modifiers.append(("loose saddle", -3))
@@ -99,6 +101,19 @@ def mounted_attack(
         moved = control.moved_yd if control is not None else 0
         aim = rules.mounted_aim_limit(moved, _step_yd(world, rider if playing_house else mount))
     return MountedAttack(skill, tuple(modifiers), damage_bonus, aim)
+
+
+def mount_attacked_on_its_last_turn(world: World, rider: int, mount: int) -> bool:
+    """Whether ``mount`` attacked on its last turn before ``rider`` attacks this second (Basic Set: Mounted Combat >
+    Attacks by Mounts). The order within the second decides: a mount that acts before its rider
+    (:func:`~esper_motion.systems.gurps.shared.movers.initiative_order`) had its last turn this second, so its
+    attack this second counts (reported with ``Mount.attack``, or its own ``Attack`` aimed with ``natural``); one
+    that acts after had its last turn the second before (``Mount.attacked_turn``)."""
+    found = world.get(mount, Mount)
+    if initiative_order(world, (rider, mount))[0] == mount:
+        own = world.try_get(mount, Attack)
+        return found.attack is not None or (own is not None and own.target is not None and own.natural is not None)
+    return found.attacked_turn is not None and found.attacked_turn == world.turn - 1
 
 
 @dataclass(frozen=True, slots=True)

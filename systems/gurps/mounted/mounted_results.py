@@ -87,7 +87,7 @@ def take_trick(world: World, rider: int, kind: str) -> None:
 def mount_attack(world: World, mount: int, attack: str) -> None:
     """Report that ``mount`` attacks this turn with a bite, kick or trample. Only a war-trained mount fights,
     on a maneuver that allows an attack (its ``Intent.maneuver``: Attack, All-Out Attack, or Move and Attack,
-    the one a mount at high speed may take), and an exhausted one will not; its riders attack at -2 next turn
+    the one a mount at high speed may take), and an exhausted one will not; its riders attack at -2 after it
     (Basic Set: Mounted Combat > Attacks by Mounts)."""
     found = require_mount(world, mount)
     check_choice("mount_attack", "attack", attack, MOUNT_ATTACKS)

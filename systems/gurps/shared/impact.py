@@ -6,14 +6,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from esper_motion.components.gurps import Mover, Obstacle, Posture, PostureState
-from esper_motion.components.motion import Velocity
+from esper_motion.components.gurps import Mover, Obstacle, Posture, PostureState, Skills
+from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import Damage, World, WorldError
-from esper_motion.ecs.hexgrid import Hex
+from esper_motion.ecs.hexgrid import Hex, away_from, neighbour
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import Collided, FallDamage, KnockedDown
 from esper_motion.systems.gurps.shared.injury import wound
-from esper_motion.systems.gurps.shared.rolls import dice_roll
+from esper_motion.systems.gurps.shared.rolls import dice_roll, skill_roll
+from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
 
 _collision_dice: Final = lru_cache(maxsize=256, typed=True)(rules.collision_dice)
@@ -143,3 +144,47 @@ def resolve_collision(
             _knock_down(world, struck, entity)
     if injury_taken > 0 and injury_taken >= 2 * injury_dealt:
         _knock_down(world, entity, struck)
+
+
+KNOCKBACK_ROLL: Final = "keep its feet after knockback"
+"""What the roll of a knocked-back fighter is for."""
+
+
+def knock_back(world: World, entity: int, attacker: int, source: Hex, yards: int) -> None:
+    """Knock body ``entity`` back ``yards`` away from ``source``, where ``attacker`` struck from (the facts in
+    docs/architecture.md: knockback): straight away, yard by yard, into what it meets there, a collision at
+    ``yards`` yd/s (:func:`resolve_collision`); then, on the ground and still on its feet, it rolls the best of DX,
+    Acrobatics or Judo at -1 a yard after the first, or falls down. Readings chosen: the way is the first facing
+    from east of those straight away (:func:`~esper_motion.ecs.hexgrid.away_from`); a flier is knocked back but
+    has nothing to fall down on."""
+    index = shared_index(world)
+    position = world.get(entity, Position)
+    height = entity_height_yd(world, entity)
+    way = away_from(position.hex, source)[0]
+    for _ in range(yards):
+        ahead = neighbour(position.hex, way)
+        met = [other for other, _ in index.obstacles_in_way(ahead, position.altitude_yd, height)]
+        met += index.bodies_in_way(ahead, entity, position.altitude_yd, height)
+        if met:
+            resolve_collision(world, entity, met[0], yards, position.hex)
+            break
+        index.shift(entity, way)
+        position.q, position.r = ahead
+    posture = world.try_get(entity, Posture)
+    if position.altitude_yd > 0 or (posture is not None and posture.state is not PostureState.STANDING):
+        return
+    skill = _best_footing_skill(world, entity)
+    if not skill_roll(world, entity, skill, -(yards - 1), KNOCKBACK_ROLL).success:
+        _knock_down(world, entity, attacker)
+
+
+def _best_footing_skill(world: World, entity: int) -> str:
+    """The best of ``entity``'s DX, Acrobatics and Judo (DX on a tie)."""
+    mover = world.try_get(entity, Mover)
+    best, level = "DX", mover.dx if mover is not None else 10
+    skills = world.try_get(entity, Skills)
+    for name in ("Acrobatics", "Judo"):
+        found = skills.level(name) if skills is not None else None
+        if found is not None and found > level:
+            best, level = name, found
+    return best

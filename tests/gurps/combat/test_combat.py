@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from support import gurps_world, of_type
 from support.combat import arm, flier, footman, knight
-from support.mounted import rolls, script
+from support.mounted import rolls, script, spawn_horse, spawn_rider
 
 from esper_motion.components import (
     Attack,
@@ -22,10 +22,14 @@ from esper_motion.components import (
     Mount,
     Mover,
     MoveState,
+    Obstacle,
+    Position,
+    Posture,
+    PostureState,
     Rider,
     Velocity,
 )
-from esper_motion.ecs import Event, IntentError, World, WorldError
+from esper_motion.ecs import Event, IntentError, RollMade, World, WorldError
 from esper_motion.systems.gurps import (
     AttackNotMade,
     AttackRedirected,
@@ -36,9 +40,11 @@ from esper_motion.systems.gurps import (
     MountSpooked,
     Rules,
     mount_attack,
+    seat,
     spook,
     use_injury,
 )
+from esper_motion.systems.gurps.rules import Variant
 
 
 def attack_of(events: list[Event]) -> AttackRolled:
@@ -146,14 +152,15 @@ def test_cavalry_weapons_a_relative_velocity_of_7_gives_minus_1_to_hit_and_plus_
 
 def test_couched_lance_st_25_warhorse_charging_at_move_8() -> None:
     """Basic Set: Mounted Combat > Cavalry Weapons > Lances: a ST 25 warhorse that ran 8 yards gives its couched
-    lance (25 x 8) / 100 = 2 dice, rounded down, +3 impaling; at a relative velocity of 8 (7 or more) the rider is at
-    -1 to hit and +1 damage (Cavalry Weapons): 2d+4."""
+    lance (25 x 8) / 100 = 2 dice, rounded down, +3 impaling, as the text's own example has it: the lance's damage
+    comes from the mount's speed, so the melee +1 damage for a relative velocity of 8 (7 or more) does not add,
+    while its -1 to hit stands (Cavalry Weapons): 2d+3."""
     world = gurps_world()
     _, rider = knight(world)
     foe = footman(world, (10, 0))
     arm(world, rider, target=foe, skill=14, skill_name="Lance", reach_yd=4, lance="couched")
     # attack: Lance 14 capped at Riding 13, -1 relative velocity = 12, rolls 10; dodge 8 rolls 12 (fails);
-    # damage 2d+4 rolls 4 + 5 + 4 = 13 impaling, x2 = 26 injury; a major wound (26 > 11 / 2): HT 10 rolls 10, holds
+    # damage 2d+3 rolls 4 + 5 + 3 = 12 impaling, x2 = 24 injury; a major wound (24 > 11 / 2): HT 10 rolls 10, holds
     script(world, 10, 12)
     world.dice.script(4, 5)
     script(world, 10)
@@ -163,24 +170,41 @@ def test_couched_lance_st_25_warhorse_charging_at_move_8() -> None:
     defense = defense_of(events)
     assert (defense.defense, defense.roll.target, defense.roll.success) == ("dodge", 8, False)
     (damage,) = of_type(events, DamageDealt)
-    assert (damage.damage, damage.rolled, damage.damage_type, damage.injury) == ("2d+4", 13, "impaling", 26)
-    assert world.get(foe, Condition).injury == 26
+    assert (damage.damage, damage.rolled, damage.damage_type, damage.injury) == ("2d+3", 12, "impaling", 24)
+    assert world.get(foe, Condition).injury == 24
+
+
+def test_couched_lance_with_the_speed_bonus_stacked_as_an_option() -> None:
+    """Basic Set: Mounted Combat > Cavalry Weapons > Lances, the stacked reading (``Rules.lance_speed_bonus``): the
+    same charge adds the melee +1 damage for a relative velocity of 8 to the lance's 2d+3: 2d+4."""
+    world = gurps_world(Rules(lance_speed_bonus=True))
+    _, rider = knight(world)
+    foe = footman(world, (10, 0))
+    arm(world, rider, target=foe, skill=14, skill_name="Lance", reach_yd=4, lance="couched")
+    # attack 12 rolls 10; dodge 8 rolls 12; 2d+4 rolls 4 + 5 + 4 = 13 impaling, x2 = 26; HT 10 rolls 10
+    script(world, 10, 12)
+    world.dice.script(4, 5)
+    script(world, 10)
+    (damage,) = of_type(world.step(), DamageDealt)
+    assert (damage.damage, damage.injury) == ("2d+4", 26)
 
 
 def test_jousting_lance_deals_crushing_damage_and_snaps_above_15() -> None:
     """Basic Set: Mounted Combat > Cavalry Weapons > Lances: a jousting lance does the same damage as a couched one,
-    crushing, and snaps when it rolls more than 15, dealing 15."""
+    crushing, and snaps when it rolls more than 15, dealing 15: a ST 40 horse charging at Move 8 gives (40 x 8) / 100 =
+    3 dice, rounded down, +3."""
     world = gurps_world()
-    _, rider = knight(world)
+    _, rider = knight(world, st=40)
     foe = footman(world, (10, 0))
     arm(world, rider, target=foe, skill=14, skill_name="Lance", reach_yd=4, lance="jousting")
-    # attack 12 rolls 10; dodge 8 rolls 12; 2d+4 rolls 6 + 6 + 4 = 16: snaps, 15 crushing, 15 injury; knockback
-    # 15 // (ST 11 - 2) = 1 yd; a major wound: HT 10 rolls 10
+    # attack 12 rolls 10; dodge 8 rolls 12; 3d+3 rolls 6 + 6 + 1 + 3 = 16: snaps, 15 crushing, 15 injury;
+    # knockback 15 // (ST 11 - 2) = 1 yd; a major wound: HT 10 rolls 10; knocked back, DX 11 rolls 10
     script(world, 10, 12)
-    world.dice.script(6, 6)
-    script(world, 10)
+    world.dice.script(6, 6, 1)
+    script(world, 10, 10)
     (damage,) = of_type(world.step(), DamageDealt)
-    assert (damage.damage_type, damage.rolled, damage.lance_snapped, damage.injury) == ("crushing", 15, True, 15)
+    assert (damage.damage, damage.damage_type, damage.rolled) == ("3d+3", "crushing", 15)
+    assert (damage.lance_snapped, damage.injury) == (True, 15)
     assert damage.knockback_yd == 1
 
 
@@ -308,6 +332,29 @@ def test_mounted_combat_results_a_miss_by_1_on_the_mount_hits_the_rider_unless_t
     defense = defense_of(events)
     assert (defense.defender, defense.modifiers, defense.roll.success) == (rider, (("3 ft above on a mount", 1),), True)
     assert of_type(events, DamageDealt) == []
+
+
+@pytest.mark.parametrize(
+    ("rules", "parry"),
+    [(Rules.house(), -2), (Rules(flight=Variant.HOUSE, house_height_riders=False), -1)],
+    ids=["house: a yard of height, -2", "the house rule between fliers only: Height Difference, -1"],
+)
+def test_house_flying_height_a_rider_a_yard_above_a_footman_gives_his_parry_minus_2(rules: Rules, parry: int) -> None:
+    """House rules: Flying Movement and Combat: a yard of height gives the higher fighter +2 to defend and the foe -2,
+    fliers or not: a rider sits 3 ft = 1 yd above a standing footman (Basic Set: Mounted Combat > Height
+    Difference), so the footman's Parry 9 is 9 - 2 = 7. With ``Rules.house_height_riders`` off, the rider keeps the
+    Basic Set's Combat at Different Levels for 3 ft: 9 - 1 = 8."""
+    world = gurps_world(rules)
+    _, rider = knight(world, velocity=0, skills={"Broadsword": 13})
+    foe = footman(world, (-1, 1), dodge=6, parry=9)
+    sword_for(world, rider, foe, skill=13)
+    script(world, 10, 3)  # the sword at 13 rolls 10; the parry rolls 3, a critical success
+    defense = defense_of(world.step())
+    assert (defense.defense, defense.modifiers, defense.roll.target) == (
+        "parry",
+        (("a rider 3 ft above", parry),),
+        9 + parry,
+    )
 
 
 def test_mounted_combat_results_a_hit_mount_makes_its_rider_roll_riding_minus_its_shock() -> None:
@@ -531,6 +578,18 @@ def test_house_flying_a_yard_of_height_advantage_gives_plus_2_and_minus_2_in_mel
     assert defense_of(world.step()).modifiers == (("height", -2),)
 
 
+def test_house_flying_height_range_counts_the_height_once_from_below() -> None:
+    """House rules: Flying Movement and Combat: an archer on the ground shoots a drake 20 yards up and 10 hexes away:
+    the range is the 10 yards across plus a yard per yard of height disadvantage, 10 + 20 = 30 yd: -7 on the Size
+    and Speed/Range Table (not 20 + 20 = 40, -8, as if the height were also the distance across)."""
+    world = gurps_world(Rules.house())
+    drake = flier(world, (10, 0), 20.0)
+    bowman = archer(world, (0, 0), target=drake)
+    script(world, 18)
+    assert ("speed and range", -7) in attack_of(world.step()).modifiers
+    assert world.get(bowman, Attack).target is None
+
+
 @pytest.mark.parametrize(
     ("shooter_up", "spell", "modifier"),
     [(True, False, -2), (False, False, -5), (False, True, -4)],
@@ -559,6 +618,54 @@ def test_aerial_defense_a_flier_that_hovers_gets_plus_1_on_a_retreat() -> None:
     script(world, 10, 13)
     defense = defense_of(world.step())
     assert (defense.modifiers, defense.roll.target) == ((("retreat", 4),), 13)
+
+
+@pytest.mark.parametrize(
+    ("walls", "where"),
+    [((), ((4, 0), 2.0)), (((4, 0), (3, 1), (4, -1)), ((3, 0), 3.0))],
+    ids=["a yard east, away from the archer", "the three hexes away walled: a yard up"],
+)
+def test_flying_combat_steps_and_retreats_a_retreating_flier_takes_its_step(
+    walls: tuple[tuple[int, int], ...], where: tuple[tuple[int, int], float]
+) -> None:
+    """Basic Set: Flying Combat > Aerial Movement > Steps and Retreats: a retreat is a step of basic air Move (air
+    Move 10: 10 // 10 = 1 yard), which a flier may make vertically. The hawk 2 yards up on (3, 0) retreats from an
+    archer on (0, 0) (Dodge 9 + 3 + 1 for a hoverer = 13): it moves to the neighbour farthest from the archer, 4
+    hexes away, the first of them from east, (4, 0); with tall walls on all three, it steps up a yard instead."""
+    world = gurps_world()
+    for q, r in walls:
+        world.spawn(Position(q, r), Obstacle(hp=50, height_yd=20))
+    hawk = flier(world, (3, 0), 2.0, retreat=True)
+    world.get(hawk, Intent).maneuver = Maneuver.DO_NOTHING
+    archer(world, (0, 0), target=hawk)
+    script(world, 10, 13)
+    assert defense_of(world.step()).modifiers == (("retreat", 4),)
+    position = world.get(hawk, Position)
+    assert (position.hex, position.altitude_yd) == where
+
+
+@pytest.mark.parametrize(
+    ("dx_roll", "posture"), [(10, PostureState.STANDING), (11, PostureState.PRONE)], ids=["DX made", "DX failed: down"]
+)
+def test_knockback_a_fighter_on_foot_is_knocked_back_and_rolls_dx_or_falls(dx_roll: int, posture: PostureState) -> None:
+    """Knockback (docs/architecture.md > Facts the rules lean on): a footman of ST 6 on (1, 0) takes 2d crushing,
+    rolled 5 + 5 = 10, from a maceman on (0, 0): 10 // (6 - 2) = 2 yards straight away, east to (3, 0); then DX 11
+    at -1 for the yard after the first: 10 keeps his feet, 11 falls down."""
+    world = gurps_world()
+    foe = footman(world, (1, 0))
+    world.get(foe, Mover).st = 6
+    swordsman(world, (0, 0), target=foe, damage_dice=2, damage_adds=0, damage_type="crushing")
+    script(world, 10, 12)  # the mace at 12 rolls 10; Dodge 8 rolls 12
+    world.dice.script(5, 5)  # 2d = 10 crushing, 10 injury: a major wound (10 > 11 / 2)
+    script(world, 10, dx_roll)  # HT 10 rolls 10 and holds; then DX 11 - 1
+    events = world.step()
+    assert of_type(events, DamageDealt)[0].knockback_yd == 2
+    assert world.get(foe, Position).hex == (3, 0)
+    assert [(roll.purpose, roll.result.target) for roll in of_type(events, RollMade)][-1] == (
+        "keep its feet after knockback",
+        10,
+    )
+    assert world.get(foe, Posture).state is posture
 
 
 def test_acrobatic_dodge_in_the_air_rolls_aerobatics() -> None:
@@ -665,6 +772,32 @@ def test_attacks_by_mounts_a_kick_in_play_with_iron_horseshoes_and_the_riders_mi
     sword_for(world, rider, footman(world, (-1, 1)), skill=13)
     script(world, 18)
     assert attack_of(world.step()).modifiers == (("the mount attacked last turn", -2),)
+
+
+def test_attacks_by_mounts_a_mount_acting_before_its_rider_puts_the_minus_2_on_the_same_second() -> None:
+    """Basic Set: Mounted Combat > Attacks by Mounts: the rider attacks at -2 if the mount attacked on its last turn.
+    The horse (Basic Speed 5) acts before its rider (Basic Speed 4.75), so its kick in second 0 is its last turn when
+    the rider strikes later that second: Broadsword 13 - 2 = 11. In second 1 the horse's last turn (just before the
+    rider's) had no attack: 13."""
+    world = gurps_world()
+    horse = spawn_horse(world)
+    rider = spawn_rider(world, riding=13, speed=4.75, skills={"Broadsword": 13})
+    seat(world, rider, horse)
+    world.get(horse, Intent).maneuver = Maneuver.ATTACK
+    world.get(rider, Intent).maneuver = Maneuver.ATTACK
+    arm(world, horse, target=footman(world, (1, 0)), skill=12, skill_name="Kick", damage_dice=1, natural="kick")
+    foe = footman(world, (-1, 1))
+    sword_for(world, rider, foe, skill=13)
+    script(world, 10, 18)  # the kick at 12 rolls 10; Dodge 8 rolls 18
+    world.dice.script(3)  # 1d = 3 crushing
+    script(world, 18)  # the rider's 11 rolls 18: a miss
+    first = world.step()
+    assert [attack.attacker for attack in of_type(first, AttackRolled)] == [horse, rider]
+    assert of_type(first, AttackRolled)[1].modifiers == (("the mount attacked last turn", -2),)
+    world.get(rider, Intent).maneuver = Maneuver.ATTACK
+    sword_for(world, rider, foe, skill=13)
+    script(world, 18)
+    assert attack_of(world.step()).modifiers == ()
 
 
 def test_attacks_by_mounts_only_a_war_trained_mount_kicks() -> None:

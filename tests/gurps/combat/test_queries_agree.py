@@ -30,7 +30,7 @@ from esper_motion.systems.gurps import (
     rules,
     speed_modifier,
 )
-from esper_motion.systems.gurps.combat.attack import strike_distance_yd
+from esper_motion.systems.gurps.combat.attack import across_yd, strike_distance_yd
 from esper_motion.systems.gurps.mounted.common import mount_seat
 
 
@@ -56,9 +56,10 @@ def expected_attack(world: World, attacker: int, target: int) -> tuple[int, set[
             found |= set(moving.modifiers)
     if ranged:
         at = mount_seat(world, link.mount) if link is not None and link.mount is not None else None
-        distance: float = strike_distance_yd(world, attacker, target, at or world.get(attacker, Position).hex)
+        shot_from = at or world.get(attacker, Position).hex
+        distance: float = strike_distance_yd(world, attacker, target, shot_from)
         if world.rules["gurps"].flight == "house":
-            distance = house_ranged_distance(world, attacker, target, distance, attack.spell)
+            distance = house_ranged_distance(world, attacker, target, across_yd(world, target, shot_from), attack.spell)
         if speed_modifier(world, attacker, target, distance):
             found.add(("speed and range", speed_modifier(world, attacker, target, distance)))
         if aim:
@@ -80,10 +81,13 @@ def expected_defense(world: World, defender: int, attacker: int) -> set[tuple[st
             found.add(("height", effect.defender_defense))
         elif effect.height_ft == 0:
             levels = height_difference(world, attacker, defender, attack.reach_yd)
-            if levels.higher == attacker and levels.row.lower_defense:
-                found.add(("a rider 3 ft above", levels.row.lower_defense))
-            if levels.higher == defender and levels.row.higher_defense:
-                found.add(("3 ft above on a mount", levels.row.higher_defense))
+            lower, higher = levels.row.lower_defense, levels.row.higher_defense
+            if levels.higher is not None and world.rules["gurps"].flight == "house":
+                lower, higher = -2, 2  # House rules: Flying Movement and Combat, a yard of height
+            if levels.higher == attacker and lower:
+                found.add(("a rider 3 ft above", lower))
+            if levels.higher == defender and higher:
+                found.add(("3 ft above on a mount", higher))
     return found
 
 

@@ -18,7 +18,7 @@ from esper_motion.components.gurps import Obstacle
 from esper_motion.components.motion import Velocity
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import RollMade, World
-from esper_motion.systems.gurps import Rules
+from esper_motion.systems.gurps import Rules, WingspanObstructed
 from esper_motion.systems.gurps.mounted.common import seat
 
 
@@ -101,3 +101,18 @@ def test_house_rules_mounts_a_flying_mounts_rolls_to_control_itself_make_its_rid
         (rider, "stay on through the mount's maneuver", 13, True),
     ]
     assert world.get(rider, Rider).mount == mount  # still in the saddle
+
+
+def test_house_rules_flying_movement_and_combat_the_whole_movement_wingspan_covers_every_hex_of_the_body() -> None:
+    """House rules: Flying Movement and Combat: a winged flier with something in its wingspan during the whole of its
+    movement wipes out. The griffon (3 hexes, wingspan 4: 2 hexes each side) flies 12 yards east from (0, 0); a
+    wingless flier 3 hexes behind its front and 2 across, on (-3, 2), flies the same 12 yards beside it. It is
+    3 hexes from the griffon's front hex all the way, out of reach, but 2 from its rear hex: in the wingspan of its
+    body the whole movement, so the griffon wipes out."""
+    world = gurps_world(Rules.house())
+    mount = griffon(world, wingspan_yd=4)
+    beside = griffon(world)
+    world.get(beside, Flight).wings = False
+    world.get(beside, Position).q, world.get(beside, Position).r = -3, 2
+    events = world.step()
+    assert [(event.entity, event.obstacles) for event in of_type(events, WingspanObstructed)] == [(mount, (beside,))]

@@ -1,0 +1,212 @@
+"""Goals: what a GURPS mover wants, for the planner to choose its intents in the DECIDE phase.
+
+A mover with one of these components has its ``Intent`` written for it each turn
+(``esper_motion.systems.gurps.planner``); a mover without one keeps the intent the game writes. An entity holds
+one goal at a time: a spawn or an add that would give it a second is refused, naming both.
+
+How far the mover may gamble is a component of its own, :class:`Caution`, shared by every goal (one home for
+it, and a game changes a mover's goal without restating its temper); a mover without one takes no roll.
+
+A goal that names another entity (``Pursue.target``, ``Flee.source``, ``KeepStation.target``) is a link
+(:mod:`esper_motion.ecs.links`): naming a missing entity, or the mover itself, is refused when the goal is set (a
+spawn, an add, a load). A target despawned later is the planner's to deal with: it sets the field to None, the mover
+holds, and a ``GoalLost`` event says why; None there always means "hold". Until that next step, what is added to
+the mover is checked beside the goal, and refused while its link dangles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.hexgrid import Hex, check_hex
+from esper_motion.ecs.links import LinkError, LinkView
+from esper_motion.ecs.registry import register
+from esper_motion.ecs.validate import check_bool, check_int, check_number
+
+MAX_RANGE_YD: Final = 1_000
+"""The largest range a goal holds, in yards (a pursuit's, a flight's, a station's)."""
+
+
+def _check_target(owner: str, name: str, value: object) -> None:
+    """An entity id (esper numbers entities from 1), or None: the entity is gone, and the mover holds."""
+    if value is not None:
+        check_int(owner, name, value, low=1)
+
+
+def _links(target: int | None) -> tuple[int, ...]:
+    return () if target is None else (target,)
+
+
+def _check_target_link(goal: Any, entity: int, view: LinkView, name: str) -> None:
+    """Refuse a goal naming the mover itself, or (when set: a spawn, an add, a load) an entity that does not exist;
+    a target gone between steps is left to the planner."""
+    target = getattr(goal, name)
+    owner = type(goal).__name__
+    if target is None:
+        return
+    if target == entity:
+        raise LinkError(entity, owner, name, target, "another entity: a mover cannot take itself as its goal")
+    if (view.strict or not view.both_ways) and not view.exists(target):
+        raise LinkError(entity, owner, name, target, "an entity of this world")
+
+
+def _check_one_goal(goal: Any, entity: int, view: LinkView) -> None:
+    """Refuse a second goal on ``entity``."""
+    for kind in GOAL_TYPES:
+        if kind is not type(goal) and view.get(entity, kind) is not None:
+            raise LinkError(
+                entity, type(goal).__name__, "goal", kind.__name__, "one goal at a time: remove the other first"
+            )
+
+
+@register("gurps.GoTo")
+@dataclass(slots=True)
+class GoTo:
+    """Go to ``hex`` and stop there (``stop``), or pass through it at whatever speed (``stop=False``).
+
+    >>> GoTo((2, "x"))
+    Traceback (most recent call last):
+    ...
+    esper_motion.ecs.errors.RuleValueError: GoTo.hex = (2, 'x'): expected a hex: a tuple (q, r) of two whole numbers
+    """
+
+    hex: Hex
+    stop: bool = True
+
+    def __post_init__(self) -> None:
+        check_hex("GoTo", "hex", self.hex)
+        check_bool("GoTo", "stop", self.stop)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """One goal at a time."""
+        _check_one_goal(self, entity, view)
+
+
+@register("gurps.Pursue")
+@dataclass(slots=True)
+class Pursue:
+    """Close on entity ``target`` to within ``range_yd`` (hexes between the two), or run into it (``ram``); None:
+    the target is gone, hold."""
+
+    target: int | None
+    range_yd: int = 1
+    ram: bool = False
+
+    def __post_init__(self) -> None:
+        _check_target("Pursue", "target", self.target)
+        check_int("Pursue", "range_yd", self.range_yd, low=0, high=MAX_RANGE_YD)
+        check_bool("Pursue", "ram", self.ram)
+
+    def links(self) -> tuple[int, ...]:
+        """The entity pursued."""
+        return _links(self.target)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """Refuse a target that is the mover itself or, when set, missing; one goal at a time."""
+        _check_target_link(self, entity, view, "target")
+        _check_one_goal(self, entity, view)
+
+
+@register("gurps.Flee")
+@dataclass(slots=True)
+class Flee:
+    """Get at least ``range_yd`` away from entity ``source``, and keep away; None: the source is gone, hold."""
+
+    source: int | None
+    range_yd: int = 20
+
+    def __post_init__(self) -> None:
+        _check_target("Flee", "source", self.source)
+        check_int("Flee", "range_yd", self.range_yd, low=1, high=MAX_RANGE_YD)
+
+    def links(self) -> tuple[int, ...]:
+        """The entity fled."""
+        return _links(self.source)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """Refuse a source that is the mover itself or, when set, missing; one goal at a time."""
+        _check_target_link(self, entity, view, "source")
+        _check_one_goal(self, entity, view)
+
+
+@register("gurps.KeepStation")
+@dataclass(slots=True)
+class KeepStation:
+    """Keep within ``range_yd`` of entity ``target`` (beside it at 1), as it moves; None: the target is gone,
+    hold."""
+
+    target: int | None
+    range_yd: int = 1
+
+    def __post_init__(self) -> None:
+        _check_target("KeepStation", "target", self.target)
+        check_int("KeepStation", "range_yd", self.range_yd, low=1, high=MAX_RANGE_YD)
+
+    def links(self) -> tuple[int, ...]:
+        """The entity kept beside."""
+        return _links(self.target)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """Refuse a target that is the mover itself or, when set, missing; one goal at a time."""
+        _check_target_link(self, entity, view, "target")
+        _check_one_goal(self, entity, view)
+
+
+@register("gurps.Patrol")
+@dataclass(slots=True)
+class Patrol:
+    """Pass through each hex of ``waypoints`` in turn, round and round; ``next_index`` is the one headed for now
+    (the planner moves it on as each is reached)."""
+
+    waypoints: tuple[Hex, ...]
+    next_index: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.waypoints, tuple) or not self.waypoints:
+            raise RuleValueError("Patrol", "waypoints", self.waypoints, "a tuple of one or more hexes (q, r)")
+        if len(self.waypoints) > MAX_RANGE_YD:
+            raise RuleValueError("Patrol", "waypoints", self.waypoints, f"at most {MAX_RANGE_YD} hexes")
+        for index, hex in enumerate(self.waypoints):
+            check_hex("Patrol", f"waypoints[{index}]", hex)
+        check_int("Patrol", "next_index", self.next_index, low=0, high=len(self.waypoints) - 1)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """One goal at a time."""
+        _check_one_goal(self, entity, view)
+
+
+@register("gurps.Hold")
+@dataclass(slots=True)
+class Hold:
+    """Come to a stop as soon as it safely can, and stay there."""
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """One goal at a time."""
+        _check_one_goal(self, entity, view)
+
+
+GOAL_TYPES: Final = (GoTo, Pursue, Flee, KeepStation, Patrol, Hold)
+"""Every goal component, in the order the planner looks for them."""
+
+Goal = GoTo | Pursue | Flee | KeepStation | Patrol | Hold
+"""Any goal component."""
+
+
+@register("gurps.Caution")
+@dataclass(slots=True)
+class Caution:
+    """The largest chance of failing a roll that the mover accepts in one turn, 0 to 1, the planner reads from the
+    exact odds of each roll (0, the default without this component: only moves that need no roll at all).
+
+    >>> Caution(1.5)
+    Traceback (most recent call last):
+    ...
+    esper_motion.ecs.errors.RuleValueError: Caution.failure_chance = 1.5: expected a finite number from 0 to 1
+    """
+
+    failure_chance: float = 0.0
+
+    def __post_init__(self) -> None:
+        check_number("Caution", "failure_chance", self.failure_chance, low=0, high=1)

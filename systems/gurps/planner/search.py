@@ -1,0 +1,483 @@
+"""The planner's search: a mover's own future states a few turns ahead, each turn's successors made only of intents
+the rules accept, with the exact odds of the rolls they need.
+
+A state is what the rules carry from one turn to the next for a mover in control on the ground: its hex, facing,
+velocity and heading, the yards run straight since its last change of facing, and whether it is at high speed
+(:class:`State`). From a state, every candidate intent (:func:`candidates`, in a fixed order) is tried on a
+:class:`~esper_motion.systems.gurps.shared.movers.Body` made of copies of the mover's components in that state:
+
+- the intent must pass :func:`~esper_motion.systems.gurps.highspeed.intent.check_intent` (the INTENT phase's own
+  check) and, for a body with a ``Posture``, the posture check;
+- its path and rolls are :func:`~esper_motion.systems.gurps.preview.walk_forecast`'s, the preview's own: the same
+  walk the MOVEMENT phase makes, with every roll assumed made, and the exact odds of each;
+- the chance that any of those rolls fails must be at most the mover's caution
+  (:class:`~esper_motion.components.goals.Caution`), and a path that runs into something is not taken (but a ram
+  into the entity pursued);
+- the next turn's velocity and state follow the ACCELERATION phase's rules (:func:`_end_of_turn`).
+
+Other movers are predicted at their present velocity along their heading; they stand where they are now for the
+walk itself (as in the preview). The search is a best-first search on turns taken plus a price on risk
+(:data:`RISK_PRICE`), guided by a lower bound of the turns still needed; it looks at most :data:`HORIZON` turns ahead
+and simulates at most :data:`NODE_BUDGET` turns in all. It rolls no die and breaks every tie by the order in which
+states were found, so the same world always gets the same plan.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import deque
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from typing import Final, NamedTuple
+
+from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, Patrol, Pursue
+from esper_motion.components.gurps import Control, Intent, MoveState, Posture
+from esper_motion.components.motion import Facing, Position, Velocity
+from esper_motion.ecs import IntentError, RuleValueError, World
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.highspeed.intent import check_intent
+from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_yd_after
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.posture.posture import check_posture_change
+from esper_motion.systems.gurps.preview import RollForecast, walk_forecast
+from esper_motion.systems.gurps.shared.movers import Body, Limits, limits, ordinary_yards, standing
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
+
+HORIZON: Final = 4
+"""The most turns a search looks ahead."""
+
+NODE_BUDGET: Final = 400
+"""The most turns one search simulates (a candidate intent tried from a state is one), which bounds its cost: each
+costs about 40 us of CPU time on the machine of the README's Performance section (tests/benchmarks/bench_planner.py),
+so a search at most about 16 ms there."""
+
+GREED: Final = 2.0
+"""How much more the search weighs the turns it still expects (the yards still to go over top speed, a bound that is
+never more than the truth) than the turns taken: past 1 it looks deeper sooner, at the price of plans up to that
+many times longer than the best in the worst case (the quality tests hold it to one turn on small cases)."""
+
+RISK_PRICE: Final = 2.0
+"""What a turn's chance of failing a roll costs, in turns: a 10% chance costs a fifth of a turn, so of two plans
+equally quick the safer is taken, and a risk is taken only where it saves time."""
+
+
+class State(NamedTuple):
+    """What the rules carry from one turn to the next for a mover in control (the planner's node)."""
+
+    hex: Hex
+    facing: int
+    heading: int
+    velocity: int
+    straight_yd: int
+    high_speed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedTurn:
+    """One turn of a plan: the intent, the rolls it needs with their exact odds, the hexes it enters, and the chance
+    that any of its rolls fails."""
+
+    intent: Intent
+    rolls: tuple[RollForecast, ...]
+    path: tuple[Hex, ...]
+    failure_chance: Fraction
+    meets_goal: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A mover's plan for the next turns (:func:`search`): ``turns`` in order (none when the rules allow it no
+    turn within its caution); ``reaches`` whether the goal is met at their end; ``nearer`` whether they end nearer
+    the goal than it is now (or meet it); ``evaluated`` the turns the search simulated (at most
+    :data:`NODE_BUDGET`)."""
+
+    entity: int
+    turns: tuple[PlannedTurn, ...]
+    reaches: bool
+    nearer: bool
+    evaluated: int
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """A goal made concrete for one search: the hex aimed at after each turn (a moving entity's predicted place),
+    how near is near enough, and how the goal is met."""
+
+    goal: Goal
+    places: tuple[Hex, ...]  # the hex aimed at after turn 1, 2, ... (the last one holds beyond)
+    range_yd: int
+    stop: bool
+    away: bool
+    ram: int | None
+    match_yps: int | None = None  # the velocity to keep (beside an entity: its own)
+    yards_to: dict[Hex, int] | None = None  # for a place that stays put: the yards to it round walls (yards_field)
+
+
+FIELD_SLACK_YD: Final = 12
+"""How much further than the straight line :func:`yards_field` looks for a way round walls, at least."""
+
+FIELD_STEP_YD: Final = 16
+""":func:`yards_field` looks as far as the straight line and its slack, rounded up to a multiple of this, so that a
+field the planner keeps (``fields``) serves a mover for many turns as it nears its goal."""
+
+Fields = dict[tuple[Hex, int, float, float], dict[Hex, int]]
+"""Yards fields kept while the obstacles stay as they are, by place, reach, figure height and altitude."""
+
+FIELD_HEXES: Final = 4_000
+"""The most hexes :func:`yards_field` visits."""
+
+
+def yards_field(
+    index: SpatialIndex, place: Hex, start: Hex, body: Body, fields: Fields | None = None
+) -> dict[Hex, int]:
+    """The yards from each hex near the line from ``start`` to ``place`` to ``place``, round the obstacles ``body``
+    cannot jump (a breadth-first walk out from ``place``, at most :data:`FIELD_HEXES` hexes, none further from it
+    than the straight way plus :data:`FIELD_SLACK_YD`, rounded up: :data:`FIELD_STEP_YD`). Other bodies move, so they
+    stand in no way here. ``fields``: the fields worked out already for the obstacles of ``index``, read and added
+    to (the same inputs give the same field, so keeping them changes no plan)."""
+    height = figure_height_yd(body.mover)
+    altitude = body.position.altitude_yd
+    reach = -(-(distance(start, place) + FIELD_SLACK_YD) // FIELD_STEP_YD) * FIELD_STEP_YD
+    key = (place, reach, height, altitude)
+    kept = None if fields is None else fields.get(key)
+    if kept is not None:
+        return kept
+    found = {place: 0}
+    queue = deque([place])
+    while queue and len(found) < FIELD_HEXES:
+        hex = queue.popleft()
+        yards = found[hex] + 1
+        for step in DIRECTIONS:
+            ahead = (hex[0] + step[0], hex[1] + step[1])
+            if ahead in found or distance(ahead, place) > reach:
+                continue
+            if any(not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)):
+                continue
+            found[ahead] = yards
+            queue.append(ahead)
+    if fields is not None:
+        fields[key] = found
+    return found
+
+
+def aim_of(
+    world: World,
+    goal: Goal,
+    horizon: int,
+    *,
+    index: SpatialIndex | None = None,
+    body: Body | None = None,
+    fields: Fields | None = None,
+) -> Aim | None:
+    """The :class:`Aim` of ``goal`` over ``horizon`` turns (with ``index`` and ``body``, the yards round walls to a
+    place that stays put: :func:`yards_field`); None when the entity it names is gone."""
+    if isinstance(goal, (GoTo, Patrol)):
+        place = goal.hex if isinstance(goal, GoTo) else goal.waypoints[goal.next_index]
+        field = None if index is None or body is None else yards_field(index, place, body.position.hex, body, fields)
+        stop = goal.stop if isinstance(goal, GoTo) else False
+        return Aim(goal, (place,), 0, stop, False, None, yards_to=field)
+    if isinstance(goal, Hold):
+        return Aim(goal, (), 0, True, False, None)
+    other = goal.source if isinstance(goal, Flee) else goal.target
+    if other is None:  # the entity is gone: hold
+        return Aim(goal, (), 0, True, False, None)
+    if not world.exists(other) or not world.has(other, Position):
+        return None
+    places = tuple(predicted(world, other, turn) for turn in range(1, horizon + 1))
+    if isinstance(goal, Flee):
+        return Aim(goal, places, goal.range_yd, False, True, None)
+    if isinstance(goal, Pursue):
+        return Aim(goal, places, goal.range_yd, False, False, goal.target if goal.ram else None)
+    assert isinstance(goal, KeepStation)
+    velocity = world.try_get(other, Velocity)
+    return Aim(goal, places, goal.range_yd, False, False, None, 0 if velocity is None else velocity.yps)
+
+
+def predicted(world: World, entity: int, turns: int) -> Hex:
+    """Where ``entity`` will be ``turns`` turns from now if it keeps its present velocity along its heading."""
+    q, r = world.get(entity, Position).hex
+    velocity = world.try_get(entity, Velocity)
+    if velocity is None or not velocity.yps:
+        return (q, r)
+    dq, dr = DIRECTIONS[velocity.heading]
+    return (q + dq * velocity.yps * turns, r + dr * velocity.yps * turns)
+
+
+def _place(aim: Aim, turn: int) -> Hex | None:
+    """The hex aimed at after turn ``turn`` (1-based), or None for a goal of no place (``Hold``)."""
+    if not aim.places:
+        return None
+    return aim.places[min(max(turn, 1), len(aim.places)) - 1]
+
+
+def yards_short(aim: Aim, state: State, turn: int) -> int:
+    """How many yards ``state`` (after turn ``turn``) is from meeting ``aim``'s place; for a stop, its velocity."""
+    place = _place(aim, turn)
+    if place is None:
+        return state.velocity
+    gap = distance(state.hex, place)
+    if aim.yards_to is not None:
+        gap = aim.yards_to.get(state.hex, gap)
+    if aim.away:
+        return max(0, aim.range_yd - gap)
+    return max(0, gap - aim.range_yd)
+
+
+def meets(aim: Aim, state: State, path: tuple[Hex, ...], struck: int | None, turn: int) -> bool:
+    """Whether the turn that ended in ``state`` along ``path`` meets ``aim``."""
+    if aim.ram is not None:
+        return struck == aim.ram
+    place = _place(aim, turn)
+    if aim.stop:  # below high speed the throttle sets this turn's yards at once: there, it can stop
+        return not state.high_speed and (state.velocity == 0 if place is None else state.hex == place)
+    if aim.match_yps is not None and state.velocity != aim.match_yps:
+        return False
+    if place is not None and not aim.away and aim.range_yd == 0 and place in path:
+        return True  # passed through it
+    return yards_short(aim, state, turn) == 0
+
+
+def _facing_off(aim: Aim, state: State, turn: int) -> int:
+    """0 when a step ahead from ``state`` brings it nearer the place aimed at (further, fleeing), 1 when it keeps the
+    distance, 2 when it takes it away; 0 for a goal of no place."""
+    place = _place(aim, turn)
+    if place is None:
+        return 0
+    gain = distance(state.hex, place) - distance(neighbour(state.hex, state.facing), place)
+    return 1 - (-gain if aim.away else gain)
+
+
+def candidates(body: Body, lim: Limits, risky: bool, short_yd: int) -> tuple[Intent, ...]:
+    """The intents tried from ``body``'s state, in the fixed order that breaks ties: every throttle of interest
+    (:func:`_throttles`; ``short_yd`` is how far the goal still is) with no turn, then with a turn of one hexside
+    either way and, below high speed, of two; at high speed also a veer to either side for the whole path; and with
+    ``risky`` the pushed ones (an early or tight turn, the hardest deceleration). Those the rules refuse are dropped
+    by :func:`advance`, not here. The same state gets the same intents, made once (never change them)."""
+    high = body.control.state is MoveState.HIGH_SPEED
+    velocity = body.velocity.yps
+    return _intents(velocity, high, risky, _throttles(velocity, lim, high, risky, short_yd), lim.safe_decel)
+
+
+@lru_cache(maxsize=1024)
+def _intents(velocity: int, high: bool, risky: bool, throttles: tuple[int, ...], safe_decel: int) -> tuple[Intent, ...]:
+    found: list[Intent] = []
+    for throttle in throttles:
+        push = high and -throttle > safe_decel
+        found.append(Intent(throttle=throttle, push=push))
+        found.extend(Intent(throttle=throttle, turn=turn, push=push) for turn in ((1, -1) if high else (1, -1, 2, -2)))
+        if high and velocity:
+            found.append(Intent(throttle=throttle, veer=(1,) * velocity, push=push))
+            found.append(Intent(throttle=throttle, veer=(-1,) * velocity, push=push))
+        if high and risky:
+            found.extend(Intent(throttle=throttle, turn=turn, turn_at_yd=0, push=True) for turn in (1, -1, 2, -2))
+    return tuple(found)
+
+
+def _throttles(velocity: int, lim: Limits, high: bool, risky: bool, short_yd: int) -> tuple[int, ...]:
+    """The throttles tried from ``velocity``: below high speed the full Move, the fastest entry to high speed, then
+    every velocity below Move down to a stop; at high speed the most acceleration, half of it, none,
+    half and all of the safe deceleration and, with ``risky``, the hardest deceleration."""
+    if not high:
+        found = [lim.move, lim.entry_limit, *range(lim.move - 1, -1, -1)]
+        return tuple(dict.fromkeys(target - velocity for target in found))  # in order, each once
+    up = max(0, min(lim.accel_step, lim.top_speed - velocity))
+    safe = min(lim.safe_decel, velocity)
+    found = [up, up // 2, 0, -(safe // 2), -safe]
+    if risky:
+        found.append(-min(lim.max_decel, velocity))
+    return tuple(dict.fromkeys(found))
+
+
+_NO_CHANCE: Final = Fraction(0)
+
+
+class Outcome(NamedTuple):
+    """A turn simulated from a state: the state it leaves, its path, what it ran into, its rolls and the chance that
+    any of them fails."""
+
+    state: State
+    path: tuple[Hex, ...]
+    struck: int | None
+    rolls: tuple[RollForecast, ...]
+    failure_chance: Fraction
+
+
+def state_of(body: Body) -> State:
+    """The :class:`State` ``body`` is in."""
+    return State(
+        body.position.hex,
+        body.facing.direction,
+        body.velocity.heading,
+        body.velocity.yps,
+        body.control.straight_yd,
+        body.control.state is MoveState.HIGH_SPEED,
+    )
+
+
+def body_in(template: Body, state: State) -> Body:
+    """A body like ``template`` in ``state``: new components for what a state holds, the rest ``template``'s."""
+    control = Control(
+        state=MoveState.HIGH_SPEED if state.high_speed else MoveState.NORMAL,
+        straight_yd=state.straight_yd,
+    )
+    position = Position(state.hex[0], state.hex[1], template.position.altitude_yd)
+    return Body(
+        template.entity,
+        position,
+        Facing(state.facing),
+        Velocity(state.velocity, state.heading),
+        template.mover,
+        control,
+        template.intent,
+    )
+
+
+def advance(world: World, chosen: Rules, index: SpatialIndex, body: Body, state: State) -> Outcome | None:
+    """The turn ``body`` (in ``state``) would make with its intent, or None when the rules refuse the intent."""
+    try:
+        check_intent(world, body, chosen)
+        posture = world.try_get(body.entity, Posture)
+        if posture is not None:
+            check_posture_change(body.entity, body.intent, posture)
+    except (IntentError, RuleValueError):
+        return None
+    forecast, result = walk_forecast(world, body, chosen, index)
+    chance = _NO_CHANCE
+    if forecast.loses_control is not None:
+        chance = Fraction(1)
+    elif forecast.rolls:
+        held = Fraction(1)
+        for roll in forecast.rolls:
+            held *= roll.chance
+        chance = 1 - held
+    lim = limits(world, body, chosen)
+    velocity, high = _end_of_turn(world, body, lim, result)
+    end = result.path[-1] if result.path else state.hex
+    after = State(end, result.facing, result.heading, velocity, straight_yd_after(state.straight_yd, result), high)
+    return Outcome(after, forecast.path, forecast.runs_into, forecast.rolls, chance)
+
+
+def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> tuple[int, bool]:
+    """The velocity and high speed or not that the ACCELERATION phase leaves ``body`` with after ``result``, every
+    roll made (``esper_motion.systems.gurps.highspeed.acceleration.VelocityChange``: ordinary movement within Move,
+    entering high speed on an eligible turn, acceleration and deceleration at speed, footing's forced deceleration;
+    Basic Set: High-Speed Movement). Below high speed the throttle took effect as the turn opened, within what the
+    maneuver allows (``ManeuverLimits``; :func:`~esper_motion.systems.gurps.shared.movers.ordinary_yards`), and only
+    what it asks past Move is left for the end of the turn."""
+    before = body.velocity.yps
+    throttle = body.intent.throttle
+    if body.control.state is MoveState.NORMAL:  # this turn's yards at once, what is asked past Move at the end
+        yards = ordinary_yards(body, lim)
+        wanted = before + throttle
+        target = yards + (wanted - yards if wanted > lim.move else 0)
+        if target > lim.move and yards <= lim.high_speed_above:
+            turned = sum(abs(by) for _, _, by in result.turned)
+            if not rules.can_enter_high_speed(
+                len(result.path), lim.move, turned, body.intent.maneuver, standing(world, body.entity)
+            ):
+                return yards, yards > lim.high_speed_above
+        return target, target > lim.high_speed_above
+    if throttle > 0 and result.extra == 0:
+        return before + throttle, True
+    voluntary = min(max(0, -throttle), before - result.extra)
+    after = rules.footing_deceleration(before, result.extra, lim.basic_move, voluntary).new_velocity
+    return after, after > lim.high_speed_above
+
+
+@dataclass(slots=True)
+class _Node:
+    state: State
+    turn: int
+    cost: float
+    parent: _Node | None
+    step: PlannedTurn | None
+    met: bool
+
+
+def search(
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    root: Body,
+    goal: Goal,
+    *,
+    caution: float,
+    horizon: int = HORIZON,
+    budget: int = NODE_BUDGET,
+    fields: Fields | None = None,
+) -> Plan | None:
+    """The best plan the budget finds for ``root`` (a mover in control, the intent it holds ignored) toward ``goal``,
+    taking no turn whose chance of failing a roll is above ``caution``; None when the entity the goal names is gone.
+
+    The plan that meets the goal soonest (turns, plus :data:`RISK_PRICE` on each turn's chance of failure) within
+    ``horizon`` turns; when none is found within the budget, the plan that ends nearest the goal (fewest yards short,
+    then cheapest): best effort, ``Plan.reaches`` False."""
+    aim = aim_of(world, goal, horizon, index=index, body=root, fields=fields)
+    if aim is None:
+        return None
+    top = max(1, limits(world, root, chosen).top_speed)
+    start = state_of(root)
+    # Yards run straight past the turning radius at top speed change nothing the rules ask: states that differ only
+    # there are one state.
+    radius = limits(world, body_in(root, start._replace(velocity=top, high_speed=True)), chosen).radius
+    enough = int(radius) if radius != math.inf else None
+    first = _Node(start, 0, 0.0, None, None, False)
+    best = first
+    best_key: tuple[int, float, int] | None = None
+    short_now = yards_short(aim, start, 1)
+    frontier: list[tuple[float, float, int, int, int, _Node]] = [(0.0, 0.0, 0, 0, 0, first)]
+    found = 0
+    evaluated = 0
+    seen: dict[tuple[State, int], float] = {}
+    risky = caution > 0
+    while frontier and evaluated < budget:
+        *_, node = heapq.heappop(frontier)
+        if node.met:
+            return _plan(root.entity, node, True, True, evaluated)
+        if node.turn >= horizon:
+            continue
+        template = root if node.parent is None else body_in(root, node.state)
+        lim = limits(world, template, chosen)
+        for intent in candidates(template, lim, risky, yards_short(aim, node.state, node.turn + 1)):
+            if evaluated >= budget:
+                break
+            evaluated += 1
+            outcome = advance(world, chosen, index, template._replace(intent=intent), node.state)
+            if outcome is None or (outcome.failure_chance and outcome.failure_chance > caution):
+                continue
+            if outcome.struck is not None and outcome.struck != aim.ram:
+                continue
+            if enough is not None and outcome.state.straight_yd > enough:
+                outcome = outcome._replace(state=outcome.state._replace(straight_yd=enough))
+            turn = node.turn + 1
+            cost = node.cost + 1 + (RISK_PRICE * float(outcome.failure_chance) if outcome.failure_chance else 0)
+            key = (outcome.state, turn)
+            if seen.get(key, cost + 1) <= cost:
+                continue
+            seen[key] = cost
+            met = meets(aim, outcome.state, outcome.path, outcome.struck, turn)
+            step = PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met)
+            child = _Node(outcome.state, turn, cost, node, step, met)
+            short = yards_short(aim, outcome.state, turn)
+            child_key = (0 if met else max(1, short), cost, turn)
+            if best_key is None or child_key < best_key:
+                best, best_key = child, child_key
+            bound = 0.0 if met else short / top if short else 1.0
+            found += 1
+            # of equal cost, the nearest first, then the one facing the goal, then the one whose pace fits the yards
+            off = _facing_off(aim, outcome.state, turn)
+            pace = abs(short - outcome.state.velocity)
+            heapq.heappush(frontier, (cost + GREED * bound, bound, off, pace, found, child))
+    nearer = best_key is not None and (best.met or best_key[0] < short_now)
+    return _plan(root.entity, best, best.met, nearer, evaluated)
+
+
+def _plan(entity: int, node: _Node, reaches: bool, nearer: bool, evaluated: int) -> Plan:
+    steps: list[PlannedTurn] = []
+    while node.step is not None and node.parent is not None:
+        steps.append(replace(node.step, intent=replace(node.step.intent)))  # the plan's own intents
+        node = node.parent
+    return Plan(entity, tuple(reversed(steps)), reaches, nearer, evaluated)

@@ -1,0 +1,158 @@
+"""What the planner costs: its time per mover per turn, and a world of movers with goals against the same world
+without.
+
+Run by hand (never a timed test)::
+
+    python tests/benchmarks/bench_planner.py                  # 200 movers, 10 turns
+    python tests/benchmarks/bench_planner.py --movers 50 --turns 5 --json
+
+Printed, all CPU time (``time.process_time``) in this process:
+
+- per mover per turn: the median and the 99th percentile of one search (``esper_motion.systems.gurps.planner.search``,
+  what ``GoalPlanner`` runs for each mover), over every mover of every turn, and the mean number of turns each search
+  simulated (at most ``NODE_BUDGET``);
+- per turn: the median step of the world with goals (the planner included) and of the same world with no goal (the
+  movers keep still), and their ratio.
+
+The world: ``--movers`` runners (Basic Move 5 or 6) on a square map of about 25 hexes each, one wall hex per ten
+movers; a third go to a far hex and stop, a third pursue another runner, a third patrol two hexes. Every figure is
+from one run of this script; the machine's other load moves them (compare ratios, and repeat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from esper_motion.components import Control, Facing, GoTo, Intent, Mover, Obstacle, Patrol, Position, Pursue, Velocity
+from esper_motion.ecs import World, watch
+from esper_motion.systems.gurps import install
+from esper_motion.systems.gurps.planner.search import Fields, search
+from esper_motion.systems.gurps.planner.system import caution_of, goals
+from esper_motion.systems.gurps.shared.movers import bodies, installed_rules
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex
+
+
+def build(movers: int, seed: int, *, with_goals: bool) -> World:
+    """The benchmark world (see the module docstring)."""
+    rng = random.Random(seed)
+    world = World(seed=seed, transactional=False)
+    install(world)
+    side = max(10, round((movers * 25) ** 0.5))
+    free = [(q, r) for q in range(side) for r in range(side)]
+    rng.shuffle(free)
+    runners = [
+        world.spawn(
+            Position(*free.pop()),
+            Facing(rng.randrange(6)),
+            Velocity(0, 0),
+            Mover(rng.choice((5, 6))),
+            Control(),
+            Intent(),
+        )
+        for _ in range(movers)
+    ]
+    for _ in range(movers // 10):
+        world.spawn(Position(*free.pop()), Obstacle())
+    if with_goals:
+        for number, runner in enumerate(runners):
+            kind = number % 3
+            if kind == 0:
+                world.add(runner, GoTo(free.pop()))
+            elif kind == 1:
+                world.add(runner, Pursue(runners[(number + 1) % movers], range_yd=1))
+            else:
+                world.add(runner, Patrol((free.pop(), free.pop())))
+    return world
+
+
+def searches(world: World, fields: Fields) -> tuple[list[float], list[int]]:
+    """The CPU time of each mover's search this turn, as the planner runs it (keeping its yards fields in ``fields``
+    from turn to turn, as the obstacles stay put), and the turns each simulated."""
+    chosen = installed_rules(world)
+    index = SpatialIndex()
+    index.rebuild(world)
+    found = goals(world)
+    times: list[float] = []
+    evaluated: list[int] = []
+    for body in bodies(world):
+        goal = found.get(body.entity)
+        if goal is None:
+            continue
+        start = time.process_time()
+        plan = search(world, chosen, index, body, goal, caution=caution_of(world, body.entity), fields=fields)
+        times.append(time.process_time() - start)
+        if plan is not None:
+            evaluated.append(plan.evaluated)
+    return times, evaluated
+
+
+def steps(world: World, turns: int) -> list[float]:
+    """The CPU time of each of ``turns`` steps."""
+    found = []
+    for _ in range(turns):
+        start = time.process_time()
+        world.step()
+        found.append(time.process_time() - start)
+    return found
+
+
+def measure(movers: int, turns: int, seed: int) -> dict[str, Any]:
+    """Every figure of the module docstring."""
+    planned = build(movers, seed, with_goals=True)
+    per_mover: list[float] = []
+    simulated: list[int] = []
+    fields: Fields = {}
+    watch.pause()
+    try:
+        for _ in range(turns):
+            times, evaluated = searches(planned, fields)
+            per_mover += times
+            simulated += evaluated
+            planned.step()
+    finally:
+        watch.resume()
+    with_goals = steps(build(movers, seed, with_goals=True), turns)
+    without = steps(build(movers, seed, with_goals=False), turns)
+    ordered = sorted(per_mover)
+    return {
+        "movers": movers,
+        "turns": turns,
+        "search_median_ms": 1000 * statistics.median(ordered),
+        "search_p99_ms": 1000 * ordered[min(len(ordered) - 1, round(0.99 * len(ordered)))],
+        "turns_simulated_mean": statistics.mean(simulated),
+        "step_with_goals_ms": 1000 * statistics.median(with_goals),
+        "step_without_goals_ms": 1000 * statistics.median(without),
+        "ratio": statistics.median(with_goals) / statistics.median(without),
+    }
+
+
+def main() -> None:
+    """Measure and print."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--movers", type=int, default=200)
+    parser.add_argument("--turns", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    figures = measure(args.movers, args.turns, args.seed)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return
+    print(f"{figures['movers']} movers with goals, {figures['turns']} turns (CPU time)")
+    print(
+        f"  one search per mover per turn: median {figures['search_median_ms']:.2f} ms, "
+        f"99th percentile {figures['search_p99_ms']:.2f} ms, {figures['turns_simulated_mean']:.0f} turns simulated"
+    )
+    print(
+        f"  a step: {figures['step_with_goals_ms']:.1f} ms with goals, {figures['step_without_goals_ms']:.1f} ms "
+        f"without: {figures['ratio']:.1f} times"
+    )
+
+
+if __name__ == "__main__":
+    main()

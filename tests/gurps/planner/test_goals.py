@@ -1,0 +1,82 @@
+"""Goals and caution: bad input refused by name when set, the world as it was."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support import gurps_world
+from support.highspeed import mover
+
+from esper_motion.components import Caution, Flee, GoTo, Hold, KeepStation, Patrol, Pursue
+from esper_motion.ecs import LinkError, RuleValueError
+
+
+@pytest.mark.parametrize(
+    ("build", "field", "value"),
+    [
+        (lambda: GoTo((1, 2, 3)), "hex", (1, 2, 3)),
+        (lambda: GoTo([1, 2]), "hex", [1, 2]),
+        (lambda: GoTo((0, 0), stop=1), "stop", 1),
+        (lambda: Pursue(0), "target", 0),
+        (lambda: Pursue(2, range_yd=-1), "range_yd", -1),
+        (lambda: Flee(2, range_yd=0), "range_yd", 0),
+        (lambda: KeepStation("2"), "target", "2"),
+        (lambda: Patrol(()), "waypoints", ()),
+        (lambda: Patrol([(0, 0)]), "waypoints", [(0, 0)]),
+        (lambda: Patrol(((0, 0), (1,))), "waypoints[1]", (1,)),
+        (lambda: Patrol(((0, 0),), next_index=1), "next_index", 1),
+        (lambda: Caution(-0.1), "failure_chance", -0.1),
+        (lambda: Caution(1.01), "failure_chance", 1.01),
+        (lambda: Caution(float("nan")), "failure_chance", None),
+    ],
+)
+def test_a_bad_goal_is_refused_naming_its_field(build: Any, field: str, value: Any) -> None:
+    with pytest.raises(RuleValueError) as caught:
+        build()
+    assert caught.value.field == field
+    if value is not None:
+        assert caught.value.value == value
+
+
+@pytest.mark.parametrize("make", [Pursue, Flee, KeepStation])
+def test_a_goal_naming_a_missing_entity_is_refused_at_spawn_naming_entity_and_field(make: Any) -> None:
+    world = gurps_world()
+    runner = mover(world)
+    before = world.entities()
+    with pytest.raises(LinkError) as caught:
+        mover(world, at=(3, 0), extra=(make(99),))
+    field = "source" if make is Flee else "target"
+    assert (caught.value.component, caught.value.field, caught.value.value) == (make.__name__, field, 99)
+    assert caught.value.entity == runner + 1
+    assert world.entities() == before
+
+
+def test_a_goal_naming_a_missing_entity_or_the_mover_is_refused_at_add() -> None:
+    world = gurps_world()
+    runner = mover(world)
+    with pytest.raises(LinkError, match=rf"entity {runner}: Pursue.target = 42: an entity of this world"):
+        world.add(runner, Pursue(42))
+    with pytest.raises(LinkError, match=rf"entity {runner}: Pursue.target = {runner}: another entity"):
+        world.add(runner, Pursue(runner))
+    assert not world.has(runner, Pursue)
+
+
+def test_one_goal_at_a_time() -> None:
+    world = gurps_world()
+    runner = mover(world, extra=(GoTo((5, 0)),))
+    with pytest.raises(LinkError, match=rf"entity {runner}: GoTo.goal = 'Hold': one goal at a time"):
+        world.add(runner, Hold())
+    assert not world.has(runner, Hold)
+    world.remove(runner, GoTo)
+    world.add(runner, Hold())
+    assert world.has(runner, Hold)
+
+
+def test_a_goal_set_wrong_between_steps_is_refused_before_the_next() -> None:
+    world = gurps_world()
+    runner = mover(world, extra=(Caution(0.5),))
+    world.get(runner, Caution).failure_chance = 2.0
+    with pytest.raises(RuleValueError, match=r"Caution\.failure_chance = 2\.0"):
+        world.step()
+    assert world.turn == 0
