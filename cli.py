@@ -6,7 +6,8 @@ outcome study (:mod:`esper_motion.studies.cli`). Without a display (or with ``--
 window: it prints the turn log and writes one PNG per turn and an animated GIF to ``--out``. ``--turns`` and
 ``--out`` imply ``--headless``. ``--seed`` replaces the scene's seed, so a run repeats exactly.
 
-Exit status: 0 on success, 2 for a bad scene or bad arguments, 1 when a turn cannot be resolved; a study's are in
+Exit status: 0 on success, 2 for a bad scene, bad arguments or no window to open, 1 when a turn cannot be
+resolved; a study's are in
 :mod:`esper_motion.studies.cli`.
 """
 
@@ -40,7 +41,8 @@ def demo_parser() -> argparse.ArgumentParser:
     made = argparse.ArgumentParser(
         prog="esper-motion",
         description="Play an esper-motion demo scene in a window, or headless to PNG frames and a GIF.",
-        epilog="Keys in the window: Space step a turn, P play/pause, Tab select, Left/Right steer, +/- throttle. "
+        epilog="Keys in the window: Space step a turn, P play/pause, Tab select, Left/Right steer, +/- throttle, "
+        "Esc quit. "
         "Outcome studies: esper-motion study SCENE --runs N (esper-motion study --help).",
     )
     made.add_argument("scene", nargs="?", default=DEFAULT_SCENE, help="scene name (see --list) or a .toml file")

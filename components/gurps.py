@@ -307,12 +307,14 @@ class Control:
             raise LinkError(entity, "Control", "carried_by", carrier, "an entity cannot carry itself")
         rider = view.get(entity, Rider)
         if rider is not None and rider.mount != carrier:
+            mount = rider.mount
+            lost = "" if mount is None or view.exists(mount) else ", an entity that does not exist"
             raise LinkError(
                 entity,
                 "Control",
                 "carried_by",
                 carrier,
-                f"a rider is carried by its mount, and Rider.mount is {rider.mount}",
+                f"a rider is carried by its mount, and Rider.mount is {mount}{lost}",
             )
 
 

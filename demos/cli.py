@@ -1,7 +1,7 @@
 """The demo command, ``esper-motion [SCENE]`` (its arguments are read by :mod:`esper_motion.cli`): play a scene in a
 window, or headless to PNG frames and a GIF; or list the scenes.
 
-Exit status: 0 on success, 2 for a bad scene or bad arguments, 1 when a turn cannot be resolved.
+Exit status: 0 on success, 2 for a bad scene, bad arguments or no window to open, 1 when a turn cannot be resolved.
 """
 
 from __future__ import annotations
@@ -35,7 +35,11 @@ def run(args: argparse.Namespace) -> int:
     except SceneError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    headless = args.headless or args.turns is not None or args.out is not None or not has_display()
+    asked = args.headless or args.turns is not None or args.out is not None
+    headless = asked or not has_display()
+    out = args.out if args.out is not None else Path("out") / scene.spec.name
+    if not asked and headless:
+        print(f"no display (DISPLAY is not set): playing headless, frames to {out}", file=sys.stderr)
     if headless:
         os.environ["ARCADE_HEADLESS"] = "1"  # must be set before arcade is imported
     try:
@@ -51,8 +55,10 @@ def run(args: argparse.Namespace) -> int:
             play(stage)
             return 0
         render.current_window()
-        out = args.out if args.out is not None else Path("out") / scene.spec.name
         written = render.run_headless(stage, args.turns or scene.spec.turns, out)
+    except render.NoWindowError as error:
+        print(f"error: {error}; play without a window with --headless", file=sys.stderr)
+        return 2
     except MotionError as error:
         print(f"error: turn {scene.world.turn + 1}: {error}", file=sys.stderr)
         return 1

@@ -20,6 +20,7 @@ import dataclasses
 import enum
 import itertools
 import math
+import os
 import re
 import textwrap
 from collections.abc import Iterable, Sequence
@@ -321,6 +322,7 @@ class Renderer:
         self._static: arcade.shape_list.ShapeElementList[Any] | None = None
         self._terrain_key: tuple[int, ...] = ()
         self.message = ""
+        self.hint = ""  # shown where a message goes while there is none: the window's key summary
         self.seen_altitude = False
 
     def _fit(self) -> Layout:
@@ -665,6 +667,8 @@ class Renderer:
         text(info, WIDTH - MARGIN, top + 11, DIM, 11, anchor_x="right")
         if self.message:
             text(self.message, WIDTH / 2, top + 11, (255, 214, 90, 255), 11, anchor_x="center")
+        elif self.hint:
+            text(self.hint, WIDTH / 2, top + 11, DIM, 11, anchor_x="center")
 
     def draw_side(self, bodies: dict[int, tuple[float, float]]) -> None:
         """Entity cards and the legend, bottom right."""
@@ -768,7 +772,7 @@ class Renderer:
 
     def keys_help(self) -> str:
         """The key summary shown in the window."""
-        return "Space step   P play/pause   Tab select   arrows steer   +/- throttle"
+        return "Space step   P play/pause   Tab select   arrows steer   +/- throttle   Esc quit"
 
 
 def wrap(lines: Iterable[str], width: int) -> list[str]:
@@ -832,6 +836,22 @@ def snapshot() -> Image.Image:
     return arcade.get_image(0, 0, WIDTH, HEIGHT).convert("RGB")
 
 
+class NoWindowError(RuntimeError):
+    """No window could be opened: no display could be reached, or there is no OpenGL to draw with."""
+
+
+def open_window(title: str, *, visible: bool = True) -> arcade.Window:
+    """A new window of the renderer's size; :class:`NoWindowError` naming the problem when none can open."""
+    try:
+        return arcade.Window(WIDTH, HEIGHT, title, visible=visible)
+    except Exception as error:  # pyglet's, which differ by platform: no display, no OpenGL, no GL config
+        shown = f"{type(error).__name__}: {error}"
+        display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        if visible and display:
+            raise NoWindowError(f"no window could open on display {display!r} ({shown})") from None
+        raise NoWindowError(f"no OpenGL to draw with ({shown})") from None
+
+
 def current_window() -> arcade.Window:
     """The open window, or a new hidden one of the renderer's size to draw into.
 
@@ -840,7 +860,7 @@ def current_window() -> arcade.Window:
     try:
         return arcade.get_window()
     except RuntimeError:
-        return arcade.Window(WIDTH, HEIGHT, "esper-motion demos", visible=False)
+        return open_window("esper-motion demos", visible=False)
 
 
 def run_headless(stage: Stage, turns: int, out: Path, print_line: Any = print, tween_frames: int = 5) -> list[Path]:

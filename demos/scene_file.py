@@ -107,7 +107,8 @@ _RESERVED_SCRIPT_KEYS: Final = ("dice",)
 
 
 class SceneError(MotionError):
-    """A scene file that cannot be used; the message names the file, the entity or zone, and the field."""
+    """A scene file that cannot be used; the message names the file (``path``: empty for a scene name that is
+    none), the entity or zone, and the field."""
 
     def __init__(self, path: Path | str, where: str, field: str, problem: str) -> None:
         self.path = str(path)
@@ -115,7 +116,8 @@ class SceneError(MotionError):
         self.field = field
         self.problem = problem
         located = f"{self.path}: {where}" if where else self.path
-        super().__init__(f"{located}: {field}: {problem}" if field else f"{located}: {problem}")
+        said = f"{field}: {problem}" if field else problem
+        super().__init__(f"{located}: {said}" if located else said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +210,8 @@ def scene_path(name: str) -> Path:
             raise SceneError(path, "", "", "no such scene file")
         return path
     if name not in scene_names():
-        raise SceneError(SCENE_DIR, "", "", f"unknown scene {shown(name)}; known scenes: {', '.join(scene_names())}")
+        known = ", ".join(scene_names())
+        raise SceneError("", "", "", f"unknown scene {shown(name)} (nor a .toml file); known scenes: {known}")
     return SCENE_DIR / f"{name}.toml"
 
 

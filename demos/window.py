@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import arcade
 
-from esper_motion.demos.render import HEIGHT, WIDTH, Renderer, Stage
+from esper_motion.demos.render import Renderer, Stage, open_window
 from esper_motion.ecs import MotionError
 
 ANIMATION_SECONDS: Final = 0.9
@@ -43,7 +43,7 @@ class DemoView(arcade.View):
         self.progress = 1.0
         self.playing = False
         self.rest = 0.0
-        self.renderer.message = self.renderer.keys_help()
+        self.renderer.hint = self.renderer.keys_help()
 
     def on_draw(self) -> None:
         """Draw the scene part-way through the running animation."""
@@ -120,7 +120,8 @@ class DemoView(arcade.View):
 
 
 def play(stage: Stage) -> None:
-    """Open a window on ``stage`` and run until it is closed."""
-    window = arcade.Window(WIDTH, HEIGHT, f"esper-motion: {stage.scene.spec.title}")
+    """Open a window on ``stage`` and run until it is closed (:class:`~esper_motion.demos.render.NoWindowError`
+    when none can open)."""
+    window = open_window(f"esper-motion: {stage.scene.spec.title}")
     window.show_view(DemoView(stage))
     arcade.run()

@@ -37,6 +37,7 @@ from esper_motion.ecs.registry import (
     rule_set_named,
     system_named,
     type_named,
+    unsaved,
 )
 from esper_motion.ecs.validate import LARGEST_WHOLE, check_bool, check_choice, check_int, check_number, recheck
 from esper_motion.ecs.world import System, World, declare_members
@@ -86,4 +87,5 @@ __all__ = [
     "success_probability",
     "system_named",
     "type_named",
+    "unsaved",
 ]

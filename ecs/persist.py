@@ -75,7 +75,14 @@ import esper
 from esper_motion.ecs import _context, fields, links
 from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import RuleValueError, WorldError, cut, shown
-from esper_motion.ecs.registry import name_of, rule_set_named, saved_system_of, system_named, type_named
+from esper_motion.ecs.registry import (
+    is_unsaved,
+    name_of,
+    rule_set_named,
+    saved_system_of,
+    system_named,
+    type_named,
+)
 from esper_motion.ecs.validate import LARGEST_WHOLE, recheck
 from esper_motion.ecs.world import System, World
 
@@ -508,6 +515,8 @@ def _encode(world: World, file: str) -> dict[str, Any]:
     for entity in entities:
         components: dict[str, Any] = {}
         for component in world.components(entity):
+            if is_unsaved(type(component)):
+                continue
             try:
                 name = name_of(type(component))
             except WorldError as error:

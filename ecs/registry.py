@@ -45,6 +45,8 @@ def register(name: str) -> Callable[[T], T]:
         owner = _BY_NAME.get(name)
         if owner is not None and _path(owner) != _path(cls):
             raise WorldError(f"registered name {name!r} already names {_path(owner)}: {_path(cls)} needs another")
+        if cls in _UNSAVED:
+            raise WorldError(f"{cls.__module__}.{cls.__qualname__} is marked unsaved: a save leaves it out")
         _BY_NAME[name] = cls
         _BY_TYPE[cls] = name
         watch(cls)
@@ -56,6 +58,25 @@ def register(name: str) -> Callable[[T], T]:
 def _path(cls: type[Any]) -> str:
     """Where ``cls`` is defined: its module and qualified name (the same for a class reloaded with its module)."""
     return f"{cls.__module__}.{cls.__qualname__}"
+
+
+_UNSAVED: set[type[Any]] = set()
+
+
+def unsaved(cls: T) -> T:
+    """Class decorator marking a game's component class (a sprite, an animation: what its frames redraw) as no
+    part of a save: ``World.save`` leaves its components out, so a loaded world has none. Like any class that is
+    not registered, the world does not watch it: a failed step does not put its fields back, and no checks run
+    on what a game writes to it. A registered class is saved, so it cannot be marked."""
+    if cls in _BY_TYPE:
+        raise WorldError(f"{cls.__module__}.{cls.__qualname__} is registered as {_BY_TYPE[cls]!r}: a save holds it")
+    _UNSAVED.add(cls)
+    return cls
+
+
+def is_unsaved(cls: type[Any]) -> bool:
+    """Whether :func:`unsaved` marked ``cls``."""
+    return cls in _UNSAVED
 
 
 def name_of(cls: type[Any]) -> str:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 from collections.abc import Collection
+from enum import Enum
 from typing import Any, Final
 
 from esper_motion.ecs.errors import RuleValueError
@@ -71,12 +73,32 @@ def check_bool(owner: str, field: str, value: Any) -> bool:
     return value
 
 
+def _folded(text: str) -> str:
+    return " ".join(text.casefold().replace("_", " ").replace("-", " ").split())
+
+
 def check_choice(owner: str, field: str, value: Any, choices: Collection[Any]) -> Any:
-    """Return ``value`` if it is one of ``choices``."""
-    if value not in choices:
-        shown = ", ".join(repr(c) for c in choices)
-        raise RuleValueError(owner, field, value, f"one of {shown}")
-    return value
+    """Return ``value`` if it is one of ``choices``. A text that names an enum choice by its name or its value,
+    in any case (``"move"``, ``"ALL_OUT_ATTACK"``), is that choice; anything else is refused with the values
+    allowed and the closest of them, where one is close.
+
+    >>> from esper_motion.components import Maneuver
+    >>> check_choice("Intent", "maneuver", "all-out attack", tuple(Maneuver))
+    <Maneuver.ALL_OUT_ATTACK: 'All-Out Attack'>
+    """
+    if value in choices:
+        return value
+    if isinstance(value, str):
+        for choice in choices:
+            if isinstance(choice, Enum) and _folded(value) in (_folded(choice.name), _folded(str(choice.value))):
+                return choice
+    allowed = [choice.value if isinstance(choice, Enum) else choice for choice in choices]
+    text = f"one of {', '.join(repr(c) for c in allowed)}"
+    if isinstance(value, str):
+        texts = {_folded(c): c for c in allowed if isinstance(c, str)}
+        closest = difflib.get_close_matches(_folded(value), list(texts), n=1)
+        text += f" (the closest is {texts[closest[0]]!r})" if closest else ""
+    raise RuleValueError(owner, field, value, text)
 
 
 def recheck(component: Any) -> Any:

@@ -18,9 +18,10 @@ import dataclasses
 import gc
 import itertools
 import os
+import sys
 import weakref
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import partial
 from operator import attrgetter, itemgetter
 from typing import Any, ClassVar, TypeVar, overload
@@ -29,7 +30,7 @@ import esper
 
 from esper_motion.ecs import _context, watch
 from esper_motion.ecs.dice import Dice
-from esper_motion.ecs.errors import HandlerError, MotionError, RuleValueError, WorldError
+from esper_motion.ecs.errors import HandlerError, MotionError, RuleValueError, WorldError, shown
 from esper_motion.ecs.events import Event
 from esper_motion.ecs.phase import Phase
 from esper_motion.ecs.validate import check_int, recheck
@@ -232,6 +233,7 @@ class World:
             found: C = self._entities[entity][component_type]
         except KeyError:
             self._open("get")  # a world that is gone holds no table: every look-up comes here
+            _check_entity_and_type("get", entity, component_type)
             raise WorldError(f"entity {entity} has no {component_type.__name__}") from None
         if entity in self._dead:
             raise WorldError(f"entity {entity} has no {component_type.__name__}: it was deleted")
@@ -242,6 +244,8 @@ class World:
         table = self._entities.get(entity)
         if table is None or entity in self._dead:
             self._open("try_get")
+            if table is None:
+                _check_entity_and_type("try_get", entity, component_type)
             return None
         found: C | None = table.get(component_type)
         return found
@@ -459,6 +463,7 @@ class World:
         ``context`` names the esper context the world lives in (by default a new one of its own). A context that
         exists is the game's: the world then works in it as :meth:`attach` does, and the save's entities take the
         place of all the context's own, so a context that holds entities is refused unless ``replace`` is set.
+        Components of a class marked :func:`~esper_motion.ecs.unsaved` are never in a save.
         """
         from esper_motion.ecs import persist  # noqa: PLC0415 (the facade over persistence, which imports the world)
 
@@ -648,7 +653,8 @@ class World:
             short = members - complete
             if short:
                 entity = min(short)
-                missing = ", ".join(kind.__name__ for kind in needs if kind not in self._entities[entity])
+                present = self._entities[entity]
+                missing = ", ".join(_lacking(kind, present) for kind in needs if kind not in present)
                 wanted = ", ".join(kind.__name__ for kind in needs)
                 raise WorldError(
                     f"entity {entity} is missing {missing}: an entity of the {rule_set} rule set needs {wanted}"
@@ -817,6 +823,34 @@ def _check_instance(action: str, component: Any) -> None:
     """Refuse a class where a component belongs (``spawn(Position)`` for ``spawn(Position(0, 0))``)."""
     if isinstance(component, type):
         raise WorldError(f"{action} takes component instances: got the class {component.__name__}; build one first")
+
+
+def _check_entity_and_type(action: str, entity: Any, component_type: Any) -> None:
+    """Refuse arguments a lookup found nothing for because they are not an entity id and a class
+    (``get(Position, entity)`` for ``get(entity, Position)``): called only once the lookup failed."""
+    if not isinstance(entity, int) or not isinstance(component_type, type):
+        raise TypeError(
+            f"World.{action}(entity, component_type) takes an entity id and a component class: "
+            f"got {shown(entity)} and {shown(component_type)}"
+        )
+
+
+def _lacking(kind: type[Any], present: Iterable[type[Any]]) -> str:
+    """The name of a component class an entity lacks; its full import path where the entity holds another class
+    of the same name (a game's own ``Position`` beside the rule set's)."""
+    others = [other for other in present if other.__name__ == kind.__name__]
+    if not others:
+        return kind.__name__
+    parts = kind.__module__.split(".")
+    home = next(
+        (
+            path
+            for path in (".".join(parts[:n]) for n in range(1, len(parts) + 1))
+            if getattr(sys.modules.get(path), kind.__name__, None) is kind
+        ),
+        kind.__module__,
+    )
+    return f"{home}.{kind.__name__} (its {kind.__name__} is {others[0].__module__}.{others[0].__qualname__})"
 
 
 def _held(components: list[Any]) -> list[tuple[int, Any]]:

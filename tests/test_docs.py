@@ -1,9 +1,9 @@
 """The documentation site (mkdocs.yml, docs/) stays true to the code: the tables its build makes from the code
-cover every system, event and member declaration; every code block on a page is a doctest or a file of
-``examples/``; every page is in the navigation; the scenes the rule-set pages show still play.
+cover every system, event and member declaration; every code block on a page is code to paste, its output, or a
+file of ``examples/``; every page is in the navigation; the scenes the rule-set pages show still play.
 
-The pages' doctests themselves run as doctests of ``docs/*.md`` (pyproject.toml); ``mkdocs build --strict`` (in
-``.ci/run``) checks links, references and the API pages."""
+The pages' code blocks themselves run through Sybil (tests/support/markdown_examples.py, loaded by pyproject.toml);
+``mkdocs build --strict`` (in ``.ci/run``) checks links, references and the API pages."""
 
 from __future__ import annotations
 
@@ -167,10 +167,13 @@ def code_blocks(page: Path) -> list[tuple[str, str]]:
 INCLUDE = re.compile(r'^--8<-- "([^"]+)"$')
 
 
-def test_every_code_block_is_a_doctest_or_a_file_of_the_examples() -> None:
-    """A doctest is a ```python block; an included file's block is written {.python ...}, since ruff formats the
-    Python of ```python blocks and would take the include line for code."""
+def test_every_code_block_is_code_to_paste_its_output_or_a_file_of_the_examples() -> None:
+    """Code a reader pastes is a ```python block without prompts, what it prints the ```text block after it (both
+    run and checked, tests/support/markdown_examples.py); an included file's block is written {.python ...},
+    since ruff formats the Python of ```python blocks and would take the include line for code. Code lines fit
+    the site's content column (docs/ruff.toml formats them to 88 characters)."""
     for page in DOCS.glob("*.md"):
+        previous = ""
         for language, body in code_blocks(page):
             where = f"{page.name}: {body[:60]!r}"
             included = INCLUDE.match(body.strip())
@@ -178,8 +181,13 @@ def test_every_code_block_is_a_doctest_or_a_file_of_the_examples() -> None:
                 path = included.group(1).split(":")[0]
                 assert language.startswith("{.python"), where
                 assert path.startswith("examples/") and (ROOT / path).is_file(), where
+            elif language == "text":
+                assert previous == "python", f"{where}: output that follows no code"
             else:
-                assert language == "python" and body.startswith(">>> "), where
+                assert language == "python" and ">>> " not in body, where
+                code = [line for line in body.splitlines() if not line.lstrip().startswith("#")]
+                assert all(len(line) <= 88 for line in code), where
+            previous = language
 
 
 def test_every_page_is_in_the_navigation() -> None:
@@ -218,3 +226,17 @@ def test_every_components_pointer_names_a_page_and_a_subsection_that_exist() -> 
             assert f"\n### {subsection}\n" in text.split(f"\n## {heading}\n", 1)[1], name
             found += 1
     assert found == 5
+
+
+def test_the_api_pages_link_page_pointers_and_give_a_summary_its_whole_first_sentence() -> None:
+    extension = _load("griffe_docstrings")
+    text = "Kept in fields (docs/architecture.md >\n    Performance): the systems\nflip them. More."
+    assert extension.link_pages(text).startswith(
+        "Kept in fields ([architecture.md > Performance](../architecture.md#performance)): the systems"
+    )
+    assert extension.link_pages("See docs/gurps-basic.md > Components, field by field > Rider.") == (
+        "See [gurps-basic.md > Components, field by field > Rider](../gurps-basic.md#rider)."
+    )
+    assert extension.first_sentence_first("One line,\ne.g. two lines. Then more\ntext.\n\nNext.") == (
+        "One line, e.g. two lines.\nThen more text.\n\nNext."
+    )

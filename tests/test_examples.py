@@ -106,3 +106,24 @@ def test_the_arcade_example_glides_between_hexes_mid_turn_and_saves_a_frame(tmp_
     header = png.read_bytes()[:24]
     assert header.startswith(b"\x89PNG\r\n\x1a\n")
     assert (int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")) == (1040, 640)
+
+
+def test_the_first_game_steps_the_rules_beside_its_processors_and_saves(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "main.py"],
+        cwd=EXAMPLES / "first_game",
+        env=ENVIRONMENT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["turn"] == 8  # a turn a second for eight seconds of frames
+    assert report["jogger_deleted"]  # the game's Finish processor deleted it, the esper way
+    assert report["sprinter"]["hex"] == [7, 0]  # stopped by the wall at (8, 0)
+    assert len(report["log"]) == 1 and "hits entity 3 obstacle" in report["log"][0]  # heard with world.on
+    injury = int(report["log"][0].split("takes ")[1].split(" = ")[1].split(",")[0])
+    assert report["sprinter"]["hp"] == 10 - injury
+    assert report["loaded"] == {"turn": 8, "hex": [7, 0], "hp": report["sprinter"]["hp"], "sprite": False}

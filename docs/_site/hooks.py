@@ -123,7 +123,9 @@ def events_table(package: str) -> str:
     root = PACKAGES[package]
     lines = ["| event | fields | emitted by | what it reports |", "|---|---|---|---|"]
     for cls in events(package):
-        names = ", ".join(f"`{field}: {kind}`" for field, kind in fields(cls)).replace("|", "\\|")
+        # A pipe inside a code span does not split a cell (Python-Markdown's tables), and an escaped one would
+        # show its backslash.
+        names = ", ".join(f"`{field}: {kind}`" for field, kind in fields(cls))
         by = ", ".join(f"`{system}`" for system in emitted_by(cls)) or "—"
         summary = _prose(paragraphs(cls)[0]) if paragraphs(cls) else ""
         lines.append(f"| {_api(cls, root)} | {names} | {by} | {summary} |")

@@ -223,6 +223,11 @@ def install(world: World, rules: Rules | None = None, *, without: Collection[Sec
     section a game may leave out.
     """
     chosen = Rules.basic() if rules is None else rules
+    if not isinstance(world, World) or not isinstance(chosen, Rules):
+        raise TypeError(
+            "esper_motion.systems.gurps.install(world, rules) takes a World and a Rules: "
+            f"got a {type(world).__name__} and a {type(rules).__name__}"
+        )
     found = systems_for(chosen, without=without)
     world.install_rules("gurps", chosen)
     for system in found:

@@ -28,7 +28,7 @@ def test_every_turning_radius_reading_has_one_row() -> None:
 def test_a_misspelt_reading_is_refused_naming_the_field_and_what_is_allowed(field: str, allowed: str) -> None:
     with pytest.raises(RuleValueError) as caught:
         Rules(**{field: "hosue"})
-    assert str(caught.value) == f"Rules.{field} = 'hosue': expected one of {allowed}"
+    assert str(caught.value) == f"Rules.{field} = 'hosue': expected one of {allowed} (the closest is 'house')"
 
 
 def test_a_reading_given_as_text_is_kept_as_its_member() -> None:
