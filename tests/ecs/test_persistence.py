@@ -1373,7 +1373,7 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
                 Patrol, waypoints=st.just(tuple(points)), next_index=st.integers(0, len(points) - 1)
             )
         ),
-        Hold: st.just(Hold()),
+        Hold: st.builds(Hold),
         Caution: st.builds(Caution, failure_chance=st.floats(0, 1)),
     }
 
