@@ -119,6 +119,7 @@ class World:
         self._shaped: dict[Hashable, tuple[object, Any]] = {}
         self._gone: str | None = None  # why this world can no longer be used, once it cannot
         self._given: dict[int, int] | None = None  # id of a registered component -> its entity (_holder)
+        self._given_built = 0  # how many entries the index held when it was last built
         self._contents: _context.Contents = []  # what lists and dicts held after the last turn (_context.contents)
         self._members_checked: object = None  # the context's structure when last found sound (_context.structure)
         self._links_checked: object = None
@@ -204,7 +205,7 @@ class World:
         """Remove an entity and all its components (queued during a step)."""
         self._open("despawn")
         self._require(entity)
-        self._run_or_queue(lambda: esper.delete_entity(entity, immediate=True) if esper.entity_exists(entity) else None)
+        self._run_or_queue(lambda: self._delete(entity))
 
     def add(self, entity: int, component: Any) -> None:
         """Give ``entity`` a component, replacing one of the same type (queued during a step); its links are checked
@@ -706,6 +707,7 @@ class World:
                 for held in table.values()
                 if type(held) in watch.looked_after
             }
+            self._given_built = len(given)
         entity = given.get(id(component))
         if entity is None:
             return None
@@ -715,12 +717,25 @@ class World:
         del given[id(component)]
         return None
 
+    def _delete(self, entity: int) -> None:
+        """Delete ``entity`` from the esper context, and its components from the index of what was given."""
+        if not esper.entity_exists(entity):
+            return
+        given = self._given
+        if given is not None:
+            for held in self._entities.get(entity, {}).values():
+                if given.get(id(held)) == entity:
+                    del given[id(held)]
+        esper.delete_entity(entity, immediate=True)
+
     def _record_given(self, entity: int, components: tuple[Any, ...]) -> None:
         given = self._given
         if given is not None:
             for component in components:
                 if type(component) in watch.looked_after:
                     given[id(component)] = entity
+            if len(given) > 2 * self._given_built + 64:  # what went another way than despawn: build anew
+                self._given = None
 
     def _refuse_mid_step(self, action: str, *, handlers: bool = False) -> None:
         """Refuse ``World.action`` while a step runs (and, ``handlers``, while its handlers hear its events: the
