@@ -32,7 +32,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Final, NamedTuple
 
-from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, Patrol, Pursue
+from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Patrol, Pursue
 from esper_motion.components.gurps import Control, Intent, MoveState, Posture
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.ecs import IntentError, RuleValueError, World
@@ -77,14 +77,16 @@ class State(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class PlannedTurn:
-    """One turn of a plan: the intent, the rolls it needs with their exact odds, the hexes it enters, and the chance
-    that any of its rolls fails."""
+    """One turn of a plan: the intent, the rolls it needs with their exact odds, the hexes it enters, the chance
+    that any of its rolls fails, whether it meets the goal, and the state it leaves the mover in (every roll
+    made)."""
 
     intent: Intent
     rolls: tuple[RollForecast, ...]
     path: tuple[Hex, ...]
     failure_chance: Fraction
     meets_goal: bool
+    after: State
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +389,21 @@ def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> t
     return after, after > lim.high_speed_above
 
 
+def straight_enough(world: World, chosen: Rules, root: Body) -> int | None:
+    """The yards run straight past which nothing the rules ask changes (the turning radius at top speed; None for
+    no radius): states that differ only beyond it are one state (:func:`capped`)."""
+    top = max(1, limits(world, root, chosen).top_speed)
+    radius = limits(world, body_in(root, state_of(root)._replace(velocity=top, high_speed=True)), chosen).radius
+    return int(radius) if radius != math.inf else None
+
+
+def capped(state: State, enough: int | None) -> State:
+    """``state`` with its yards run straight no more than ``enough`` (:func:`straight_enough`)."""
+    if enough is not None and state.straight_yd > enough:
+        return state._replace(straight_yd=enough)
+    return state
+
+
 @dataclass(slots=True)
 class _Node:
     state: State
@@ -420,10 +437,7 @@ def search(
         return None
     top = max(1, limits(world, root, chosen).top_speed)
     start = state_of(root)
-    # Yards run straight past the turning radius at top speed change nothing the rules ask: states that differ only
-    # there are one state.
-    radius = limits(world, body_in(root, start._replace(velocity=top, high_speed=True)), chosen).radius
-    enough = int(radius) if radius != math.inf else None
+    enough = straight_enough(world, chosen, root)
     first = _Node(start, 0, 0.0, None, None, False)
     best = first
     best_key: tuple[int, float, int] | None = None
@@ -450,8 +464,7 @@ def search(
                 continue
             if outcome.struck is not None and outcome.struck != aim.ram:
                 continue
-            if enough is not None and outcome.state.straight_yd > enough:
-                outcome = outcome._replace(state=outcome.state._replace(straight_yd=enough))
+            outcome = outcome._replace(state=capped(outcome.state, enough))
             turn = node.turn + 1
             cost = node.cost + 1 + (RISK_PRICE * float(outcome.failure_chance) if outcome.failure_chance else 0)
             key = (outcome.state, turn)
@@ -459,7 +472,7 @@ def search(
                 continue
             seen[key] = cost
             met = meets(aim, outcome.state, outcome.path, outcome.struck, turn)
-            step = PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met)
+            step = PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met, outcome.state)
             child = _Node(outcome.state, turn, cost, node, step, met)
             short = yards_short(aim, outcome.state, turn)
             child_key = (0 if met else max(1, short), cost, turn)
@@ -481,3 +494,88 @@ def _plan(entity: int, node: _Node, reaches: bool, nearer: bool, evaluated: int)
         steps.append(replace(node.step, intent=replace(node.step.intent)))  # the plan's own intents
         node = node.parent
     return Plan(entity, tuple(reversed(steps)), reaches, nearer, evaluated)
+
+
+def named_entity(goal: Goal) -> int | None:
+    """The entity ``goal`` names (pursued, fled, kept beside), or None."""
+    if isinstance(goal, Flee):
+        return goal.source
+    if isinstance(goal, (Pursue, KeepStation)):
+        return goal.target
+    return None
+
+
+def kept_state(kept: KeptPlan, turn: int) -> State:
+    """The state ``kept`` predicts after its turn ``turn`` (0: now)."""
+    return State(
+        kept.hexes[turn],
+        kept.facings[turn],
+        kept.headings[turn],
+        kept.velocities[turn],
+        kept.straight_yd[turn],
+        kept.high_speed[turn],
+    )
+
+
+def kept_intent(kept: KeptPlan, turn: int) -> Intent:
+    """The intent of ``kept``'s turn ``turn`` (0: the next), as :func:`candidates` made it."""
+    side = kept.veers[turn]
+    return Intent(
+        throttle=kept.throttles[turn],
+        turn=kept.turns[turn],
+        turn_at_yd=0 if kept.at_once[turn] else None,
+        push=kept.pushes[turn],
+        veer=(side,) * kept.velocities[turn] if side else (),
+    )
+
+
+def holds(world: World, root: Body, goal: Goal, *, caution: float, kept: KeptPlan, enough: int | None) -> bool:
+    """Whether the world stays as ``kept`` assumed: ``root`` in the state it predicted for now, the goal and
+    caution the same, the entity the goal names where its prediction put it and at the same velocity."""
+    if not kept.throttles or kept.goal != repr(goal) or kept.caution != caution:
+        return False
+    if capped(state_of(root), enough) != kept_state(kept, 0):
+        return False
+    other = named_entity(goal)
+    if other is None or not world.exists(other) or not world.has(other, Position):
+        return kept.target_hex is None
+    velocity = world.try_get(other, Velocity)
+    yps, heading = (0, 0) if velocity is None else (velocity.yps, velocity.heading)
+    if kept.target_hex is None or (yps, heading) != (kept.target_yps, kept.target_heading):
+        return False
+    dq, dr = DIRECTIONS[heading]
+    q, r = kept.target_hex
+    return world.get(other, Position).hex == (q + dq * yps * kept.followed, r + dr * yps * kept.followed)
+
+
+def kept_turns(
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    root: Body,
+    goal: Goal,
+    *,
+    caution: float,
+    kept: KeptPlan,
+    most: int,
+) -> tuple[PlannedTurn, ...]:
+    """The first ``most`` turns of ``kept`` for ``root`` while the world stays as it assumed (:func:`holds`) and each
+    turn, simulated again now (:func:`advance`), is allowed within ``caution``, runs into nothing (but the entity
+    rammed) and leaves the state the plan predicted; none when the plan no longer holds from the first."""
+    enough = straight_enough(world, chosen, root)
+    if not holds(world, root, goal, caution=caution, kept=kept, enough=enough):
+        return ()
+    ram = goal.target if isinstance(goal, Pursue) and goal.ram else None
+    found: list[PlannedTurn] = []
+    for turn in range(min(most, len(kept.throttles))):
+        state = state_of(root) if turn == 0 else kept_state(kept, turn)
+        intent = kept_intent(kept, turn)
+        body = root if turn == 0 else body_in(root, state)
+        outcome = advance(world, chosen, index, body._replace(intent=intent), state)
+        if outcome is None or outcome.failure_chance > caution:
+            break
+        after = capped(outcome.state, enough)
+        if (outcome.struck is not None and outcome.struck != ram) or after != kept_state(kept, turn + 1):
+            break
+        found.append(PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, kept.meets[turn], after))
+    return tuple(found)
