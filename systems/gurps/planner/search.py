@@ -13,7 +13,8 @@ velocity and heading, the yards run straight since its last change of facing, an
 - the chance that any of those rolls fails must be at most the mover's caution
   (:class:`~esper_motion.components.goals.Caution`), and a path that runs into something is not taken (but a ram
   into the entity pursued);
-- the next turn's velocity and state follow the ACCELERATION phase's rules (:func:`_end_of_turn`).
+- the next turn's velocity and state are the ACCELERATION phase's own
+  (:func:`~esper_motion.systems.gurps.highspeed.acceleration.velocity_step`, every roll made).
 
 Other movers are predicted at their present velocity along their heading; they stand where they are now for the
 walk itself (as in the preview). The search is a best-first search on turns taken plus a price on risk
@@ -37,13 +38,14 @@ from esper_motion.components.gurps import Control, Intent, MoveState, Posture
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.ecs import IntentError, RuleValueError, World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
-from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.highspeed.acceleration import velocity_step
 from esper_motion.systems.gurps.highspeed.intent import check_intent
+from esper_motion.systems.gurps.highspeed.maneuvers import ordinary_split
 from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_yd_after
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import check_posture_change
 from esper_motion.systems.gurps.preview import RollForecast, walk_forecast
-from esper_motion.systems.gurps.shared.movers import Body, Limits, limits, ordinary_yards, standing
+from esper_motion.systems.gurps.shared.movers import Body, Limits, limits
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 
 HORIZON: Final = 4
@@ -364,29 +366,25 @@ def advance(world: World, chosen: Rules, index: SpatialIndex, body: Body, state:
 
 def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> tuple[int, bool]:
     """The velocity and high speed or not that the ACCELERATION phase leaves ``body`` with after ``result``, every
-    roll made (``esper_motion.systems.gurps.highspeed.acceleration.VelocityChange``: ordinary movement within Move,
-    entering high speed on an eligible turn, acceleration and deceleration at speed, footing's forced deceleration;
-    Basic Set: High-Speed Movement). Below high speed the throttle took effect as the turn opened, within what the
-    maneuver allows (``ManeuverLimits``; :func:`~esper_motion.systems.gurps.shared.movers.ordinary_yards`), and only
-    what it asks past Move is left for the end of the turn."""
-    before = body.velocity.yps
+    roll made: :func:`~esper_motion.systems.gurps.highspeed.acceleration.velocity_step`, which ``VelocityChange``
+    applies. Below high speed the throttle took effect as the turn opened, within what the maneuver allows, and only
+    what it asks past Move is left for the end of the turn
+    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.ordinary_split`)."""
     throttle = body.intent.throttle
     if body.control.state is MoveState.NORMAL:  # this turn's yards at once, what is asked past Move at the end
-        yards = ordinary_yards(body, lim)
-        wanted = before + throttle
-        target = yards + (wanted - yards if wanted > lim.move else 0)
-        if target > lim.move and yards <= lim.high_speed_above:
-            turned = sum(abs(by) for _, _, by in result.turned)
-            if not rules.can_enter_high_speed(
-                len(result.path), lim.move, turned, body.intent.maneuver, standing(world, body.entity)
-            ):
-                return yards, yards > lim.high_speed_above
-        return target, target > lim.high_speed_above
-    if throttle > 0 and result.extra == 0:
-        return before + throttle, True
-    voluntary = min(max(0, -throttle), before - result.extra)
-    after = rules.footing_deceleration(before, result.extra, lim.basic_move, voluntary).new_velocity
-    return after, after > lim.high_speed_above
+        yards, throttle = ordinary_split(body, lim)
+        body = body._replace(velocity=Velocity(yards, body.velocity.heading))
+    step = velocity_step(
+        world,
+        body,
+        lim,
+        throttle=throttle,
+        moved_yd=len(result.path),
+        turned_hexsides=sum(abs(by) for _, _, by in result.turned),
+        footing=result.extra,
+        landing=None,
+    )
+    return step.velocity, step.high_speed
 
 
 def straight_enough(world: World, chosen: Rules, root: Body) -> int | None:
