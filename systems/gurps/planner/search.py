@@ -339,16 +339,21 @@ def body_in(template: Body, state: State) -> Body:
     )
 
 
-def advance(world: World, chosen: Rules, index: SpatialIndex, body: Body, state: State) -> Outcome | None:
-    """The turn ``body`` (in ``state``) would make with its intent, or None when the rules refuse the intent."""
+def advance(
+    world: World, chosen: Rules, index: SpatialIndex, body: Body, state: State, *, lim: Limits | None = None
+) -> Outcome | None:
+    """The turn ``body`` (in ``state``) would make with its intent, or None when the rules refuse the intent.
+    ``lim``: ``body``'s limits in ``state`` (which its intent does not change), when the caller has them already."""
+    if lim is None:
+        lim = limits(world, body, chosen)
     try:
-        check_intent(world, body, chosen)
+        check_intent(world, body, chosen, lim=lim)
         posture = world.try_get(body.entity, Posture)
         if posture is not None:
             check_posture_change(body.entity, body.intent, posture)
     except (IntentError, RuleValueError):
         return None
-    forecast, result = walk_forecast(world, body, chosen, index)
+    forecast, result = walk_forecast(world, body, chosen, index, lim=lim)
     chance = _NO_CHANCE
     if forecast.loses_control is not None:
         chance = Fraction(1)
@@ -357,7 +362,6 @@ def advance(world: World, chosen: Rules, index: SpatialIndex, body: Body, state:
         for roll in forecast.rolls:
             held *= roll.chance
         chance = 1 - held
-    lim = limits(world, body, chosen)
     velocity, high = _end_of_turn(world, body, lim, result)
     end = result.path[-1] if result.path else state.hex
     after = State(end, result.facing, result.heading, velocity, straight_yd_after(state.straight_yd, result), high)
@@ -457,7 +461,7 @@ def search(
             if evaluated >= budget:
                 break
             evaluated += 1
-            outcome = advance(world, chosen, index, template._replace(intent=intent), node.state)
+            outcome = advance(world, chosen, index, template._replace(intent=intent), node.state, lim=lim)
             if outcome is None or (outcome.failure_chance and outcome.failure_chance > caution):
                 continue
             if outcome.struck is not None and outcome.struck != aim.ram:
