@@ -254,38 +254,80 @@ def _facing_off(aim: Aim, state: State, turn: int) -> int:
     return 1 - (-gain if aim.away else gain)
 
 
-def candidates(body: Body, lim: Limits, risky: bool, short_yd: int) -> tuple[Intent, ...]:
+def candidates(body: Body, lim: Limits, risky: bool, short_yd: int, place: Hex | None = None) -> tuple[Intent, ...]:
     """The intents tried from ``body``'s state, in the fixed order that breaks ties: every throttle of interest
     (:func:`_throttles`; ``short_yd`` is how far the goal still is) with no turn, then with a turn of one hexside
     either way and, below high speed, of two; at high speed also a veer to either side for the whole path; and with
-    ``risky`` the pushed ones (an early or tight turn, the hardest deceleration). Those the rules refuse are dropped
-    by :func:`advance`, not here. The same state gets the same intents, made once (never change them)."""
+    ``risky`` the pushed ones (an early or tight turn, the hardest deceleration). Below high speed, also each pace
+    that, after the turn, ends on a straight line to ``place`` (:func:`_legs`). Those the rules refuse are dropped by
+    :func:`advance`, not here. The same state gets the same intents, made once (never change them)."""
     high = body.control.state is MoveState.HIGH_SPEED
     velocity = body.velocity.yps
-    return _intents(velocity, high, risky, _throttles(velocity, lim, high, risky, short_yd), lim.safe_decel)
+    throttles = _throttles(velocity, lim, high, risky, short_yd)
+    if high:
+        return _intents(velocity, risky, throttles, lim.safe_decel)
+    legs = _legs(body.position.hex, body.facing.direction, place, lim.move)
+    found = [_ordinary_intent(throttle, turn) for throttle in throttles for turn in _ORDINARY_TURNS]
+    found.extend(
+        _ordinary_intent(yards - velocity, turn)
+        for yards, turn in legs
+        if yards - velocity not in throttles  # the others are there already
+    )
+    return tuple(found)
+
+
+_ORDINARY_TURNS: Final = (0, 1, -1, 2, -2)
+"""The turns tried below high speed, made as the turn opens."""
+
+
+@lru_cache(maxsize=256)
+def _ordinary_intent(throttle: int, turn: int) -> Intent:
+    return Intent(throttle=throttle, turn=turn)
+
+
+@lru_cache(maxsize=4096)
+def _legs(hex: Hex, facing: int, place: Hex | None, move: int) -> tuple[tuple[int, int], ...]:
+    """Each (yards, turn), yards from 1 to ``move`` - 1, after which a mover at ``hex`` facing ``facing`` that turned
+    ``turn`` hexsides as the turn opened (:data:`_ORDINARY_TURNS`) ends on a straight line of hexes to ``place`` (the
+    first leg of a way there in two straight legs); none for no place."""
+    if place is None:
+        return ()
+    x, y = place[0] - hex[0], place[1] - hex[1]
+    found: dict[tuple[int, int], None] = {}
+    for turn in _ORDINARY_TURNS:
+        aq, ar = DIRECTIONS[(facing + turn) % 6]
+        for bq, br in DIRECTIONS:
+            det = aq * br - ar * bq
+            if not det:
+                continue
+            yards, rest = divmod(x * br - y * bq, det)
+            if not rest and 0 < yards < move and (aq * y - ar * x) * det >= 0:  # the second leg's yards: 0 or more
+                found[yards, turn] = None
+    return tuple(found)
 
 
 @lru_cache(maxsize=1024)
-def _intents(velocity: int, high: bool, risky: bool, throttles: tuple[int, ...], safe_decel: int) -> tuple[Intent, ...]:
+def _intents(velocity: int, risky: bool, throttles: tuple[int, ...], safe_decel: int) -> tuple[Intent, ...]:
+    """The intents tried at high speed (:func:`candidates`)."""
     found: list[Intent] = []
     for throttle in throttles:
-        push = high and -throttle > safe_decel
+        push = -throttle > safe_decel
         found.append(Intent(throttle=throttle, push=push))
-        found.extend(Intent(throttle=throttle, turn=turn, push=push) for turn in ((1, -1) if high else (1, -1, 2, -2)))
-        if high and velocity:
+        found.extend(Intent(throttle=throttle, turn=turn, push=push) for turn in (1, -1))
+        if velocity:
             found.append(Intent(throttle=throttle, veer=(1,) * velocity, push=push))
             found.append(Intent(throttle=throttle, veer=(-1,) * velocity, push=push))
-        if high and risky:
+        if risky:
             found.extend(Intent(throttle=throttle, turn=turn, turn_at_yd=0, push=True) for turn in (1, -1, 2, -2))
     return tuple(found)
 
 
 def _throttles(velocity: int, lim: Limits, high: bool, risky: bool, short_yd: int) -> tuple[int, ...]:
-    """The throttles tried from ``velocity``: below high speed the full Move, the fastest entry to high speed, then
-    every velocity below Move down to a stop; at high speed the most acceleration, half of it, none,
+    """The throttles tried from ``velocity``: below high speed the full Move, the fastest entry to high speed, the
+    yards still to go when fewer than Move, and a stop; at high speed the most acceleration, half of it, none,
     half and all of the safe deceleration and, with ``risky``, the hardest deceleration."""
     if not high:
-        found = [lim.move, lim.entry_limit, *range(lim.move - 1, -1, -1)]
+        found = [lim.move, lim.entry_limit, *((short_yd,) if short_yd < lim.move else ()), 0]
         return tuple(dict.fromkeys(target - velocity for target in found))  # in order, each once
     up = max(0, min(lim.accel_step, lim.top_speed - velocity))
     safe = min(lim.safe_decel, velocity)
@@ -457,7 +499,8 @@ def search(
             continue
         template = root if node.parent is None else body_in(root, node.state)
         lim = limits(world, template, chosen)
-        for intent in candidates(template, lim, risky, yards_short(aim, node.state, node.turn + 1)):
+        ahead = node.turn + 1
+        for intent in candidates(template, lim, risky, yards_short(aim, node.state, ahead), _place(aim, ahead)):
             if evaluated >= budget:
                 break
             evaluated += 1
