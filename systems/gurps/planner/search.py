@@ -56,6 +56,11 @@ NODE_BUDGET: Final = 400
 costs about 40 us of CPU time on the machine of the README's Performance section (tests/benchmarks/bench_planner.py),
 so a search at most about 16 ms there."""
 
+FAR_BUDGET: Final = 100
+"""The most turns one search simulates when the goal lies beyond what all but the last of its ``horizon`` turns can
+cover at top speed: it then finds a first leg only, and a quicker search finds one about as good (over twelve far
+goals among walls, the same turns to arrive in all, one a turn sooner and one a turn later; docs/goals.md)."""
+
 GREED: Final = 2.0
 """How much more the search weighs the turns it still expects (the yards still to go over top speed, a bound that is
 never more than the truth) than the turns taken: past 1 it looks deeper sooner, at the price of plans up to that
@@ -486,6 +491,8 @@ def search(
     best = first
     best_key: tuple[int, float, int] | None = None
     short_now = yards_short(aim, start, 1)
+    if short_now > top * (horizon - 1):
+        budget = min(budget, FAR_BUDGET)
     frontier: list[tuple[float, float, int, int, int, _Node]] = [(0.0, 0.0, 0, 0, 0, first)]
     found = 0
     evaluated = 0
