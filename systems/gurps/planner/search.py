@@ -45,7 +45,7 @@ from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_y
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import check_posture_change
 from esper_motion.systems.gurps.preview import RollForecast, walk_forecast
-from esper_motion.systems.gurps.shared.movers import Body, Limits, limits
+from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, carried, limits
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 
 HORIZON: Final = 4
@@ -213,6 +213,35 @@ def predicted(world: World, entity: int, turns: int) -> Hex:
         return (q, r)
     dq, dr = DIRECTIONS[velocity.heading]
     return (q + dq * velocity.yps * turns, r + dr * velocity.yps * turns)
+
+
+Moving = tuple[dict[Hex, int], ...]
+"""Where the movers in motion will be after each turn ahead, at their present velocity (:func:`moving_others`): the
+hexes after turn 1, 2, ..., each naming the entity predicted there."""
+
+
+def moving_others(world: World, turns: int) -> Moving:
+    """Where every mover in motion (its ``Velocity.yps`` above 0; a rider goes with its mount) will be after each of
+    the next ``turns`` turns if it keeps its present velocity along its heading (:func:`predicted`)."""
+    found: list[dict[Hex, int]] = [{} for _ in range(turns)]
+    for body in bodies(world):
+        yps = body.velocity.yps
+        if not yps or carried(body):
+            continue
+        q, r = body.position.hex
+        dq, dr = DIRECTIONS[body.velocity.heading]
+        for turn, hexes in enumerate(found, start=1):
+            hexes.setdefault((q + dq * yps * turn, r + dr * yps * turn), body.entity)
+    return tuple(found)
+
+
+def _into_another(moving: Moving, entity: int, ram: int | None, turn: int, hex: Hex) -> bool:
+    """Whether ``hex`` is where :func:`moving_others` puts a mover other than ``entity`` (and the one it rams) after
+    turn ``turn``."""
+    if turn > len(moving):
+        return False
+    other = moving[turn - 1].get(hex)
+    return other is not None and other not in {entity, ram}
 
 
 def _place(aim: Aim, turn: int) -> Hex | None:
@@ -474,9 +503,11 @@ def search(
     horizon: int = HORIZON,
     budget: int = NODE_BUDGET,
     fields: Fields | None = None,
+    moving: Moving = (),
 ) -> Plan | None:
     """The best plan the budget finds for ``root`` (a mover in control, the intent it holds ignored) toward ``goal``,
-    taking no turn whose chance of failing a roll is above ``caution``; None when the entity the goal names is gone.
+    taking no turn whose chance of failing a roll is above ``caution`` nor one ending where ``moving`` puts another
+    mover after that turn (:func:`moving_others`); None when the entity the goal names is gone.
 
     The plan that meets the goal soonest (turns, plus :data:`RISK_PRICE` on each turn's chance of failure) within
     ``horizon`` turns; when none is found within the budget, the plan that ends nearest the goal (fewest yards short,
@@ -515,6 +546,8 @@ def search(
             if outcome is None or (outcome.failure_chance and outcome.failure_chance > caution):
                 continue
             if outcome.struck is not None and outcome.struck != aim.ram:
+                continue
+            if _into_another(moving, root.entity, aim.ram, node.turn + 1, outcome.state.hex):
                 continue
             outcome = outcome._replace(state=capped(outcome.state, enough))
             turn = node.turn + 1
@@ -610,10 +643,12 @@ def kept_turns(
     caution: float,
     kept: KeptPlan,
     most: int,
+    moving: Moving = (),
 ) -> tuple[PlannedTurn, ...]:
     """The first ``most`` turns of ``kept`` for ``root`` while the world stays as it assumed (:func:`holds`) and each
     turn, simulated again now (:func:`advance`), is allowed within ``caution``, runs into nothing (but the entity
-    rammed) and leaves the state the plan predicted; none when the plan no longer holds from the first."""
+    rammed), ends where ``moving`` puts no other mover and leaves the state the plan predicted; none when the plan no
+    longer holds from the first."""
     enough = straight_enough(world, chosen, root)
     if not holds(world, root, goal, caution=caution, kept=kept, enough=enough):
         return ()
@@ -628,6 +663,8 @@ def kept_turns(
             break
         after = capped(outcome.state, enough)
         if (outcome.struck is not None and outcome.struck != ram) or after != kept_state(kept, turn + 1):
+            break
+        if _into_another(moving, root.entity, ram, turn + 1, after.hex):
             break
         found.append(PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, kept.meets[turn], after))
     return tuple(found)

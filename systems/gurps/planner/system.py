@@ -12,7 +12,16 @@ from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import Phase, System, World, WorldError, watch
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.planner.search import HORIZON, Fields, Plan, kept_turns, named_entity, search
+from esper_motion.systems.gurps.planner.search import (
+    HORIZON,
+    Fields,
+    Moving,
+    Plan,
+    kept_turns,
+    moving_others,
+    named_entity,
+    search,
+)
 from esper_motion.systems.gurps.shared.movers import Body, bodies, body_of, carried, installed_rules
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
@@ -107,6 +116,7 @@ class GoalPlanner(System):
         if layout != self._layout:
             self._fields.clear()
             self._layout = layout
+        moving = moving_others(world, HORIZON)
         for body in bodies(world):
             goal = found.get(body.entity)
             if goal is None:
@@ -116,7 +126,7 @@ class GoalPlanner(System):
             if why is not None:
                 world.emit(GoalUnreachable(body.entity, type(goal).__name__, why))
                 continue
-            chosen_plan = decide(world, chosen, index, body, goal, fields=self._fields)
+            chosen_plan = decide(world, chosen, index, body, goal, fields=self._fields, moving=moving)
             self._follow(world, body, goal, chosen_plan)
 
     def _follow(self, world: World, body: Body, goal: Goal, chosen_plan: Plan) -> None:
@@ -132,19 +142,21 @@ class GoalPlanner(System):
             goal.next_index = (goal.next_index + 1) % len(goal.waypoints)
 
 
-def decide(world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: Goal, *, fields: Fields) -> Plan:
+def decide(
+    world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: Goal, *, fields: Fields, moving: Moving
+) -> Plan:
     """The plan ``body`` follows this turn toward ``goal``: its kept plan (``KeptPlan``) while the world stays as that
     assumed (:func:`~esper_motion.systems.gurps.planner.search.kept_turns`) and it has turns enough left
     (:data:`REPLAN_LEFT`), else a new search, kept when it brings the mover nearer. Writes the ``KeptPlan`` (adding
     one the first time: after that only its fields change)."""
     caution = caution_of(world, body.entity)
     kept = world.try_get(body.entity, KeptPlan)
-    following = _following(world, chosen, index, body, goal, caution=caution, most=1)
+    following = _following(world, chosen, index, body, goal, caution=caution, most=1, moving=moving)
     if following is not None:
         assert kept is not None
         _move_on(kept)
         return following
-    found = search(world, chosen, index, body, goal, caution=caution, fields=fields)
+    found = search(world, chosen, index, body, goal, caution=caution, fields=fields, moving=moving)
     assert found is not None  # a lost target was set to None before
     made = _kept_of(world, goal, caution, found)
     if kept is None:
@@ -156,13 +168,21 @@ def decide(world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: G
 
 
 def _following(
-    world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: Goal, *, caution: float, most: int
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    body: Body,
+    goal: Goal,
+    *,
+    caution: float,
+    most: int,
+    moving: Moving,
 ) -> Plan | None:
     """The first ``most`` turns of ``body``'s kept plan, when it follows it this turn (:func:`decide`), else None."""
     kept = world.try_get(body.entity, KeptPlan)
     if kept is None or not (kept.reaches or len(kept.throttles) >= REPLAN_LEFT):
         return None
-    turns = kept_turns(world, chosen, index, body, goal, caution=caution, kept=kept, most=most)
+    turns = kept_turns(world, chosen, index, body, goal, caution=caution, kept=kept, most=most, moving=moving)
     if not turns:
         return None
     return Plan(body.entity, turns, kept.reaches and len(turns) == len(kept.throttles), True, len(turns))
@@ -233,8 +253,9 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
     chosen, caution = installed_rules(world), caution_of(world, entity)
     watch.pause()  # the search builds components of its own, which no world holds: no record of their writes
     try:
-        found = _following(world, chosen, index, body, goal, caution=caution, most=turns) or search(
-            world, chosen, index, body, goal, caution=caution, horizon=turns
+        moving = moving_others(world, turns)
+        found = _following(world, chosen, index, body, goal, caution=caution, most=turns, moving=moving) or search(
+            world, chosen, index, body, goal, caution=caution, horizon=turns, moving=moving
         )
     finally:
         watch.resume()

@@ -197,3 +197,15 @@ def test_a_mover_put_off_its_plan_searches_again() -> None:
     assert again.evaluated > len(again.turns)
     world.step()
     assert world.get(runner, KeptPlan).hexes[0] == at(world, runner)
+
+
+def test_the_plan_ends_no_turn_where_another_mover_will_be() -> None:
+    world = gurps_world()
+    runner = mover(world, extra=(GoTo((12, 0)),))
+    assert plan(world, runner).turns[0].path[-1] == (5, 0)  # the full Move straight on, on open ground
+    crosser = mover(world, at=(5, -3), facing=1, velocity=3, intent=Intent())  # in (5, 0) after this turn
+    shown = plan(world, runner)
+    first = shown.turns[0].after.hex
+    assert shown.reaches and first != (5, 0)
+    world.step()
+    assert at(world, crosser) == (5, 0) and at(world, runner) == first
