@@ -156,14 +156,21 @@ def yards_field(
         return kept
     found = {place: 0}
     queue = deque([place])
+    occupied = index.occupied  # nothing stands anywhere else
+    pq, pr = place
     while queue and len(found) < FIELD_HEXES:
-        hex = queue.popleft()
+        q, r = hex = queue.popleft()
         yards = found[hex] + 1
-        for step in DIRECTIONS:
-            ahead = (hex[0] + step[0], hex[1] + step[1])
-            if ahead in found or distance(ahead, place) > reach:
+        for dq, dr in DIRECTIONS:
+            ahead = (q + dq, r + dr)
+            if ahead in found:
                 continue
-            if any(not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)):
+            x, y = ahead[0] - pq, ahead[1] - pr
+            if (abs(x) + abs(y) + abs(x + y)) // 2 > reach:  # further from the place than it looks (distance)
+                continue
+            if ahead in occupied and any(
+                not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)
+            ):
                 continue
             found[ahead] = yards
             queue.append(ahead)
@@ -450,14 +457,14 @@ def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> t
     applies. Below high speed the throttle took effect as the turn opened, within what the maneuver allows, and only
     what it asks past Move is left for the end of the turn
     (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.ordinary_split`)."""
-    throttle = body.intent.throttle
+    velocity, throttle = body.velocity.yps, body.intent.throttle
     if body.control.state is MoveState.NORMAL:  # this turn's yards at once, what is asked past Move at the end
-        yards, throttle = ordinary_split(body, lim)
-        body = body._replace(velocity=Velocity(yards, body.velocity.heading))
+        velocity, throttle = ordinary_split(body, lim)
     step = velocity_step(
         world,
         body,
         lim,
+        velocity=velocity,
         throttle=throttle,
         moved_yd=len(result.path),
         turned_hexsides=sum(abs(by) for _, _, by in result.turned),
@@ -488,7 +495,7 @@ class _Node:
     turn: int
     cost: float
     parent: _Node | None
-    step: PlannedTurn | None
+    step: tuple[Intent, Outcome] | None  # the turn that led here (a PlannedTurn is made for the plan's turns only)
     met: bool
 
 
@@ -557,8 +564,7 @@ def search(
                 continue
             seen[key] = cost
             met = meets(aim, outcome.state, outcome.path, outcome.struck, turn)
-            step = PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met, outcome.state)
-            child = _Node(outcome.state, turn, cost, node, step, met)
+            child = _Node(outcome.state, turn, cost, node, (intent, outcome), met)
             short = yards_short(aim, outcome.state, turn)
             child_key = (0 if met else max(1, short), cost, turn)
             if best_key is None or child_key < best_key:
@@ -576,7 +582,17 @@ def search(
 def _plan(entity: int, node: _Node, reaches: bool, nearer: bool, evaluated: int) -> Plan:
     steps: list[PlannedTurn] = []
     while node.step is not None and node.parent is not None:
-        steps.append(replace(node.step, intent=replace(node.step.intent)))  # the plan's own intents
+        intent, outcome = node.step
+        steps.append(
+            PlannedTurn(
+                replace(intent),  # the plan's own intent
+                outcome.rolls,
+                outcome.path,
+                outcome.failure_chance,
+                node.met,
+                outcome.state,
+            )
+        )
         node = node.parent
     return Plan(entity, tuple(reversed(steps)), reaches, nearer, evaluated)
 
