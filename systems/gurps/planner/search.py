@@ -57,9 +57,9 @@ costs about 40 us of CPU time on the machine of the README's Performance section
 so a search at most about 16 ms there."""
 
 FAR_BUDGET: Final = 100
-"""The most turns one search simulates when the goal lies beyond what all but the last of its ``horizon`` turns can
-cover at top speed: it then finds a first leg only, and a quicker search finds one about as good (over twelve far
-goals among walls, the same turns to arrive in all, one a turn sooner and one a turn later; docs/goals.md)."""
+"""The most turns one search simulates when the goal, where it will be after ``horizon`` turns, lies beyond what all
+but the last of them can cover at top speed: the search then finds a first leg only, and a quicker search finds one
+about as good (docs/goals.md)."""
 
 GREED: Final = 2.0
 """How much more the search weighs the turns it still expects (the yards still to go over top speed, a bound that is
@@ -529,7 +529,7 @@ def search(
     best = first
     best_key: tuple[int, float, int] | None = None
     short_now = yards_short(aim, start, 1)
-    if short_now > top * (horizon - 1):
+    if yards_short(aim, start, horizon) > top * (horizon - 1):  # where the goal will be then
         budget = min(budget, FAR_BUDGET)
     frontier: list[tuple[float, float, int, int, int, _Node]] = [(0.0, 0.0, 0, 0, 0, first)]
     found = 0
