@@ -16,11 +16,16 @@ velocity and heading, the yards run straight since its last change of facing, an
 - the next turn's velocity and state are the ACCELERATION phase's own
   (:func:`~esper_motion.systems.gurps.highspeed.acceleration.velocity_step`, every roll made).
 
-Other movers are predicted at their present velocity along their heading; they stand where they are now for the
-walk itself (as in the preview). The search is a best-first search on turns taken plus a price on risk
-(:data:`RISK_PRICE`), guided by a lower bound of the turns still needed; it looks at most :data:`HORIZON` turns ahead
-and simulates at most :data:`NODE_BUDGET` turns in all. It rolls no die and breaks every tie by the order in which
-states were found, so the same world always gets the same plan.
+Other movers are predicted at their present velocity along their heading (:func:`moving_others`): no turn is planned
+to end in a hex another mover in motion is predicted in after that turn (but the entity rammed); for the walk itself
+they stand where they are now (as in the preview). The search is a best-first search on turns taken plus a price on
+risk (:data:`RISK_PRICE`), guided by a lower bound of the turns still needed; it looks at most :data:`HORIZON` turns
+ahead and simulates at most :data:`NODE_BUDGET` turns in all (:data:`FAR_BUDGET` for a goal beyond reach). It rolls no
+die and breaks every tie by the order in which states were found, so the same world always gets the same plan.
+
+A plan found is kept (``KeptPlan``, written by :func:`~esper_motion.systems.gurps.planner.system.decide`) and
+followed while the world stays as it assumed (:func:`kept_turns`). The seams a planner for other movers builds on:
+:class:`State` (a node), :func:`candidates` (the intents tried from one), :func:`advance` (one simulated turn).
 """
 
 from __future__ import annotations
