@@ -123,8 +123,8 @@ class VelocityChange(System):
     :class:`LeftHighSpeed`, :class:`HighSpeedRefused`, ``RollMade`` and ``LostControl``. Movers whose turn is over
     (``Control.halted``: a trip, a collision, a drift) and riders are left alone; a mover that opened the turn in
     ordinary movement took its throttle then, so only what it asked past Move is applied here
-    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`). Implements Basic Set: High-Speed
-    Movement.
+    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`). The change itself is
+    :func:`velocity_step`, which the planner's search predicts with. Implements Basic Set: High-Speed Movement.
 
     Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > VelocityChange.
     """
