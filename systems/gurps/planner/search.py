@@ -219,12 +219,20 @@ def aim_of(
 
 def predicted(world: World, entity: int, turns: int) -> Hex:
     """Where ``entity`` will be ``turns`` turns from now if it keeps its present velocity along its heading."""
-    q, r = world.get(entity, Position).hex
+    return along(*motion(world, entity), turns)
+
+
+def motion(world: World, entity: int) -> tuple[Hex, int, int]:
+    """``entity``'s hex, velocity (0 without a ``Velocity``) and heading."""
     velocity = world.try_get(entity, Velocity)
-    if velocity is None or not velocity.yps:
-        return (q, r)
-    dq, dr = DIRECTIONS[velocity.heading]
-    return (q + dq * velocity.yps * turns, r + dr * velocity.yps * turns)
+    yps, heading = (0, 0) if velocity is None else (velocity.yps, velocity.heading)
+    return world.get(entity, Position).hex, yps, heading
+
+
+def along(hex: Hex, yps: int, heading: int, turns: int) -> Hex:
+    """Where a mover in ``hex`` at ``yps`` along ``heading`` is ``turns`` turns later."""
+    dq, dr = DIRECTIONS[heading]
+    return (hex[0] + dq * yps * turns, hex[1] + dr * yps * turns)
 
 
 Moving = tuple[dict[Hex, int], ...]
@@ -240,10 +248,8 @@ def moving_others(world: World, turns: int) -> Moving:
         yps = body.velocity.yps
         if not yps or carried(body):
             continue
-        q, r = body.position.hex
-        dq, dr = DIRECTIONS[body.velocity.heading]
         for turn, hexes in enumerate(found, start=1):
-            hexes.setdefault((q + dq * yps * turn, r + dr * yps * turn), body.entity)
+            hexes.setdefault(along(body.position.hex, yps, body.velocity.heading, turn), body.entity)
     return tuple(found)
 
 
@@ -645,13 +651,10 @@ def holds(world: World, root: Body, goal: Goal, *, caution: float, kept: KeptPla
     other = named_entity(goal)
     if other is None or not world.exists(other) or not world.has(other, Position):
         return kept.target_hex is None
-    velocity = world.try_get(other, Velocity)
-    yps, heading = (0, 0) if velocity is None else (velocity.yps, velocity.heading)
+    hex, yps, heading = motion(world, other)
     if kept.target_hex is None or (yps, heading) != (kept.target_yps, kept.target_heading):
         return False
-    dq, dr = DIRECTIONS[heading]
-    q, r = kept.target_hex
-    return world.get(other, Position).hex == (q + dq * yps * kept.followed, r + dr * yps * kept.followed)
+    return hex == along(kept.target_hex, yps, heading, kept.followed)
 
 
 def kept_turns(
