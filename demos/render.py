@@ -585,7 +585,7 @@ class Renderer:
             points = so_far([self.layout.centre(h) for h in motion.hexes], progress)
             if len(points) > 1:
                 arcade.draw_line_strip(points, _rgba(colour, 90), max(2.0, size * 0.22))
-        planned = self.draw_plan() if progress >= 1.0 else []  # a plan starts where the turn ends
+        planned = self.draw_plan() if progress >= 1.0 else {}  # a plan starts where the turn ends
         order = sorted(placed, key=lambda e: (e in mounts, placed[e][2]))
         for entity in order:
             x, y, altitude, heading = placed[entity]
@@ -634,20 +634,21 @@ class Renderer:
             bodies[entity] = (x, by)
         taken = [(x - size * 0.7, y - size * 0.7, x + size * 0.7, y + size * 0.7) for x, y in bodies.values()]
         taken.extend(shadows)
-        taken.extend(planned)
+        self.draw_plan_labels(planned, taken)
         for entity in order:
             x, by = bodies[entity]
             self.draw_labels(entity, x, by, placed[entity][2], rider=entity in mounts, taken=taken)
         return bodies
 
-    def draw_plan(self) -> list[tuple[float, float, float, float]]:
-        """The selected entity's plan: the hexes it means to enter, a dot on each, and at the end of each planned
-        turn a ring with the turn's number and odds (:func:`odds`). Return the boxes of those labels."""
+    def draw_plan(self) -> dict[Hex, str]:
+        """The selected entity's plan: the hexes it means to enter, a dot on each, and a ring at the end of each
+        planned turn. Return the label of each ring, by hex: the turns that end there and their odds (:func:`odds`),
+        for :meth:`draw_plan_labels`."""
         entity = self.stage.selected
         shown = None if entity is None else self.stage.shown_plan(entity)
         now = None if entity is None else pose(self.stage.world, entity)
         if shown is None or shown.plan is None or now is None:
-            return []
+            return {}
         size = self.layout.size
         points = [self.layout.centre(now.hex)]
         ends: dict[Hex, list[str]] = {}
@@ -660,15 +661,22 @@ class Renderer:
             arcade.draw_line_strip(points, _rgba(PLAN, 150), 2)
         for x, y in points[1:]:
             arcade.draw_circle_filled(x, y, max(size * 0.12, 2.0), _rgba(PLAN, 220))
-        boxes = []
-        for hex, labels in ends.items():
+        for hex in ends:
+            arcade.draw_circle_outline(*self.layout.centre(hex), max(size * 0.4, 5.0), _rgba(PLAN), 2)
+        return {hex: ", ".join(labels) for hex, labels in ends.items()}
+
+    def draw_plan_labels(self, labels: dict[Hex, str], taken: list[tuple[float, float, float, float]]) -> None:
+        """Each ring's label beside its hex, above or below it on the right or the left, where it overlaps nothing
+        in ``taken`` (the boxes of the bodies and the labels placed so far), to which it is added."""
+        size = self.layout.size
+        for hex, words in labels.items():
             x, y = self.layout.centre(hex)
-            arcade.draw_circle_outline(x, y, max(size * 0.4, 5.0), _rgba(PLAN), 2)
-            words = ", ".join(labels)
-            left, bottom = x + size * 0.5, y + size * 0.35
-            text(words, left, bottom, _rgba(PLAN), 8.5, bold=True)
-            boxes.append((left, bottom, left + text_width(words, 8.5, bold=True), bottom + 11))
-        return boxes
+            width = text_width(words, 8.5, bold=True)
+            right, left, up, down = size * 0.5, -size * 0.5 - width, size * 0.35, -size * 0.35 - 11
+            boxes = [(x + dx, y + dy, x + dx + width, y + dy + 11) for dy in (up, down) for dx in (right, left)]
+            box = next((b for b in boxes if not any(_overlap(b, other) for other in taken)), boxes[0])
+            taken.append(box)
+            text(words, box[0], box[1], _rgba(PLAN), 8.5, bold=True)
 
     def draw_vehicle(self, x: float, y: float, radius: float, heading: float, colour: RGB) -> None:
         """A wheeled body: a box along its heading with four wheels."""

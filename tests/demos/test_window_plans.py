@@ -200,3 +200,16 @@ def test_an_entity_without_a_goal_or_a_planner_has_nothing_to_set_aside(window: 
 def test_the_key_bar_and_the_help_name_the_take_over_key(window: Any, tmp_path: Path) -> None:
     assert "T take over" in render.Renderer(hunt(tmp_path)).keys_help()
     assert "T take over the selected entity" in " ".join(cli.demo_parser().format_help().split())
+
+
+def test_the_hunt_scene_of_the_goals_page_shows_the_hounds_plan_and_plays_to_the_end(window: Any) -> None:
+    scene = build_scene(
+        read_scene(str(Path(__file__).resolve().parents[2] / "docs" / "scenes" / "goals" / "hunt.toml"))
+    )
+    played = render.Stage(scene)
+    shown = played.shown_plan(HOUND)
+    assert shown is not None and shown.plan.reaches  # as the page's figure shows it
+    assert played.plan_lines(HOUND) == ["Pursue, 3 turns planned, goal reached: 1 sure, 2 sure, 3 sure"]
+    for _ in range(scene.spec.turns):
+        played.step()
+    assert played.world.turn == scene.spec.turns
