@@ -32,7 +32,7 @@ import arcade
 from PIL import Image
 
 from esper_motion.components import Facing, Position, Velocity
-from esper_motion.demos.scene import Scene, turn_log
+from esper_motion.demos.scene import Scene, named, turn_log
 from esper_motion.demos.scene_file import column, rectangle
 from esper_motion.ecs import MotionError, hexgrid, name_of
 from esper_motion.ecs.hexgrid import Hex
@@ -375,7 +375,7 @@ class Stage:
         if shown is None:
             return []
         if shown.plan is None:
-            return [f"{shown.goal}: no plan: {shown.why}"]
+            return [f"{shown.goal}: no plan: {named(shown.why, self.scene.names)}"]
         turns = shown.plan.turns
         if not turns:
             return [f"{shown.goal}: no move its caution allows"]

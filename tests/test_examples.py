@@ -110,17 +110,7 @@ def test_the_arcade_example_glides_between_hexes_mid_turn_and_saves_a_frame(tmp_
 
 
 def test_the_first_game_steps_the_rules_beside_its_processors_and_saves(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "main.py"],
-        cwd=EXAMPLES / "first_game",
-        env=ENVIRONMENT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report = run(EXAMPLES / "first_game" / "main.py", cwd=EXAMPLES / "first_game")
     assert report["turn"] == 8  # a turn a second for eight seconds of frames
     assert report["jogger_deleted"]  # the game's Finish processor deleted it, the esper way
     assert report["sprinter"]["hex"] == [7, 0]  # stopped by the wall at (8, 0)
@@ -131,17 +121,7 @@ def test_the_first_game_steps_the_rules_beside_its_processors_and_saves(tmp_path
 
 
 def test_the_pursuit_examples_hounds_follow_their_goals_and_run_the_player_down() -> None:
-    done = subprocess.run(
-        [sys.executable, "main.py"],
-        cwd=EXAMPLES / "pursuit",
-        env=ENVIRONMENT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report = run(EXAMPLES / "pursuit" / "main.py", cwd=EXAMPLES / "pursuit")
     for plan in report["plans"].values():  # each hound's plan before the first turn: where each turn ends, and odds
         assert plan and all(turn["odds"] == 1.0 for turn in plan)
     moved = [line for line in report["log"] if "the player moves" in line]

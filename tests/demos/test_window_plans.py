@@ -14,7 +14,7 @@ import pytest
 arcade = pytest.importorskip("arcade")
 
 from esper_motion import cli  # noqa: E402
-from esper_motion.components import Position, Pursue, Velocity  # noqa: E402
+from esper_motion.components import Control, MoveState, Position, Pursue, Velocity  # noqa: E402
 from esper_motion.demos import render  # noqa: E402
 from esper_motion.demos.scene import build_scene  # noqa: E402
 from esper_motion.demos.scene_file import read_scene  # noqa: E402
@@ -213,3 +213,12 @@ def test_the_hunt_scene_of_the_goals_page_shows_the_hounds_plan_and_plays_to_the
     for _ in range(scene.spec.turns):
         played.step()
     assert played.world.turn == scene.spec.turns
+
+
+def test_a_mover_the_planner_does_not_plan_now_says_why(window: Any, tmp_path: Path) -> None:
+    played = hunt(tmp_path)
+    played.world.get(HOUND, Control).state = MoveState.OUT_OF_CONTROL
+    shown = played.shown_plan(HOUND)
+    assert shown is not None and shown.plan is None
+    assert played.plan_lines(HOUND) == ["Pursue: no plan: Hound cannot be planned now: out of control"]
+    render.Renderer(played).draw(1.0)  # nothing ahead of it to draw
