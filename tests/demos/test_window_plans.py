@@ -5,6 +5,7 @@ restores it. All tests draw into the one session window of ``conftest.py``.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -15,12 +16,11 @@ arcade = pytest.importorskip("arcade")
 
 from esper_motion import cli  # noqa: E402
 from esper_motion.components import Control, MoveState, Position, Pursue, Velocity  # noqa: E402
-from esper_motion.demos import render  # noqa: E402
+from esper_motion.demos import render, scene_file  # noqa: E402
 from esper_motion.demos.scene import build_scene  # noqa: E402
 from esper_motion.demos.scene_file import read_scene  # noqa: E402
 from esper_motion.demos.window import DemoView  # noqa: E402
 from esper_motion.systems.gurps import plan  # noqa: E402
-from esper_motion.systems.gurps.planner import system as planner_system  # noqa: E402
 
 HUNT = """\
 title = "Hunt"
@@ -114,30 +114,31 @@ def test_the_plan_is_found_once_a_turn_for_the_selected_entity_only(
     window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     played = hunt(tmp_path)
-    searched: list[int] = []
-    search = planner_system.search
+    asked: list[int] = []
+    gurps = scene_file.rule_set_named("gurps")
+    assert gurps.scene is not None and gurps.scene.plan is not None
+    rule_set_plan = gurps.scene.plan
 
-    def counted(world: Any, chosen: Any, index: Any, body: Any, *args: Any, **kwargs: Any) -> Any:
-        searched.append(body.entity)
-        return search(world, chosen, index, body, *args, **kwargs)
+    def counted(world: Any, entity: int) -> Any:
+        asked.append(entity)
+        return rule_set_plan(world, entity)
 
+    counting = dataclasses.replace(gurps, scene=dataclasses.replace(gurps.scene, plan=counted))
+    monkeypatch.setattr(scene_file, "rule_set_named", lambda name: counting if name == "gurps" else gurps)
     renderer = render.Renderer(played)
-    monkeypatch.setattr(planner_system, "search", counted)
     for progress in (0.0, 0.5, 1.0, 1.0, 1.0):
         renderer.draw(progress)
-    assert searched == [HOUND]
+    assert asked == [HOUND]
     played.select_next()
     renderer.draw(1.0)
     played.select_next()
     played.select_next()  # back to the hound: its plan of this turn is kept
     renderer.draw(1.0)
-    assert searched == [HOUND, BLOODHOUND]
-    monkeypatch.setattr(planner_system, "search", search)  # the planner's own searches in the step are not counted
+    assert asked == [HOUND, BLOODHOUND]
     played.step()
-    monkeypatch.setattr(planner_system, "search", counted)
     renderer.draw(1.0)
     renderer.draw(1.0)
-    assert searched == [HOUND, BLOODHOUND, HOUND]
+    assert asked == [HOUND, BLOODHOUND, HOUND]
 
 
 def test_showing_plans_changes_nothing_the_world_plays(window: Any, tmp_path: Path) -> None:
