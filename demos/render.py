@@ -352,8 +352,9 @@ class Stage:
         return f"you steer {name}; its {type(goal).__name__} goal is set aside (T hands it back)"
 
     def shown_plan(self, entity: int) -> Shown | None:
-        """The plan of ``entity`` toward its goal over the next turns, found once a turn (and again after a take-over
-        or hand-back); None for an entity without a goal, or a rule set that plans none."""
+        """The plan of ``entity`` toward its goal over the next turns, found once a turn and kept until the next step
+        (a take-over changes nothing a plan reads: the others are predicted at their present velocity); None for an
+        entity without a goal (or with its goal set aside), or in a rule set that plans none."""
         planner = self.scene.spec.rule_set.plan
         goal = self.goal(entity)
         if planner is None or goal is None:
