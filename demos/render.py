@@ -668,14 +668,16 @@ class Renderer:
 
     def draw_plan_labels(self, labels: dict[Hex, str], taken: list[tuple[float, float, float, float]]) -> None:
         """Each ring's label beside its hex, above or below it on the right or the left, where it overlaps nothing
-        in ``taken`` (the boxes of the bodies and the labels placed so far), to which it is added."""
+        in ``taken`` (the boxes of the bodies and the labels placed so far), to which it is added, and stays inside
+        the window."""
         size = self.layout.size
         for hex, words in labels.items():
             x, y = self.layout.centre(hex)
             width = text_width(words, 8.5, bold=True)
             right, left, up, down = size * 0.5, -size * 0.5 - width, size * 0.35, -size * 0.35 - 11
             boxes = [(x + dx, y + dy, x + dx + width, y + dy + 11) for dy in (up, down) for dx in (right, left)]
-            box = next((b for b in boxes if not any(_overlap(b, other) for other in taken)), boxes[0])
+            free = [b for b in boxes if b[0] >= 0 and b[2] <= WIDTH and not any(_overlap(b, o) for o in taken)]
+            box = free[0] if free else boxes[0]
             taken.append(box)
             text(words, box[0], box[1], _rgba(PLAN), 8.5, bold=True)
 

@@ -223,3 +223,15 @@ def test_a_mover_the_planner_does_not_plan_now_says_why(window: Any, tmp_path: P
     assert shown is not None and shown.plan is None
     assert played.plan_lines(HOUND) == ["Pursue: no plan: Hound cannot be planned now: out of control"]
     render.Renderer(played).draw(1.0)  # nothing ahead of it to draw
+
+
+def test_a_plan_label_keeps_off_the_bodies_and_inside_the_window(window: Any, tmp_path: Path) -> None:
+    renderer = render.Renderer(hunt(tmp_path))
+    east = max(renderer.ground, key=lambda hex: renderer.layout.centre(hex)[0])
+    x, y = renderer.layout.centre(east)
+    words = "1 sure, 2 sure, 3 sure, 4 sure"
+    assert x + renderer.layout.size * 0.5 + render.text_width(words, 8.5, bold=True) > render.WIDTH  # no room right
+    taken: list[tuple[float, float, float, float]] = [(x - 200, y, x + 1, y + 200)]  # a body above it, say
+    renderer.draw_plan_labels({east: words}, taken)
+    _, _, right, top = taken[-1]
+    assert right < x and top < y  # left of the ring, below it
