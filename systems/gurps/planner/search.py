@@ -137,8 +137,9 @@ FIELD_STEP_YD: Final = 16
 """:func:`yards_field` looks as far as the straight line and its slack, rounded up to a multiple of this, so that a
 field the planner keeps (``fields``) serves a mover for many turns as it nears its goal."""
 
-Fields = dict[tuple[Hex, int, float, float], dict[Hex, int]]
-"""Yards fields kept while the obstacles stay as they are, by place, reach, figure height and altitude."""
+Fields = dict[tuple[Hex, float, float], list[tuple[int, float, dict[Hex, int]]]]
+"""Yards fields kept while the obstacles stay as they are, by place, figure height and altitude: each with the least
+and the most reach that get it (a field no reach cut short serves every reach past its furthest yards)."""
 
 FIELD_HEXES: Final = 4_000
 """The most hexes :func:`yards_field` visits."""
@@ -155,23 +156,26 @@ def yards_field(
     height = figure_height_yd(body.mover)
     altitude = body.position.altitude_yd
     reach = -(-(distance(start, place) + FIELD_SLACK_YD) // FIELD_STEP_YD) * FIELD_STEP_YD
-    key = (place, reach, height, altitude)
-    kept = None if fields is None else fields.get(key)
-    if kept is not None:
-        return kept
+    kept = None if fields is None else fields.setdefault((place, height, altitude), [])
+    for least, most, field in kept or ():
+        if least <= reach <= most:
+            return field
     found = {place: 0}
     queue = deque([place])
     occupied = index.occupied  # nothing stands anywhere else
     pq, pr = place
+    cut = False  # whether the reach left out a hex
     while queue and len(found) < FIELD_HEXES:
         q, r = hex = queue.popleft()
         yards = found[hex] + 1
+        x, y = q - pq, r - pr
+        near = (abs(x) + abs(y) + abs(x + y)) // 2 < reach  # then every hex beside it is within reach (distance)
         for dq, dr in DIRECTIONS:
             ahead = (q + dq, r + dr)
             if ahead in found:
                 continue
-            x, y = ahead[0] - pq, ahead[1] - pr
-            if (abs(x) + abs(y) + abs(x + y)) // 2 > reach:  # further from the place than it looks (distance)
+            if not near and (abs(x + dq) + abs(y + dr) + abs(x + dq + y + dr)) // 2 > reach:
+                cut = True
                 continue
             if ahead in occupied and any(
                 not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)
@@ -179,8 +183,10 @@ def yards_field(
                 continue
             found[ahead] = yards
             queue.append(ahead)
-    if fields is not None:
-        fields[key] = found
+    if kept is not None:
+        # uncut, the walk is the same for any reach past the furthest yards it found (the hexes beside those it went
+        # out from are all within such a reach)
+        kept.append((reach, reach, found) if cut else (max(found.values()) + 1, math.inf, found))
     return found
 
 
