@@ -10,8 +10,9 @@ Printed, all CPU time (``time.process_time``) in this process:
 
 - per mover per turn: the median and the 99th percentile of the planner's decision (``decide`` in
   ``esper_motion.systems.gurps.planner.system``, what ``GoalPlanner`` runs for each mover: the turn of a kept plan
-  checked again, or a new search), over every mover of every turn, and the mean number of turns each simulated (a
-  search at most ``NODE_BUDGET``, a kept plan's turn one);
+  checked again, or a new search), over every mover of every turn, the mean number of turns each simulated (a
+  search at most ``NODE_BUDGET``, a kept plan's turn one), and the mean number of searches a turn (the rest of the
+  decisions follow a kept plan);
 - per turn: the median step of the world with goals (the planner included) against two worlds with no goal: the
   replay, where the game writes each turn, by plain assignment before the step, the very intents the planner chose
   in the world with goals (recorded from it: both worlds make the same moves, which the script checks), and the
@@ -133,6 +134,17 @@ def timing(times: list[float], evaluated: list[int]) -> Callable[..., Plan]:
     return timed
 
 
+def counting(searches: list[int]) -> Callable[..., Plan | None]:
+    """``search`` as ``decide`` calls it, adding one to ``searches[0]`` for each call."""
+    real = planner_system.search
+
+    def counted(*args: Any, **kwargs: Any) -> Plan | None:
+        searches[0] += 1
+        return real(*args, **kwargs)
+
+    return counted
+
+
 def steps(world: World, turns: int) -> list[float]:
     """The CPU time of each of ``turns`` steps."""
     found = []
@@ -150,13 +162,15 @@ def measure(movers: int, turns: int, seed: int) -> dict[str, Any]:
     planned.add_system(recorder, after=GoalPlanner)
     per_mover: list[float] = []
     simulated: list[int] = []
-    real = planner_system.decide
+    searches = [0]
+    real, real_search = planner_system.decide, planner_system.search
     planner_system.decide = timing(per_mover, simulated)  # type: ignore[assignment]
+    planner_system.search = counting(searches)
     try:
         for _ in range(turns):
             planned.step()
     finally:
-        planner_system.decide = real
+        planner_system.decide, planner_system.search = real, real_search
     with_goals = steps(build(movers, seed, with_goals=True), turns)
     replay = build(movers, seed, with_goals=False)
     replay_steps = replayed(replay, recorder.turns)
@@ -168,6 +182,7 @@ def measure(movers: int, turns: int, seed: int) -> dict[str, Any]:
         "decide_median_ms": 1000 * statistics.median(ordered),
         "decide_p99_ms": 1000 * ordered[min(len(ordered) - 1, round(0.99 * len(ordered)))],
         "turns_simulated_mean": statistics.mean(simulated),
+        "searches_per_turn": searches[0] / turns,
         "step_with_goals_ms": 1000 * statistics.median(with_goals),
         "step_replay_ms": 1000 * statistics.median(replay_steps),
         "step_still_ms": 1000 * statistics.median(still),
@@ -192,7 +207,8 @@ def main() -> None:
     print(f"{figures['movers']} movers with goals, {figures['turns']} turns (CPU time)")
     print(
         f"  the planner per mover per turn: median {figures['decide_median_ms']:.2f} ms, "
-        f"99th percentile {figures['decide_p99_ms']:.2f} ms, {figures['turns_simulated_mean']:.0f} turns simulated"
+        f"99th percentile {figures['decide_p99_ms']:.2f} ms, {figures['turns_simulated_mean']:.0f} turns simulated; "
+        f"{figures['searches_per_turn']:.0f} searches a turn"
     )
     print(
         f"  a step: {figures['step_with_goals_ms']:.1f} ms with goals; without: {figures['step_replay_ms']:.1f} ms "
