@@ -647,9 +647,12 @@ def kept_intent(kept: KeptPlan, turn: int) -> Intent:
     )
 
 
-def holds(world: World, root: Body, goal: Goal, *, caution: float, kept: KeptPlan, enough: int | None) -> bool:
+def holds(
+    world: World, root: Body, goal: Goal, *, caution: float, kept: KeptPlan, enough: int | None, far: bool
+) -> bool:
     """Whether the world stays as ``kept`` assumed: ``root`` in the state it predicted for now, the goal and
-    caution the same, the entity the goal names where its prediction put it and at the same velocity."""
+    caution the same, the entity the goal names where its prediction put it and at the same velocity, or anywhere
+    while the plan is a first leg toward a goal beyond its reach (``far``: :func:`far_leg`)."""
     if not kept.throttles or kept.goal != repr(goal) or kept.caution != caution:
         return False
     if capped(state_of(root), enough) != kept_state(kept, 0):
@@ -658,9 +661,29 @@ def holds(world: World, root: Body, goal: Goal, *, caution: float, kept: KeptPla
     if other is None or not world.exists(other) or not world.has(other, Position):
         return kept.target_hex is None
     hex, yps, heading = motion(world, other)
-    if kept.target_hex is None or (yps, heading) != (kept.target_yps, kept.target_heading):
+    if kept.target_hex is None:
         return False
-    return hex == along(kept.target_hex, yps, heading, kept.followed)
+    return far or (
+        (yps, heading) == (kept.target_yps, kept.target_heading)
+        and hex == along(kept.target_hex, yps, heading, kept.followed)
+    )
+
+
+def far_leg(world: World, chosen: Rules, root: Body, goal: Goal, kept: KeptPlan) -> bool:
+    """Whether ``kept``, a plan for ``root`` that does not meet ``goal``, is a first leg toward a goal beyond its
+    reach: where the goal will be at the plan's end (a moving entity's place as predicted now) is further from
+    ``root`` than the plan's turns left can cover at top speed, and the plan ends nearer it. Not for ``Flee``,
+    ``Hold`` or ``KeepStation``, whose goal is not a place to get to."""
+    left = len(kept.throttles)
+    if kept.reaches or not left or not isinstance(goal, (GoTo, Patrol, Pursue)):
+        return False
+    aim = aim_of(world, goal, left)
+    place = None if aim is None else _place(aim, left)
+    if aim is None or place is None:
+        return False
+    now = root.position.hex
+    top = max(1, limits(world, root, chosen).top_speed)
+    return distance(now, place) > aim.range_yd + top * left and distance(kept.hexes[-1], place) < distance(now, place)
 
 
 def kept_turns(
@@ -680,7 +703,8 @@ def kept_turns(
     rammed), ends where ``moving`` puts no other mover and leaves the state the plan predicted; none when the plan no
     longer holds from the first."""
     enough = straight_enough(world, chosen, root)
-    if not holds(world, root, goal, caution=caution, kept=kept, enough=enough):
+    far = far_leg(world, chosen, root, goal, kept)
+    if not holds(world, root, goal, caution=caution, kept=kept, enough=enough, far=far):
         return ()
     ram = goal.target if isinstance(goal, Pursue) and goal.ram else None
     found: list[PlannedTurn] = []
