@@ -49,8 +49,8 @@ from esper_motion.systems.gurps.highspeed.maneuvers import ordinary_split
 from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_yd_after
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import check_posture_change
-from esper_motion.systems.gurps.preview import RollForecast, walk_forecast
-from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, carried, limits
+from esper_motion.systems.gurps.preview import Forecast, RollForecast, walk_forecast
+from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, carried, limits, ordinary_yards
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 
 HORIZON: Final = 4
@@ -439,11 +439,26 @@ def body_in(template: Body, state: State) -> Body:
     )
 
 
+Walks = dict[tuple[object, ...], tuple[Forecast, WalkResult]]
+"""The forecast walks of one state's candidates below high speed, by what they depend on (:func:`advance`)."""
+
+
 def advance(
-    world: World, chosen: Rules, index: SpatialIndex, body: Body, state: State, *, lim: Limits | None = None
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    body: Body,
+    state: State,
+    *,
+    lim: Limits | None = None,
+    walks: Walks | None = None,
 ) -> Outcome | None:
     """The turn ``body`` (in ``state``) would make with its intent, or None when the rules refuse the intent.
-    ``lim``: ``body``'s limits in ``state`` (which its intent does not change), when the caller has them already."""
+    ``lim``: ``body``'s limits in ``state`` (which its intent does not change), when the caller has them already.
+    ``walks``: the walks of the other candidates from ``state`` tried already, read and added to: below high speed
+    the throttle sets this turn's yards at once, and the walk depends on those yards and on the intent's other
+    fields only, so two throttles that give the same yards (the full Move and a faster pace asked for the end of the
+    turn) walk once."""
     if lim is None:
         lim = limits(world, body, chosen)
     try:
@@ -453,7 +468,15 @@ def advance(
             check_posture_change(body.entity, body.intent, posture)
     except (IntentError, RuleValueError):
         return None
-    forecast, result = walk_forecast(world, body, chosen, index, lim=lim)
+    if walks is not None and body.control.state is MoveState.NORMAL:
+        intent = body.intent
+        key = (ordinary_yards(body, lim), *(getattr(intent, name) for name in _WALKED_FIELDS))
+        walked = walks.get(key)
+        if walked is None:
+            walked = walks[key] = walk_forecast(world, body, chosen, index, lim=lim)
+        forecast, result = walked
+    else:
+        forecast, result = walk_forecast(world, body, chosen, index, lim=lim)
     chance = _NO_CHANCE
     if forecast.loses_control is not None:
         chance = Fraction(1)
@@ -466,6 +489,10 @@ def advance(
     end = result.path[-1] if result.path else state.hex
     after = State(end, result.facing, result.heading, velocity, straight_yd_after(state.straight_yd, result), high)
     return Outcome(after, forecast.path, forecast.runs_into, forecast.rolls, chance)
+
+
+_WALKED_FIELDS: Final = ("maneuver", "turn", "turn_at_yd", "push", "veer", "slam", "life_or_death", "turns")
+"""The fields of an ``Intent`` besides its throttle that a walk below high speed may depend on (:func:`advance`)."""
 
 
 def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> tuple[int, bool]:
@@ -561,12 +588,13 @@ def search(
             continue
         template = root if node.parent is None else body_in(root, node.state)
         lim = limits(world, template, chosen)
+        walks: Walks = {}
         ahead = node.turn + 1
         for intent in candidates(template, lim, risky, yards_short(aim, node.state, ahead), _place(aim, ahead)):
             if evaluated >= budget:
                 break
             evaluated += 1
-            outcome = advance(world, chosen, index, template._replace(intent=intent), node.state, lim=lim)
+            outcome = advance(world, chosen, index, template._replace(intent=intent), node.state, lim=lim, walks=walks)
             if outcome is None or (outcome.failure_chance and outcome.failure_chance > caution):
                 continue
             if outcome.struck is not None and outcome.struck != aim.ram:
