@@ -160,14 +160,21 @@ def walk_forecast(
     intent the rules accept (:func:`check_intent`), moving under its own power and not stalled: what :func:`preview`
     gives for the entity, here for any body (copies of an entity's components in a state it is not in yet, as the
     planner makes them). Nothing is written, not even to ``body``. ``lim``: ``body``'s limits, when the caller has them
-    already."""
+    already. It is :func:`throttled` of :func:`forecast_walk`."""
+    lim = limits(world, body, chosen) if lim is None else lim
+    return throttled(world, body, lim, *forecast_walk(world, body, chosen, index, lim=lim))
+
+
+def forecast_walk(
+    world: World, body: Body, chosen: Rules, index: SpatialIndex, *, lim: Limits | None = None
+) -> tuple[Forecast, WalkResult]:
+    """:func:`walk_forecast` but for what ``body``'s throttle adds at high speed (:func:`throttled`): below high
+    speed the forecast depends on the yards the throttle sets for this turn, at high speed not on the throttle."""
     entity = body.entity
     control = body.control
-    intent = body.intent
     lim = limits(world, body, chosen) if lim is None else lim
     if control.state is MoveState.NORMAL:  # the throttle sets this turn's yards at once (ordinary movement)
         body = body._replace(velocity=Velocity(ordinary_yards(body, lim), heading=body.velocity.heading))
-    velocity = body.velocity.yps
     cause = maneuver_loss(world, body, chosen) or control.loss_cause
     if cause is not None:
         plan = plan_walk(world, body, chosen, (), (0, cause))
@@ -220,18 +227,31 @@ def walk_forecast(
     )
     if chosen.house_flight:
         rolls.extend(_climb_dive_rolls(world, body, lim, tuple(yd for yd, _, _ in result.turned)))
-    loses: str | None = None
-    accelerating = intent.throttle > 0 and result.extra == 0
-    if control.state is MoveState.HIGH_SPEED and result.struck is None and not accelerating:
-        voluntary = min(max(0, -intent.throttle), velocity - result.extra)
-        outcome = rules.footing_deceleration(velocity, result.extra, lim.basic_move, voluntary)
-        if outcome.lost_control:
-            loses = "footing"
-        elif outcome.roll_modifier is not None:
-            skill, label = control_roll(world, body)
-            target = skill + outcome.roll_modifier
-            rolls.append(RollForecast.of("hasty deceleration", modified(label, outcome.roll_modifier), target))
-    return Forecast(entity, tuple(rolls), loses, tuple(result.path), result.struck), result
+    return Forecast(entity, tuple(rolls), None, tuple(result.path), result.struck), result
+
+
+def throttled(
+    world: World, body: Body, lim: Limits, forecast: Forecast, result: WalkResult
+) -> tuple[Forecast, WalkResult]:
+    """``forecast`` of ``body``'s walk ``result`` (:func:`forecast_walk`) with what its throttle adds at high speed,
+    when it keeps control and runs into nothing: the hasty deceleration roll, or control lost to the footing
+    (:func:`esper_motion.systems.gurps.rules.footing_deceleration`)."""
+    throttle, velocity = body.intent.throttle, body.velocity.yps
+    accelerating = throttle > 0 and result.extra == 0
+    if body.control.state is not MoveState.HIGH_SPEED or forecast.loses_control is not None:
+        return forecast, result
+    if result.struck is not None or accelerating:
+        return forecast, result
+    voluntary = min(max(0, -throttle), velocity - result.extra)
+    outcome = rules.footing_deceleration(velocity, result.extra, lim.basic_move, voluntary)
+    if outcome.lost_control:
+        return replace(forecast, loses_control="footing"), result
+    if outcome.roll_modifier is None:
+        return forecast, result
+    skill, label = control_roll(world, body)
+    target = skill + outcome.roll_modifier
+    roll = RollForecast.of("hasty deceleration", modified(label, outcome.roll_modifier), target)
+    return replace(forecast, rolls=(*forecast.rolls, roll)), result
 
 
 def _climb_dive_rolls(world: World, body: Body, lim: Limits, hexside_turn_yds: tuple[int, ...]) -> list[RollForecast]:

@@ -49,7 +49,7 @@ from esper_motion.systems.gurps.highspeed.maneuvers import ordinary_split
 from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_yd_after
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import check_posture_change
-from esper_motion.systems.gurps.preview import Forecast, RollForecast, walk_forecast
+from esper_motion.systems.gurps.preview import Forecast, RollForecast, forecast_walk, throttled, walk_forecast
 from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, carried, limits, ordinary_yards
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 
@@ -440,7 +440,7 @@ def body_in(template: Body, state: State) -> Body:
 
 
 Walks = dict[tuple[object, ...], tuple[Forecast, WalkResult]]
-"""The forecast walks of one state's candidates below high speed, by what they depend on (:func:`advance`)."""
+"""The forecast walks of one state's candidates, by what they depend on (:func:`advance`)."""
 
 
 def advance(
@@ -455,10 +455,11 @@ def advance(
 ) -> Outcome | None:
     """The turn ``body`` (in ``state``) would make with its intent, or None when the rules refuse the intent.
     ``lim``: ``body``'s limits in ``state`` (which its intent does not change), when the caller has them already.
-    ``walks``: the walks of the other candidates from ``state`` tried already, read and added to: below high speed
-    the throttle sets this turn's yards at once, and the walk depends on those yards and on the intent's other
-    fields only, so two throttles that give the same yards (the full Move and a faster pace asked for the end of the
-    turn) walk once."""
+    ``walks``: the walks of the other candidates from ``state`` tried already, read and added to. A walk does not
+    depend on the throttle but through the yards it sets for this turn below high speed
+    (:func:`~esper_motion.systems.gurps.preview.forecast_walk`), so the candidates that differ in their throttle only
+    walk once; at high speed what the throttle adds is worked out for each
+    (:func:`~esper_motion.systems.gurps.preview.throttled`)."""
     if lim is None:
         lim = limits(world, body, chosen)
     try:
@@ -468,15 +469,16 @@ def advance(
             check_posture_change(body.entity, body.intent, posture)
     except (IntentError, RuleValueError):
         return None
-    if walks is not None and body.control.state is MoveState.NORMAL:
+    if walks is None:
+        forecast, result = walk_forecast(world, body, chosen, index, lim=lim)
+    else:
         intent = body.intent
-        key = (ordinary_yards(body, lim), *(getattr(intent, name) for name in _WALKED_FIELDS))
+        yards = ordinary_yards(body, lim) if body.control.state is MoveState.NORMAL else None
+        key = (yards, *(getattr(intent, name) for name in _WALKED_FIELDS))
         walked = walks.get(key)
         if walked is None:
-            walked = walks[key] = walk_forecast(world, body, chosen, index, lim=lim)
-        forecast, result = walked
-    else:
-        forecast, result = walk_forecast(world, body, chosen, index, lim=lim)
+            walked = walks[key] = forecast_walk(world, body, chosen, index, lim=lim)
+        forecast, result = throttled(world, body, lim, *walked)
     chance = _NO_CHANCE
     if forecast.loses_control is not None:
         chance = Fraction(1)
@@ -492,7 +494,7 @@ def advance(
 
 
 _WALKED_FIELDS: Final = ("maneuver", "turn", "turn_at_yd", "push", "veer", "slam", "life_or_death", "turns")
-"""The fields of an ``Intent`` besides its throttle that a walk below high speed may depend on (:func:`advance`)."""
+"""The fields of an ``Intent`` besides its throttle that a walk may depend on (:func:`advance`)."""
 
 
 def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> tuple[int, bool]:
