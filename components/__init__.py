@@ -24,7 +24,7 @@ from esper_motion.components.flight import (
     FlightMode,
     Leg,
 )
-from esper_motion.components.goals import GOAL_TYPES, Caution, Flee, GoTo, Hold, KeepStation, Patrol, Pursue
+from esper_motion.components.goals import GOAL_TYPES, Caution, Charge, Flee, GoTo, Hold, KeepStation, Patrol, Pursue
 from esper_motion.components.gurps import (
     Condition,
     Control,
@@ -87,6 +87,7 @@ __all__ = [
     "Atmosphere",
     "Attack",
     "Caution",
+    "Charge",
     "Condition",
     "Control",
     "Defenses",

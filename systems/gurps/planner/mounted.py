@@ -1,0 +1,121 @@
+"""Riders and lance charges for the planner: which body each goal steers (a rider's goal steers its mount), and the
+``Charge`` goal, made concrete turn by turn as a run at the foe or a ride away from it, with the strike on the pass.
+
+Who steers a body (:func:`steering`): the controlling rider of a mount (``Mount.controller``), when it holds a goal,
+steers the mount by that goal, within the mount's own limits and checks (the search plans the mount's body); the
+mount's own goal is then set aside. A mount whose rider holds no goal, or with no rider, follows its own goal like
+any mover. A rider who does not control its mount (a passenger), or one carried by what is not a mount, is not
+planned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from esper_motion.components.combat import Attack
+from esper_motion.components.goals import Charge, Flee, Goal, GoTo, Hold
+from esper_motion.components.gurps import Control, Intent, Maneuver
+from esper_motion.components.motion import Position, Velocity
+from esper_motion.components.mount import Mount
+from esper_motion.ecs import World
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
+from esper_motion.systems.gurps.planner.search import PlannedTurn, predicted
+
+
+@dataclass(frozen=True, slots=True)
+class Steer:
+    """A goal and the body it steers: ``decider`` holds the goal (and the ``Caution``), ``mover`` is the body whose
+    intent the planner writes (the decider itself, or the mount it rides)."""
+
+    decider: int
+    mover: int
+    goal: Goal
+
+
+def steering(world: World, found: dict[int, Goal]) -> tuple[dict[int, Steer], dict[int, str]]:
+    """Each goal of ``found`` by the body it steers, and the deciders that steer nothing, with why (a passenger, a
+    rider of what is not a mount). A mount's controlling rider wins over the mount's own goal."""
+    steers: dict[int, Steer] = {}
+    idle: dict[int, str] = {}
+    for entity in sorted(found):
+        control = world.try_get(entity, Control)
+        carrier = None if control is None else control.carried_by
+        if carrier is None:
+            continue
+        mount = world.try_get(carrier, Mount)
+        if mount is None:
+            idle[entity] = f"carried by entity {carrier}, which is not a mount: it moves with it"
+        elif mount.controller != entity:
+            idle[entity] = f"a passenger: entity {mount.controller} steers its mount {carrier}"
+        else:
+            steers[carrier] = Steer(entity, carrier, found[entity])
+    for entity in sorted(found):
+        control = world.try_get(entity, Control)
+        if control is not None and control.carried_by is None:
+            steers.setdefault(entity, Steer(entity, entity, found[entity]))
+    return steers, idle
+
+
+def mount_out_of_control(world: World, steer: Steer) -> bool:
+    """Whether ``steer``'s rider has lost control of the mount it steers (house rules: ``Mount.out_of_control``)."""
+    if steer.decider == steer.mover:
+        return False
+    mount = world.try_get(steer.mover, Mount)
+    return mount is not None and mount.out_of_control
+
+
+def charge_goal(world: World, mover: int, goal: Charge, *, record: bool) -> Goal:
+    """The goal a ``Charge`` comes to this turn for the body ``mover``: a run through the hex beside the foe nearest
+    the mover (a ``GoTo`` passed through at speed) until the pass, then a ride away from it (a ``Flee`` to
+    ``run_yd``) until it is that far, and round again. The pass is when the mover, moving, would step further from
+    the foe along its heading; ``record`` writes the round in ``Charge.wheeling`` (the planner does, a preview does
+    not). A ``Hold`` once the foe is gone (``target`` None)."""
+    if goal.target is None:
+        return Hold()
+    if not world.exists(goal.target) or not world.has(goal.target, Position):
+        return Flee(goal.target, range_yd=goal.run_yd)  # its aim is None: the search says the foe is gone
+    here = world.get(mover, Position).hex
+    foe = world.get(goal.target, Position).hex
+    velocity = world.get(mover, Velocity)
+    gap = distance(here, foe)
+    wheeling = goal.wheeling
+    if wheeling and gap >= goal.run_yd:
+        wheeling = False
+    elif not wheeling and velocity.yps and gap < goal.run_yd and _passed(here, velocity.heading, foe):
+        wheeling = True
+    if record:
+        goal.wheeling = wheeling
+    if wheeling:
+        return Flee(goal.target, range_yd=goal.run_yd)
+    return GoTo(beside(foe, here), stop=False)
+
+
+def _passed(here: Hex, heading: int, foe: Hex) -> bool:
+    return distance(neighbour(here, heading), foe) > distance(here, foe)
+
+
+def beside(foe: Hex, here: Hex) -> Hex:
+    """The hex beside ``foe`` nearest ``here`` (the first in facing order of those as near); ``here`` itself when it
+    is beside ``foe`` already."""
+    around = [(foe[0] + dq, foe[1] + dr) for dq, dr in DIRECTIONS]
+    return min(around, key=lambda hex: distance(hex, here))
+
+
+def strike(world: World, steer: Steer, first: PlannedTurn | None) -> None:
+    """On a ``Charge`` turn whose planned path comes within the decider's ``Attack.reach_yd`` of where the foe will
+    be, ask the decider's attack of this turn: ``Attack.target`` the foe and, for a rider, the Attack maneuver (the
+    lance strikes from the first yard of the mount's path the foe is in reach, as the COMBAT phase resolves it). A
+    decider with no ``Attack``, or on foot (its maneuver is its movement's), rides the passes and strikes nothing."""
+    goal = steer.goal
+    if not isinstance(goal, Charge) or goal.target is None or first is None or steer.decider == steer.mover:
+        return
+    attack = world.try_get(steer.decider, Attack)
+    if attack is None or attack.weapon != "melee":
+        return
+    foe = predicted(world, goal.target, 1)
+    if not any(distance(hex, foe) <= attack.reach_yd for hex in first.path):
+        return
+    attack.target = goal.target
+    intent = world.try_get(steer.decider, Intent)
+    if intent is not None:
+        intent.maneuver = Maneuver.ATTACK
