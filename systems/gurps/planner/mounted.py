@@ -1,5 +1,6 @@
 """Riders and lance charges for the planner: which body each goal steers (a rider's goal steers its mount), and the
-``Charge`` goal, made concrete turn by turn as a run at the foe or a ride away from it, with the strike on the pass.
+``Charge`` goal, made concrete turn by turn as a run past the foe or a ride away from it, with the strike on the
+pass.
 
 Who steers a body (:func:`steering`): the controlling rider of a mount (``Mount.controller``), when it holds a goal,
 steers the mount by that goal, within the mount's own limits and checks (the search plans the mount's body); the
@@ -18,7 +19,7 @@ from esper_motion.components.gurps import Control, Intent, Maneuver
 from esper_motion.components.motion import Position, Velocity
 from esper_motion.components.mount import Mount
 from esper_motion.ecs import World
-from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour, turn
 from esper_motion.systems.gurps.planner.search import PlannedTurn, predicted
 
 
@@ -65,49 +66,52 @@ def mount_out_of_control(world: World, steer: Steer) -> bool:
 
 
 def charge_goal(world: World, mover: int, goal: Charge, *, record: bool) -> Goal:
-    """The goal a ``Charge`` comes to this turn for the body ``mover``: a run through the hex beside the foe nearest
-    the mover (a ``GoTo`` passed through at speed) until the pass, then a ride away from it (a ``Flee`` to
-    ``run_yd``) until it is that far, and round again. The pass is when the mover, moving, would step further from
-    the foe along its heading; ``record`` writes the round in ``Charge.wheeling`` (the planner does, a preview does
-    not). A ``Hold`` once the foe is gone (``target`` None)."""
+    """The goal a ``Charge`` comes to this turn for the body ``mover``: on the run, a ``GoTo`` passed through at
+    speed (:func:`run_past`), which makes the quickest way the straight one at the best speed the mover builds, past
+    the foe within a yard of it; from the strike (:func:`strike` sets ``Charge.wheeling``), a ride away from it (a
+    ``Flee`` to ``run_yd``) until it is that far, and round again. ``record`` writes the end of the ride away in
+    ``Charge.wheeling`` (the planner does, a preview does not). A ``Hold`` once the foe is gone (``target``
+    None)."""
     if goal.target is None:
         return Hold()
     if not world.exists(goal.target) or not world.has(goal.target, Position):
         return Flee(goal.target, range_yd=goal.run_yd)  # its aim is None: the search says the foe is gone
     here = world.get(mover, Position).hex
     foe = world.get(goal.target, Position).hex
-    velocity = world.get(mover, Velocity)
-    gap = distance(here, foe)
-    wheeling = goal.wheeling
-    if wheeling and gap >= goal.run_yd:
-        wheeling = False
-    elif not wheeling and velocity.yps and gap < goal.run_yd and _passed(here, velocity.heading, foe):
-        wheeling = True
+    wheeling = goal.wheeling and distance(here, foe) < goal.run_yd
     if record:
         goal.wheeling = wheeling
     if wheeling:
         return Flee(goal.target, range_yd=goal.run_yd)
-    return GoTo(beside(foe, here), stop=False)
+    return GoTo(run_past(here, foe, goal.run_yd, world.get(mover, Velocity).heading), stop=False)
 
 
-def _passed(here: Hex, heading: int, foe: Hex) -> bool:
-    return distance(neighbour(here, heading), foe) > distance(here, foe)
-
-
-def beside(foe: Hex, here: Hex) -> Hex:
-    """The hex beside ``foe`` nearest ``here`` (the first in facing order of those as near); ``here`` itself when it
-    is beside ``foe`` already."""
-    around = [(foe[0] + dq, foe[1] + dr) for dq, dr in DIRECTIONS]
-    return min(around, key=lambda hex: distance(hex, here))
+def run_past(here: Hex, foe: Hex, run_yd: int, heading: int) -> Hex:
+    """Where a run from ``here`` at ``foe`` heads for: of the six straight ways, the one that brings ``here`` nearest
+    the foe (the first in facing order of those as near; ``heading`` from the foe's own hex), and on it the hex
+    ``run_yd`` beyond the foe, a hexside to its left, so that the lane passes the foe a yard off. The same from
+    anywhere in a sixth of the round, so a run keeps its aim as it comes round."""
+    gap = distance(here, foe)
+    way = heading
+    if gap:
+        way = min(
+            range(6), key=lambda f: distance((here[0] + DIRECTIONS[f][0] * gap, here[1] + DIRECTIONS[f][1] * gap), foe)
+        )
+    side = neighbour(foe, turn(way, 1))
+    dq, dr = DIRECTIONS[way]
+    return (side[0] + dq * run_yd, side[1] + dr * run_yd)
 
 
 def strike(world: World, steer: Steer, first: PlannedTurn | None) -> None:
-    """On a ``Charge`` turn whose planned path comes within the decider's ``Attack.reach_yd`` of where the foe will
-    be, ask the decider's attack of this turn: ``Attack.target`` the foe and, for a rider, the Attack maneuver (the
-    lance strikes from the first yard of the mount's path the foe is in reach, as the COMBAT phase resolves it). A
-    decider with no ``Attack``, or on foot (its maneuver is its movement's), rides the passes and strikes nothing."""
+    """On a ``Charge`` run (not while it wheels) whose planned path comes within the decider's ``Attack.reach_yd``
+    of where the foe will be, ask the decider's attack of this turn: ``Attack.target`` the foe and, for a rider, the
+    Attack maneuver (the lance strikes from the first yard of the mount's path the foe is in reach, as the COMBAT
+    phase resolves it); the pass is then made (``Charge.wheeling``). A decider with no melee ``Attack``, or on foot
+    (its maneuver is its movement's), rides the passes and strikes nothing."""
     goal = steer.goal
-    if not isinstance(goal, Charge) or goal.target is None or first is None or steer.decider == steer.mover:
+    if not isinstance(goal, Charge) or goal.wheeling or goal.target is None or first is None:
+        return
+    if steer.decider == steer.mover:
         return
     attack = world.try_get(steer.decider, Attack)
     if attack is None or attack.weapon != "melee":
@@ -119,3 +123,4 @@ def strike(world: World, steer: Steer, first: PlannedTurn | None) -> None:
     intent = world.try_get(steer.decider, Intent)
     if intent is not None:
         intent.maneuver = Maneuver.ATTACK
+    goal.wheeling = True  # one strike a pass: then ride on and wheel round
