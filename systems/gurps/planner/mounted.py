@@ -12,6 +12,7 @@ planned.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from esper_motion.components.combat import Attack
 from esper_motion.components.goals import Charge, Flee, Goal, GoTo, Hold
@@ -19,8 +20,11 @@ from esper_motion.components.gurps import Control, Intent, Maneuver
 from esper_motion.components.motion import Position, Velocity
 from esper_motion.components.mount import Mount
 from esper_motion.ecs import World
-from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour, turn
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, turn
 from esper_motion.systems.gurps.planner.search import PlannedTurn, predicted
+
+PASS_YD: Final = 1
+"""How far to one side of the foe a lance charge's lane runs: room for the mount to go by, the foe in reach."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,46 +81,58 @@ def charge_goal(world: World, mover: int, goal: Charge, *, record: bool) -> Goal
     if not world.exists(goal.target) or not world.has(goal.target, Position):
         return Flee(goal.target, range_yd=goal.run_yd)  # its aim is None: the search says the foe is gone
     here = world.get(mover, Position).hex
-    foe = world.get(goal.target, Position).hex
+    moving = carrier(world, goal.target)
+    foe = world.get(moving, Position).hex
     wheeling = goal.wheeling and distance(here, foe) < goal.run_yd
     if record:
         goal.wheeling = wheeling
     if wheeling:
-        return Flee(goal.target, range_yd=goal.run_yd)
+        return Flee(moving, range_yd=goal.run_yd)
     return GoTo(run_past(here, foe, goal.run_yd, world.get(mover, Velocity).heading), stop=False)
 
 
 def run_past(here: Hex, foe: Hex, run_yd: int, heading: int) -> Hex:
     """Where a run from ``here`` at ``foe`` heads for: of the six straight ways, the one that brings ``here`` nearest
     the foe (the first in facing order of those as near; ``heading`` from the foe's own hex), and on it the hex
-    ``run_yd`` beyond the foe, a hexside to its left, so that the lane passes the foe a yard off. The same from
-    anywhere in a sixth of the round, so a run keeps its aim as it comes round."""
+    ``run_yd`` beyond the foe, :data:`PASS_YD` to its left. The same from anywhere in a sixth of the round, so a
+    run keeps its aim as it comes round; two lancers running at each other keep their own lanes when they start
+    :data:`PASS_YD` apart across them."""
     gap = distance(here, foe)
     way = heading
     if gap:
         way = min(
             range(6), key=lambda f: distance((here[0] + DIRECTIONS[f][0] * gap, here[1] + DIRECTIONS[f][1] * gap), foe)
         )
-    side = neighbour(foe, turn(way, 1))
+    aside = DIRECTIONS[turn(way, 1)]
     dq, dr = DIRECTIONS[way]
-    return (side[0] + dq * run_yd, side[1] + dr * run_yd)
+    return (foe[0] + aside[0] * PASS_YD + dq * run_yd, foe[1] + aside[1] * PASS_YD + dr * run_yd)
+
+
+def carrier(world: World, entity: int) -> int:
+    """What moves ``entity``: the mount or vehicle that carries it (its own velocity says nothing), or itself."""
+    control = world.try_get(entity, Control)
+    if control is None or control.carried_by is None or not world.has(control.carried_by, Position):
+        return entity
+    return control.carried_by
 
 
 def strike(world: World, steer: Steer, first: PlannedTurn | None) -> None:
     """On a ``Charge`` run (not while it wheels) whose planned path comes within the decider's ``Attack.reach_yd``
     of where the foe will be, ask the decider's attack of this turn: ``Attack.target`` the foe and, for a rider, the
     Attack maneuver (the lance strikes from the first yard of the mount's path the foe is in reach, as the COMBAT
-    phase resolves it); the pass is then made (``Charge.wheeling``). A decider with no melee ``Attack``, or on foot
-    (its maneuver is its movement's), rides the passes and strikes nothing."""
+    phase resolves it); the pass is then made (``Charge.wheeling``). A decider with no melee ``Attack``, on foot
+    (its maneuver is its movement's) or on a bucking mount (which lets it only dodge: Basic Set: Mounted Combat >
+    Spooked Mounts) rides the passes and strikes nothing."""
     goal = steer.goal
     if not isinstance(goal, Charge) or goal.wheeling or goal.target is None or first is None:
         return
     if steer.decider == steer.mover:
         return
     attack = world.try_get(steer.decider, Attack)
-    if attack is None or attack.weapon != "melee":
+    mount = world.try_get(steer.mover, Mount)
+    if attack is None or attack.weapon != "melee" or (mount is not None and mount.spooked):
         return
-    foe = predicted(world, goal.target, 1)
+    foe = predicted(world, carrier(world, goal.target), 1)
     if not any(distance(hex, foe) <= attack.reach_yd for hex in first.path):
         return
     attack.target = goal.target

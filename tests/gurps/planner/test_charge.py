@@ -74,7 +74,7 @@ def test_the_preview_of_a_charge_changes_nothing() -> None:
 
 def test_a_run_keeps_its_aim_from_anywhere_in_a_sixth_of_the_round() -> None:
     aims = {run_past(here, (16, 2), 20, 0) for here in ((0, 0), (0, 2), (2, 1), (-4, 3))}
-    assert aims == {(36, 3)}  # 20 yd on from the hex beside the foe (16, 3)
+    assert aims == {(36, 3)}  # 20 yd on from (16, 3), beside the foe
 
 
 def test_a_charge_whose_foe_is_gone_holds() -> None:
