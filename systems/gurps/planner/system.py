@@ -95,9 +95,11 @@ class GoalPlanner(System):
     game wrote it. Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity
     change read; writes ``Intent`` (every field), ``Patrol.next_index`` as each waypoint is passed, and the entity
     field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that, and ``GoalUnreachable``
-    when no plan the rules allow within its caution brings the mover nearer (it does its best) or when it cannot be
-    planned (a flier in the air, a rider, a mover out of control: its intent is left alone). Rolls no die. Implements
-    no rule section: it chooses among the intents Basic Set: High-Speed Movement allows.
+    when no plan the rules allow within its caution brings the mover nearer (it does its best), and once when it
+    cannot be planned (a flier in the air, a passenger, a mover out of control: its intent is left alone). A rider
+    that controls its mount steers it by its own goal (:mod:`esper_motion.systems.gurps.planner.mounted`): it writes
+    the mount's ``Intent`` and, on a ``Charge``'s pass, the rider's ``Attack.target`` and maneuver. Rolls no die.
+    Implements no rule section: it chooses among the intents Basic Set: High-Speed Movement allows.
 
     Its page: docs/goals.md.
     """
