@@ -12,6 +12,7 @@ from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import Phase, System, World, WorldError, watch
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner.flight import airborne_why, floor_yd, fly_level
 from esper_motion.systems.gurps.planner.mounted import Steer, charge_goal, mount_out_of_control, steering, strike
 from esper_motion.systems.gurps.planner.search import (
     HORIZON,
@@ -58,8 +59,9 @@ def caution_of(world: World, entity: int) -> float:
 
 def _unplanned(world: World, body: Body, steer: Steer) -> str | None:
     """Why the planner cannot plan ``body``'s movement for ``steer`` now (it then writes it no intent), or None."""
-    if body.position.altitude_yd > 0:
-        return "the planner does not plan fliers in the air yet"
+    why = airborne_why(world, body)
+    if why is not None:
+        return why
     if body.control.state is MoveState.OUT_OF_CONTROL:
         return "out of control"
     if mount_out_of_control(world, steer):
@@ -165,6 +167,7 @@ class GoalPlanner(System):
         live = body.intent
         for name in _INTENT_FIELDS:
             setattr(live, name, getattr(intent, name))
+        fly_level(world, body)
         if isinstance(goal, Patrol) and first is not None and first.meets_goal:
             goal.next_index = (goal.next_index + 1) % len(goal.waypoints)
         strike(world, steer, first)
@@ -192,7 +195,9 @@ def decide(
         assert kept is not None
         _move_on(kept)
         return following
-    found = search(world, chosen, index, body, goal, caution=caution, fields=fields, moving=moving)
+    found = search(
+        world, chosen, index, body, goal, caution=caution, fields=fields, moving=moving, floor_yd=floor_yd(world, body)
+    )
     assert found is not None  # a lost target was set to None before
     made = _kept_of(world, goal, caution, found)
     if kept is None:
@@ -303,7 +308,17 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
         searched = _searched(world, steer, record=False)
         found_plan = _following(
             world, chosen, index, body, searched, caution=caution, most=turns, moving=moving
-        ) or search(world, chosen, index, body, searched, caution=caution, horizon=turns, moving=moving)
+        ) or search(
+            world,
+            chosen,
+            index,
+            body,
+            searched,
+            caution=caution,
+            horizon=turns,
+            moving=moving,
+            floor_yd=floor_yd(world, body),
+        )
     finally:
         watch.resume()
     if found_plan is None:

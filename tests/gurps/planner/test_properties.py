@@ -2,11 +2,10 @@
 step refuses, and the rules' invariants hold (``support.worlds``).
 
 The mixed worlds of ``support.worlds`` (runners, vehicles, horses with riders and without, fliers, obstacles, bad
-footing) get goals for some runners, vehicles, free horses and riders, drawn from the seed: a hex to go to, stopping
-or not, someone to pursue (to a range, or to ram), flee, keep beside or charge pass after pass, a patrol, a hold,
-each with a caution. Every
-other entity gets the random wishes of ``plan_turn``; the goal movers' intents are the planner's. A step that refuses
-anything but a wish the preview cannot see fails the test, whoever it names.
+footing) get goals for some runners, vehicles, free horses, riders and fliers, drawn from the seed: a hex to go to,
+stopping or not, someone to pursue (to a range, or to ram), flee, keep beside or charge pass after pass, a patrol, a
+hold, each with a caution. Every other entity gets the random wishes of ``plan_turn``; the goal movers' intents are
+the planner's. A step that refuses anything but a wish the preview cannot see fails the test, whoever it names.
 """
 
 from __future__ import annotations
@@ -41,9 +40,10 @@ RUNS = settings(
 
 
 def give_goals(world: World, cast: Cast, rng: random.Random) -> list[int]:
-    """Give the first mover and about half the other runners, vehicles, free horses and riders a goal (a rider's
-    steers its mount); return them."""
-    movers = [*cast.runners, *cast.vehicles, *(h for h in cast.horses if not _ridden(world, h)), *cast.riders]
+    """Give the first mover and about half the other runners, vehicles, free horses, riders and fliers a goal (a
+    rider's steers its mount); return them."""
+    horses = [h for h in cast.horses if not _ridden(world, h)]
+    movers = [*cast.runners, *cast.vehicles, *horses, *cast.riders, *cast.fliers]
     others = [entity for entity in world.entities() if world.has(entity, Position)]
     side = max(q for q, _ in (world.get(e, Position).hex for e in others)) + 1
     chosen = []
