@@ -95,13 +95,15 @@ class GoalPlanner(System):
     """DECIDE phase: writes the ``Intent`` of every mover with a goal, in initiative order, from the first turn of the
     plan its search finds (:mod:`esper_motion.systems.gurps.planner.search`); every other entity's intent stays as the
     game wrote it. Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity
-    change read; writes ``Intent`` (every field), ``Patrol.next_index`` as each waypoint is passed, and the entity
-    field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that, and ``GoalUnreachable``
-    when no plan the rules allow within its caution brings the mover nearer (it does its best), and once when it
-    cannot be planned (a flier in the air, a passenger, a mover out of control: its intent is left alone). A rider
-    that controls its mount steers it by its own goal (:mod:`esper_motion.systems.gurps.planner.mounted`): it writes
-    the mount's ``Intent`` and, on a ``Charge``'s pass, the rider's ``Attack.target`` and maneuver. Rolls no die.
-    Implements no rule section: it chooses among the intents Basic Set: High-Speed Movement allows.
+    change read; writes ``Intent`` (every field), a flier's ``FlightIntent`` level
+    (:mod:`esper_motion.systems.gurps.planner.flight`), ``Patrol.next_index`` as each waypoint is passed, and the
+    entity field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that, and
+    ``GoalUnreachable`` when no plan the rules allow within its caution brings the mover nearer (it does its best),
+    and once when it cannot be planned (a stalled flier, a passenger, a mover out of control: its intent is left
+    alone). A rider that controls its mount steers it by its own goal
+    (:mod:`esper_motion.systems.gurps.planner.mounted`): it writes the mount's ``Intent`` and, on a ``Charge``'s
+    pass, the rider's ``Attack.target`` and maneuver. Rolls no die. Implements no rule section: it chooses among the
+    intents Basic Set: High-Speed Movement allows.
 
     Its page: docs/goals.md.
     """
@@ -279,7 +281,7 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
     (the turns left of the plan it keeps, while that holds; else a new search): each turn's intent, the rolls it needs
     with their exact odds, and its path (shown before it happens). For a rider that controls its mount, the mount's
     plan (``Plan.entity`` is the mount). Nothing in the world changes. A :class:`~esper_motion.ecs.WorldError` for an
-    entity with no goal, no full GURPS body, or one the planner does not plan now (a flier in the air, a passenger,
+    entity with no goal, no full GURPS body, or one the planner does not plan now (a stalled flier, a passenger,
     a mount its rider steers, a mover out of control), or whose goal's entity is gone."""
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
         raise WorldError(f"plan: turns = {turns!r}: expected a whole number of turns, 1 or more")
