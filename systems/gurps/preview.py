@@ -166,7 +166,7 @@ def walk_forecast(
     intent = body.intent
     lim = limits(world, body, chosen) if lim is None else lim
     if control.state is MoveState.NORMAL:  # the throttle sets this turn's yards at once (ordinary movement)
-        body = body._replace(velocity=Velocity(ordinary_yards(body, lim), body.velocity.heading))
+        body = body._replace(velocity=Velocity(ordinary_yards(body, lim), heading=body.velocity.heading))
     velocity = body.velocity.yps
     cause = maneuver_loss(world, body, chosen) or control.loss_cause
     if cause is not None:

@@ -52,7 +52,7 @@ def build(movers: int, seed: int, *, with_goals: bool) -> World:
         world.spawn(
             Position(*free.pop()),
             Facing(rng.randrange(6)),
-            Velocity(0, 0),
+            Velocity(0),
             Mover(rng.choice((5, 6))),
             Control(),
             Intent(),

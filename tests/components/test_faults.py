@@ -356,3 +356,9 @@ def test_a_size_modifier_past_the_size_table_s_reach_is_refused() -> None:
     Mover(basic_move=5, size_modifier=30)
     with pytest.raises(RuleValueError, match=r"Mover.size_modifier = 31: expected a whole number from -30 to 30"):
         Mover(basic_move=5, size_modifier=31)
+
+
+def test_a_velocity_names_its_heading_so_a_pair_is_never_read_as_a_vector() -> None:
+    with pytest.raises(TypeError, match="positional"):
+        Velocity(0, 5)  # type: ignore[misc]
+    assert Velocity(0, heading=5).heading == 5

@@ -408,7 +408,7 @@ def body_in(template: Body, state: State) -> Body:
         template.entity,
         position,
         Facing(state.facing),
-        Velocity(state.velocity, state.heading),
+        Velocity(state.velocity, heading=state.heading),
         template.mover,
         control,
         template.intent,

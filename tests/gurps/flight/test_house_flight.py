@@ -60,7 +60,7 @@ def flier(
     return world.spawn(
         Position(0, 0, altitude_yd),
         Facing(0),
-        Velocity(velocity, 0),
+        Velocity(velocity),
         Mover(basic_move=5, dx=12, hp=10),
         Condition(),
         Control(state, straight_yd=straight_yd),
@@ -581,7 +581,7 @@ def _attacker(world: World, kind: str) -> int:
     return world.spawn(
         Position(0, 0),
         Facing(0),
-        Velocity(10, 0),
+        Velocity(10),
         Mover(basic_move=8, dx=12, hp=10, top_speed=12, enhanced=True),
         Condition(),
         Control(MoveState.HIGH_SPEED),
@@ -647,7 +647,7 @@ def test_house_rules_dragon_rule_a_fast_flier_melees_at_its_speed_relative_to_th
     world = house_world()
     hawk = flier(world, velocity=10)
     world.get(hawk, Control).moved_yd = moved
-    target = world.spawn(Position(3, 0), Velocity(target_yps, target_heading))
+    target = world.spawn(Position(3, 0), Velocity(target_yps, heading=target_heading))
     attack = move_and_attack(world, hawk, 15, target=target)
     assert (attack.effective_skill - 15, attack.damage_bonus) == expected
 
