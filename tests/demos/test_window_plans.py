@@ -210,7 +210,7 @@ def test_the_hunt_scene_of_the_goals_page_shows_the_hounds_plan_and_plays_to_the
     played = render.Stage(scene)
     shown = played.shown_plan(HOUND)
     assert shown is not None and shown.plan.reaches  # as the page's figure shows it
-    assert played.plan_lines(HOUND) == ["Pursue, 3 turns planned, goal reached: 1 sure, 2 sure, 3 sure"]
+    assert played.plan_lines(HOUND) == ["Pursue, 2 turns planned, goal reached: 1 sure, 2 sure"]
     for _ in range(scene.spec.turns):
         played.step()
     assert played.world.turn == scene.spec.turns

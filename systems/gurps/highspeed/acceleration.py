@@ -51,14 +51,15 @@ def velocity_step(
     body: Body,
     lim: Limits,
     *,
+    velocity: int,
     throttle: int,
     moved_yd: int,
     turned_hexsides: int,
     footing: int,
     landing: bool | None,
 ) -> VelocityStep:
-    """The end-of-turn velocity of ``body`` (in control, at its velocity of this turn: in ordinary movement, this
-    turn's yards), which moved ``moved_yd`` and turned ``turned_hexsides`` this turn paying ``footing`` yards for
+    """The end-of-turn velocity of ``body`` (in control, at ``velocity`` this turn: in ordinary movement, this turn's
+    yards), which moved ``moved_yd`` and turned ``turned_hexsides`` this turn paying ``footing`` yards for
     bad footing, asking ``throttle`` now (in ordinary movement what is left past Move:
     :func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`); ``landing``: :func:`_flier_landing`.
     Writes and rolls nothing: ``VelocityChange`` applies it, and the planner's search predicts with it.
@@ -66,7 +67,7 @@ def velocity_step(
     Ordinary movement within Move; entering high speed on a turn that qualifies; at speed, the acceleration asked,
     or the deceleration asked with footing's forced deceleration, a hasty one with a control roll (Basic Set:
     High-Speed Movement). A flier on the ground slows to its ground top speed as for footing."""
-    before = body.velocity.yps
+    before = velocity
     high = body.control.state is MoveState.HIGH_SPEED
     if not high and not (landing or (landing is not None and before > lim.top_speed)):
         target = before + throttle
@@ -122,8 +123,8 @@ class VelocityChange(System):
     :class:`LeftHighSpeed`, :class:`HighSpeedRefused`, ``RollMade`` and ``LostControl``. Movers whose turn is over
     (``Control.halted``: a trip, a collision, a drift) and riders are left alone; a mover that opened the turn in
     ordinary movement took its throttle then, so only what it asked past Move is applied here
-    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`). Implements Basic Set: High-Speed
-    Movement.
+    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`). The change itself is
+    :func:`velocity_step`, which the planner's search predicts with. Implements Basic Set: High-Speed Movement.
 
     Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > VelocityChange.
     """
@@ -171,6 +172,7 @@ class VelocityChange(System):
             world,
             body,
             lim,
+            velocity=before,
             throttle=throttle,
             moved_yd=control.moved_yd,
             turned_hexsides=control.turned_hexsides,

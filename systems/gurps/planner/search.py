@@ -16,11 +16,16 @@ velocity and heading, the yards run straight since its last change of facing, an
 - the next turn's velocity and state are the ACCELERATION phase's own
   (:func:`~esper_motion.systems.gurps.highspeed.acceleration.velocity_step`, every roll made).
 
-Other movers are predicted at their present velocity along their heading; they stand where they are now for the
-walk itself (as in the preview). The search is a best-first search on turns taken plus a price on risk
-(:data:`RISK_PRICE`), guided by a lower bound of the turns still needed; it looks at most :data:`HORIZON` turns ahead
-and simulates at most :data:`NODE_BUDGET` turns in all. It rolls no die and breaks every tie by the order in which
-states were found, so the same world always gets the same plan.
+Other movers are predicted at their present velocity along their heading (:func:`moving_others`): no turn is planned
+to end in a hex another mover in motion is predicted in after that turn (but the entity rammed); for the walk itself
+they stand where they are now (as in the preview). The search is a best-first search on turns taken plus a price on
+risk (:data:`RISK_PRICE`), guided by a lower bound of the turns still needed; it looks at most :data:`HORIZON` turns
+ahead and simulates at most :data:`NODE_BUDGET` turns in all (:data:`FAR_BUDGET` for a goal beyond reach). It rolls no
+die and breaks every tie by the order in which states were found, so the same world always gets the same plan.
+
+A plan found is kept (``KeptPlan``, written by :func:`~esper_motion.systems.gurps.planner.system.decide`) and
+followed while the world stays as it assumed (:func:`kept_turns`). The seams a planner for other movers builds on:
+:class:`State` (a node), :func:`candidates` (the intents tried from one), :func:`advance` (one simulated turn).
 """
 
 from __future__ import annotations
@@ -57,9 +62,9 @@ costs about 40 us of CPU time on the machine of the README's Performance section
 so a search at most about 16 ms there."""
 
 FAR_BUDGET: Final = 100
-"""The most turns one search simulates when the goal lies beyond what all but the last of its ``horizon`` turns can
-cover at top speed: it then finds a first leg only, and a quicker search finds one about as good (over twelve far
-goals among walls, the same turns to arrive in all, one a turn sooner and one a turn later; docs/goals.md)."""
+"""The most turns one search simulates when the goal, where it will be after ``horizon`` turns, lies beyond what all
+but the last of them can cover at top speed: the search then finds a first leg only, and a quicker search finds one
+about as good (docs/goals.md)."""
 
 GREED: Final = 2.0
 """How much more the search weighs the turns it still expects (the yards still to go over top speed, a bound that is
@@ -156,14 +161,21 @@ def yards_field(
         return kept
     found = {place: 0}
     queue = deque([place])
+    occupied = index.occupied  # nothing stands anywhere else
+    pq, pr = place
     while queue and len(found) < FIELD_HEXES:
-        hex = queue.popleft()
+        q, r = hex = queue.popleft()
         yards = found[hex] + 1
-        for step in DIRECTIONS:
-            ahead = (hex[0] + step[0], hex[1] + step[1])
-            if ahead in found or distance(ahead, place) > reach:
+        for dq, dr in DIRECTIONS:
+            ahead = (q + dq, r + dr)
+            if ahead in found:
                 continue
-            if any(not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)):
+            x, y = ahead[0] - pq, ahead[1] - pr
+            if (abs(x) + abs(y) + abs(x + y)) // 2 > reach:  # further from the place than it looks (distance)
+                continue
+            if ahead in occupied and any(
+                not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)
+            ):
                 continue
             found[ahead] = yards
             queue.append(ahead)
@@ -207,12 +219,20 @@ def aim_of(
 
 def predicted(world: World, entity: int, turns: int) -> Hex:
     """Where ``entity`` will be ``turns`` turns from now if it keeps its present velocity along its heading."""
-    q, r = world.get(entity, Position).hex
+    return along(*motion(world, entity), turns)
+
+
+def motion(world: World, entity: int) -> tuple[Hex, int, int]:
+    """``entity``'s hex, velocity (0 without a ``Velocity``) and heading."""
     velocity = world.try_get(entity, Velocity)
-    if velocity is None or not velocity.yps:
-        return (q, r)
-    dq, dr = DIRECTIONS[velocity.heading]
-    return (q + dq * velocity.yps * turns, r + dr * velocity.yps * turns)
+    yps, heading = (0, 0) if velocity is None else (velocity.yps, velocity.heading)
+    return world.get(entity, Position).hex, yps, heading
+
+
+def along(hex: Hex, yps: int, heading: int, turns: int) -> Hex:
+    """Where a mover in ``hex`` at ``yps`` along ``heading`` is ``turns`` turns later."""
+    dq, dr = DIRECTIONS[heading]
+    return (hex[0] + dq * yps * turns, hex[1] + dr * yps * turns)
 
 
 Moving = tuple[dict[Hex, int], ...]
@@ -228,10 +248,8 @@ def moving_others(world: World, turns: int) -> Moving:
         yps = body.velocity.yps
         if not yps or carried(body):
             continue
-        q, r = body.position.hex
-        dq, dr = DIRECTIONS[body.velocity.heading]
         for turn, hexes in enumerate(found, start=1):
-            hexes.setdefault((q + dq * yps * turn, r + dr * yps * turn), body.entity)
+            hexes.setdefault(along(body.position.hex, yps, body.velocity.heading, turn), body.entity)
     return tuple(found)
 
 
@@ -450,14 +468,14 @@ def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> t
     applies. Below high speed the throttle took effect as the turn opened, within what the maneuver allows, and only
     what it asks past Move is left for the end of the turn
     (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.ordinary_split`)."""
-    throttle = body.intent.throttle
+    velocity, throttle = body.velocity.yps, body.intent.throttle
     if body.control.state is MoveState.NORMAL:  # this turn's yards at once, what is asked past Move at the end
-        yards, throttle = ordinary_split(body, lim)
-        body = body._replace(velocity=Velocity(yards, body.velocity.heading))
+        velocity, throttle = ordinary_split(body, lim)
     step = velocity_step(
         world,
         body,
         lim,
+        velocity=velocity,
         throttle=throttle,
         moved_yd=len(result.path),
         turned_hexsides=sum(abs(by) for _, _, by in result.turned),
@@ -488,7 +506,7 @@ class _Node:
     turn: int
     cost: float
     parent: _Node | None
-    step: PlannedTurn | None
+    step: tuple[Intent, Outcome] | None  # the turn that led here (a PlannedTurn is made for the plan's turns only)
     met: bool
 
 
@@ -524,7 +542,7 @@ def search(
     best = first
     best_key: tuple[int, float, int] | None = None
     short_now = yards_short(aim, start, 1)
-    if short_now > top * (horizon - 1):
+    if yards_short(aim, start, horizon) > top * (horizon - 1):  # where the goal will be then
         budget = min(budget, FAR_BUDGET)
     frontier: list[tuple[float, float, int, int, int, _Node]] = [(0.0, 0.0, 0, 0, 0, first)]
     found = 0
@@ -561,8 +579,7 @@ def search(
                 continue
             seen[key] = cost
             met = meets(aim, outcome.state, outcome.path, outcome.struck, turn)
-            step = PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met, outcome.state)
-            child = _Node(outcome.state, turn, cost, node, step, met)
+            child = _Node(outcome.state, turn, cost, node, (intent, outcome), met)
             short = yards_short(aim, outcome.state, turn)
             child_key = (0 if met else max(1, short), cost, turn)
             if best_key is None or child_key < best_key:
@@ -580,7 +597,17 @@ def search(
 def _plan(entity: int, node: _Node, reaches: bool, nearer: bool, evaluated: int) -> Plan:
     steps: list[PlannedTurn] = []
     while node.step is not None and node.parent is not None:
-        steps.append(replace(node.step, intent=replace(node.step.intent)))  # the plan's own intents
+        intent, outcome = node.step
+        steps.append(
+            PlannedTurn(
+                replace(intent),  # the plan's own intent
+                outcome.rolls,
+                outcome.path,
+                outcome.failure_chance,
+                node.met,
+                outcome.state,
+            )
+        )
         node = node.parent
     return Plan(entity, tuple(reversed(steps)), reaches, nearer, evaluated)
 
@@ -628,13 +655,10 @@ def holds(world: World, root: Body, goal: Goal, *, caution: float, kept: KeptPla
     other = named_entity(goal)
     if other is None or not world.exists(other) or not world.has(other, Position):
         return kept.target_hex is None
-    velocity = world.try_get(other, Velocity)
-    yps, heading = (0, 0) if velocity is None else (velocity.yps, velocity.heading)
+    hex, yps, heading = motion(world, other)
     if kept.target_hex is None or (yps, heading) != (kept.target_yps, kept.target_heading):
         return False
-    dq, dr = DIRECTIONS[heading]
-    q, r = kept.target_hex
-    return world.get(other, Position).hex == (q + dq * yps * kept.followed, r + dr * yps * kept.followed)
+    return hex == along(kept.target_hex, yps, heading, kept.followed)
 
 
 def kept_turns(

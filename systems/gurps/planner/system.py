@@ -8,8 +8,9 @@ from typing import Any, Final
 
 from esper_motion.components.goals import GOAL_TYPES, Caution, Charge, Flee, Goal, KeepStation, KeptPlan, Patrol, Pursue
 from esper_motion.components.gurps import Intent, MoveState, Obstacle
-from esper_motion.components.motion import Position, Velocity
+from esper_motion.components.motion import Position
 from esper_motion.ecs import Phase, System, World, WorldError, watch
+from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.planner.flight import airborne_why, floor_yd, fly_level
@@ -20,6 +21,7 @@ from esper_motion.systems.gurps.planner.search import (
     Moving,
     Plan,
     kept_turns,
+    motion,
     moving_others,
     named_entity,
     search,
@@ -238,11 +240,10 @@ def _kept_of(world: World, goal: Goal, caution: float, found: Plan) -> KeptPlan:
     rest = found.turns[1:]
     states = [turn.after for turn in found.turns]
     other = named_entity(goal)
-    target_hex, yps, heading = None, 0, 0
+    target_hex: Hex | None = None
+    yps = heading = 0
     if other is not None and world.exists(other) and world.has(other, Position):
-        target_hex = world.get(other, Position).hex
-        velocity = world.try_get(other, Velocity)
-        yps, heading = (0, 0) if velocity is None else (velocity.yps, velocity.heading)
+        target_hex, yps, heading = motion(world, other)
     return KeptPlan(
         throttles=tuple(turn.intent.throttle for turn in rest),
         turns=tuple(turn.intent.turn for turn in rest),
