@@ -252,10 +252,23 @@ class Blueprint:
         """A fresh world for the scene with dice ``seed``, as :func:`build_scene` makes it; with ``transactional``
         False, one that keeps no undo copy of its turns (``World(transactional=False)``)."""
         world = World(seed=seed, transactional=transactional)
+        later: list[tuple[int, Any]] = []  # from the first part naming an entity not spawned yet, in order
         for entity, parts in enumerate(self.parts, start=1):
-            spawned = world.spawn(*map(duplicate, parts))
+            first = next((n for n, part in enumerate(parts) if _names_later(part, entity)), len(parts))
+            later.extend((entity, part) for part in parts[first:])
+            spawned = world.spawn(*map(duplicate, parts[:first]))
             assert spawned == entity, "a fresh world numbers its entities from 1, in spawn order"
+        for entity, part in later:
+            world.add(entity, duplicate(part))
         return _finish(self.spec, seed, world, driver=ScriptSystem(self.script), ids=self.ids, zones=dict(self.zones))
+
+
+def _names_later(part: Any, entity: int) -> bool:
+    """Whether component ``part`` of ``entity`` checks a link to an entity spawned after it (``check_links`` and
+    ``links``), which a spawn in order would refuse as missing (two knights charging each other): it and the parts
+    after it are added once every entity is there, in the order the checked build holds them."""
+    links = getattr(part, "links", None)
+    return hasattr(part, "check_links") and links is not None and any(other > entity for other in links())
 
 
 def _intent_type(spec: SceneSpec) -> type[Any]:
