@@ -682,11 +682,11 @@ def kept_intent(kept: KeptPlan, turn: int) -> Intent:
 
 
 def holds(
-    world: World, root: Body, goal: Goal, *, caution: float, kept: KeptPlan, enough: int | None, far: bool
+    world: World, chosen: Rules, root: Body, goal: Goal, *, caution: float, kept: KeptPlan, enough: int | None
 ) -> bool:
     """Whether the world stays as ``kept`` assumed: ``root`` in the state it predicted for now, the goal and
     caution the same, the entity the goal names where its prediction put it and at the same velocity, or anywhere
-    while the plan is a first leg toward a goal beyond its reach (``far``: :func:`far_leg`)."""
+    while the plan is a first leg toward a quarry beyond its reach (:func:`far_leg`)."""
     if not kept.throttles or kept.goal != repr(goal) or kept.caution != caution:
         return False
     if capped(state_of(root), enough) != kept_state(kept, 0):
@@ -697,19 +697,20 @@ def holds(
     hex, yps, heading = motion(world, other)
     if kept.target_hex is None:
         return False
-    return far or (
-        (yps, heading) == (kept.target_yps, kept.target_heading)
-        and hex == along(kept.target_hex, yps, heading, kept.followed)
-    )
+    if (yps, heading) == (kept.target_yps, kept.target_heading) and hex == along(
+        kept.target_hex, yps, heading, kept.followed
+    ):
+        return True
+    return far_leg(world, chosen, root, goal, kept)
 
 
 def far_leg(world: World, chosen: Rules, root: Body, goal: Goal, kept: KeptPlan) -> bool:
-    """Whether ``kept``, a plan for ``root`` that does not meet ``goal``, is a first leg toward a goal beyond its
-    reach: where the goal will be at the plan's end (a moving entity's place as predicted now) is further from
-    ``root`` than the plan's turns left can cover at top speed, and the plan ends nearer it. Not for ``Flee``,
-    ``Hold`` or ``KeepStation``, whose goal is not a place to get to."""
+    """Whether ``kept``, a plan for ``root`` that does not meet ``goal``, a ``Pursue``, is a first leg toward a quarry
+    beyond its reach: where the quarry is now predicted at the plan's end is further from ``root`` than the plan's
+    turns left can cover at top speed, and the plan ends nearer it. Such a plan holds when the quarry changes speed
+    (:func:`holds`)."""
     left = len(kept.throttles)
-    if kept.reaches or not left or not isinstance(goal, (GoTo, Patrol, Pursue)):
+    if kept.reaches or not left or not isinstance(goal, Pursue):
         return False
     aim = aim_of(world, goal, left)
     place = None if aim is None else _place(aim, left)
@@ -737,8 +738,7 @@ def kept_turns(
     rammed), ends where ``moving`` puts no other mover and leaves the state the plan predicted; none when the plan no
     longer holds from the first."""
     enough = straight_enough(world, chosen, root)
-    far = far_leg(world, chosen, root, goal, kept)
-    if not holds(world, root, goal, caution=caution, kept=kept, enough=enough, far=far):
+    if not holds(world, chosen, root, goal, caution=caution, kept=kept, enough=enough):
         return ()
     ram = goal.target if isinstance(goal, Pursue) and goal.ram else None
     found: list[PlannedTurn] = []

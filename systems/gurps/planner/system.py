@@ -20,7 +20,6 @@ from esper_motion.systems.gurps.planner.search import (
     Fields,
     Moving,
     Plan,
-    far_leg,
     kept_turns,
     motion,
     moving_others,
@@ -226,9 +225,7 @@ def _following(
 ) -> Plan | None:
     """The first ``most`` turns of ``body``'s kept plan, when it follows it this turn (:func:`decide`), else None."""
     kept = world.try_get(body.entity, KeptPlan)
-    if kept is None or not (
-        kept.reaches or len(kept.throttles) >= REPLAN_LEFT or far_leg(world, chosen, body, goal, kept)
-    ):
+    if kept is None or not (kept.reaches or len(kept.throttles) >= REPLAN_LEFT):
         return None
     turns = kept_turns(world, chosen, index, body, goal, caution=caution, kept=kept, most=most, moving=moving)
     if not turns:
