@@ -36,6 +36,7 @@ from collections import deque
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from operator import attrgetter
 from typing import Final, NamedTuple
 
 from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Patrol, Pursue
@@ -474,7 +475,7 @@ def advance(
     else:
         intent = body.intent
         yards = ordinary_yards(body, lim) if body.control.state is MoveState.NORMAL else None
-        key = (yards, *(getattr(intent, name) for name in _WALKED_FIELDS))
+        key = (yards, _walked_fields(intent))
         walked = walks.get(key)
         if walked is None:
             walked = walks[key] = forecast_walk(world, body, chosen, index, lim=lim)
@@ -493,8 +494,10 @@ def advance(
     return Outcome(after, forecast.path, forecast.runs_into, forecast.rolls, chance)
 
 
-_WALKED_FIELDS: Final = ("maneuver", "turn", "turn_at_yd", "push", "veer", "slam", "life_or_death", "turns")
-"""The fields of an ``Intent`` besides its throttle that a walk may depend on (:func:`advance`)."""
+WALKED_FIELDS: Final = ("maneuver", "turn", "turn_at_yd", "push", "veer", "slam", "life_or_death", "turns")
+"""Every field of an ``Intent`` but its throttle: what a walk may depend on besides the yards (:func:`advance`)."""
+
+_walked_fields: Final = attrgetter(*WALKED_FIELDS)
 
 
 def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> tuple[int, bool]:
@@ -607,7 +610,9 @@ def search(
                 continue
             if _into_another(moving, root.entity, aim.ram, node.turn + 1, outcome.state.hex):
                 continue
-            outcome = outcome._replace(state=capped(outcome.state, enough))
+            after = capped(outcome.state, enough)
+            if after is not outcome.state:
+                outcome = outcome._replace(state=after)
             turn = node.turn + 1
             cost = node.cost + 1 + (RISK_PRICE * float(outcome.failure_chance) if outcome.failure_chance else 0)
             key = (outcome.state, turn)
