@@ -107,6 +107,8 @@ NEW_FIELDS: Final[dict[int, frozenset[str]]] = {
             "spelljammer.RoundState.weapon_dropped",
             "rules.gurps.lance_speed_bonus",
             "rules.gurps.house_height_riders",
+            "rules.gurps.house_height_fliers",
+            "rules.gurps.house_out_of_control_skills",
         }
     ),
 }

@@ -157,8 +157,8 @@ def height_effect(world: World, attacker: int, defender: int, reach_yd: int = 1)
     Different Levels (:func:`esper_motion.systems.gurps.rules.different_levels`, the project's replaceable table);
     between two fliers height does not matter (Basic Set: Flying Combat > Aerial Attack and Defense). Under the house
     rules a yard or more of height gives +2 to the higher fighter's defenses and -2 to the lower's, fliers or not (House
-    rules: Flying Movement and Combat); which hit locations are out of reach still follows Combat at Different Levels,
-    which the house rules leave alone.
+    rules: Flying Movement and Combat; between two fliers unless ``Rules.house_height_fliers`` is off); which hit
+    locations are out of reach still follows Combat at Different Levels, which the house rules leave alone.
     """
     check_int("height_effect", "reach_yd", reach_yd, low=0)
     height_yd = world.get(attacker, Position).altitude_yd - world.get(defender, Position).altitude_yd
@@ -168,7 +168,8 @@ def height_effect(world: World, attacker: int, defender: int, reach_yd: int = 1)
     above = height_ft > 0
     legs = above and row.legs_out_of_reach_from_above
     head = height_ft < 0 and row.head_out_of_reach_from_below
-    if installed_rules(world).house_flight:
+    chosen = installed_rules(world)
+    if chosen.house_flight and (chosen.house_height_fliers or not both_flying):
         mine, theirs = rules.house_height_defense_modifiers(height_yd)
         return HeightEffect(height_ft, mine, theirs, legs, head, _HOUSE)
     if above:

@@ -4,6 +4,7 @@ rider sits at (-1, 0) (the centre of a three-hex horse); after a move of N yards
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -578,6 +579,24 @@ def test_house_flying_a_yard_of_height_advantage_gives_plus_2_and_minus_2_in_mel
     assert defense_of(world.step()).modifiers == (("height", -2),)
 
 
+@pytest.mark.parametrize(
+    ("rules", "modifiers"),
+    [(Rules.house(), (("height", -2),)), (dataclasses.replace(Rules.house(), house_height_fliers=False), ())],
+    ids=["house: between fliers too", "between fliers, height does not matter"],
+)
+def test_house_flying_height_between_two_fliers(rules: Rules, modifiers: tuple[tuple[str, int], ...]) -> None:
+    """House rules: Flying Movement and Combat: a flier 2 yards up strikes one hovering 1 yard up, a yard below
+    it: the house rule gives the lower one -2 to defend, fliers or not. With ``Rules.house_height_fliers`` off, the
+    Basic Set holds between two fliers (Flying Combat > Aerial Attack and Defense): no modifier for height."""
+    world = gurps_world(rules)
+    hawk = flier(world, (1, 0), 2.0)
+    prey = flier(world, (0, 0), 1.0, retreat=False)
+    sword_for(world, hawk, prey, skill=12)
+    script(world, 10, 18)
+    world.dice.script(1)
+    assert defense_of(world.step()).modifiers == modifiers
+
+
 def test_house_flying_height_range_counts_the_height_once_from_below() -> None:
     """House rules: Flying Movement and Combat: an archer on the ground shoots a drake 20 yards up and 10 hexes away:
     the range is the 10 yards across plus a yard per yard of height disadvantage, 10 + 20 = 30 yd: -7 on the Size
@@ -810,15 +829,21 @@ def test_attacks_by_mounts_only_a_war_trained_mount_kicks() -> None:
         world.step()
 
 
-def test_house_mounts_minus_10_while_the_mount_is_out_of_control() -> None:
+@pytest.mark.parametrize(
+    ("rules", "counted"),
+    [(Rules.house(), True), (dataclasses.replace(Rules.house(), house_out_of_control_skills=False), False)],
+    ids=["house: a weapon roll is a DX-based roll", "DX rolls as such only"],
+)
+def test_house_mounts_minus_10_while_the_mount_is_out_of_control(rules: Rules, counted: bool) -> None:
     """House rules: Mounts: while the mount is out of control, -10 to the rider's DX rolls; reading chosen: an attack
-    with a DX-based weapon skill is one."""
-    world = gurps_world(Rules.house())
+    with a DX-based weapon skill is one, so Broadsword 13 rolls against 13 - 10 = 3. With
+    ``Rules.house_out_of_control_skills`` off, only DX rolls as such take it: the attack stays at 13."""
+    world = gurps_world(rules)
     horse, rider = knight(world, velocity=0, skills={"Broadsword": 13})
     world.get(horse, Mount).out_of_control = True
     sword_for(world, rider, footman(world, (-1, 1)), skill=13)
     script(world, 18)
-    assert ("the mount is out of control", -10) in attack_of(world.step()).modifiers
+    assert (("the mount is out of control", -10) in attack_of(world.step()).modifiers) is counted
 
 
 @pytest.mark.parametrize(
