@@ -237,7 +237,9 @@ class Control:
     """Movement state carried from turn to turn, and this turn's record for the renderer and replay.
 
     ``straight_yd`` counts yards moved straight ahead since the last change of facing (the turning radius
-    is measured against it). ``moved_yd`` and ``path`` describe the turn just resolved. ``extra_cost``
+    is measured against it). ``moved_yd`` and ``path`` describe the turn just resolved: ``path`` every hex entered,
+    the walk's and then those entered outside it (a skid, knockback, a flier's retreat step), so that it ends where
+    the entity stands; ``moved_yd`` the yards of the walk and a skid. ``extra_cost``
     holds movement points paid for bad footing this turn, which decelerate at the end of the turn.
 
     Carried from turn to turn: ``loss_cause`` says why control was lost while ``state`` is out of control;

@@ -32,6 +32,7 @@ from esper_motion.components.gurps import (
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import World, WorldError
+from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.dive import speed_limits
@@ -455,6 +456,15 @@ def carrier_of(world: World, entity: int) -> int:
     """The entity whose motion carries ``entity``: its mount when it rides, else itself."""
     link = world.try_get(entity, Rider)
     return link.mount if link is not None and link.mount is not None else entity
+
+
+def moved_outside_walk(world: World, entity: int, hexes: list[Hex]) -> None:
+    """Add ``hexes``, which ``entity`` entered outside its walk this turn (knocked back, a retreat step), to its
+    ``Control.path``, so that the path still ends where it stands; ``Control.moved_yd`` counts its walk only. An
+    entity without a ``Control`` has no path to add to."""
+    control = world.try_get(entity, Control)
+    if control is not None and hexes:
+        control.path = [*control.path, *hexes]
 
 
 def relative_velocity(world: World, a: int, b: int) -> float:

@@ -38,7 +38,9 @@ from esper_motion.systems.gurps import (
     DamageDealt,
     DefenseRolled,
     FellOff,
+    KnockedBack,
     MountSpooked,
+    Retreated,
     Rules,
     mount_attack,
     seat,
@@ -685,6 +687,46 @@ def test_knockback_a_fighter_on_foot_is_knocked_back_and_rolls_dx_or_falls(dx_ro
         10,
     )
     assert world.get(foe, Posture).state is posture
+
+
+@pytest.mark.parametrize(
+    ("walls", "path", "climbed"),
+    [((), [(4, 0)], 0.0), (((4, 0), (3, 1), (4, -1)), [], 1.0)],
+    ids=["a yard east: the hex on its path", "walled: a yard up, no hex"],
+)
+def test_flying_combat_steps_and_retreats_the_step_is_told_and_on_the_path(
+    walls: tuple[tuple[int, int], ...], path: list[tuple[int, int]], climbed: float
+) -> None:
+    """Basic Set: Flying Combat > Aerial Movement > Steps and Retreats: the hawk hovering on (3, 0) retreats a yard
+    from the archer on (0, 0) (the step of the test above): ``Retreated`` says where to, and its ``Control.path``,
+    empty after a turn standing still, holds the hex it stepped to, so the path ends where it is; with the three
+    hexes away walled it steps a yard up and enters no hex."""
+    world = gurps_world()
+    for q, r in walls:
+        world.spawn(Position(q, r), Obstacle(hp=50, height_yd=20))
+    hawk = flier(world, (3, 0), 2.0, retreat=True)
+    world.get(hawk, Intent).maneuver = Maneuver.DO_NOTHING
+    shooter = archer(world, (0, 0), target=hawk)
+    script(world, 10, 13)
+    assert of_type(world.step(), Retreated) == [Retreated(hawk, shooter, tuple(path), climbed)]
+    assert world.get(hawk, Control).path == path
+
+
+def test_knockback_is_told_and_on_the_path() -> None:
+    """Knockback (docs/architecture.md > Facts the rules lean on): the footman of the test above, knocked 2 yards
+    east from (1, 0), enters (2, 0) and (3, 0): ``KnockedBack`` lists them, after the damage, and his
+    ``Control.path``, empty after a turn standing still, holds them."""
+    world = gurps_world()
+    foe = footman(world, (1, 0))
+    world.get(foe, Mover).st = 6
+    man = swordsman(world, (0, 0), target=foe, damage_dice=2, damage_adds=0, damage_type="crushing")
+    script(world, 10, 12)
+    world.dice.script(5, 5)
+    script(world, 10, 10)
+    events = world.step()
+    assert of_type(events, KnockedBack) == [KnockedBack(foe, man, ((2, 0), (3, 0)))]
+    assert events.index(of_type(events, DamageDealt)[0]) < events.index(of_type(events, KnockedBack)[0])
+    assert world.get(foe, Control).path == [(2, 0), (3, 0)]
 
 
 def test_acrobatic_dodge_in_the_air_rolls_aerobatics() -> None:
