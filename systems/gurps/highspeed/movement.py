@@ -28,6 +28,7 @@ from esper_motion.systems.gurps.shared.movers import (
     carried,
     dx_modifier,
     environment,
+    failed_control_roll,
     installed_rules,
     limits,
     loss_mode,
@@ -532,12 +533,10 @@ class PathWalker(IndexedSystem):
             met = True
             world.emit(WingspanObstructed(entity, tuple(sorted(found)), False))
             dx = body.mover.dx + dx_modifier(world, entity)
-            result = success_roll(world, entity, dx, "DX", "obstacle in the wingspan")
-            mount_rolled_dx(world, entity, result.success)
-            if not result.success:
-                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+            cause = failed_control_roll(world, entity, dx, "DX", "obstacle in the wingspan")
+            if cause is not None:
                 lose_control(world, body, cause, yard, chosen)
-            return result.success
+            return cause is None
 
         check = self.refuses
         refusal: FeatRefusal | None = None

@@ -37,7 +37,7 @@ from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.dive import speed_limits
 from esper_motion.systems.gurps.shared.injury_model import general_rules
-from esper_motion.systems.gurps.shared.rolls import shock
+from esper_motion.systems.gurps.shared.rolls import shock, success_roll
 
 Environment = Literal["ground", "air", "water"]
 """Where an entity moves: the Move it uses and what losing control does depend on it."""
@@ -440,6 +440,20 @@ def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
     found = world.try_get(entity, Mount)
     if found is not None:
         found.dx_rolls.append(made)
+
+
+def failed_control_roll(
+    world: World, entity: int, skill: int, label: str, purpose: str, *, modifier: int = 0
+) -> LossCause | None:
+    """Roll ``entity``'s ``skill`` plus ``modifier`` to keep control for ``purpose`` (a reported
+    :func:`~esper_motion.systems.gurps.shared.rolls.success_roll`), recorded for a mount's riders
+    (:func:`mount_rolled_dx`): None when made, else why control is lost (a critical failure or a failed roll;
+    Basic Set: High-Speed Movement > Losing Control)."""
+    result = success_roll(world, entity, skill, label, purpose, modifier=modifier)
+    mount_rolled_dx(world, entity, result.success)
+    if result.success:
+        return None
+    return LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
 
 
 def mount_crashed(world: World, entity: int, height_yd: float) -> None:
