@@ -239,6 +239,14 @@ register_rule_set(
     install,
     Rules,
     scene=SCENE_SUPPORT,
-    new_fields={3: ("lance_speed_bonus", "house_height_riders", "house_height_fliers", "house_out_of_control_skills")},
+    new_fields={
+        3: (
+            "lance_speed_bonus",
+            "house_height_riders",
+            "house_height_fliers",
+            "house_out_of_control_skills",
+            "house_bareback_sitting",
+        )
+    },
 )
 declare_members("gurps", BODY_TYPES, marked_by=(Mover, Velocity))

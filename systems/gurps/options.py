@@ -37,6 +37,9 @@ class Rules:
     - ``house_out_of_control_skills``: under the house Mounts, whether the rider's -10 to DX rolls while its mount
       is out of control counts against rolls of DX-based skills too, weapon skills and an Acrobatic Dodge (on);
       off, it counts against DX rolls as such only.
+    - ``house_bareback_sitting``: under the house Mounts, whether a rider without a saddle sits (the sitting
+      posture's modifiers: -2 to attack), the house rules making a rider in a saddle stand (on); off, a rider
+      without a saddle takes no posture modifier, as under the Basic Set.
 
     Each reading is an enum that equals its name, so a scene or a save may give it as text
     (:class:`~esper_motion.systems.gurps.rules.RadiusVariant`, :class:`~esper_motion.systems.gurps.rules.Variant`);
@@ -57,6 +60,7 @@ class Rules:
     house_height_riders: bool = True
     house_height_fliers: bool = True
     house_out_of_control_skills: bool = True
+    house_bareback_sitting: bool = True
 
     def __post_init__(self) -> None:
         self._read("turning_radius", RadiusVariant)
@@ -69,6 +73,7 @@ class Rules:
         check_bool("Rules", "house_height_riders", self.house_height_riders)
         check_bool("Rules", "house_height_fliers", self.house_height_fliers)
         check_bool("Rules", "house_out_of_control_skills", self.house_out_of_control_skills)
+        check_bool("Rules", "house_bareback_sitting", self.house_bareback_sitting)
 
     def _read(self, field: str, reading: type[Enum]) -> None:
         """Check the reading named in ``field`` and keep it as its enum member (a name given as text included)."""

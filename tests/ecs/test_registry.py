@@ -164,4 +164,5 @@ def test_a_rule_set_says_which_options_are_new() -> None:
         "house_height_riders": 3,
         "house_height_fliers": 3,
         "house_out_of_control_skills": 3,
+        "house_bareback_sitting": 3,
     }

@@ -82,9 +82,11 @@ class AttackNumbers:
 def _posture_modifier(world: World, entity: int, column: int) -> tuple[str, int] | None:
     """The posture modifier (column 0 attack, 1 defense) of ``entity``. On foot, its posture. In the saddle, none
     under the Basic Set (Mounted Combat gives a rider its own modifiers); under the house rules a rider in a
-    saddle counts as standing and one without a saddle sits (House rules: Mounts)."""
+    saddle counts as standing and one without a saddle sits (House rules: Mounts), unless
+    ``Rules.house_bareback_sitting`` is off."""
     if seated_on(world, entity) is not None:
-        if not installed_rules(world).house_mounts or counts_as_standing(world, entity):
+        chosen = installed_rules(world)
+        if not (chosen.house_mounts and chosen.house_bareback_sitting) or counts_as_standing(world, entity):
             return None
         value = rules.posture_modifiers(PostureState.SITTING.value)[column]
         return ("sitting without a saddle", value)

@@ -909,6 +909,17 @@ def test_house_mounts_a_rider_in_a_saddle_counts_as_standing(
     assert attack_of(world.step()).modifiers == modifiers
 
 
+def test_house_mounts_a_rider_without_a_saddle_sits_unless_the_option_is_off() -> None:
+    """House rules: Mounts: a rider in a saddle counts as standing, so one without a saddle is read as sitting, -2
+    to attack (the test above). With ``Rules.house_bareback_sitting`` off, the bareback rider takes no posture
+    modifier, as under the Basic Set: Broadsword 13 stays 13."""
+    world = gurps_world(dataclasses.replace(Rules.house(), house_bareback_sitting=False))
+    _, rider = knight(world, velocity=0, saddle=False, stirrups=False, skills={"Broadsword": 13})
+    sword_for(world, rider, footman(world, (-1, 1)), skill=13)
+    script(world, 18)
+    assert attack_of(world.step()).modifiers == ()
+
+
 # --- The attack itself ---------------------------------------------------------------------------------------------
 
 
