@@ -246,6 +246,7 @@ register_rule_set(
             "house_height_fliers",
             "house_out_of_control_skills",
             "house_bareback_sitting",
+            "house_top_speed_encumbered",
         )
     },
 )

@@ -40,6 +40,9 @@ class Rules:
     - ``house_bareback_sitting``: under the house Mounts, whether a rider without a saddle sits (the sitting
       posture's modifiers: -2 to attack), the house rules making a rider in a saddle stand (on); off, a rider
       without a saddle takes no posture modifier, as under the Basic Set.
+    - ``house_top_speed_encumbered``: under the house High Speed Movement, whether the rated top speed (Enhanced
+      Move, a gallop) that the house top speed is worked from is first reduced by encumbrance, as the Basic Set
+      reduces it; off (the default), it counts as rated.
 
     Each reading is an enum that equals its name, so a scene or a save may give it as text
     (:class:`~esper_motion.systems.gurps.rules.RadiusVariant`, :class:`~esper_motion.systems.gurps.rules.Variant`);
@@ -61,6 +64,7 @@ class Rules:
     house_height_fliers: bool = True
     house_out_of_control_skills: bool = True
     house_bareback_sitting: bool = True
+    house_top_speed_encumbered: bool = False
 
     def __post_init__(self) -> None:
         self._read("turning_radius", RadiusVariant)
@@ -74,6 +78,7 @@ class Rules:
         check_bool("Rules", "house_height_fliers", self.house_height_fliers)
         check_bool("Rules", "house_out_of_control_skills", self.house_out_of_control_skills)
         check_bool("Rules", "house_bareback_sitting", self.house_bareback_sitting)
+        check_bool("Rules", "house_top_speed_encumbered", self.house_top_speed_encumbered)
 
     def _read(self, field: str, reading: type[Enum]) -> None:
         """Check the reading named in ``field`` and keep it as its enum member (a name given as text included)."""

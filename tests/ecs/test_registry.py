@@ -165,4 +165,5 @@ def test_a_rule_set_says_which_options_are_new() -> None:
         "house_height_fliers": 3,
         "house_out_of_control_skills": 3,
         "house_bareback_sitting": 3,
+        "house_top_speed_encumbered": 3,
     }

@@ -305,8 +305,9 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     """
     where, base, rated = _move_in_use(world, body)
     mover, house = body.mover, chosen.house_control
+    rated_as_rated = house and not chosen.house_top_speed_encumbered
     move, top, first_turn, accel_step, max_decel, radius, high = _fixed_limits(
-        base, rated, mover.encumbrance, mover.enhanced, house, chosen.turning_radius, body.velocity.yps
+        base, rated, mover.encumbrance, mover.enhanced, house, rated_as_rated, chosen.turning_radius, body.velocity.yps
     )
     if where == "air":  # a dive changes the acceleration and top speed, and Cannot Hover may change the threshold
         accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
@@ -326,20 +327,23 @@ def _fixed_limits(  # noqa: PLR0917 (positional arguments make the quickest cach
     encumbrance: int,
     enhanced: bool,
     house: bool,
+    rated_as_rated: bool,
     variant: rules.RadiusVariant,
     velocity: int,
 ) -> tuple[int, int, int, int, int, int | float, int]:
     """Move, top speed, the most the first turn at high speed may start with, acceleration step, most deceleration,
     turning radius and high-speed threshold of :func:`limits` before anything a flier's dive or hover changes: they
     follow from these numbers alone, which most movers share, so they are worked out once for each combination."""
-    move, top, accel_step, first_turn = _speeds(base, rated, encumbrance, enhanced, house)
+    move, top, accel_step, first_turn = _speeds(base, rated, encumbrance, enhanced, house, rated_as_rated)
     radius = rules.turning_radius(velocity, move if rules.RADIUS_READINGS[variant].encumbered else base, variant)
     max_decel = base if house else 2 * base
     return move, top, first_turn, accel_step, max_decel, radius, move if house else base
 
 
 @lru_cache(maxsize=64, typed=True)
-def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool) -> tuple[int, int, int, int]:
+def _speeds(  # noqa: PLR0917 (positional arguments, as the cached caller gives them)
+    base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool, rated_as_rated: bool
+) -> tuple[int, int, int, int]:
     """Encumbered Move, top speed, acceleration step and the most the first turn at high speed may start with,
     for a Basic Move of ``base`` and a rated top speed of ``rated`` in the environment (:func:`limits`, before a
     dive changes them). Pure arithmetic of the rules on a handful of numbers that most movers share, so it is
@@ -347,9 +351,15 @@ def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, hous
 
     Basic Set: a rated top speed (a mount's gallop by Enhanced Move) is reduced by encumbrance as Move is, since
     encumbrance penalties apply normally (Mounted Combat > Movement and Maneuvers; Encumbrance and Move): a
-    Medium-encumbrance horse with a gallop of 16 tops out at 9 (``rules.encumbered_top_speed``)."""
+    Medium-encumbrance horse with a gallop of 16 tops out at 9 (``rules.encumbered_top_speed``). The house top
+    speed takes the rated figure as rated when ``rated_as_rated`` (``Rules.house_top_speed_encumbered`` off), else
+    reduced alike."""
     move = rules.encumbered_move(base, encumbrance)
-    top = rules.house_top_speed(move, rated or 0) if house else rules.encumbered_top_speed(move, rated, encumbrance)
+    if house:
+        gallop = (rated or 0) if rated_as_rated else rules.encumbered_move(rated or 0, encumbrance)
+        top = rules.house_top_speed(move, gallop)
+    else:
+        top = rules.encumbered_top_speed(move, rated, encumbrance)
     enhanced = enhanced or (rated is not None and rated > move)
     accel_step = move if house else base
     # House rules: the first turn at speed adds up to Encumbered Move, as any other (House rules: High Speed Movement)
