@@ -43,8 +43,9 @@ def demo_parser() -> argparse.ArgumentParser:
     made = argparse.ArgumentParser(
         prog="esper-motion",
         description="Play an esper-motion demo scene in a window, or headless to PNG frames and a GIF.",
-        epilog="Keys in the window: Space step a turn, P play/pause, Tab select, Left/Right steer, +/- throttle, "
-        "Esc quit. "
+        epilog="Keys in the window: Space step a turn, P play/pause, Tab select, T take over the selected entity "
+        "(its goal set aside) or hand it back, Left/Right steer, +/- throttle, Esc quit. "
+        "The selected entity's plan toward its goal is drawn with each turn's odds. "
         "Outcome studies: esper-motion study SCENE --runs N (esper-motion study --help).",
     )
     made.add_argument("scene", nargs="?", default=DEFAULT_SCENE, help="scene name (see --list) or a .toml file")

@@ -157,7 +157,11 @@ class SceneSupport:
     run straight before it may turn, or None where that does not apply. ``readouts`` are queries a scene may
     show for an entity (``readouts = ["couched lance"]``): each returns one line, or raises a ``MotionError``
     when it does not apply. ``die_faces`` is the highest face a script's ``dice`` may show (the largest die the
-    rule set rolls).
+    rule set rolls). ``goals`` are the component types that give an entity a goal (the window sets them aside
+    while a player steers the entity), and ``plan(world, entity)`` the plan of an entity with one, as the window
+    draws it: an object whose ``turns`` each hold ``path`` (the hexes entered) and ``failure_chance`` (that any of
+    its rolls fails), with ``reaches`` (whether the goal is met at the end); a ``MotionError`` for an entity it
+    does not plan now.
     """
 
     intent: str
@@ -167,6 +171,8 @@ class SceneSupport:
     yards_before_turn: Callable[[World, int], int | None] | None = None
     readouts: Mapping[str, Callable[[World, int], str]] = dataclasses.field(default_factory=dict)
     die_faces: int = 6
+    goals: tuple[type[Any], ...] = ()
+    plan: Callable[[World, int], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
