@@ -483,17 +483,28 @@ class PathWalker(IndexedSystem):
         chosen = installed_rules(world)
         self.index.refresh(world)
         walked: list[int] = []  # the bodies that have moved so far this turn
+        expected: dict[int, list[Hex]] = {}  # the paths forecast for bodies yet to move, each once a turn
         winged = winged_fliers(world) if chosen.house_flight else frozenset()
         order = bodies(world)
         for number, body in enumerate(order):
             if carried(body) or body.control.halted:
                 continue
-            self._walk(world, body, chosen, walked, order[number + 1 :] if body.entity in winged else None)
+            later = order[number + 1 :] if body.entity in winged else None
+            self._walk(world, body, chosen, walked, later, expected)
             if body.control.path:
                 walked.append(body.entity)
 
-    def _walk(self, world: World, body: Body, chosen: Rules, walked: list[int], later: Sequence[Body] | None) -> None:
-        """Walk ``body``; ``later`` (a winged flier's only) are the bodies after it in initiative order."""
+    def _walk(  # noqa: PLR0917 (the walker's own state, passed down)
+        self,
+        world: World,
+        body: Body,
+        chosen: Rules,
+        walked: list[int],
+        later: Sequence[Body] | None,
+        expected: dict[int, list[Hex]],
+    ) -> None:
+        """Walk ``body``; ``later`` (a winged flier's only) are the bodies after it in initiative order, whose
+        forecast paths ``expected`` keeps."""
         control = body.control
         entity = body.entity
         index = self.index
@@ -525,7 +536,7 @@ class PathWalker(IndexedSystem):
                 return True
             if near is None:
                 near = could_meet(world, entity, walked, plan.start, plan.points)
-                coming.update(self._coming(world, chosen, entity, plan, later or ()))
+                coming.update(self._coming(world, chosen, entity, plan, later or (), expected))
             moment = yard / max(1, plan.points)
             found = wingspan_obstacles(world, index, entity, at, moment=moment, moved=near, coming=coming)
             if not found:
@@ -562,23 +573,35 @@ class PathWalker(IndexedSystem):
                 control.turned_hexsides += abs(by)
         self._write(world, body, result)
 
-    def _coming(
-        self, world: World, chosen: Rules, entity: int, plan: WalkPlan, later: Sequence[Body]
+    def _coming(  # noqa: PLR0917 (the walker's own state, passed down)
+        self,
+        world: World,
+        chosen: Rules,
+        entity: int,
+        plan: WalkPlan,
+        later: Sequence[Body],
+        expected: dict[int, list[Hex]],
     ) -> dict[int, list[Hex]]:
         """The bodies of ``later``, yet to move, that may come within the wingspan of winged flier ``entity``
         walking ``plan`` (their start near enough), each with the path it is to walk: its own plan walked through
-        the index as it stands, every jump assumed made and nobody dodging (House rules: Flying Movement and
-        Combat: two fliers passing each other both roll, whichever moves first)."""
+        the index as it stood when first asked this turn (kept in ``expected``), every jump assumed made and
+        nobody dodging (House rules: Flying Movement and Combat: two fliers passing each other both roll,
+        whichever moves first)."""
         reach = world.get(entity, Flight).wingspan_yd // 2
         found: dict[int, list[Hex]] = {}
         for other in later:
             if carried(other) or other.control.halted:
                 continue
-            points = level_points(world, other.entity, other.velocity.yps)
-            if distance(other.position.hex, plan.start) > plan.points + reach + points:
+            path = expected.get(other.entity)
+            if path is None:
+                points = level_points(world, other.entity, other.velocity.yps)
+                if distance(other.position.hex, plan.start) > plan.points + reach + points:
+                    continue
+                ahead = plan_walk(world, other, chosen, other.control.turn_plan, _loss(other.control))
+                path = expected[other.entity] = walk(ahead, self.index, _made, _stays).path
+            elif distance(other.position.hex, plan.start) > plan.points + reach + len(path):
                 continue
-            ahead = plan_walk(world, other, chosen, other.control.turn_plan, _loss(other.control))
-            found[other.entity] = walk(ahead, self.index, _made, _stays).path
+            found[other.entity] = path
         return found
 
     def _write(self, world: World, body: Body, result: WalkResult) -> None:
