@@ -184,9 +184,7 @@ class VelocityChange(System):
         cause = LossCause.FOOTING if step.lost_control else None
         if step.roll_modifier is not None:
             skill, label = control_roll(world, body)
-            failed = failed_control_roll(
-                world, entity, skill, label, "hasty deceleration", modifier=step.roll_modifier
-            )
+            failed = failed_control_roll(world, entity, skill, label, "hasty deceleration", modifier=step.roll_modifier)
             if failed is not None:
                 cause = failed
         after = before - step.footing if cause is not None else step.velocity
