@@ -128,6 +128,17 @@ def test_the_wilson_interval_of_a_chance() -> None:
     assert wilson(100, 100)[1] == 1.0
 
 
+def test_a_body_that_ends_a_turn_off_the_map_counts_once_at_the_first_such_turn() -> None:
+    # The tight-turn runner starts 4 columns from the east edge at 5 yd/s: turn 1 runs it off the map.
+    report = study(TIGHT_TURN, 10, workers=1, overrides=[Override.parse("Runner.Position.q=26")])
+    left = report.figures["events"]["LeftMap"]
+    assert left["runs"] == 10
+    assert left["first_turn"] == {"1": 10}
+    assert left["mean_count"] == 1.0  # turn 2 ends off the map too, and is not counted again
+    at_home = study(TIGHT_TURN, 10, workers=1).figures["events"]  # from q = 0 turn 1 ends on the map
+    assert "1" not in at_home.get("LeftMap", {"first_turn": {}})["first_turn"]
+
+
 def test_a_scripted_intent_the_dice_made_impossible_stops_that_run_and_is_counted() -> None:
     # The sprint scene's turn 5 stands the sprinter up after a trip its scripted dice forced; with seeded dice
     # most sprinters make the turn and the rules refuse the Change Posture.
