@@ -69,8 +69,9 @@ class ScriptData:
 
 @register_system("demos.ScriptSystem", ScriptData)
 class ScriptSystem(System):
-    """Demo driver, first in the ``DECIDE`` phase (before the planner of movers with goals, so a scripted goal counts
-    the turn it is set): sets each turn's scripted fields and queues its dice.
+    """Demo driver, last in the ``DECIDE`` phase: sets each turn's scripted fields and queues its dice. It runs after
+    the planner of movers with goals, so a scripted intent field overrides the plan for that turn (the next turn's
+    plan writes every intent field again), and a scripted goal field counts from the next turn's plan.
 
     A scripted field changes the component the entity already has, in place (no component is added during a
     turn), and the component's own checks run on the result. ``manual`` holds fields of the rule set's intent
@@ -290,21 +291,26 @@ def _check_members(spec: SceneSpec, world: World, ids: Mapping[str, int]) -> Non
 
 
 def _spawn_zones(spec: SceneSpec, world: World, ids: Mapping[str, int]) -> dict[int, str]:
-    """Spawn every hex of every terrain zone with the zone's components; return each hex entity's zone label."""
+    """Spawn every hex of every terrain zone with the zone's components, and every hex of the map's edge with the
+    edge's; return each zone hex entity's zone label (the edge is no zone: it is not drawn)."""
     zones: dict[int, str] = {}
     for zone in spec.zones:
         for hex in zone.hexes:
             built = [_construct(spec.path, f"terrain {shown(zone.label)}", cls, f, ids) for cls, f in zone.components]
             zones[world.spawn(Position(*hex), *built)] = zone.label
+    if spec.edge:
+        for hex in spec.edge_hexes():
+            world.spawn(Position(*hex), *(_construct(spec.path, "map edge", cls, f, ids) for cls, f in spec.edge))
     return zones
 
 
 def _finish(
     spec: SceneSpec, seed: int, world: World, *, driver: ScriptSystem, ids: Mapping[str, int], zones: dict[int, str]
 ) -> Scene:
-    """Install the driver and the rule set into ``world``; the scene, with what the renderer shows."""
-    world.add_system(driver)
+    """Install the rule set and the driver into ``world`` (the driver last in its phase: after the planner of movers
+    with goals, so a scripted intent overrides the plan for its turn); the scene, with what the renderer shows."""
     rule_set_named(spec.rules).install(world, spec.options)
+    world.add_system(driver)
     names = {entity: name for name, entity in ids.items()}
     colours = {ids[a.name]: a.colour for a in spec.actors}
     readouts = {ids[a.name]: a.readouts for a in spec.actors if a.readouts}

@@ -19,6 +19,8 @@ components, so a new scene needs no code, and a new rule set no edit here. The f
     [map]                                  # width columns by height rows of hexes; row r = 0 runs through
     width = 40                             # the middle, and hex (q, 0) sits in column q
     height = 9
+    edge = { "gurps.Obstacle" = {} }       # optional: components put on each hex just outside the map, a fence
+                                           # that goals route round and a skid runs into (not drawn)
 
     [[terrain]]                            # a zone: components put on each of its hexes, and a legend label
     label = "mud"
@@ -155,6 +157,7 @@ class SceneSpec:
     height: int
     zones: tuple[Zone, ...]
     actors: tuple[Actor, ...]
+    edge: tuple[tuple[type[Any], dict[str, Any]], ...]
     script: dict[int, dict[str, dict[str, dict[str, Any]]]]
     dice: dict[int, tuple[int, ...]]
 
@@ -177,6 +180,11 @@ class SceneSpec:
     def map_hexes(self) -> list[Hex]:
         """Every hex of the map, row by row from the bottom."""
         return rectangle(self.rows(), range(self.width))
+
+    def edge_hexes(self) -> list[Hex]:
+        """Every hex just outside the map (the ring round it), row by row from the bottom."""
+        rows = range(self.rows().start - 1, self.rows().stop + 1)
+        return [hex for hex in rectangle(rows, range(-1, self.width + 1)) if not self.on_map(hex)]
 
 
 def rectangle(rows: range, columns: range) -> list[Hex]:
@@ -299,7 +307,7 @@ class _Reader:
         if not 1 <= turns <= MAX_TURNS:
             raise self.fail("", "turns", f"{turns} is not a whole number from 1 to {MAX_TURNS}")
         board = self.take(data, "", "map", dict)
-        self.only(board, "map", ("width", "height"))
+        self.only(board, "map", ("width", "height", "edge"))
         width = self.take(board, "map", "width", int)
         height = self.take(board, "map", "height", int)
         for key, value in (("width", width), ("height", height)):
@@ -318,6 +326,7 @@ class _Reader:
             height=height,
             zones=(),
             actors=(),
+            edge=self.edge(self.take(board, "map", "edge", dict, {})),
             script={},
             dice={},
         )
@@ -466,6 +475,12 @@ class _Reader:
         if any(cls is Position for cls, _ in parts):
             raise self.fail(where, "Position", "terrain takes its positions from its shape")
         return Zone(label, tuple(dict.fromkeys(hexes)), parts)
+
+    def edge(self, table: dict[str, Any]) -> tuple[tuple[type[Any], dict[str, Any]], ...]:
+        parts = self.components("map edge", table)
+        if any(cls is Position for cls, _ in parts):
+            raise self.fail("map edge", "Position", "the edge takes its positions from the map")
+        return parts
 
     def hex(self, where: str, field: str, value: Any) -> Hex:
         if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):

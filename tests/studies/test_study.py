@@ -29,6 +29,8 @@ from esper_motion.studies.study import MAX_RUNS
 from esper_motion.systems.gurps import preview
 
 TIGHT_TURN = str(Path(__file__).with_name("tight_turn.toml"))
+STANDS_UP = str(Path(__file__).with_name("stands_up.toml"))
+"""A script that assumes its dice: turn 5 stands up a sprinter its scripted turn-4 dice tripped."""
 """One decisive roll: a runner at 6 yd/s turns 120 degrees at once on turn 2, DX 9 + 3 = 12 (or loses control)."""
 
 
@@ -140,9 +142,9 @@ def test_a_body_that_ends_a_turn_off_the_map_counts_once_at_the_first_such_turn(
 
 
 def test_a_scripted_intent_the_dice_made_impossible_stops_that_run_and_is_counted() -> None:
-    # The sprint scene's turn 5 stands the sprinter up after a trip its scripted dice forced; with seeded dice
-    # most sprinters make the turn and the rules refuse the Change Posture.
-    report = study("sprint", 100, workers=1)
+    # Turn 5 stands the sprinter up after a trip its scripted dice forced; with seeded dice most sprinters make the
+    # turn and the rules refuse the Change Posture.
+    report = study(STANDS_UP, 100, workers=1)
     stopped = report.figures["events"]["RunStopped"]
     tripped = report.figures["events"]["Tripped"]
     assert stopped["runs"] + tripped["runs"] == 100
@@ -151,9 +153,9 @@ def test_a_scripted_intent_the_dice_made_impossible_stops_that_run_and_is_counte
 
 
 def test_a_stopped_run_reports_the_fields_its_last_whole_turn_left_though_its_world_keeps_no_undo_copy() -> None:
-    # Sprint, seed 1: turn 5's Change Posture is refused after the turn has begun; the sprinter's control state
+    # Seed 1: turn 5's Change Posture is refused after the turn has begun; the sprinter's control state
     # was already out of control in the world the failed turn left, high speed in the world an undo puts back.
-    path, text = scene_text("sprint")
+    path, text = scene_text(STANDS_UP)
     prepared = prepare(str(path), text, None, ())
     recorded = prepared.recorded()
     stopped = run_one(prepared, 1, 5, recorded)
@@ -344,11 +346,11 @@ def test_a_worker_keeps_no_world_of_a_finished_run() -> None:
 
 
 def test_a_game_write_between_steps_is_still_checked_after_study_runs_paused_the_field_watch() -> None:
-    path, text = scene_text("sprint")
+    path, text = scene_text(STANDS_UP)
     prepared = prepare(str(path), text, None, ())
     run_one(prepared, 1, 5, prepared.recorded())  # stopped by the rules on turn 5
     run_one(prepared, 2, 2, prepared.recorded())
-    scene = build_scene(read_scene("sprint"))
+    scene = build_scene(read_scene(STANDS_UP))
     scene.world.get(1, Mover).dx = -3
     with pytest.raises(RuleValueError, match="dx"):
         scene.step()
