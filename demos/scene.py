@@ -253,9 +253,12 @@ class Blueprint:
         """A fresh world for the scene with dice ``seed``, as :func:`build_scene` makes it; with ``transactional``
         False, one that keeps no undo copy of its turns (``World(transactional=False)``)."""
         world = World(seed=seed, transactional=transactional)
-        for entity, parts in enumerate(self.parts, start=1):
-            spawned = world.spawn(*map(duplicate, parts))
+        for entity in range(1, len(self.parts) + 1):  # all first: a goal may name an entity spawned after it
+            spawned = world.spawn()
             assert spawned == entity, "a fresh world numbers its entities from 1, in spawn order"
+        for entity, parts in enumerate(self.parts, start=1):
+            for part in parts:
+                world.add(entity, duplicate(part))
         return _finish(self.spec, seed, world, driver=ScriptSystem(self.script), ids=self.ids, zones=dict(self.zones))
 
 

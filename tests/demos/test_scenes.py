@@ -214,7 +214,7 @@ def test_dive_and_stall_dives_past_top_airspeed_slows_stalls_falls_and_recovers(
     _, events, names = play("dive_and_stall")
     speeds = [e.to_yps for e in _by(events, names, "VelocityChanged", "Hawk")]
     assert speeds[0] == 12  # past the normal top airspeed of 8, in a dive
-    assert speeds[1:3] == [4, 0]
+    assert speeds[1:4] == [8, 4, 0]  # braking by air Move, no roll, then stopping dead at 4 yd/s
     assert _by(events, names, "Stalled", "Hawk")
     assert _by(events, names, "Falling", "Hawk")
     [recovered] = _by(events, names, "StallRecovered", "Hawk")
@@ -275,6 +275,26 @@ def test_spooked_mount_spooks_at_a_shot_fails_three_riding_rolls_and_rolls_on_th
     assert (table.roll, table.kind) == (10, "charges_away")
     [bolt] = _by(events, names, "MountCharges", "Mare")
     assert names[bolt.threat] == "Bandit"
+
+
+def test_pursuit_plays_from_goals_alone_the_runner_jumps_the_log_at_the_third_try_and_the_horse_keeps_up() -> None:
+    spec = read_scene("pursuit")
+    assert spec.script == {} and spec.dice == {}
+    scene = build_scene(spec)
+    events: list[Event] = []
+    for _ in range(spec.turns):
+        events.extend(scene.step())
+        assert all(spec.on_map(scene.world.get(e, Position).hex) for e in scene.names)
+    names = scene.names
+    jumps = [e for e in _by(events, names, "RollMade", "Runner") if "jump" in e.purpose]
+    tries = [(e.result.success, e.result.critical_failure) for e in jumps]
+    assert tries == [(False, False), (False, True), (True, False)]
+    assert len([e for e in _by(events, names, "Collided", "Runner") if e.kind == "obstacle"]) == 2
+    ids = {name: entity for entity, name in names.items()}
+    runner, horse = (scene.world.get(ids[n], Position).hex for n in ("Runner", "Horse"))
+    assert runner[0] > 30 and hexgrid.distance(runner, horse) <= 5  # across the square, the horse hard behind
+    assert _by(events, names, "Moved", "Porter") and _by(events, names, "Moved", "Hawker")
+    assert scene.world.get(ids["Onlooker"], Position).hex == (12, 3)
 
 
 def test_chase_flees_through_the_thicket_the_pursuer_sprints_and_both_take_pursuit_actions() -> None:
