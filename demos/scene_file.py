@@ -34,6 +34,9 @@ components, so a new scene needs no code, and a new rule set no edit here. The f
     [entity.components]
     Position = { q = 0, r = 0 }
     "gurps.Mover" = { basic_move = 6, dx = 12 }
+    "gurps.GoTo" = { hex = [30, 0] }       # a goal, like any component: the planner writes its intents
+    "gurps.Caution" = { failure_chance = 0.25 }   # (docs/goals.md); a Pursue names its quarry as
+                                           # target = { entity = "Horse" }, a Patrol its waypoints = [[q, r], ...]
 
     [script.2]                             # before turn 2 (the first step is turn 1):
     dice = [6, 6, 5]                       #   faces the next dice will show
@@ -42,7 +45,13 @@ components, so a new scene needs no code, and a new rule set no edit here. The f
 
 A scripted field changes the entity's component in place and stays until something changes it again (the
 rules may clear an intent at the end of a turn). An entity with a script gets the rule set's intent component
-if it has none.
+if it has none. The script runs after the planner of movers with goals: a scripted intent field overrides a
+mover's plan for that turn (a scripted moment), and the next turn's plan writes its intent again. A study plays
+the scene with other dice, so a scripted order must be one no earlier roll can make impossible.
+
+A goal is checked like every other table: one naming an entity the scene lacks (or the mover itself), a hex that
+is not ``[q, r]``, an empty waypoint list or a caution outside 0 to 1 is refused naming the file, the entity and
+the field.
 
 A field written ``{ entity = "Horse" }`` stands for that entity's id (a rider's mount, a pursuer's quarry). Strings
 become enum members where the field is an enum, lists become tuples where it is a tuple (a hex).
