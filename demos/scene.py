@@ -229,8 +229,9 @@ class Blueprint:
     outcome depends on the scene file alone, which the checked build passed: each component's own checks, the links
     between entities and each scripted field against the component it will change. What the builds share is the
     spec (never changed), ``ids`` (each entity's id, the same in every fresh world), ``parts`` (the checked build's
-    components, never stepped), ``zones`` (each terrain hex entity's zone) and ``script`` (the driver's data, which
-    each driver reads into values of its own).
+    components, never stepped), ``zones`` (each terrain hex entity's zone), ``script`` (the driver's data, which
+    each driver reads into values of its own) and ``late``, the entities spawned empty and given their components
+    once all exist (one with a goal naming an entity spawned after it).
     """
 
     spec: SceneSpec
@@ -238,6 +239,7 @@ class Blueprint:
     parts: tuple[tuple[Any, ...], ...]
     zones: dict[int, str]
     script: ScriptData
+    late: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, spec: SceneSpec) -> Blueprint:
@@ -247,19 +249,42 @@ class Blueprint:
         parts = tuple(tuple(world.components(entity)) for entity in world.entities())
         world.close()
         ids = {name: entity for entity, name in scene.names.items()}
-        return cls(spec, ids, parts, dict(scene.zones), scene.driver.data)
+        return cls(spec, ids, parts, dict(scene.zones), scene.driver.data, _late(parts))
 
     def build(self, seed: int, *, transactional: bool = True) -> Scene:
         """A fresh world for the scene with dice ``seed``, as :func:`build_scene` makes it; with ``transactional``
         False, one that keeps no undo copy of its turns (``World(transactional=False)``)."""
         world = World(seed=seed, transactional=transactional)
-        for entity in range(1, len(self.parts) + 1):  # all first: a goal may name an entity spawned after it
-            spawned = world.spawn()
-            assert spawned == entity, "a fresh world numbers its entities from 1, in spawn order"
-        for entity, parts in enumerate(self.parts, start=1):
-            for part in parts:
-                world.add(entity, duplicate(part))
+        _spawn_all(world, self.parts, self.late)
         return _finish(self.spec, seed, world, driver=ScriptSystem(self.script), ids=self.ids, zones=dict(self.zones))
+
+
+def _spawn_all(world: World, parts: tuple[tuple[Any, ...], ...], late: frozenset[int]) -> None:
+    """Spawn entity 1, 2... of a fresh ``world`` with copies of ``parts``; those in ``late`` empty, given their
+    components once every entity exists."""
+    for entity, held in enumerate(parts, start=1):
+        spawned = world.spawn() if entity in late else world.spawn(*map(duplicate, held))
+        assert spawned == entity, "a fresh world numbers its entities from 1, in spawn order"
+    for entity in sorted(late):
+        for part in parts[entity - 1]:
+            world.add(entity, duplicate(part))
+
+
+def _late(parts: tuple[tuple[Any, ...], ...]) -> frozenset[int]:
+    """The entities of ``parts`` that cannot be spawned with their components before the entities after them exist
+    (a goal naming its quarry, spawned later), found by spawning them so in a scratch world."""
+    late = set()
+    world = World(seed=0, transactional=False)
+    try:
+        for entity, held in enumerate(parts, start=1):
+            try:
+                world.spawn(*map(duplicate, held))
+            except LinkError:  # nothing was spawned: the entity waits for the others
+                world.spawn()
+                late.add(entity)
+    finally:
+        world.close()
+    return frozenset(late)
 
 
 def _intent_type(spec: SceneSpec) -> type[Any]:
