@@ -10,7 +10,14 @@ from esper_motion.systems.gurps import install
 
 def _runner(world: World, posture: PostureState, yps: int = 0) -> int:
     return world.spawn(
-        Position(0, 0), Facing(0), Velocity(yps, 0), Mover(5), Control(), Intent(), Posture(posture), GoTo((12, 0))
+        Position(0, 0),
+        Facing(0),
+        Velocity(yps, heading=0),
+        Mover(5),
+        Control(),
+        Intent(),
+        Posture(posture),
+        GoTo((12, 0)),
     )
 
 
