@@ -24,7 +24,8 @@ ahead and simulates at most :data:`NODE_BUDGET` turns in all (:data:`FAR_BUDGET`
 die and breaks every tie by the order in which states were found, so the same world always gets the same plan.
 
 A plan found is kept (``KeptPlan``, written by :func:`~esper_motion.systems.gurps.planner.system.decide`) and
-followed while the world stays as it assumed (:func:`kept_turns`). The seams a planner for other movers builds on:
+followed while the world stays as it assumed (:func:`kept_turns`), or, for a pursuer far behind, while the quarry
+it pursues stays beyond its reach (:func:`far_leg`). The seams a planner for other movers builds on:
 :class:`State` (a node), :func:`candidates` (the intents tried from one), :func:`advance` (one simulated turn).
 """
 
