@@ -73,23 +73,17 @@ def test_a_yards_field_kept_serves_a_mover_nearing_its_place_as_a_new_one_would(
     assert sum(len(found) for found in kept.values()) == 2
 
 
-def test_a_pursuer_far_behind_keeps_its_plan_when_the_quarry_changes_speed() -> None:
+@pytest.mark.parametrize(
+    ("quarry_at", "searches"), [((80, 0), False), ((12, 0), True)], ids=["far behind: kept", "near: searched"]
+)
+def test_a_pursuer_far_behind_keeps_its_plan_when_the_quarry_changes_speed_and_a_near_one_searches_again(
+    quarry_at: tuple[int, int], searches: bool
+) -> None:
     world = gurps_world()
-    quarry = mover(world, at=(80, 0), velocity=3)
+    quarry = mover(world, at=quarry_at, velocity=3)
     pursuer = mover(world, extra=(Pursue(quarry),))
     world.step()
     assert world.get(pursuer, KeptPlan).throttles
     world.get(quarry, Velocity).yps = 5  # the game speeds it up: not where the plan put it next turn
-    kept = plan(world, pursuer)
-    assert kept.evaluated == len(kept.turns)  # the kept turns, simulated again: no search
-
-
-def test_a_pursuer_near_its_quarry_searches_again_when_the_quarry_changes_speed() -> None:
-    world = gurps_world()
-    quarry = mover(world, at=(12, 0), velocity=3)
-    pursuer = mover(world, extra=(Pursue(quarry),))
-    world.step()
-    assert world.get(pursuer, KeptPlan).throttles
-    world.get(quarry, Velocity).yps = 5
-    again = plan(world, pursuer)
-    assert again.evaluated > len(again.turns)
+    shown = plan(world, pursuer)
+    assert (shown.evaluated > len(shown.turns)) is searches  # the kept turns only, simulated again: no search
