@@ -5,7 +5,8 @@ The two that draw print JSON: for each sprite its pixel position, its entity's h
 finished gliding along its turn's path. A sprite that has arrived must be exactly on ``origin +
 hexgrid.to_pixel(hex, hex_size)``. The first game prints what happened and what its save brought back; the pursuit
 game its chase (the hounds' plans, the log, the catch). The scripts run in a folder of their own (or their own
-folder) with a clean environment, so nothing is imported from the source folders by path.
+folder) with a clean environment, so nothing is imported from the source folders by path. Each example also passes
+``mypy --strict`` in a folder of its own, as a game's sources would.
 """
 
 from __future__ import annotations
@@ -137,3 +138,23 @@ def test_the_pursuit_examples_hounds_follow_their_goals_and_run_the_player_down(
     for name in ("Hound", "Lurcher"):  # the planner wrote their intents: they ran on every turn of the chase
         runs = [line for line in report["log"] if line.split(": ")[1].startswith(f"{name} moves")]
         assert len(runs) == caught["turn"]
+
+
+@pytest.mark.parametrize("folder", ["first_game", "pursuit", "arcade_hexes"])
+def test_an_example_game_type_checks_strictly_in_a_folder_of_its_own(folder: str, tmp_path: Path) -> None:
+    if folder == "arcade_hexes" and importlib.util.find_spec("arcade") is None:
+        pytest.skip("needs the demos extra (arcade)")
+    game = tmp_path / folder  # as a game's own folder: no package above it
+    game.mkdir()
+    for source in (EXAMPLES / folder).glob("*.py"):
+        (game / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "."],
+        cwd=game,
+        env=ENVIRONMENT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr

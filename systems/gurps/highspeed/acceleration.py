@@ -16,13 +16,12 @@ from esper_motion.systems.gurps.shared.movers import (
     Limits,
     bodies,
     control_roll,
+    failed_control_roll,
     high_speed_above,
     installed_rules,
     limits,
-    mount_rolled_dx,
     standing,
 )
-from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 
@@ -185,10 +184,9 @@ class VelocityChange(System):
         cause = LossCause.FOOTING if step.lost_control else None
         if step.roll_modifier is not None:
             skill, label = control_roll(world, body)
-            result = success_roll(world, entity, skill, label, "hasty deceleration", modifier=step.roll_modifier)
-            mount_rolled_dx(world, entity, result.success)
-            if not result.success:
-                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+            failed = failed_control_roll(world, entity, skill, label, "hasty deceleration", modifier=step.roll_modifier)
+            if failed is not None:
+                cause = failed
         after = before - step.footing if cause is not None else step.velocity
         body.velocity.yps = after
         if after != before or throttle:

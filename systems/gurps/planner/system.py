@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from esper_motion.components.goals import GOAL_TYPES, Caution, Charge, Flee, Goal, KeepStation, KeptPlan, Patrol, Pursue
-from esper_motion.components.gurps import Intent, MoveState, Obstacle
+from esper_motion.components.gurps import Intent, Maneuver, MoveState, Obstacle, Posture, PostureState
 from esper_motion.components.motion import Position
 from esper_motion.ecs import Phase, System, World, WorldError, watch
 from esper_motion.ecs.hexgrid import Hex
@@ -79,6 +79,21 @@ def _searched(world: World, steer: Steer, *, record: bool) -> Goal:
     return goal
 
 
+def _get_up(world: World, body: Body) -> bool:
+    """Order a Change Posture to standing for a mover at rest that is down (a trip, a fall): it gets up before it
+    plans a move; whether it did."""
+    posture = world.try_get(body.entity, Posture)
+    if posture is None or posture.state is PostureState.STANDING or body.velocity.yps > 0:
+        return False
+    posture.target = PostureState.STANDING
+    for name in _INTENT_FIELDS:
+        setattr(body.intent, name, getattr(_GET_UP, name))
+    return True
+
+
+_GET_UP: Final = Intent(maneuver=Maneuver.CHANGE_POSTURE)
+
+
 def _lose_target(world: World, entity: int, goal: Goal) -> bool:
     """Set the entity field of ``goal`` to None, and say so, when the entity it names is gone (the mover then
     holds); whether it did."""
@@ -96,8 +111,9 @@ def _lose_target(world: World, entity: int, goal: Goal) -> bool:
 class GoalPlanner(System):
     """DECIDE phase: writes the ``Intent`` of every mover with a goal, in initiative order, from the first turn of the
     plan its search finds (:mod:`esper_motion.systems.gurps.planner.search`); every other entity's intent stays as the
-    game wrote it. Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity
-    change read; writes ``Intent`` (every field), a flier's ``FlightIntent`` level
+    game wrote it; a mover at rest that is down (prone, kneeling...) first gets up, with a Change Posture to standing.
+    Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity change read;
+    writes ``Intent`` (every field), ``Posture.target`` of a mover getting up, a flier's ``FlightIntent`` level
     (:mod:`esper_motion.systems.gurps.planner.flight`), ``Patrol.next_index`` as each waypoint is passed, and the
     entity field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that, and
     ``GoalUnreachable`` when no plan the rules allow within its caution brings the mover nearer (it does its best),
@@ -148,6 +164,8 @@ class GoalPlanner(System):
             why = _unplanned(world, body, steer)
             if why is not None:
                 self._cannot(steer.decider, steer.goal, why, said)
+                continue
+            if _get_up(world, body):
                 continue
             caution = caution_of(world, steer.decider)
             goal = _searched(world, steer, record=True)

@@ -1018,6 +1018,29 @@ def test_house_rules_flying_movement_and_combat_two_fliers_passing_each_other_on
     assert {event.whole_movement for event in of(events, WingspanObstructed)} == {False}  # type: ignore[attr-defined]
 
 
+def test_house_rules_flying_movement_and_combat_the_first_of_two_fliers_passing_head_on_rolls_too() -> None:
+    """House rules: Flying Movement and Combat: two fliers with a 2-yard wingspan (reach 1 hex) pass head-on at
+    6 yd/s, the first to move from (0, 0) east to (6, 0), the second from (9, 1) west to (3, 1). At yard k (moment
+    k/6) they are at (k, 0) and (9 - k, 1): 4 hexes apart at k = 2, 2 at k = 4, 1 at k = 5, where each has the
+    other in its wingspan. Both roll DX there; the first fails (6 + 5 + 4 = 15 against DX 12) and loses control at
+    its yard 5. Where the second stood before moving, (9, 1), is 4 hexes from the first's last hex: counted there,
+    the first never rolled."""
+    world = house_world()
+    first = wingtip(world, (0, 0), 0)
+    second = wingtip(world, (9, 1), 3)
+    world.dice.script(6, 5, 4, 3, 3, 3)
+    events = world.step()
+    assert [(roll.entity, roll.purpose) for roll in of(events, RollMade)] == [
+        (first, "obstacle in the wingspan"),
+        (second, "obstacle in the wingspan"),
+    ]
+    assert of(events, WingspanObstructed) == [
+        WingspanObstructed(first, (second,), False),
+        WingspanObstructed(second, (first,), False),
+    ]
+    assert of(events, LostControl) == [LostControl(first, "failed roll", "drift", 5)]
+
+
 def test_preview_lists_the_wingspan_roll_where_the_obstacle_first_comes_within_the_wingspan() -> None:
     """House rules: Flying Movement and Combat: the preview lists the DX roll the walk will make, assumed made."""
     world = house_world()
