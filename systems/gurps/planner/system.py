@@ -112,8 +112,8 @@ class GoalPlanner(System):
     """DECIDE phase: writes the ``Intent`` of every mover with a goal, in initiative order, from the first turn of the
     plan its search finds (:mod:`esper_motion.systems.gurps.planner.search`); every other entity's intent stays as the
     game wrote it; a mover at rest that is down (prone, kneeling...) first gets up, with a Change Posture to standing.
-    Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity change read; writes
-    ``Intent`` (every field), ``Posture.target`` of a mover getting up, a flier's ``FlightIntent`` level
+    Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity change read;
+    writes ``Intent`` (every field), ``Posture.target`` of a mover getting up, a flier's ``FlightIntent`` level
     (:mod:`esper_motion.systems.gurps.planner.flight`), ``Patrol.next_index`` as each waypoint is passed, and the
     entity field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that, and
     ``GoalUnreachable`` when no plan the rules allow within its caution brings the mover nearer (it does its best),
