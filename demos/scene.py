@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from esper_motion.components import Position
+from esper_motion.components.goals import GOAL_TYPES
 from esper_motion.demos.scene_file import SceneError, SceneSpec, read_scene
 from esper_motion.ecs import (
     Event,
@@ -252,9 +253,13 @@ class Blueprint:
         """A fresh world for the scene with dice ``seed``, as :func:`build_scene` makes it; with ``transactional``
         False, one that keeps no undo copy of its turns (``World(transactional=False)``)."""
         world = World(seed=seed, transactional=transactional)
-        for entity, parts in enumerate(self.parts, start=1):
-            spawned = world.spawn(*map(duplicate, parts))
+        for entity, parts in enumerate(self.parts, start=1):  # a goal may name an entity spawned after its own
+            spawned = world.spawn(*(duplicate(part) for part in parts if not isinstance(part, GOAL_TYPES)))
             assert spawned == entity, "a fresh world numbers its entities from 1, in spawn order"
+        for entity, parts in enumerate(self.parts, start=1):
+            for part in parts:
+                if isinstance(part, GOAL_TYPES):
+                    world.add(entity, duplicate(part))
         return _finish(self.spec, seed, world, driver=ScriptSystem(self.script), ids=self.ids, zones=dict(self.zones))
 
 

@@ -105,6 +105,7 @@ def test_install_resolves_this_processor_order() -> None:
     world = World()
     install(world)
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "IntentCheck",
         "ChaseLinks",
         "ChooseSpeed",
