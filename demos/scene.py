@@ -253,13 +253,14 @@ class Blueprint:
         """A fresh world for the scene with dice ``seed``, as :func:`build_scene` makes it; with ``transactional``
         False, one that keeps no undo copy of its turns (``World(transactional=False)``)."""
         world = World(seed=seed, transactional=transactional)
-        for entity, parts in enumerate(self.parts, start=1):  # a goal may name an entity spawned after its own
-            spawned = world.spawn(*(duplicate(part) for part in parts if not isinstance(part, GOAL_TYPES)))
-            assert spawned == entity, "a fresh world numbers its entities from 1, in spawn order"
+        later = []  # a goal may name an entity spawned after its own: it and what follows it come once all are
         for entity, parts in enumerate(self.parts, start=1):
-            for part in parts:
-                if isinstance(part, GOAL_TYPES):
-                    world.add(entity, duplicate(part))
+            first_goal = next((i for i, part in enumerate(parts) if isinstance(part, GOAL_TYPES)), len(parts))
+            spawned = world.spawn(*map(duplicate, parts[:first_goal]))
+            assert spawned == entity, "a fresh world numbers its entities from 1, in spawn order"
+            later += [(entity, part) for part in parts[first_goal:]]
+        for entity, part in later:
+            world.add(entity, duplicate(part))
         return _finish(self.spec, seed, world, driver=ScriptSystem(self.script), ids=self.ids, zones=dict(self.zones))
 
 

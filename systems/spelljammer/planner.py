@@ -42,6 +42,7 @@ from esper_motion.components.spelljammer import (
     RoundIntent,
     RoundState,
     SpeedMode,
+    Vegetation,
     VegetationZone,
     parse_time_dice,
 )
@@ -170,12 +171,26 @@ class _Search:
 
     entity: int
     mobility: Mobility
-    vegetation: VegetationMap
+    vegetation: _Under
     hex_ft: int
     caution: float
     aim: _Aim
     other: _Other | None
     scale: float  # the character's top speed in hexes a round (at least 1)
+
+
+class _Under:
+    """The vegetation on each hex, looked up once per search (a thicket drawn hex by hex is many zones)."""
+
+    def __init__(self, vegetation: VegetationMap) -> None:
+        self._map = vegetation
+        self._seen: dict[Hex, Vegetation | None] = {}
+
+    def at(self, hex: Hex) -> Vegetation | None:
+        """The vegetation on ``hex``, or None for open ground."""
+        if hex not in self._seen:
+            self._seen[hex] = self._map.at(hex)
+        return self._seen[hex]
 
 
 def goals(world: World) -> dict[int, Goal]:
@@ -224,7 +239,7 @@ def _clamped(mode: SpeedMode, allowed: Sequence[SpeedMode]) -> SpeedMode:
     return slower[-1] if slower else SpeedMode.WALK
 
 
-def _other(world: World, mover: int, entity: int, vegetation: VegetationMap) -> _Other:
+def _other(world: World, mover: int, entity: int, vegetation: _Under) -> _Other:
     """How the search predicts ``entity``, the one ``mover``'s goal names."""
     parts = [world.try_get(entity, kind) for kind in (Mobility, RoundIntent, RoundState)]
     mobility, intent, state = parts[0], parts[1], parts[2]
@@ -395,7 +410,7 @@ def _search(world: World, entity: int, goal: Goal) -> tuple[_Search, _Side, _Sid
         return aim
     mobility = world.get(entity, Mobility)
     state = world.get(entity, RoundState)
-    vegetation = VegetationMap(zone for _, zone in world.scan(Position, VegetationZone))
+    vegetation = _Under(VegetationMap(zone for _, zone in world.scan(Position, VegetationZone)))
     hex_ft = options_of(world).hex_ft
     named = goal.source if isinstance(goal, Flee) else getattr(goal, "target", None)
     other = None if named is None else _other(world, entity, named, vegetation)
@@ -474,7 +489,7 @@ class GoalPlanner(System):
     it nearer (it does its best). Rolls no die. Implements no rule section: it chooses among the intents Spelljammer:
     Running, Shooting, Chasing and Fleeing allows.
 
-    Its page: docs/goals.md > Spelljammer.
+    Its page: docs/goals.md.
     """
 
     phase = Phase.DECIDE

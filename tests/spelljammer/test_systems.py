@@ -125,7 +125,7 @@ def test_installing_twice_is_an_error_not_a_double_run() -> None:
     install(world)
     with pytest.raises(WorldError, match="rule set 'spelljammer' is already installed"):
         install(world, Options(hex_ft=5))
-    assert len(world.systems) == 10
+    assert len(world.systems) == 11
     assert world.rules["spelljammer"] == Options()
 
 
