@@ -7,16 +7,18 @@ window: it prints the turn log and writes one PNG per turn and an animated GIF t
 ``--out`` imply ``--headless``. ``--seed`` replaces the scene's seed, so a run repeats exactly.
 
 Exit status: 0 on success, 2 for a bad scene, bad arguments or no window to open, 1 when a turn cannot be
-resolved; a study's are in
+resolved, 141 when the reader of its output stops reading early (``| head``); a study's are in
 :mod:`esper_motion.studies.cli`.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 from esper_motion.demos import cli as demo_command
 from esper_motion.demos.scene_file import DEFAULT_SCENE
@@ -41,8 +43,9 @@ def demo_parser() -> argparse.ArgumentParser:
     made = argparse.ArgumentParser(
         prog="esper-motion",
         description="Play an esper-motion demo scene in a window, or headless to PNG frames and a GIF.",
-        epilog="Keys in the window: Space step a turn, P play/pause, Tab select, Left/Right steer, +/- throttle, "
-        "Esc quit. "
+        epilog="Keys in the window: Space step a turn, P play/pause, Tab select, T take over the selected entity "
+        "(its goal set aside) or hand it back, Left/Right steer, +/- throttle, Esc quit. "
+        "The selected entity's plan toward its goal is drawn with each turn's odds. "
         "Outcome studies: esper-motion study SCENE --runs N (esper-motion study --help).",
     )
     made.add_argument("scene", nargs="?", default=DEFAULT_SCENE, help="scene name (see --list) or a .toml file")
@@ -92,6 +95,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit status. ``esper-motion study ...`` runs an outcome study, anything else
     plays a scene."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == ["study"]:
-        return study_command.run(study_parser().parse_args(arguments[1:]), ["esper-motion", *arguments])
-    return demo_command.run(demo_parser().parse_args(arguments))
+    try:
+        if arguments[:1] == ["study"]:
+            return study_command.run(study_parser().parse_args(arguments[1:]), ["esper-motion", *arguments])
+        return demo_command.run(demo_parser().parse_args(arguments))
+    except BrokenPipeError:  # the reader of the output stopped reading (``| head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so that the exit's flush does not fail
+        return PIPE_CLOSED
+
+
+PIPE_CLOSED: Final = 141
+"""The exit status when whoever reads the output stops reading early, as a shell reports a command its closed pipe
+ended (128 + SIGPIPE)."""

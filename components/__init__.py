@@ -24,7 +24,17 @@ from esper_motion.components.flight import (
     FlightMode,
     Leg,
 )
-from esper_motion.components.goals import GOAL_TYPES, Caution, Flee, GoTo, Hold, KeepStation, Patrol, Pursue
+from esper_motion.components.goals import (
+    GOAL_TYPES,
+    Caution,
+    Flee,
+    GoTo,
+    Hold,
+    KeepStation,
+    KeptPlan,
+    Patrol,
+    Pursue,
+)
 from esper_motion.components.gurps import (
     Condition,
     Control,
@@ -101,6 +111,7 @@ __all__ = [
     "Hold",
     "Intent",
     "KeepStation",
+    "KeptPlan",
     "Leg",
     "LossCause",
     "Maneuver",

@@ -74,7 +74,7 @@ def _check_legs(owner: str, name: str, legs: object) -> None:
         after = at
 
 
-@register("gurps.Flight")
+@register("gurps.Flight", new_fields={3: ("stalled_turn",)})
 @dataclass(slots=True)
 class Flight:
     """What lets an entity fly, and its flight state from turn to turn.

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from esper_motion.components.motion import MAX_SPEED_YPS
 from esper_motion.ecs.errors import RuleValueError
 from esper_motion.ecs.hexgrid import Hex, check_hex
 from esper_motion.ecs.links import LinkError, LinkView
@@ -210,3 +211,100 @@ class Caution:
 
     def __post_init__(self) -> None:
         check_number("Caution", "failure_chance", self.failure_chance, low=0, high=1)
+
+
+MAX_PLAN_TURNS: Final = 16
+"""The most turns a :class:`KeptPlan` holds."""
+
+
+def _check_each(owner: str, name: str, values: object, check: Any) -> None:
+    """``values`` a tuple of at most :data:`MAX_PLAN_TURNS` + 1 entries, each passing
+    ``check(owner, f"{name}[i]", entry)``."""
+    if not isinstance(values, tuple) or len(values) > MAX_PLAN_TURNS + 1:
+        raise RuleValueError(owner, name, values, f"a tuple of at most {MAX_PLAN_TURNS + 1} entries")
+    for index, value in enumerate(values):
+        check(owner, f"{name}[{index}]", value)
+
+
+def _ranged(low: int, high: int) -> Any:
+    return lambda owner, name, value: check_int(owner, name, value, low=low, high=high)
+
+
+@register("gurps.KeptPlan")
+@dataclass(slots=True)
+class KeptPlan:
+    """The plan the planner follows for a mover with a goal, and what it assumed (written by the planner alone, and
+    saved with the world so that a loaded world plays on the same; ``esper_motion.systems.gurps.planner``).
+
+    The turns still to follow, one entry each: ``throttles``, ``turns`` (hexsides, either way), ``at_once`` (the turn
+    made at the first yard, pushed), ``pushes``, ``veers`` (-1, 0 or 1: the side veered to for the whole path) and
+    ``meets`` (whether that turn meets the goal). The states the plan predicts, one more entry each (now, then after
+    each turn): ``hexes``, ``facings``, ``headings``, ``velocities``, ``straight_yd`` and ``high_speed``. ``reaches``:
+    whether the plan meets the goal at its end. What it assumed: the goal (``goal``, its repr), ``caution``, and the
+    entity the goal names as it was when planned (``target_hex`` and its velocity, ``target_yps`` and
+    ``target_heading``; None for no entity) ``followed`` turns ago. No turns: no plan kept.
+
+    >>> KeptPlan(caution=2.0)
+    Traceback (most recent call last):
+    ...
+    esper_motion.ecs.errors.RuleValueError: KeptPlan.caution = 2.0: expected a finite number from 0 to 1
+    """
+
+    throttles: tuple[int, ...] = ()
+    turns: tuple[int, ...] = ()
+    at_once: tuple[bool, ...] = ()
+    pushes: tuple[bool, ...] = ()
+    veers: tuple[int, ...] = ()
+    meets: tuple[bool, ...] = ()
+    hexes: tuple[Hex, ...] = ()
+    facings: tuple[int, ...] = ()
+    headings: tuple[int, ...] = ()
+    velocities: tuple[int, ...] = ()
+    straight_yd: tuple[int, ...] = ()
+    high_speed: tuple[bool, ...] = ()
+    reaches: bool = False
+    goal: str = ""
+    caution: float = 0.0
+    target_hex: Hex | None = None
+    target_yps: int = 0
+    target_heading: int = 0
+    followed: int = 0
+
+    def __post_init__(self) -> None:
+        owner = "KeptPlan"
+        speed, side = _ranged(0, MAX_SPEED_YPS), _ranged(-1, 1)
+        per_turn = {
+            "throttles": _ranged(-MAX_SPEED_YPS, MAX_SPEED_YPS),
+            "turns": _ranged(-2, 2),
+            "at_once": check_bool,
+            "pushes": check_bool,
+            "veers": side,
+            "meets": check_bool,
+        }
+        per_state = {
+            "hexes": check_hex,
+            "facings": _ranged(0, 5),
+            "headings": _ranged(0, 5),
+            "velocities": speed,
+            "straight_yd": speed,
+            "high_speed": check_bool,
+        }
+        for name, check in (per_turn | per_state).items():
+            _check_each(owner, name, getattr(self, name), check)
+        count = len(self.throttles)
+        if count > MAX_PLAN_TURNS:
+            raise RuleValueError(owner, "throttles", self.throttles, f"at most {MAX_PLAN_TURNS} turns")
+        for names, length, what in ((per_turn, count, "one per turn"), (per_state, count + 1 if count else 0, "")):
+            for name in names:
+                if len(getattr(self, name)) != length:
+                    each = what or "one per state: now, then after each turn (none without turns)"
+                    raise RuleValueError(owner, name, getattr(self, name), f"{length} entries, {each}")
+        check_bool(owner, "reaches", self.reaches)
+        if not isinstance(self.goal, str):
+            raise RuleValueError(owner, "goal", self.goal, "the text of the goal the plan was made for")
+        check_number(owner, "caution", self.caution, low=0, high=1)
+        if self.target_hex is not None:
+            check_hex(owner, "target_hex", self.target_hex)
+        check_int(owner, "target_yps", self.target_yps, low=0, high=MAX_SPEED_YPS)
+        check_int(owner, "target_heading", self.target_heading, low=0, high=5)
+        check_int(owner, "followed", self.followed, low=0, high=MAX_PLAN_TURNS)

@@ -172,7 +172,7 @@ class Mover:
             raise RuleValueError("Mover", "swimming", self.swimming, "False unless water_move is set")
 
 
-@register("gurps.Intent")
+@register("gurps.Intent", new_fields={3: ("turns",)})
 @dataclass(slots=True)
 class Intent:
     """What the game asks of the entity this turn, written before ``World.step``.
@@ -231,13 +231,15 @@ class Intent:
             raise RuleValueError("Intent", "slam", self.slam, "False unless the maneuver is All-Out Attack")
 
 
-@register("gurps.Control")
+@register("gurps.Control", new_fields={3: ("turn_plan",)})
 @dataclass(slots=True)
 class Control:
     """Movement state carried from turn to turn, and this turn's record for the renderer and replay.
 
     ``straight_yd`` counts yards moved straight ahead since the last change of facing (the turning radius
-    is measured against it). ``moved_yd`` and ``path`` describe the turn just resolved. ``extra_cost``
+    is measured against it). ``moved_yd`` and ``path`` describe the turn just resolved: ``path`` every hex entered,
+    the walk's and then those entered outside it (a skid, knockback, a flier's retreat step), so that it ends where
+    the entity stands; ``moved_yd`` the yards of the walk and a skid. ``extra_cost``
     holds movement points paid for bad footing this turn, which decelerate at the end of the turn.
 
     Carried from turn to turn: ``loss_cause`` says why control was lost while ``state`` is out of control;
@@ -334,7 +336,7 @@ class Posture:
         check_int("Posture", "seconds_left", self.seconds_left, low=0)
 
 
-@register("gurps.Condition")
+@register("gurps.Condition", new_fields={3: ("next_shock", "stunned_turn", "mortally_wounded", "dead")})
 @dataclass(slots=True)
 class Condition:
     """Injury and the states that take control away (Basic Set: Injury, as in docs/architecture.md > Facts the rules

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Final
 
 from esper_motion.ecs.hexgrid import check_facing
@@ -64,7 +64,8 @@ class Facing:
 @dataclass(slots=True)
 class Velocity:
     """Speed in yards per second (at most :data:`MAX_SPEED_YPS`) along ``heading``, a hexside direction that may
-    differ from the facing.
+    differ from the facing. ``heading`` is given by name (``Velocity(6, heading=2)``), so that the pair is never
+    read as a vector.
 
     >>> Velocity(-1)
     Traceback (most recent call last):
@@ -73,6 +74,7 @@ class Velocity:
     """
 
     yps: int = 0
+    _: KW_ONLY
     heading: int = 0
 
     def __post_init__(self) -> None:

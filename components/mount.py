@@ -146,7 +146,7 @@ class Rider:
             )
 
 
-@register("gurps.Mount")
+@register("gurps.Mount", new_fields={3: ("feats",)})
 @dataclass(slots=True)
 class Mount:
     """A creature (or open vehicle) that can be ridden, its tack, and its state in the fight.

@@ -219,7 +219,7 @@ class RoundIntent:
         return self.flee_from if self.chase is None else (*self.flee_from, self.chase)
 
 
-@register("spelljammer.RoundState")
+@register("spelljammer.RoundState", new_fields={3: ("weapon_ready", "weapon_dropped")})
 @dataclass(slots=True)
 class RoundState:
     """What the rules made of a character's round, and what it carries into the next.

@@ -14,6 +14,7 @@ from pathlib import Path
 from esper_motion.demos.scene import build_scene
 from esper_motion.demos.scene_file import SceneError, read_scene, scene_names
 from esper_motion.ecs import MotionError
+from esper_motion.ecs.errors import needs_extra
 
 
 def has_display() -> bool:
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from esper_motion.demos import render  # noqa: PLC0415 (arcade loads only when drawing)
     except ImportError as error:
-        print(f"error: drawing needs arcade ({error}); pip install 'esper-motion[demos]'", file=sys.stderr)
+        print(f"error: {needs_extra(f'drawing needs arcade ({error})', 'demos')}", file=sys.stderr)
         return 2
     stage = render.Stage(scene)
     try:

@@ -32,9 +32,9 @@ import arcade
 from PIL import Image
 
 from esper_motion.components import Facing, Position, Velocity
-from esper_motion.demos.scene import Scene, turn_log
+from esper_motion.demos.scene import Scene, named, turn_log
 from esper_motion.demos.scene_file import column, rectangle
-from esper_motion.ecs import hexgrid, name_of
+from esper_motion.ecs import MotionError, hexgrid, name_of
 from esper_motion.ecs.hexgrid import Hex
 
 WIDTH: Final = 1280
@@ -52,6 +52,8 @@ TEXT: Final[RGBA] = (226, 230, 236, 255)
 DIM: Final[RGBA] = (150, 158, 172, 255)
 SHADOW: Final[RGBA] = (8, 10, 14, 210)
 EVENT_MARK: Final[RGBA] = (255, 120, 90, 255)
+PLAN: Final[RGBA] = (120, 214, 255, 255)
+READOUT: Final[RGBA] = (255, 214, 90, 255)
 
 HEADER_H: Final = 34
 BOTTOM_H: Final = 262
@@ -248,8 +250,20 @@ class Motion:
     end_alt: float
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the window shows of an entity's plan: the plan (``turns``, each with its ``path`` and
+    ``failure_chance``, and ``reaches``; :attr:`esper_motion.ecs.SceneSupport.plan`) and its goal's name, or
+    ``why`` there is none to show."""
+
+    plan: Any
+    goal: str
+    why: str = ""
+
+
 class Stage:
-    """A scene being played: steps it, keeps the turn log, remembers each turn's paths for animation."""
+    """A scene being played: steps it, keeps the turn log, remembers each turn's paths for animation, and lets the
+    player take over an entity with a goal (:meth:`take_over`)."""
 
     def __init__(self, scene: Scene) -> None:
         self.scene = scene
@@ -259,6 +273,8 @@ class Stage:
         self.readouts: dict[int, list[str]] = {e: scene.readouts(e) for e in scene.actors}
         actors = scene.actors
         self.selected: int | None = actors[0] if actors else None
+        self.steered: dict[int, Any] = {}  # the goals set aside, by entity, while the player steers it
+        self._plans: dict[tuple[int, int], Shown] = {}  # this turn's plans, by turn and entity
 
     @property
     def world(self) -> Any:
@@ -277,6 +293,7 @@ class Stage:
             self.readouts[entity] = readouts
         self.log.extend(lines)
         self.events = events
+        self._plans = {}
         self.motions = {}
         for entity, old in before.items():
             new = pose(self.world, entity)
@@ -300,6 +317,81 @@ class Stage:
             return
         index = actors.index(self.selected) + 1 if self.selected in actors else 0
         self.selected = actors[index % len(actors)]
+
+    def goal(self, entity: int) -> Any:
+        """The goal component of ``entity`` (one of the rule set's ``goals``), or None."""
+        for kind in self.scene.spec.rule_set.goals:
+            found = self.world.try_get(entity, kind)
+            if found is not None:
+                return found
+        return None
+
+    def take_over(self) -> str:
+        """Take over the selected entity, or hand it back (T); say what happened, in words.
+
+        Taken over, its goal is set aside (kept here, taken off the entity) and the keys steer it, while the others
+        follow their goals; handed back, its goal is restored as it was left. A goal whose entity is gone meanwhile
+        is refused by the world: the entity is handed back without it.
+        """
+        entity = self.selected
+        if entity is None:
+            return "nothing to take over"
+        name = self.scene.names[entity]
+        if entity in self.steered:
+            goal = self.steered.pop(entity)
+            try:
+                self.world.add(entity, goal)
+            except MotionError as error:
+                return f"{name} is handed back without its {type(goal).__name__} goal: {error}"
+            return f"{name} follows its {type(goal).__name__} goal again"
+        goal = self.goal(entity)
+        if goal is None:
+            return f"{name} has no goal to set aside: the keys steer it"
+        self.world.remove(entity, type(goal))
+        self.steered[entity] = goal
+        return f"you steer {name}; its {type(goal).__name__} goal is set aside (T hands it back)"
+
+    def shown_plan(self, entity: int) -> Shown | None:
+        """The plan of ``entity`` toward its goal over the next turns, found once a turn and kept until the next step
+        (a take-over changes nothing a plan reads: the others are predicted at their present velocity); None for an
+        entity without a goal (or with its goal set aside), or in a rule set that plans none."""
+        planner = self.scene.spec.rule_set.plan
+        goal = self.goal(entity)
+        if planner is None or goal is None:
+            return None
+        key = (self.world.turn, entity)
+        if key not in self._plans:
+            try:
+                self._plans[key] = Shown(planner(self.world, entity), type(goal).__name__)
+            except MotionError as error:
+                self._plans[key] = Shown(None, type(goal).__name__, str(error))
+        return self._plans[key]
+
+    def plan_lines(self, entity: int) -> list[str]:
+        """What the side panel says of ``entity``'s goal: who steers it, and for the selected entity its plan, turn
+        by turn with the chance that every roll is made (:func:`odds`)."""
+        if entity in self.steered:
+            return [f"steered by you ({type(self.steered[entity]).__name__} set aside)"]
+        shown = self.shown_plan(entity) if entity == self.selected else None
+        if shown is None:
+            return []
+        if shown.plan is None:
+            return [f"{shown.goal}: no plan: {named(shown.why, self.scene.names)}"]
+        turns = shown.plan.turns
+        if not turns:
+            return [f"{shown.goal}: no move its caution allows"]
+        end = "goal reached" if shown.plan.reaches else "goal not reached yet"
+        steps = ", ".join(f"{index} {odds(turn.failure_chance)}" for index, turn in enumerate(turns, 1))
+        planned = f"{len(turns)} turn{'s' if len(turns) > 1 else ''} planned"
+        return [f"{shown.goal}, {planned}, {end}: {steps}"]
+
+
+def odds(failure_chance: Any) -> str:
+    """A planned turn's odds in words: ``sure`` (no roll, or none that can fail), or the chance that every roll is
+    made, ``98.1%``."""
+    if failure_chance == 0:
+        return "sure"
+    return f"{float(1 - failure_chance):.1%}"
 
 
 # --- drawing -------------------------------------------------------------------------------------------
@@ -494,6 +586,7 @@ class Renderer:
             points = so_far([self.layout.centre(h) for h in motion.hexes], progress)
             if len(points) > 1:
                 arcade.draw_line_strip(points, _rgba(colour, 90), max(2.0, size * 0.22))
+        planned = self.draw_plan() if progress >= 1.0 else {}  # a plan starts where the turn ends
         order = sorted(placed, key=lambda e: (e in mounts, placed[e][2]))
         for entity in order:
             x, y, altitude, heading = placed[entity]
@@ -542,10 +635,51 @@ class Renderer:
             bodies[entity] = (x, by)
         taken = [(x - size * 0.7, y - size * 0.7, x + size * 0.7, y + size * 0.7) for x, y in bodies.values()]
         taken.extend(shadows)
+        self.draw_plan_labels(planned, taken)
         for entity in order:
             x, by = bodies[entity]
             self.draw_labels(entity, x, by, placed[entity][2], rider=entity in mounts, taken=taken)
         return bodies
+
+    def draw_plan(self) -> dict[Hex, str]:
+        """The selected entity's plan: the hexes it means to enter, a dot on each, and a ring at the end of each
+        planned turn. Return the label of each ring, by hex: the turns that end there and their odds (:func:`odds`),
+        for :meth:`draw_plan_labels`."""
+        entity = self.stage.selected
+        shown = None if entity is None else self.stage.shown_plan(entity)
+        now = None if entity is None else pose(self.stage.world, entity)
+        if shown is None or shown.plan is None or now is None:
+            return {}
+        size = self.layout.size
+        points = [self.layout.centre(now.hex)]
+        ends: dict[Hex, list[str]] = {}
+        here = now.hex
+        for index, turn in enumerate(shown.plan.turns, 1):
+            points.extend(self.layout.centre(hex) for hex in turn.path)
+            here = turn.path[-1] if turn.path else here
+            ends.setdefault(here, []).append(f"{index} {odds(turn.failure_chance)}")
+        if len(points) > 1:
+            arcade.draw_line_strip(points, _rgba(PLAN, 150), 2)
+        for x, y in points[1:]:
+            arcade.draw_circle_filled(x, y, max(size * 0.12, 2.0), _rgba(PLAN, 220))
+        for hex in ends:
+            arcade.draw_circle_outline(*self.layout.centre(hex), max(size * 0.4, 5.0), _rgba(PLAN), 2)
+        return {hex: ", ".join(labels) for hex, labels in ends.items()}
+
+    def draw_plan_labels(self, labels: dict[Hex, str], taken: list[tuple[float, float, float, float]]) -> None:
+        """Each ring's label beside its hex, above or below it on the right or the left, where it overlaps nothing
+        in ``taken`` (the boxes of the bodies and the labels placed so far), to which it is added, and stays inside
+        the window."""
+        size = self.layout.size
+        for hex, words in labels.items():
+            x, y = self.layout.centre(hex)
+            width = text_width(words, 8.5, bold=True)
+            right, left, up, down = size * 0.5, -size * 0.5 - width, size * 0.35, -size * 0.35 - 11
+            boxes = [(x + dx, y + dy, x + dx + width, y + dy + 11) for dy in (up, down) for dx in (right, left)]
+            free = [b for b in boxes if b[0] >= 0 and b[2] <= WIDTH and not any(_overlap(b, o) for o in taken)]
+            box = free[0] if free else boxes[0]
+            taken.append(box)
+            text(words, box[0], box[1], _rgba(PLAN), 8.5, bold=True)
 
     def draw_vehicle(self, x: float, y: float, radius: float, heading: float, colour: RGB) -> None:
         """A wheeled body: a box along its heading with four wheels."""
@@ -697,14 +831,12 @@ class Renderer:
             if ahead:
                 facts.append(f"turn in {ahead} yd")
             facts.extend(badges(world, entity))
-            lines = textwrap.wrap(", ".join(facts) or "at rest", 40)
-            lines += [row for line in self.stage.scene.readouts(entity) for row in textwrap.wrap(line, 40)]
-            for index, line in enumerate(lines):
-                colour_of_line = (
-                    DIM if index < len(lines) - len(self.stage.scene.readouts(entity)) else (255, 214, 90, 255)
-                )
-                text(line, left + 32, y - 14 - 13 * index, colour_of_line, 9)
-            y -= 24 + 13 * len(lines)
+            rows = [(row, DIM) for row in textwrap.wrap(", ".join(facts) or "at rest", 40)]
+            rows += [(row, READOUT) for line in self.stage.scene.readouts(entity) for row in textwrap.wrap(line, 40)]
+            rows += [(row, PLAN) for line in self.stage.plan_lines(entity) for row in textwrap.wrap(line, 40)]
+            for index, (row, colour_of_row) in enumerate(rows):
+                text(row, left + 32, y - 14 - 13 * index, colour_of_row, 9)
+            y -= 24 + 13 * len(rows)
         x = left + CARD_W
         y = top - 22
         text("LEGEND", x, y, DIM, 9, bold=True)
@@ -732,6 +864,7 @@ class Renderer:
             ("ticks", "yards to run before a turn", self.stage.scene.spec.rule_set.yards_before_turn is not None),
             ("trail", "the path of the last turn", True),
             ("mark", "where an event happened", True),
+            ("plan", "the plan: each turn's end, its odds", any(self.stage.goal(e) is not None for e in actors)),
             ("shadow", "altitude: the higher, the further", self.seen_altitude),
         )
         for kind, words, shown in legend:
@@ -751,6 +884,11 @@ class Renderer:
                 arcade.draw_line(x + dx, y - 6, x + dx, y + 6, (255, 214, 90, 230), 2)
         elif kind == "trail":
             arcade.draw_line(x - 9, y - 3, x + 9, y + 3, (200, 200, 200, 110), 4)
+        elif kind == "plan":
+            arcade.draw_line(x - 9, y, x + 9, y, _rgba(PLAN, 150), 2)
+            for dx in (-6, 0):
+                arcade.draw_circle_filled(x + dx, y, 2, _rgba(PLAN, 220))
+            arcade.draw_circle_outline(x + 7, y, 4, _rgba(PLAN), 1.5)
         elif kind == "mark":
             ring = [
                 (x + 8 * math.cos(math.radians(30 + 60 * i)), y + 8 * math.sin(math.radians(30 + 60 * i)))
@@ -772,7 +910,7 @@ class Renderer:
 
     def keys_help(self) -> str:
         """The key summary shown in the window."""
-        return "Space step   P play/pause   Tab select   arrows steer   +/- throttle   Esc quit"
+        return "Space step   P play/pause   Tab select   T take over   arrows steer   +/- throttle   Esc quit"
 
 
 def wrap(lines: Iterable[str], width: int) -> list[str]:

@@ -338,10 +338,13 @@ def turn_log(turn: int, events: Iterable[Event], names: Mapping[int, str] | None
     lines = [f"turn {turn}"]
     for event in events:
         line = event.describe()
-        if names:
-            line = _ENTITY.sub(lambda m: names.get(int(m.group(1)), m.group(0)), line)
-        lines.append(f"  {line}")
+        lines.append(f"  {named(line, names) if names else line}")
     return lines
+
+
+def named(text: str, names: Mapping[int, str]) -> str:
+    """``text`` with "entity 3" read as that entity's name, where ``names`` has it."""
+    return _ENTITY.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
 
 
 def load_scene(name: str, seed: int | None = None) -> World:

@@ -1,8 +1,10 @@
 """The interactive demo window: an arcade View over a :class:`esper_motion.demos.render.Stage`.
 
-Keys: Space steps a turn, P plays and pauses, Tab selects the next entity, Left and Right steer the selected
-entity for the next turn (a hexside left or right, as the rule set's intent allows), + and - change its throttle,
-Escape quits. Each turn's movement animates along the paths the entities actually took.
+Keys: Space steps a turn, P plays and pauses, Tab selects the next entity, T takes over the selected entity (its
+goal set aside, the keys steer it, the others follow their goals) and hands it back, Left and Right steer the
+selected entity for the next turn (a hexside left or right, as the rule set's intent allows), + and - change its
+throttle, Escape quits. Each turn's movement animates along the paths the entities actually took; the selected
+entity's plan toward its goal is drawn ahead of it, with each turn's odds.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ class DemoView(arcade.View):
         self.renderer.message = ""
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Space, P, Tab, arrows, +/- and Escape (see the module docstring)."""
+        """Space, P, Tab, T, arrows, +/- and Escape (see the module docstring)."""
         if symbol == arcade.key.SPACE:
             self.playing = False
             self.progress = 1.0
@@ -82,6 +84,8 @@ class DemoView(arcade.View):
             self.renderer.message = "playing" if self.playing else "paused"
         elif symbol == arcade.key.TAB:
             self.stage.select_next()
+        elif symbol == arcade.key.T:
+            self.renderer.message = self.stage.take_over()
         elif symbol in _STEER_KEYS:
             rule_set = self.stage.scene.spec.rule_set
             self.nudge(rule_set.steer, _STEER_KEYS[symbol], wrap=rule_set.steer_wraps)
@@ -102,6 +106,10 @@ class DemoView(arcade.View):
             return
         driver = self.stage.scene.driver
         name = self.stage.scene.names[entity]
+        goal = self.stage.goal(entity)
+        if goal is not None:
+            self.renderer.message = f"{name} follows its {type(goal).__name__} goal: T takes it over"
+            return
         current = self.stage.world.try_get(entity, driver.intent_type)
         if current is None:
             self.renderer.message = f"{name} has no {driver.intent_type.__name__} to steer"

@@ -26,9 +26,11 @@ from esper_motion.ecs.links import Consistent, LinkError, LinkView, check_links
 from esper_motion.ecs.persist import Linked, SaveError
 from esper_motion.ecs.phase import Phase
 from esper_motion.ecs.registry import (
+    NewFields,
     RuleSet,
     SavedSystem,
     SceneSupport,
+    added_fields,
     name_of,
     register,
     register_rule_set,
@@ -55,6 +57,7 @@ __all__ = [
     "LinkView",
     "Linked",
     "MotionError",
+    "NewFields",
     "Phase",
     "Roll",
     "RollMade",
@@ -67,6 +70,7 @@ __all__ = [
     "System",
     "World",
     "WorldError",
+    "added_fields",
     "check_bool",
     "check_choice",
     "check_int",

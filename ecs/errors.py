@@ -37,6 +37,19 @@ def cut(text: str) -> str:
     return f"{text[: SHOWN_LENGTH - 3]}... ({len(text)} characters in all)"
 
 
+def needs_extra(what: str, extra: str) -> str:
+    """The message for ``what`` needing the optional extra ``extra``, which is not installed: how to add it from a
+    checkout or a built wheel (esper-motion is not on a package index).
+
+    >>> needs_extra("plots need matplotlib", "studies").split(": ")[:2]
+    ['plots need matplotlib', "install esper-motion with its 'studies' extra"]
+    """
+    return (
+        f"{what}: install esper-motion with its {extra!r} extra: pip install -e '.[{extra}]' in a checkout, or the"
+        f" wheel with [{extra}] (README: Installing)"
+    )
+
+
 class MotionError(ValueError):
     """Base class of every input error raised by esper-motion."""
 

@@ -21,8 +21,9 @@ A save is one JSON object (format version 3)::
   one ``{"rules": name}`` where the first of them stands, any other as its name and data registered with
   :func:`esper_motion.ecs.register_system`. A system neither accounts for cannot be saved: the save is refused,
   naming it. Version 1 files, which have no ``systems``, load with their rule sets in install order.
-- A field added in a later version (:data:`NEW_FIELDS`) may be absent from an older save: it loads with its
-  default. Any other absent field, or one without a default, is refused by name.
+- A field added in a later version (declared where its class is registered:
+  :func:`~esper_motion.ecs.registry.added_fields`) may be absent from an older save: it loads with its default.
+  Any other absent field, or one without a default, is refused by name.
   :meth:`World.restore` keeps the world's own systems and reads no system data.
 - Queued changes exist only inside a step, and saving or restoring inside a step is refused, so a save
   never holds any. The events of the last step, event handlers and the game's plain esper processors are not
@@ -76,6 +77,7 @@ from esper_motion.ecs import _context, fields, links
 from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import RuleValueError, WorldError, cut, shown
 from esper_motion.ecs.registry import (
+    added_fields,
     is_unsaved,
     name_of,
     rule_set_named,
@@ -92,39 +94,11 @@ FORMAT: Final = "esper-motion save"
 VERSION: Final = 3
 """The format version this code writes, and the newest it reads."""
 
-NEW_FIELDS: Final[dict[int, frozenset[str]]] = {
-    3: frozenset(
-        {
-            "gurps.Intent.turns",
-            "gurps.Control.turn_plan",
-            "gurps.Mount.feats",
-            "gurps.Flight.stalled_turn",
-            "gurps.Condition.next_shock",
-            "gurps.Condition.stunned_turn",
-            "gurps.Condition.mortally_wounded",
-            "gurps.Condition.dead",
-            "spelljammer.RoundState.weapon_ready",
-            "spelljammer.RoundState.weapon_dropped",
-            "rules.gurps.lance_speed_bonus",
-            "rules.gurps.house_height_riders",
-        }
-    ),
-}
-"""The fields each format version added, as ``component.field`` (its registered name) or ``rules.set.option``: a
-save of an older version may lack them, and each then loads with its default."""
-
 
 def _added_since(version: int, label: str) -> frozenset[str]:
     """The fields of ``label`` (a registered component name, or ``rules.<rule set>``) that a save of ``version``
-    may lack: those :data:`NEW_FIELDS` gives a later version."""
-    prefix = f"{label}."
-    return frozenset(
-        name[len(prefix) :]
-        for added, names in NEW_FIELDS.items()
-        if added > version
-        for name in names
-        if name.startswith(prefix)
-    )
+    may lack: those a later version added (:func:`~esper_motion.ecs.registry.added_fields`)."""
+    return frozenset(name for name, added in added_fields(label).items() if added > version)
 
 
 MAX_SAVE_BYTES: Final = 256 * 2**20

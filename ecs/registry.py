@@ -6,7 +6,7 @@ A name, not a module path, is what a save file holds, so a save survives a refac
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -23,7 +23,13 @@ _BY_NAME: dict[str, type[Any]] = {}
 _BY_TYPE: dict[type[Any], str] = {}
 
 
-def register(name: str) -> Callable[[T], T]:
+NewFields = Mapping[int, Collection[str]]
+"""The fields a save-format version added to a component or a rule set's options: ``{version: field names}``."""
+
+_ADDED: dict[str, dict[str, int]] = {}
+
+
+def register(name: str, *, new_fields: NewFields | None = None) -> Callable[[T], T]:
     """Class decorator giving a component (or event) class its stable name.
 
     A registered component is also one the world looks after: the undo of a failed step puts its fields back,
@@ -33,6 +39,10 @@ def register(name: str) -> Callable[[T], T]:
     The class must be a dataclass (its fields are what is saved, checked and rolled back). A name can belong to
     one class only, so a game's class under a name the library uses is refused, naming both;
     registering the same class again under the same name is allowed (a module reloaded in tests).
+
+    ``new_fields`` names the fields each save-format version added (``{3: ("turns",)}``): a save of an older
+    version may lack them, and each then loads with its default (:func:`added_fields`). A field the class does
+    not have, or a version that is not a whole number of 2 or more, is refused.
     """
 
     def decorate(cls: T) -> T:
@@ -47,12 +57,44 @@ def register(name: str) -> Callable[[T], T]:
             raise WorldError(f"registered name {name!r} already names {_path(owner)}: {_path(cls)} needs another")
         if cls in _UNSAVED:
             raise WorldError(f"{cls.__module__}.{cls.__qualname__} is marked unsaved: a save leaves it out")
+        added = _versions(name, cls, new_fields)
         _BY_NAME[name] = cls
         _BY_TYPE[cls] = name
+        _ADDED[name] = added
         watch(cls)
         return cls
 
     return decorate
+
+
+def _versions(label: str, cls: type[Any], new_fields: NewFields | None) -> dict[str, int]:
+    """``new_fields`` of dataclass ``cls``, registered as ``label``, as the version that added each field."""
+    names = [field.name for field in dataclasses.fields(cls)]
+    found: dict[str, int] = {}
+    for version, fields in (new_fields or {}).items():
+        if isinstance(version, bool) or not isinstance(version, int) or version < 2:
+            raise WorldError(
+                f"{label}: new_fields: a key is the save-format version that added the fields, a whole number of 2 "
+                f"or more, not {shown(version)}"
+            )
+        if isinstance(fields, str):
+            raise WorldError(f"{label}: new_fields[{version}]: a collection of field names, not the text {fields!r}")
+        for field in fields:
+            if field not in names:
+                raise WorldError(
+                    f"{label}: new_fields[{version}]: {shown(field)} is no field of {cls.__name__} "
+                    f"(fields: {', '.join(names)})"
+                )
+            found[field] = version
+    return found
+
+
+def added_fields(label: str) -> Mapping[str, int]:
+    """The fields of ``label`` (a registered component name, or ``rules.<rule set name>`` for a rule set's options)
+    that a save-format version after the first added, each with that version, as :func:`register` and
+    :func:`register_rule_set` were given them in ``new_fields``. A save of an older version may lack them.
+    """
+    return dict(_ADDED.get(label, {}))
 
 
 def _path(cls: type[Any]) -> str:
@@ -115,7 +157,11 @@ class SceneSupport:
     run straight before it may turn, or None where that does not apply. ``readouts`` are queries a scene may
     show for an entity (``readouts = ["couched lance"]``): each returns one line, or raises a ``MotionError``
     when it does not apply. ``die_faces`` is the highest face a script's ``dice`` may show (the largest die the
-    rule set rolls).
+    rule set rolls). ``goals`` are the component types that give an entity a goal (the window sets them aside
+    while a player steers the entity), and ``plan(world, entity)`` the plan of an entity with one, as the window
+    draws it: an object whose ``turns`` each hold ``path`` (the hexes entered) and ``failure_chance`` (that any of
+    its rolls fails), with ``reaches`` (whether the goal is met at the end); a ``MotionError`` for an entity it
+    does not plan now.
     """
 
     intent: str
@@ -125,6 +171,8 @@ class SceneSupport:
     yards_before_turn: Callable[[World, int], int | None] | None = None
     readouts: Mapping[str, Callable[[World, int], str]] = dataclasses.field(default_factory=dict)
     die_faces: int = 6
+    goals: tuple[type[Any], ...] = ()
+    plan: Callable[[World, int], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,13 +194,19 @@ _RULE_SETS: dict[str, RuleSet] = {}
 
 
 def register_rule_set(
-    name: str, install: Callable[[World, Any], None], options_type: type[Any], *, scene: SceneSupport | None = None
+    name: str,
+    install: Callable[[World, Any], None],
+    options_type: type[Any],
+    *,
+    scene: SceneSupport | None = None,
+    new_fields: NewFields | None = None,
 ) -> None:
     """Let ``World.load`` reinstall rule set ``name``, and scene files play it when ``scene`` is given: its package
     calls this once, when it is imported.
 
-    ``options_type`` is the dataclass the rule set keeps in ``World.rules[name]``. Registering the same
-    install function again under the same name is allowed (a module reloaded in tests).
+    ``options_type`` is the dataclass the rule set keeps in ``World.rules[name]``; ``new_fields`` names the options
+    each save-format version added, as for :func:`register` (:func:`added_fields` of ``rules.<name>``).
+    Registering the same install function again under the same name is allowed (a module reloaded in tests).
     """
     if not (isinstance(options_type, type) and dataclasses.is_dataclass(options_type)):
         raise WorldError(f"rule set {name!r}: options_type must be a dataclass, not {options_type!r}")
@@ -161,7 +215,9 @@ def register_rule_set(
         raise WorldError(
             f"rule set name {name!r} already belongs to {owner.install.__module__}.{owner.install.__qualname__}"
         )
+    added = _versions(f"rules.{name}", options_type, new_fields)
     _RULE_SETS[name] = RuleSet(name, install, options_type, scene)
+    _ADDED[f"rules.{name}"] = added
 
 
 def registered_rule_sets() -> tuple[RuleSet, ...]:

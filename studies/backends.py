@@ -23,6 +23,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
+from esper_motion.ecs.errors import needs_extra
 from esper_motion.studies.runs import Batch, RunRecord, run_batch
 from esper_motion.studies.scene import Override, StudyError, StudyRunError
 
@@ -164,7 +165,7 @@ def run_ray(
         import ray  # noqa: PLC0415 (an optional extra)
         import ray.exceptions  # noqa: PLC0415
     except ImportError:
-        raise StudyError("the ray backend needs ray: pip install 'esper-motion[cluster]'") from None
+        raise StudyError(needs_extra("the ray backend needs ray", "cluster")) from None
     started = not ray.is_initialized()
     if started:
         chosen: dict[str, Any] = {"num_cpus": workers} if address is None else {"address": address}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from esper_motion.ecs.errors import needs_extra
 from esper_motion.studies.report import StudyReport
 from esper_motion.studies.scene import StudyError
 
@@ -14,7 +15,7 @@ def _pyplot() -> Any:
     try:
         import matplotlib  # noqa: PLC0415 (an optional extra)
     except ImportError:
-        raise StudyError("plots need matplotlib: pip install 'esper-motion[studies]'") from None
+        raise StudyError(needs_extra("plots need matplotlib", "studies")) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415
 

@@ -1,10 +1,12 @@
 """The examples in ``examples/`` (not part of the package): each runs headless against the installed package, and
 each sprite it draws stands where the world says its entity is.
 
-Both print JSON: for each sprite its pixel position, its entity's hex and Health, and whether it has finished
-gliding along its turn's path. A sprite that has arrived must be exactly on ``origin + hexgrid.to_pixel(hex,
-hex_size)``. The scripts run in a folder of their own with a clean environment, so nothing is imported from the
-source folders by path.
+The two that draw print JSON: for each sprite its pixel position, its entity's hex and Health, and whether it has
+finished gliding along its turn's path. A sprite that has arrived must be exactly on ``origin +
+hexgrid.to_pixel(hex, hex_size)``. The first game prints what happened and what its save brought back; the pursuit
+game its chase (the hounds' plans, the log, the catch). The scripts run in a folder of their own (or their own
+folder) with a clean environment, so nothing is imported from the source folders by path. Each example also passes
+``mypy --strict`` in a folder of its own, as a game's sources would.
 """
 
 from __future__ import annotations
@@ -109,17 +111,7 @@ def test_the_arcade_example_glides_between_hexes_mid_turn_and_saves_a_frame(tmp_
 
 
 def test_the_first_game_steps_the_rules_beside_its_processors_and_saves(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "main.py"],
-        cwd=EXAMPLES / "first_game",
-        env=ENVIRONMENT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report = run(EXAMPLES / "first_game" / "main.py", cwd=EXAMPLES / "first_game")
     assert report["turn"] == 8  # a turn a second for eight seconds of frames
     assert report["jogger_deleted"]  # the game's Finish processor deleted it, the esper way
     assert report["sprinter"]["hex"] == [7, 0]  # stopped by the wall at (8, 0)
@@ -127,3 +119,42 @@ def test_the_first_game_steps_the_rules_beside_its_processors_and_saves(tmp_path
     injury = int(report["log"][0].split("takes ")[1].split(" = ")[1].split(",")[0])
     assert report["sprinter"]["hp"] == 10 - injury
     assert report["loaded"] == {"turn": 8, "hex": [7, 0], "hp": report["sprinter"]["hp"], "sprite": False}
+
+
+def test_the_pursuit_examples_hounds_follow_their_goals_and_run_the_player_down() -> None:
+    report = run(EXAMPLES / "pursuit" / "main.py", cwd=EXAMPLES / "pursuit")
+    for plan in report["plans"].values():  # each hound's plan before the first turn: where each turn ends, and odds
+        assert plan and all(turn["odds"] == 1.0 for turn in plan)
+    moved = [line for line in report["log"] if "the player moves" in line]
+    assert moved[:2] == ["turn 1: the player moves 5 yd to (11, 0)", "turn 2: the player moves 5 yd to (16, 0)"]
+    assert "turn 3: the player moves 5 yd to (16, 5)" in moved  # the game's Steer turned it a hexside left
+    refused = [line for line in report["log"] if "refused" in line]
+    assert refused == ["turn 4: right refused: Intent.turn = -3: expected a whole number from -2 to 2"]
+    caught = report["caught"]  # by the hound the planner brings alongside first (turn 7, as the planner is now)
+    assert caught is not None and caught["by"] in {"Hound", "Lurcher"} and caught["turn"] <= 10
+    assert report["turn"] == caught["turn"]  # the game stopped there
+    player = tuple(report["hexes"]["the player"])
+    assert hexgrid.distance(tuple(report["hexes"][caught["by"]]), player) <= 1
+    for name in ("Hound", "Lurcher"):  # the planner wrote their intents: they ran on every turn of the chase
+        runs = [line for line in report["log"] if line.split(": ")[1].startswith(f"{name} moves")]
+        assert len(runs) == caught["turn"]
+
+
+@pytest.mark.parametrize("folder", ["first_game", "pursuit", "arcade_hexes"])
+def test_an_example_game_type_checks_strictly_in_a_folder_of_its_own(folder: str, tmp_path: Path) -> None:
+    if folder == "arcade_hexes" and importlib.util.find_spec("arcade") is None:
+        pytest.skip("needs the demos extra (arcade)")
+    game = tmp_path / folder  # as a game's own folder: no package above it
+    game.mkdir()
+    for source in (EXAMPLES / folder).glob("*.py"):
+        (game / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "."],
+        cwd=game,
+        env=ENVIRONMENT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr

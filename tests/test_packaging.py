@@ -186,7 +186,7 @@ esper.add_processor(systems.SpriteFollower())
 world = World.attach(seed=7)
 install(world, Rules.basic())
 runner = world.spawn(
-    Position(0, 0), Facing(0), Velocity(5, 0), Mover(basic_move=5, dx=12),
+    Position(0, 0), Facing(0), Velocity(5), Mover(basic_move=5, dx=12),
     Control(), Intent(), Posture(), Condition(), components.Sprite("runner.png"),
 )
 for _ in range(2):  # one turn a second, one frame after each
@@ -235,5 +235,5 @@ def test_the_command_without_the_demos_extra_lists_scenes_and_asks_for_the_extra
 
     drawn = _run([command, "sprint", "--headless", "--turns", "1"], cwd=tmp_path)
     assert drawn.returncode == 2, drawn
-    assert "pip install 'esper-motion[demos]'" in drawn.stderr
+    assert "install esper-motion with its 'demos' extra: pip install -e '.[demos]' in a checkout" in drawn.stderr
     assert not (tmp_path / "out").exists()

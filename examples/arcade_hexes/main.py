@@ -180,7 +180,7 @@ class HexGame(arcade.Window):
         if steered:
             game.append(Plan())
         return self.world.spawn(
-            Position(*hex), Facing(0), Velocity(0, 0), Control(), Intent(), Posture(), Condition(), *game
+            Position(*hex), Facing(0), Velocity(0), Control(), Intent(), Posture(), Condition(), *game
         )
 
     def build_grid(self) -> arcade.shape_list.ShapeElementList[Any]:

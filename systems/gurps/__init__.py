@@ -234,5 +234,20 @@ def install(world: World, rules: Rules | None = None, *, without: Collection[Sec
         world.add_system(system)
 
 
-register_rule_set("gurps", install, Rules, scene=SCENE_SUPPORT)
+register_rule_set(
+    "gurps",
+    install,
+    Rules,
+    scene=SCENE_SUPPORT,
+    new_fields={
+        3: (
+            "lance_speed_bonus",
+            "house_height_riders",
+            "house_height_fliers",
+            "house_out_of_control_skills",
+            "house_bareback_sitting",
+            "house_top_speed_encumbered",
+        )
+    },
+)
 declare_members("gurps", BODY_TYPES, marked_by=(Mover, Velocity))

@@ -30,6 +30,19 @@ class Rules:
     - ``house_height_riders``: under the house flight rules, whether a rider's 3 feet over a standing foe is a
       yard of height like any other (+2 to defend, the foe -2: House rules: Flying Movement and Combat); off, it
       keeps the Basic Set's Height Difference (Mounted Combat), the house rule holding between fliers only.
+    - ``house_height_fliers``: under the house flight rules, whether a yard of height gives +2 and -2 between two
+      fliers too, the house sentence naming no exception (on); off, height does not matter between two fliers, as
+      the Basic Set has it (Flying Combat > Aerial Attack and Defense), and the house rule holds between a flier
+      and a foe on the ground.
+    - ``house_out_of_control_skills``: under the house Mounts, whether the rider's -10 to DX rolls while its mount
+      is out of control counts against rolls of DX-based skills too, weapon skills and an Acrobatic Dodge (on);
+      off, it counts against DX rolls as such only.
+    - ``house_bareback_sitting``: under the house Mounts, whether a rider without a saddle sits (the sitting
+      posture's modifiers: -2 to attack), the house rules making a rider in a saddle stand (on); off, a rider
+      without a saddle takes no posture modifier, as under the Basic Set.
+    - ``house_top_speed_encumbered``: under the house High Speed Movement, whether the rated top speed (Enhanced
+      Move, a gallop) that the house top speed is worked from is first reduced by encumbrance, as the Basic Set
+      reduces it; off (the default), it counts as rated.
 
     Each reading is an enum that equals its name, so a scene or a save may give it as text
     (:class:`~esper_motion.systems.gurps.rules.RadiusVariant`, :class:`~esper_motion.systems.gurps.rules.Variant`);
@@ -48,6 +61,10 @@ class Rules:
     mounts: Variant = Variant.BASIC
     lance_speed_bonus: bool = False
     house_height_riders: bool = True
+    house_height_fliers: bool = True
+    house_out_of_control_skills: bool = True
+    house_bareback_sitting: bool = True
+    house_top_speed_encumbered: bool = False
 
     def __post_init__(self) -> None:
         self._read("turning_radius", RadiusVariant)
@@ -58,6 +75,10 @@ class Rules:
         self._read("mounts", Variant)
         check_bool("Rules", "lance_speed_bonus", self.lance_speed_bonus)
         check_bool("Rules", "house_height_riders", self.house_height_riders)
+        check_bool("Rules", "house_height_fliers", self.house_height_fliers)
+        check_bool("Rules", "house_out_of_control_skills", self.house_out_of_control_skills)
+        check_bool("Rules", "house_bareback_sitting", self.house_bareback_sitting)
+        check_bool("Rules", "house_top_speed_encumbered", self.house_top_speed_encumbered)
 
     def _read(self, field: str, reading: type[Enum]) -> None:
         """Check the reading named in ``field`` and keep it as its enum member (a name given as text included)."""

@@ -153,17 +153,20 @@ def _movement(world: World, entity: int) -> Forecast:
     return walk_forecast(world, body, chosen, index)[0]
 
 
-def walk_forecast(world: World, body: Body, chosen: Rules, index: SpatialIndex) -> tuple[Forecast, WalkResult]:
+def walk_forecast(
+    world: World, body: Body, chosen: Rules, index: SpatialIndex, *, lim: Limits | None = None
+) -> tuple[Forecast, WalkResult]:
     """The forecast of ``body``'s movement this turn through ``index``, and the walk it follows, for a body whose
     intent the rules accept (:func:`check_intent`), moving under its own power and not stalled: what :func:`preview`
     gives for the entity, here for any body (copies of an entity's components in a state it is not in yet, as the
-    planner makes them). Nothing is written, not even to ``body``."""
+    planner makes them). Nothing is written, not even to ``body``. ``lim``: ``body``'s limits, when the caller has them
+    already."""
     entity = body.entity
     control = body.control
     intent = body.intent
-    lim = limits(world, body, chosen)
+    lim = limits(world, body, chosen) if lim is None else lim
     if control.state is MoveState.NORMAL:  # the throttle sets this turn's yards at once (ordinary movement)
-        body = body._replace(velocity=Velocity(ordinary_yards(body, lim), body.velocity.heading))
+        body = body._replace(velocity=Velocity(ordinary_yards(body, lim), heading=body.velocity.heading))
     velocity = body.velocity.yps
     cause = maneuver_loss(world, body, chosen) or control.loss_cause
     if cause is not None:

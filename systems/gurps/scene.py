@@ -2,7 +2,8 @@
 
 A script writes ``gurps.Intent``; the steering keys change its ``turn`` and the throttle keys its ``throttle``;
 the map ticks off the yards a mover at speed must still run before turning (:func:`yards_before_turn`); a scene
-may show the ``couched lance`` readout (:func:`couched_lance_readout`) for a rider.
+may show the ``couched lance`` readout (:func:`couched_lance_readout`) for a rider; the window draws the plan of a
+mover with a goal (``esper_motion.systems.gurps.plan``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ import math
 from typing import Final
 
 from esper_motion.components import Control, Mover, MoveState, Rider
+from esper_motion.components.goals import GOAL_TYPES
 from esper_motion.ecs import MotionError, SceneSupport, World
 from esper_motion.systems.gurps.highspeed.queries import movement_limits
 from esper_motion.systems.gurps.mounted.cavalry import couched_lance
+from esper_motion.systems.gurps.planner.system import plan
 
 
 def yards_before_turn(world: World, entity: int) -> int | None:
@@ -51,5 +54,7 @@ SCENE_SUPPORT: Final = SceneSupport(
     throttle="throttle",
     yards_before_turn=yards_before_turn,
     readouts={"couched lance": couched_lance_readout},
+    goals=GOAL_TYPES,
+    plan=plan,
 )
 """What a scene file needs of the GURPS rule set."""

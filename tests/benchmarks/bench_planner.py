@@ -8,11 +8,14 @@ Run by hand (never a timed test)::
 
 Printed, all CPU time (``time.process_time``) in this process:
 
-- per mover per turn: the median and the 99th percentile of one search (``esper_motion.systems.gurps.planner.search``,
-  what ``GoalPlanner`` runs for each mover), over every mover of every turn, and the mean number of turns each search
-  simulated (at most ``NODE_BUDGET``);
-- per turn: the median step of the world with goals (the planner included) and of the same world with no goal (the
-  movers keep still), and their ratio.
+- per mover per turn: the median and the 99th percentile of the planner's decision (``decide`` in
+  ``esper_motion.systems.gurps.planner.system``, what ``GoalPlanner`` runs for each mover: the turn of a kept plan
+  checked again, or a new search), over every mover of every turn, and the mean number of turns each simulated (a
+  search at most ``NODE_BUDGET``, a kept plan's turn one);
+- per turn: the median step of the world with goals (the planner included) against two worlds with no goal: the
+  replay, where the game writes each turn, by plain assignment before the step, the very intents the planner chose
+  in the world with goals (recorded from it: both worlds make the same moves, which the script checks), and the
+  still world, whose movers keep still; and the ratio to each.
 
 The world: ``--movers`` runners (Basic Move 5 or 6) on a square map of about 25 hexes each, one wall hex per ten
 movers; a third go to a far hex and stop, a third pursue another runner, a third patrol two hexes. Every figure is
@@ -26,15 +29,15 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from esper_motion.components import Control, Facing, GoTo, Intent, Mover, Obstacle, Patrol, Position, Pursue, Velocity
-from esper_motion.ecs import World, watch
+from esper_motion.ecs import Phase, System, World
 from esper_motion.systems.gurps import install
-from esper_motion.systems.gurps.planner.search import Fields, search
-from esper_motion.systems.gurps.planner.system import caution_of, goals
-from esper_motion.systems.gurps.shared.movers import bodies, installed_rules
-from esper_motion.systems.gurps.shared.spatial import SpatialIndex
+from esper_motion.systems.gurps.planner import system as planner_system
+from esper_motion.systems.gurps.planner.search import Plan
+from esper_motion.systems.gurps.planner.system import GoalPlanner
 
 
 def build(movers: int, seed: int, *, with_goals: bool) -> World:
@@ -49,7 +52,7 @@ def build(movers: int, seed: int, *, with_goals: bool) -> World:
         world.spawn(
             Position(*free.pop()),
             Facing(rng.randrange(6)),
-            Velocity(0, 0),
+            Velocity(0),
             Mover(rng.choice((5, 6))),
             Control(),
             Intent(),
@@ -70,25 +73,64 @@ def build(movers: int, seed: int, *, with_goals: bool) -> World:
     return world
 
 
-def searches(world: World, fields: Fields) -> tuple[list[float], list[int]]:
-    """The CPU time of each mover's search this turn, as the planner runs it (keeping its yards fields in ``fields``
-    from turn to turn, as the obstacles stay put), and the turns each simulated."""
-    chosen = installed_rules(world)
-    index = SpatialIndex()
-    index.rebuild(world)
-    found = goals(world)
-    times: list[float] = []
-    evaluated: list[int] = []
-    for body in bodies(world):
-        goal = found.get(body.entity)
-        if goal is None:
-            continue
+_INTENT_FIELDS = ("maneuver", "throttle", "turn", "turn_at_yd", "push", "veer", "slam", "life_or_death", "turns")
+
+Intents = dict[int, tuple[Any, ...]]
+"""Every runner's intent of one turn, by entity (the fields of :data:`_INTENT_FIELDS`)."""
+
+
+class IntentRecorder(System):
+    """DECIDE phase, after ``GoalPlanner``: keeps the intents it wrote this turn (``turns``, one entry a turn)."""
+
+    phase = Phase.DECIDE
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.turns: list[Intents] = []
+
+    def run(self) -> None:
+        """Keep this turn's intents."""
+        self.turns.append(
+            {
+                entity: tuple(getattr(intent, name) for name in _INTENT_FIELDS)
+                for entity, (intent,) in self.world.query(Intent)
+            }
+        )
+
+
+def replayed(world: World, turns: list[Intents]) -> list[float]:
+    """The CPU time of each step of ``world`` (no goals) whose game writes, before each step and timed with it, the
+    intents of ``turns``, one turn each."""
+    found = []
+    for intents in turns:
         start = time.process_time()
-        plan = search(world, chosen, index, body, goal, caution=caution_of(world, body.entity), fields=fields)
+        for entity, values in intents.items():
+            intent = world.get(entity, Intent)
+            for name, value in zip(_INTENT_FIELDS, values, strict=True):
+                setattr(intent, name, value)
+        world.step()
+        found.append(time.process_time() - start)
+    return found
+
+
+def places(world: World) -> list[tuple[int, tuple[int, int], int]]:
+    """Every runner's hex and velocity."""
+    return [(entity, position.hex, velocity.yps) for entity, (position, velocity) in world.query(Position, Velocity)]
+
+
+def timing(times: list[float], evaluated: list[int]) -> Callable[..., Plan]:
+    """``decide`` (what ``GoalPlanner`` runs for each mover), keeping the CPU time of each call in ``times`` and the
+    turns it simulated in ``evaluated``."""
+    real = planner_system.decide
+
+    def timed(*args: Any, **kwargs: Any) -> Plan:
+        start = time.process_time()
+        found = real(*args, **kwargs)
         times.append(time.process_time() - start)
-        if plan is not None:
-            evaluated.append(plan.evaluated)
-    return times, evaluated
+        evaluated.append(found.evaluated)
+        return found
+
+    return timed
 
 
 def steps(world: World, turns: int) -> list[float]:
@@ -104,30 +146,34 @@ def steps(world: World, turns: int) -> list[float]:
 def measure(movers: int, turns: int, seed: int) -> dict[str, Any]:
     """Every figure of the module docstring."""
     planned = build(movers, seed, with_goals=True)
+    recorder = IntentRecorder()
+    planned.add_system(recorder, after=GoalPlanner)
     per_mover: list[float] = []
     simulated: list[int] = []
-    fields: Fields = {}
-    watch.pause()
+    real = planner_system.decide
+    planner_system.decide = timing(per_mover, simulated)  # type: ignore[assignment]
     try:
         for _ in range(turns):
-            times, evaluated = searches(planned, fields)
-            per_mover += times
-            simulated += evaluated
             planned.step()
     finally:
-        watch.resume()
+        planner_system.decide = real
     with_goals = steps(build(movers, seed, with_goals=True), turns)
-    without = steps(build(movers, seed, with_goals=False), turns)
+    replay = build(movers, seed, with_goals=False)
+    replay_steps = replayed(replay, recorder.turns)
+    still = steps(build(movers, seed, with_goals=False), turns)
     ordered = sorted(per_mover)
     return {
         "movers": movers,
         "turns": turns,
-        "search_median_ms": 1000 * statistics.median(ordered),
-        "search_p99_ms": 1000 * ordered[min(len(ordered) - 1, round(0.99 * len(ordered)))],
+        "decide_median_ms": 1000 * statistics.median(ordered),
+        "decide_p99_ms": 1000 * ordered[min(len(ordered) - 1, round(0.99 * len(ordered)))],
         "turns_simulated_mean": statistics.mean(simulated),
         "step_with_goals_ms": 1000 * statistics.median(with_goals),
-        "step_without_goals_ms": 1000 * statistics.median(without),
-        "ratio": statistics.median(with_goals) / statistics.median(without),
+        "step_replay_ms": 1000 * statistics.median(replay_steps),
+        "step_still_ms": 1000 * statistics.median(still),
+        "ratio_to_replay": statistics.median(with_goals) / statistics.median(replay_steps),
+        "ratio_to_still": statistics.median(with_goals) / statistics.median(still),
+        "replay_same_moves": places(replay) == places(planned),
     }
 
 
@@ -145,12 +191,14 @@ def main() -> None:
         return
     print(f"{figures['movers']} movers with goals, {figures['turns']} turns (CPU time)")
     print(
-        f"  one search per mover per turn: median {figures['search_median_ms']:.2f} ms, "
-        f"99th percentile {figures['search_p99_ms']:.2f} ms, {figures['turns_simulated_mean']:.0f} turns simulated"
+        f"  the planner per mover per turn: median {figures['decide_median_ms']:.2f} ms, "
+        f"99th percentile {figures['decide_p99_ms']:.2f} ms, {figures['turns_simulated_mean']:.0f} turns simulated"
     )
     print(
-        f"  a step: {figures['step_with_goals_ms']:.1f} ms with goals, {figures['step_without_goals_ms']:.1f} ms "
-        f"without: {figures['ratio']:.1f} times"
+        f"  a step: {figures['step_with_goals_ms']:.1f} ms with goals; without: {figures['step_replay_ms']:.1f} ms "
+        f"replaying the planner's intents ({figures['ratio_to_replay']:.1f} times; the same moves: "
+        f"{figures['replay_same_moves']}), {figures['step_still_ms']:.1f} ms keeping still "
+        f"({figures['ratio_to_still']:.1f} times)"
     )
 
 

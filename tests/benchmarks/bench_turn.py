@@ -87,7 +87,7 @@ def runner(position: Position, facing: int, velocity: int, state: MoveState) -> 
     return (
         position,
         Facing(facing),
-        Velocity(velocity, facing),
+        Velocity(velocity, heading=facing),
         Mover(basic_move=6, dx=12, hp=12, basic_speed=6.0),
         Control(state=state),
         Intent(),
@@ -129,7 +129,7 @@ def build(count: int, *, transactional: bool, seed: int = 1) -> World:
             world.spawn(
                 somewhere(),
                 Facing(facing),
-                Velocity(20, facing),
+                Velocity(20, heading=facing),
                 Mover(
                     basic_move=10,
                     dx=10,
@@ -151,7 +151,7 @@ def build(count: int, *, transactional: bool, seed: int = 1) -> World:
             horse = world.spawn(
                 somewhere(),
                 Facing(facing),
-                Velocity(12, facing),
+                Velocity(12, heading=facing),
                 Mover(basic_move=8, dx=9, st=25, hp=25, basic_speed=5.0, enhanced=True, top_speed=16),
                 Control(state=MoveState.HIGH_SPEED),
                 Intent(),
@@ -162,7 +162,7 @@ def build(count: int, *, transactional: bool, seed: int = 1) -> World:
             rider = world.spawn(
                 Position(0, 0),
                 Facing(facing),
-                Velocity(0, facing),
+                Velocity(0, heading=facing),
                 Mover(basic_move=5, dx=12, basic_speed=6.0),
                 Control(),
                 Intent(),
@@ -177,7 +177,7 @@ def build(count: int, *, transactional: bool, seed: int = 1) -> World:
             world.spawn(
                 somewhere(20.0),
                 Facing(facing),
-                Velocity(16, facing),
+                Velocity(16, heading=facing),
                 Mover(basic_move=5, dx=12, hp=10),
                 Control(state=MoveState.HIGH_SPEED),
                 Intent(),

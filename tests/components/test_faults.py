@@ -35,6 +35,7 @@ from esper_motion.components import (
     GoTo,
     Intent,
     KeepStation,
+    KeptPlan,
     LossCause,
     Maneuver,
     Mobility,
@@ -68,6 +69,9 @@ NEGATIVE_ALLOWED: Final[dict[tuple[str, str], str]] = {
     ("Atmosphere", "ground_ft"): "ground may lie below sea level",
     ("Attack", "damage_adds"): "damage adds may be negative: 1d-2",
     ("Attack", "bulk"): "Bulk is a penalty, 0 or less",
+    ("KeptPlan", "throttles"): "a negative throttle decelerates",
+    ("KeptPlan", "turns"): "a negative turn is clockwise",
+    ("KeptPlan", "veers"): "-1 veers to the front-right hex",
 }
 """(component, field) where -1 is a legitimate value, and why."""
 
@@ -76,6 +80,7 @@ FREE_TEXT: Final[dict[tuple[str, str], str]] = {
     ("RoundIntent", "pursuit_label"): "the GM's description of the pursuit action",
     ("RoundIntent", "pursuit_skill"): "any skill name; the step checks it against Mobility.skills",
     ("Attack", "skill_name"): "the weapon skill's name for the roll's label: 'Lance', 'Bow'",
+    ("KeptPlan", "goal"): "the repr of the goal the plan was made for, compared, never parsed",
 }
 """(component, field) of type ``str`` whose text is free (only its type is checked), and why."""
 
@@ -90,6 +95,20 @@ BASES: Final[dict[str, Any]] = {
     "Flee": Flee(2),
     "KeepStation": KeepStation(2),
     "Patrol": Patrol(((0, 0),)),
+    "KeptPlan": KeptPlan(
+        throttles=(1,),
+        turns=(0,),
+        at_once=(False,),
+        pushes=(False,),
+        veers=(0,),
+        meets=(True,),
+        hexes=((0, 0), (1, 0)),
+        facings=(0, 0),
+        headings=(0, 0),
+        velocities=(1, 2),
+        straight_yd=(0, 1),
+        high_speed=(False, False),
+    ),
 }
 """A valid instance of each component whose constructor needs arguments; the others use their defaults."""
 
@@ -337,3 +356,9 @@ def test_a_size_modifier_past_the_size_table_s_reach_is_refused() -> None:
     Mover(basic_move=5, size_modifier=30)
     with pytest.raises(RuleValueError, match=r"Mover.size_modifier = 31: expected a whole number from -30 to 30"):
         Mover(basic_move=5, size_modifier=31)
+
+
+def test_a_velocity_names_its_heading_so_a_pair_is_never_read_as_a_vector() -> None:
+    with pytest.raises(TypeError, match="positional"):
+        Velocity(0, 5)  # type: ignore[misc]
+    assert Velocity(0, heading=5).heading == 5

@@ -11,8 +11,7 @@ import pytest
 
 from esper_motion.demos.scene import ScriptSystem, build_scene
 from esper_motion.demos.scene_file import read_scene, scene_names
-from esper_motion.ecs import Event, Phase, SaveError, System, World
-from esper_motion.ecs.persist import NEW_FIELDS
+from esper_motion.ecs import Event, Phase, SaveError, System, World, added_fields
 
 
 def play(world: World, turns: int) -> list[list[Event]]:
@@ -74,19 +73,18 @@ def test_a_world_holding_a_system_a_save_cannot_hold_refuses_to_save_naming_it(t
 
 
 def _strip_new_fields(data: dict[str, Any]) -> list[str]:
-    """Remove from a save every field :data:`NEW_FIELDS` lists (as a save from before them lacks them); the ones
-    removed, as ``component.field``."""
-    new = set().union(*NEW_FIELDS.values())
+    """Remove from a save every field new in version 3 (``added_fields``, as a save from before them lacks them);
+    the ones removed, as ``component.field``."""
     removed = []
     for record in data["entities"]:
         for component, values in record["components"].items():
-            for name in list(values):
-                if f"{component}.{name}" in new:
+            for name in added_fields(component):
+                if name in values:
                     del values[name]
                     removed.append(f"{component}.{name}")
     for rule_set, record in data["rules"].items():
-        for name in list(record["options"]):
-            if f"rules.{rule_set}.{name}" in new:
+        for name in added_fields(f"rules.{rule_set}"):
+            if name in record["options"]:
                 del record["options"][name]
                 removed.append(f"rules.{rule_set}.{name}")
     return removed

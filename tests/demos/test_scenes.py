@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -644,6 +645,22 @@ def test_list_prints_every_scene_with_its_description(capsys: pytest.CaptureFixt
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == esper_motion.demos.scene_names()
     assert all(read_scene(line.split()[0]).description in line for line in lines)
+
+
+def test_a_listing_whose_reader_stops_reading_ends_quietly_with_141() -> None:
+    reader, writer = os.pipe()
+    os.close(reader)  # as `esper-motion --list | head` once head has read enough
+    try:
+        listed = subprocess.run(
+            [sys.executable, "-c", "import sys; from esper_motion.cli import main; sys.exit(main(['--list']))"],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert (listed.returncode, listed.stderr) == (cli.PIPE_CLOSED, "")
 
 
 def test_an_unknown_scene_exits_2_and_lists_the_known_ones(capsys: pytest.CaptureFixture[str]) -> None:

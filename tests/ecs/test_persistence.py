@@ -38,6 +38,7 @@ from esper_motion.components import (
     Hold,
     Intent,
     KeepStation,
+    KeptPlan,
     Maneuver,
     Mover,
     MoveState,
@@ -1375,7 +1376,41 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
         ),
         Hold: st.builds(Hold),
         Caution: st.builds(Caution, failure_chance=st.floats(0, 1)),
+        KeptPlan: kept_plans(),
     }
+
+
+@st.composite
+def kept_plans(draw: st.DrawFn) -> KeptPlan:
+    """A kept plan of 0 to 3 turns (its states one more, none without turns)."""
+    count = draw(st.integers(0, 3))
+    states = count + 1 if count else 0
+
+    def each(strategy: st.SearchStrategy[Any], length: int) -> tuple[Any, ...]:
+        return tuple(draw(st.lists(strategy, min_size=length, max_size=length)))
+
+    facing = st.integers(0, 5)
+    return KeptPlan(
+        throttles=each(st.integers(-6, 6), count),
+        turns=each(st.integers(-2, 2), count),
+        at_once=each(st.booleans(), count),
+        pushes=each(st.booleans(), count),
+        veers=each(st.integers(-1, 1), count),
+        meets=each(st.booleans(), count),
+        hexes=each(hexes, states),
+        facings=each(facing, states),
+        headings=each(facing, states),
+        velocities=each(st.integers(0, 12), states),
+        straight_yd=each(st.integers(0, 12), states),
+        high_speed=each(st.booleans(), states),
+        reaches=draw(st.booleans()),
+        goal=draw(st.text(max_size=12)),
+        caution=draw(st.floats(0, 1)),
+        target_hex=draw(maybe(hexes)),
+        target_yps=draw(st.integers(0, 12)),
+        target_heading=draw(facing),
+        followed=draw(st.integers(0, 4)),
+    )
 
 
 def registered_component_classes() -> set[type[Any]]:

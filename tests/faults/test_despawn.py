@@ -73,7 +73,7 @@ def runner(world: World, *, at: tuple[int, int] = (0, 0), velocity: int = 0, fac
     return world.spawn(
         Position(*at),
         Facing(facing),
-        Velocity(velocity, facing),
+        Velocity(velocity, heading=facing),
         Mover(**stats),
         Control(state=state),
         Intent(),
@@ -237,7 +237,7 @@ def falling_flier(world: World, altitude_yd: float = 40.0) -> int:
     return world.spawn(
         Position(0, 0, altitude_yd=altitude_yd),
         Facing(0),
-        Velocity(1, 0),
+        Velocity(1),
         Mover(basic_move=5, dx=12, hp=10),
         Condition(),
         Control(),

@@ -67,7 +67,7 @@ def runner(world: World, *, velocity: int, state: MoveState, at: tuple[int, int]
     return world.spawn(
         Position(*at),
         Facing(0),
-        Velocity(velocity, 0),
+        Velocity(velocity),
         Mover(**stats),
         Control(state=state),
         Intent(),
@@ -144,7 +144,7 @@ def test_a_flier_landing_above_its_ground_move_after_a_tight_turn_can_still_step
     flier = world.spawn(
         Position(0, 0, altitude_yd=1.0),
         Facing(0),
-        Velocity(8, 0),
+        Velocity(8),
         Mover(basic_move=5, dx=12, hp=10),
         Condition(),
         Control(),
@@ -172,7 +172,7 @@ def test_the_preview_refuses_a_stalled_fliers_steering_as_the_step_does(tmp_path
     flier = world.spawn(
         Position(0, 0, altitude_yd=30.0),
         Facing(0),
-        Velocity(0, 0),
+        Velocity(0),
         Mover(basic_move=5, dx=12, hp=10),
         Condition(),
         Control(),
@@ -203,7 +203,7 @@ def test_a_flier_that_cannot_hover_pulls_out_of_a_stall_at_high_speed_under_the_
     flier = world.spawn(
         Position(0, 0, altitude_yd=30.0),
         Facing(0),
-        Velocity(0, 0),
+        Velocity(0),
         Mover(basic_move=5, dx=12, hp=10),
         Condition(),
         Control(),

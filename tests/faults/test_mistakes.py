@@ -13,7 +13,7 @@ from esper_motion.systems import gurps
 
 
 def _runner(world: World, *components: object) -> int:
-    return world.spawn(Facing(0), Velocity(0, 0), Mover(basic_move=5, dx=12), Control(), Intent(), *components)
+    return world.spawn(Facing(0), Velocity(0), Mover(basic_move=5, dx=12), Control(), Intent(), *components)
 
 
 @pytest.mark.parametrize(

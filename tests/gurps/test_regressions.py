@@ -226,7 +226,7 @@ def flier(world: World, *, altitude_yd: float, mode: FlightMode = FlightMode.HOV
     return world.spawn(
         Position(0, 0, altitude_yd),
         Facing(0),
-        Velocity(0, 0),
+        Velocity(0),
         Mover(basic_move=5, dx=12, hp=10),
         Condition(),
         Control(),

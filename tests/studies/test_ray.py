@@ -38,5 +38,5 @@ def test_ctrl_c_on_ray_keeps_the_runs_that_finished() -> None:
 
 def test_without_ray_the_backend_asks_for_the_cluster_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails, as where it is not installed
-    with pytest.raises(StudyError, match=r"the ray backend needs ray: pip install 'esper-motion\[cluster\]'"):
+    with pytest.raises(StudyError, match=r"the ray backend needs ray: install esper-motion with its 'cluster' extra"):
         study("cavalry_charge", 10, backend="ray", workers=1)

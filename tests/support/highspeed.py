@@ -38,7 +38,7 @@ def mover(
     return world.spawn(
         Position(*at, altitude_yd=altitude_yd),
         Facing(facing),
-        Velocity(velocity, facing),
+        Velocity(velocity, heading=facing),
         Mover(**stats),
         Control(state=state, loss_cause=cause, straight_yd=straight_yd),
         intent or Intent(),

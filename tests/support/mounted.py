@@ -57,7 +57,7 @@ def spawn_horse(
     return world.spawn(
         Position(*at),
         Facing(facing),
-        Velocity(velocity, facing),
+        Velocity(velocity, heading=facing),
         Mover(
             basic_move=basic_move,
             dx=dx,

@@ -150,7 +150,7 @@ def spawn_runner(world: World, rng: random.Random, at: Hex) -> int:
     return world.spawn(
         Position(*at),
         Facing(facing),
-        Velocity(velocity, facing),
+        Velocity(velocity, heading=facing),
         Mover(
             basic_move=basic_move,
             dx=rng.randint(9, 13),
@@ -174,7 +174,7 @@ def spawn_vehicle(world: World, rng: random.Random, at: Hex) -> int:
     return world.spawn(
         Position(*at),
         Facing(facing),
-        Velocity(rng.randint(0, basic_move), facing),
+        Velocity(rng.randint(0, basic_move), heading=facing),
         Mover(
             basic_move=basic_move,
             hp=rng.randint(30, 60),
@@ -199,7 +199,7 @@ def spawn_horse(world: World, rng: random.Random, at: Hex) -> int:
     return world.spawn(
         Position(*at),
         Facing(facing),
-        Velocity(0, facing),
+        Velocity(0, heading=facing),
         Mover(basic_move=8, dx=10, st=25, hp=25, basic_speed=5.0, size_modifier=1, enhanced=True, top_speed=16),
         Control(),
         Intent(),
@@ -234,7 +234,7 @@ def spawn_flier(world: World, rng: random.Random, at: Hex) -> int:
     return world.spawn(
         Position(*at, altitude_yd=altitude),
         Facing(facing),
-        Velocity(velocity, facing),
+        Velocity(velocity, heading=facing),
         Mover(basic_move=5, dx=12, hp=10, basic_speed=rng.randint(20, 28) / 4),
         Control(),
         Intent(),

@@ -93,11 +93,12 @@ class AttackSystem(System):
     """COMBAT phase: resolves each attack asked for this turn (``Attack.target`` set), in initiative order, then clears
     the requests. Reads ``Attack``, ``Defenses``, ``Rider``, ``Mount``, ``Mover``, ``Control``, ``Position``,
     ``Posture``, ``Intent``, ``Skills`` and ``Condition``; writes ``Condition.injury`` and ``Condition.stunned``, the
-    rider's reports to the MOUNTED phase (``Rider.trick``, stuns, knockback, noisy shots) and the mount's hits, and
-    ``Attack.target`` and ``Attack.trick`` (cleared); emits :class:`AttackRolled`, :class:`DefenseRolled`,
-    :class:`AttackRedirected`, :class:`DamageDealt`, :class:`AttackNotMade` and
-    :class:`~esper_motion.ecs.events.RollMade` for the HT and Acrobatic Dodge rolls. Implements attacks and defenses in
-    play, with the modifiers of Basic Set: High-Speed Movement, Mounted Combat and Flying Combat.
+    rider's reports to the MOUNTED phase (``Rider.trick``, stuns, knockback, noisy shots) and the mount's hits,
+    ``Position`` and ``Control.path`` of a body knocked back or a flier's retreat step, and ``Attack.target`` and
+    ``Attack.trick`` (cleared); emits :class:`AttackRolled`, :class:`DefenseRolled`, :class:`AttackRedirected`,
+    :class:`DamageDealt`, :class:`AttackNotMade`, :class:`KnockedBack` and :class:`Retreated` (a body moved outside
+    its walk) and :class:`~esper_motion.ecs.events.RollMade` for the HT and Acrobatic Dodge rolls. Implements attacks
+    and defenses in play, with the modifiers of Basic Set: High-Speed Movement, Mounted Combat and Flying Combat.
 
     Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > AttackSystem.
     """

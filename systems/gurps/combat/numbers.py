@@ -82,9 +82,11 @@ class AttackNumbers:
 def _posture_modifier(world: World, entity: int, column: int) -> tuple[str, int] | None:
     """The posture modifier (column 0 attack, 1 defense) of ``entity``. On foot, its posture. In the saddle, none
     under the Basic Set (Mounted Combat gives a rider its own modifiers); under the house rules a rider in a
-    saddle counts as standing and one without a saddle sits (House rules: Mounts)."""
+    saddle counts as standing and one without a saddle sits (House rules: Mounts), unless
+    ``Rules.house_bareback_sitting`` is off."""
     if seated_on(world, entity) is not None:
-        if not installed_rules(world).house_mounts or counts_as_standing(world, entity):
+        chosen = installed_rules(world)
+        if not (chosen.house_mounts and chosen.house_bareback_sitting) or counts_as_standing(world, entity):
             return None
         value = rules.posture_modifiers(PostureState.SITTING.value)[column]
         return ("sitting without a saddle", value)
@@ -106,7 +108,8 @@ def attack_numbers(
       or the house Size-value one; -2 after the mount attacked; -3 with a loose saddle; the shooting trick; the Aim
       limit) and, under the house rules, -10 while the mount is out of control
       (:func:`~esper_motion.systems.gurps.mounted.cavalry.rider_dx_modifier`; reading chosen: weapon skills are
-      DX-based, so an attack roll is one of the DX rolls it names). A couched lance deals
+      DX-based, so an attack roll is one of the DX rolls it names, unless ``Rules.house_out_of_control_skills`` is
+      off). A couched lance deals
       :func:`~esper_motion.systems.gurps.mounted.cavalry.couched_lance` damage, without the speed's damage bonus
       unless ``Rules.lance_speed_bonus``.
     - A mount's bite, kick or trample (``Attack.natural``): +1 damage to a kick or trample with iron horseshoes
@@ -149,7 +152,7 @@ def attack_numbers(
         modifiers.extend(saddle.modifiers)
         if attack.trick is not None and world.get(attacker, Rider).trick is None:  # asked before the turn takes it
             modifiers.append((attack.trick.replace("_", " "), rules.ranged_trick(attack.trick).weapon_modifier))
-        out_of_control = rider_dx_modifier(world, attacker)
+        out_of_control = rider_dx_modifier(world, attacker) if installed_rules(world).house_out_of_control_skills else 0
         if out_of_control:
             modifiers.append(("the mount is out of control", out_of_control))
         if attack.lance is not None:
@@ -333,5 +336,7 @@ def _may_retreat(world: World, entity: int) -> bool:
 def _acrobatic_modifier(world: World, entity: int) -> int:
     """What counts against an Acrobatic Dodge roll besides shock (which counts against every skill roll): under
     the house rules -10 while the entity's mount is out of control (a DX-based roll,
-    :func:`~esper_motion.systems.gurps.mounted.cavalry.rider_dx_modifier`)."""
-    return rider_dx_modifier(world, entity) if world.has(entity, Rider) else 0
+    :func:`~esper_motion.systems.gurps.mounted.cavalry.rider_dx_modifier`), unless
+    ``Rules.house_out_of_control_skills`` is off."""
+    counts = world.has(entity, Rider) and installed_rules(world).house_out_of_control_skills
+    return rider_dx_modifier(world, entity) if counts else 0

@@ -19,6 +19,8 @@ from esper_motion.systems.gurps.events.combat import (
     AttackRolled,
     DamageDealt,
     DefenseRolled,
+    KnockedBack,
+    Retreated,
 )
 from esper_motion.systems.gurps.events.flight import (
     AltitudeChanged,
@@ -121,6 +123,7 @@ __all__ = [
     "GoalUnreachable",
     "HighSpeedRefused",
     "ItemDropped",
+    "KnockedBack",
     "KnockedDown",
     "KnockedDownByWound",
     "KnockedOut",
@@ -149,6 +152,7 @@ __all__ = [
     "PostureChanging",
     "ReadyForced",
     "RegainedControl",
+    "Retreated",
     "SaddleTightening",
     "Skidded",
     "StallRecovered",

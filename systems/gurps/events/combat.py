@@ -1,5 +1,6 @@
 """Events of attacks and defenses in play: the attack roll, the defense roll, an attack turned onto the other
-party of a rider and mount, the damage and injury dealt, and an attack that could not be made."""
+party of a rider and mount, the damage and injury dealt, an attack that could not be made, and the moves a blow
+or a defense makes outside the walk (knockback, a flier's retreat step)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 
 from esper_motion.ecs.dice import SuccessRoll
 from esper_motion.ecs.events import Event
+from esper_motion.ecs.hexgrid import Hex
 from esper_motion.ecs.registry import register
 
 
@@ -123,3 +125,42 @@ class AttackNotMade(Event):
     def describe(self) -> str:
         """One log line."""
         return f"entity {self.attacker} cannot attack entity {self.target}: {self.reason}"
+
+
+@register("gurps.KnockedBack")
+@dataclass(frozen=True, slots=True)
+class KnockedBack(Event):
+    """``attacker``'s blow knocked the entity back along ``path``: the hexes it entered straight away from the
+    attacker, in order (empty when what it met stood right behind it). They are added to its ``Control.path``."""
+
+    entity: int
+    attacker: int
+    path: tuple[Hex, ...]
+
+    def describe(self) -> str:
+        """One log line."""
+        if not self.path:
+            return f"entity {self.entity} is knocked back by entity {self.attacker} and meets what stands behind it"
+        return f"entity {self.entity} is knocked back {len(self.path)} yd by entity {self.attacker} to {self.path[-1]}"
+
+
+@register("gurps.Retreated")
+@dataclass(frozen=True, slots=True)
+class Retreated(Event):
+    """The airborne entity retreated from ``attacker``'s attack with its step: across the map along ``path``, the
+    hexes it entered in order (added to its ``Control.path``), or ``climbed_yd`` up (down when negative) with no
+    room across; neither when it had no room at all."""
+
+    entity: int
+    attacker: int
+    path: tuple[Hex, ...]
+    climbed_yd: float = 0.0
+
+    def describe(self) -> str:
+        """One log line."""
+        if self.path:
+            return f"entity {self.entity} retreats {len(self.path)} yd from entity {self.attacker} to {self.path[-1]}"
+        if self.climbed_yd:
+            way = "up" if self.climbed_yd > 0 else "down"
+            return f"entity {self.entity} retreats {abs(self.climbed_yd):g} yd {way} from entity {self.attacker}"
+        return f"entity {self.entity} has no room to retreat from entity {self.attacker}"

@@ -16,11 +16,12 @@ from esper_motion.components.flight import AirSupply, Atmosphere, Flight
 from esper_motion.components.gurps import Control, Skills
 from esper_motion.components.motion import Position
 from esper_motion.ecs import World, WorldError
-from esper_motion.ecs.hexgrid import away_from, neighbour
+from esper_motion.ecs.hexgrid import Hex, away_from, neighbour
 from esper_motion.ecs.validate import check_bool, check_int
 from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import Retreated
 from esper_motion.systems.gurps.rules import step_yards
-from esper_motion.systems.gurps.shared.movers import installed_rules, relative_velocity
+from esper_motion.systems.gurps.shared.movers import installed_rules, moved_outside_walk, relative_velocity
 from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index
 
 _AERIAL: Final = "Basic Set: Flying Combat > Aerial Movement"
@@ -104,12 +105,15 @@ def take_aerial_retreat(world: World, defender: int, attacker: int) -> None:
     yard farther from the attacker (of several, the first facing from east,
     :func:`~esper_motion.ecs.hexgrid.away_from`), while one is clear at its altitude; with none clear on the first
     yard, it steps vertically instead, away from the attacker (down when the attacker is higher and there is room
-    above the ground, else up); a ceiling is the game's (``room_vertical``)."""
+    above the ground, else up); a ceiling is the game's (``room_vertical``). The hexes entered are added to its
+    ``Control.path``; emits :class:`~esper_motion.systems.gurps.events.Retreated`."""
     retreat = aerial_retreat(world, defender)
     index = shared_index(world)
     position = world.get(defender, Position)
     source = world.get(attacker, Position)
     height = entity_height_yd(world, defender)
+    path: list[Hex] = []
+    climbed = 0.0
     for yard in range(retreat.step_yd):
         here = position.hex
         ways = [
@@ -120,11 +124,15 @@ def take_aerial_retreat(world: World, defender: int, attacker: int) -> None:
         if not ways:
             if yard == 0 and retreat.vertical:
                 down = source.altitude_yd > position.altitude_yd > retreat.step_yd
-                position.altitude_yd += -retreat.step_yd if down else retreat.step_yd
+                climbed = -retreat.step_yd if down else retreat.step_yd
+                position.altitude_yd += climbed
                 index.refile(world, defender)
-            return
+            break
         index.shift(defender, ways[0])
         position.q, position.r = neighbour(here, ways[0])
+        path.append(position.hex)
+    moved_outside_walk(world, defender, path)
+    world.emit(Retreated(defender, attacker, tuple(path), climbed))
 
 
 def acrobatic_dodge_skill(world: World, entity: int) -> tuple[str, int | None]:
@@ -157,8 +165,8 @@ def height_effect(world: World, attacker: int, defender: int, reach_yd: int = 1)
     Different Levels (:func:`esper_motion.systems.gurps.rules.different_levels`, the project's replaceable table);
     between two fliers height does not matter (Basic Set: Flying Combat > Aerial Attack and Defense). Under the house
     rules a yard or more of height gives +2 to the higher fighter's defenses and -2 to the lower's, fliers or not (House
-    rules: Flying Movement and Combat); which hit locations are out of reach still follows Combat at Different Levels,
-    which the house rules leave alone.
+    rules: Flying Movement and Combat; between two fliers unless ``Rules.house_height_fliers`` is off); which hit
+    locations are out of reach still follows Combat at Different Levels, which the house rules leave alone.
     """
     check_int("height_effect", "reach_yd", reach_yd, low=0)
     height_yd = world.get(attacker, Position).altitude_yd - world.get(defender, Position).altitude_yd
@@ -168,7 +176,8 @@ def height_effect(world: World, attacker: int, defender: int, reach_yd: int = 1)
     above = height_ft > 0
     legs = above and row.legs_out_of_reach_from_above
     head = height_ft < 0 and row.head_out_of_reach_from_below
-    if installed_rules(world).house_flight:
+    chosen = installed_rules(world)
+    if chosen.house_flight and (chosen.house_height_fliers or not both_flying):
         mine, theirs = rules.house_height_defense_modifiers(height_yd)
         return HeightEffect(height_ft, mine, theirs, legs, head, _HOUSE)
     if above:

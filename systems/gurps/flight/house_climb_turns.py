@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from esper_motion.components.flight import Flight, Leg
-from esper_motion.components.gurps import Control, LossCause, MoveState
+from esper_motion.components.gurps import Control, MoveState
 from esper_motion.ecs import Phase, System
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import ClimbDiveTurn
@@ -15,11 +15,10 @@ from esper_motion.systems.gurps.shared.movers import (
     bodies,
     control_roll,
     environment,
+    failed_control_roll,
     installed_rules,
     limits,
-    mount_rolled_dx,
 )
-from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 CLIMB_DIVE_ROLL: Final = "climb or dive before the turning radius"
@@ -84,11 +83,9 @@ class HouseClimbTurns(System):
                 if pushed:
                     modifier = rules.early_turn_modifier(body.velocity.yps, lim.move, rules.Variant.HOUSE)
                     skill, label = control_roll(world, body)
-                    result = success_roll(world, body.entity, skill, label, CLIMB_DIVE_ROLL, modifier=modifier)
-                    mount_rolled_dx(world, body.entity, result.success)
-                    if not result.success:
+                    cause = failed_control_roll(world, body.entity, skill, label, CLIMB_DIVE_ROLL, modifier=modifier)
+                    if cause is not None:
                         world.emit(ClimbDiveTurn(body.entity, climbed, degrees, pushed))
-                        cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
                         lose_control(world, body, cause, control.moved_yd, chosen)
                         break
                 control.straight_yd = min(control.straight_yd, control.moved_yd - at)

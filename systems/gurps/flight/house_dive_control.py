@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from esper_motion.components.flight import Flight
-from esper_motion.components.gurps import LossCause, MoveState
+from esper_motion.components.gurps import MoveState
 from esper_motion.ecs import Phase, System
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
@@ -12,10 +12,9 @@ from esper_motion.systems.gurps.shared.movers import (
     carried,
     dx_modifier,
     environment,
+    failed_control_roll,
     installed_rules,
-    mount_rolled_dx,
 )
-from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 
@@ -45,8 +44,6 @@ class HouseDiveControl(System):
             if modifier is None:
                 continue
             dx = body.mover.dx + dx_modifier(world, body.entity)
-            result = success_roll(world, body.entity, dx, "DX", "dive past top speed", modifier=modifier)
-            mount_rolled_dx(world, body.entity, result.success)
-            if not result.success:
-                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+            cause = failed_control_roll(world, body.entity, dx, "DX", "dive past top speed", modifier=modifier)
+            if cause is not None:
                 lose_control(world, body, cause, body.control.moved_yd, chosen)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import LossCause, MoveState
 from esper_motion.ecs import Phase, System, World
@@ -14,27 +16,86 @@ from esper_motion.systems.gurps.shared.movers import (
     Limits,
     bodies,
     control_roll,
+    failed_control_roll,
     high_speed_above,
     installed_rules,
     limits,
-    mount_rolled_dx,
     standing,
 )
-from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 
-def _entry_refusal(world: World, body: Body, lim: Limits) -> str | None:
-    """Why this turn does not qualify for switching to high speed, or None when it does."""
-    control = body.control
+class VelocityStep(NamedTuple):
+    """The end of a turn's change of velocity for one mover in control (:func:`velocity_step`), before any roll.
+
+    - ``velocity``: the velocity next turn, the hasty deceleration roll made (when one is needed);
+    - ``high_speed``: whether it is then at high speed;
+    - ``footing``: the yards of velocity the footing takes off whatever happens (the forced deceleration);
+    - ``roll_modifier``: the modifier of the control roll a hasty deceleration needs, or None;
+    - ``lost_control``: the footing alone puts it out of control (its velocity then falls by ``footing`` only);
+    - ``refusal``: in ordinary movement, why the turn did not qualify for high speed (the velocity then stays),
+      or None.
+    """
+
+    velocity: int
+    high_speed: bool
+    footing: int
+    roll_modifier: int | None
+    lost_control: bool
+    refusal: str | None
+
+
+def velocity_step(
+    world: World,
+    body: Body,
+    lim: Limits,
+    *,
+    velocity: int,
+    throttle: int,
+    moved_yd: int,
+    turned_hexsides: int,
+    footing: int,
+    landing: bool | None,
+) -> VelocityStep:
+    """The end-of-turn velocity of ``body`` (in control, at ``velocity`` this turn: in ordinary movement, this turn's
+    yards), which moved ``moved_yd`` and turned ``turned_hexsides`` this turn paying ``footing`` yards for
+    bad footing, asking ``throttle`` now (in ordinary movement what is left past Move:
+    :func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`); ``landing``: :func:`_flier_landing`.
+    Writes and rolls nothing: ``VelocityChange`` applies it, and the planner's search predicts with it.
+
+    Ordinary movement within Move; entering high speed on a turn that qualifies; at speed, the acceleration asked,
+    or the deceleration asked with footing's forced deceleration, a hasty one with a control roll (Basic Set:
+    High-Speed Movement). A flier on the ground slows to its ground top speed as for footing."""
+    before = velocity
+    high = body.control.state is MoveState.HIGH_SPEED
+    if not high and not (landing or (landing is not None and before > lim.top_speed)):
+        target = before + throttle
+        if target > lim.move and before <= lim.high_speed_above:
+            refusal = _entry_refusal(world, body, lim, moved_yd, turned_hexsides)
+            if refusal is not None:
+                return VelocityStep(before, False, 0, None, False, refusal)
+        return VelocityStep(target, target > lim.high_speed_above, 0, None, False, None)
+    if landing is not None:  # on the ground: down to its ground top speed, the footing included
+        footing = max(footing, before - lim.top_speed)
+    if throttle > 0 and footing == 0 and not landing:
+        return VelocityStep(before + throttle, high, 0, None, False, None)
+    voluntary = min(max(0, -throttle), before - footing)
+    outcome = rules.footing_deceleration(before, footing, lim.basic_move, voluntary)
+    after = outcome.new_velocity
+    return VelocityStep(after, after > lim.high_speed_above, footing, outcome.roll_modifier, outcome.lost_control, None)
+
+
+def _entry_refusal(world: World, body: Body, lim: Limits, moved_yd: int, turned_hexsides: int) -> str | None:
+    """Why a turn of ``moved_yd`` yards turning ``turned_hexsides`` does not qualify for switching to high speed, or
+    None when it does."""
     if rules.can_enter_high_speed(
-        control.moved_yd, lim.move, control.turned_hexsides, body.intent.maneuver, standing(world, body.entity)
+        moved_yd, lim.move, turned_hexsides, body.intent.maneuver, standing(world, body.entity)
     ):
         return None
-    if control.moved_yd < lim.move:
-        return f"moved {control.moved_yd} of its Move of {lim.move} yd"
-    if control.turned_hexsides > 1:
-        return f"turned {control.turned_hexsides} hexsides"
+    if moved_yd < lim.move:
+        return f"moved {moved_yd} of its Move of {lim.move} yd"
+    if turned_hexsides > 1:
+        return f"turned {turned_hexsides} hexsides"
     return "not standing"
 
 
@@ -61,8 +122,8 @@ class VelocityChange(System):
     :class:`LeftHighSpeed`, :class:`HighSpeedRefused`, ``RollMade`` and ``LostControl``. Movers whose turn is over
     (``Control.halted``: a trip, a collision, a drift) and riders are left alone; a mover that opened the turn in
     ordinary movement took its throttle then, so only what it asked past Move is applied here
-    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`). Implements Basic Set: High-Speed
-    Movement.
+    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.throttle_left`). The change itself is
+    :func:`velocity_step`, which the planner's search predicts with. Implements Basic Set: High-Speed Movement.
 
     Its reading of the rules: docs/gurps-basic.md > How each system reads the rules > VelocityChange.
     """
@@ -83,32 +144,11 @@ class VelocityChange(System):
             throttle = left.get(body.entity, body.intent.throttle)
             if control.state is MoveState.NORMAL:
                 if body.velocity.yps or throttle:  # standing still and asked for nothing: nothing to do
-                    self._ordinary(world, body, limits(world, body, chosen), chosen, landing, throttle=throttle)
+                    self._settle(world, body, limits(world, body, chosen), chosen, landing, throttle=throttle)
             elif throttle or control.extra_cost or landing is not None:
-                self._high_speed(world, body, limits(world, body, chosen), chosen, landing, throttle=throttle)
+                self._settle(world, body, limits(world, body, chosen), chosen, landing, throttle=throttle)
             else:
                 self._cruise(world, body, chosen)
-
-    def _ordinary(
-        self, world: World, body: Body, lim: Limits, chosen: Rules, landing: bool | None, *, throttle: int
-    ) -> None:
-        """``throttle``: what is left to apply at the end of the turn (:func:`throttle_left`)."""
-        before = body.velocity.yps
-        if landing or (landing is not None and before > lim.top_speed):  # landed, or came down too fast to run
-            self._high_speed(world, body, lim, chosen, landing, throttle=throttle)
-            return
-        target = before + throttle
-        if target > lim.move and before <= lim.high_speed_above:
-            refusal = _entry_refusal(world, body, lim)
-            if refusal is not None:
-                world.emit(HighSpeedRefused(body.entity, before, refusal))
-                return
-        body.velocity.yps = target
-        if throttle:
-            world.emit(VelocityChanged(body.entity, before, target, throttle, 0))
-        if target > lim.high_speed_above:
-            body.control.state = MoveState.HIGH_SPEED
-            world.emit(EnteredHighSpeed(body.entity, target))
 
     def _cruise(self, world: World, body: Body, chosen: Rules) -> None:
         """At high speed with no change of speed asked and no footing paid for: the velocity stays, and it leaves
@@ -118,39 +158,45 @@ class VelocityChange(System):
             body.control.state = MoveState.NORMAL
             world.emit(LeftHighSpeed(body.entity, velocity, "slowed out of high speed"))
 
-    def _high_speed(
+    def _settle(
         self, world: World, body: Body, lim: Limits, chosen: Rules, landing: bool | None, *, throttle: int
     ) -> None:
-        """``landing``: :func:`_flier_landing` of ``body``; ``throttle``: what is left to apply at the end of the turn
+        """Apply :func:`velocity_step` to ``body``, rolling for a hasty deceleration. ``landing``:
+        :func:`_flier_landing` of ``body``; ``throttle``: what is left to apply at the end of the turn
         (:func:`throttle_left`)."""
         entity = body.entity
+        control = body.control
         before = body.velocity.yps
-        footing = body.control.extra_cost
-        if landing is not None:  # on the ground: down to its ground top speed, the footing included
-            footing = max(footing, before - lim.top_speed)
-        if throttle > 0 and footing == 0 and not landing:
-            body.velocity.yps = before + throttle
-            world.emit(VelocityChanged(entity, before, body.velocity.yps, throttle, 0))
+        step = velocity_step(
+            world,
+            body,
+            lim,
+            velocity=before,
+            throttle=throttle,
+            moved_yd=control.moved_yd,
+            turned_hexsides=control.turned_hexsides,
+            footing=control.extra_cost,
+            landing=landing,
+        )
+        if step.refusal is not None:
+            world.emit(HighSpeedRefused(entity, before, step.refusal))
             return
-        voluntary = min(max(0, -throttle), before - footing)
-        outcome = rules.footing_deceleration(before, footing, lim.basic_move, voluntary)
-        cause = LossCause.FOOTING if outcome.lost_control else None
-        if outcome.roll_modifier is not None:
+        cause = LossCause.FOOTING if step.lost_control else None
+        if step.roll_modifier is not None:
             skill, label = control_roll(world, body)
-            result = success_roll(world, entity, skill, label, "hasty deceleration", modifier=outcome.roll_modifier)
-            mount_rolled_dx(world, entity, result.success)
-            if not result.success:
-                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
-        after = before - footing if cause is not None else outcome.new_velocity
+            failed = failed_control_roll(world, entity, skill, label, "hasty deceleration", modifier=step.roll_modifier)
+            if failed is not None:
+                cause = failed
+        after = before - step.footing if cause is not None else step.velocity
         body.velocity.yps = after
         if after != before or throttle:
-            world.emit(VelocityChanged(entity, before, after, throttle, footing))
+            world.emit(VelocityChanged(entity, before, after, throttle, step.footing))
         if cause is not None:
-            lose_control(world, body, cause, body.control.moved_yd, chosen)
-        elif after > lim.high_speed_above:
-            if body.control.state is MoveState.NORMAL:  # a flier that came down fast: at high speed on the ground
-                body.control.state = MoveState.HIGH_SPEED
+            lose_control(world, body, cause, control.moved_yd, chosen)
+        elif step.high_speed:
+            if control.state is MoveState.NORMAL:  # entering high speed, or a flier that came down fast
+                control.state = MoveState.HIGH_SPEED
                 world.emit(EnteredHighSpeed(entity, after))
-        elif body.control.state is MoveState.HIGH_SPEED:
-            body.control.state = MoveState.NORMAL
+        elif control.state is MoveState.HIGH_SPEED:
+            control.state = MoveState.NORMAL
             world.emit(LeftHighSpeed(entity, after, "slowed out of high speed"))

@@ -231,8 +231,9 @@ def early_turn_modifier(body: Body, lim: Limits, chosen: Rules) -> int:
     return rules.early_turn_modifier(body.velocity.yps, move, reading.early_turn)
 
 
-def check_intent(world: World, body: Body, chosen: Rules) -> None:
-    """Raise :class:`~esper_motion.ecs.errors.IntentError` if ``body``'s intent breaks the rules in its present state.
+def check_intent(world: World, body: Body, chosen: Rules, *, lim: Limits | None = None) -> None:
+    """Raise :class:`~esper_motion.ecs.errors.IntentError` if ``body``'s intent breaks the rules in its present state
+    (``lim``: its :func:`~esper_motion.systems.gurps.shared.movers.limits`, when the caller has them already).
 
     Its fields are the world's to check (a game's writes are checked before the step starts). Refused here:
     anything but a plain Intent for a rider; turning, veering or changing speed with a Basic Move of 0 (Basic
@@ -259,7 +260,10 @@ def check_intent(world: World, body: Body, chosen: Rules) -> None:
     state = control.state
     # Asked for no turn, veer or change of speed, nothing left to check needs the limits, unless the mover is
     # moving in ordinary movement (its velocity must stay within what ordinary movement allows).
-    lim = limits(world, body, chosen) if moving or (state is MoveState.NORMAL and body.velocity.yps) else None
+    if moving or (state is MoveState.NORMAL and body.velocity.yps):
+        lim = limits(world, body, chosen) if lim is None else lim
+    else:
+        lim = None
     if lim is not None:
         _moves_under_own_power(body, lim)
     if state is MoveState.OUT_OF_CONTROL:

@@ -13,6 +13,7 @@ from esper_motion.systems.gurps.events import VelocityChanged
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.movers import (
     Body,
+    Limits,
     basic_move,
     bodies,
     carried,
@@ -79,15 +80,21 @@ def throttle_left(world: World) -> dict[int, int]:
     return world.per_turn(throttle_left, dict)
 
 
+def ordinary_split(body: Body, lim: Limits) -> tuple[int, int]:
+    """For ``body`` in ordinary movement: this turn's yards, which its throttle sets as the turn opens
+    (:func:`ordinary_yards`), and the throttle left for the end of the turn (what it asks past its Move beyond
+    them, else 0: :func:`throttle_left`)."""
+    yards = ordinary_yards(body, lim)
+    wanted = body.velocity.yps + body.intent.throttle
+    return yards, wanted - yards if wanted > lim.move else 0
+
+
 def _ordinary_turn(world: World, body: Body, chosen: Rules, left: dict[int, int]) -> None:
     """Set ``body``'s velocity, in ordinary movement, to this turn's yards (:func:`ordinary_yards`), and keep in
     ``left`` the throttle left for the end of the turn."""
     velocity = body.velocity
     throttle = body.intent.throttle
-    lim = limits(world, body, chosen)
-    yards = ordinary_yards(body, lim)
-    wanted = velocity.yps + throttle
-    left[body.entity] = wanted - yards if wanted > lim.move else 0
+    yards, left[body.entity] = ordinary_split(body, limits(world, body, chosen))
     if yards != velocity.yps:
         before = velocity.yps
         velocity.yps = yards

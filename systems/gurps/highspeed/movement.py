@@ -6,15 +6,16 @@ same path the system will; :class:`PathWalker` rolls the dice it asks for and wr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from esper_motion.components.flight import Flight
 from esper_motion.components.gurps import Control, FacingChange, LossCause, Mover, MoveState, Skills
 from esper_motion.components.motion import Position
 from esper_motion.components.mount import Mount
 from esper_motion.ecs import Phase, World
-from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, turn
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, turn
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.events import DodgedAside, Moved, ObstacleCrossed, Turned, WingspanObstructed
 from esper_motion.systems.gurps.options import Rules
@@ -27,6 +28,7 @@ from esper_motion.systems.gurps.shared.movers import (
     carried,
     dx_modifier,
     environment,
+    failed_control_roll,
     installed_rules,
     limits,
     loss_mode,
@@ -481,28 +483,38 @@ class PathWalker(IndexedSystem):
         chosen = installed_rules(world)
         self.index.refresh(world)
         walked: list[int] = []  # the bodies that have moved so far this turn
+        expected: dict[int, list[Hex]] = {}  # the paths forecast for bodies yet to move, each once a turn
         winged = winged_fliers(world) if chosen.house_flight else frozenset()
-        for body in bodies(world):
+        order = bodies(world)
+        for number, body in enumerate(order):
             if carried(body) or body.control.halted:
                 continue
-            self._walk(world, body, chosen, walked, body.entity in winged)
+            later = order[number + 1 :] if body.entity in winged else None
+            self._walk(world, body, chosen, walked, later, expected)
             if body.control.path:
                 walked.append(body.entity)
 
-    def _walk(self, world: World, body: Body, chosen: Rules, walked: list[int], winged: bool) -> None:
+    def _walk(  # noqa: PLR0917 (the walker's own state, passed down)
+        self,
+        world: World,
+        body: Body,
+        chosen: Rules,
+        walked: list[int],
+        later: Sequence[Body] | None,
+        expected: dict[int, list[Hex]],
+    ) -> None:
+        """Walk ``body``; ``later`` (a winged flier's only) are the bodies after it in initiative order, whose
+        forecast paths ``expected`` keeps."""
         control = body.control
         entity = body.entity
         index = self.index
-        if control.loss_cause is None and not control.turn_plan and not body.intent.veer and not winged:
+        if control.loss_cause is None and not control.turn_plan and not body.intent.veer and later is None:
             path = straight_path(body, level_points(world, entity, body.velocity.yps), index)
             if path is not None:
                 facing = body.facing.direction
                 self._write(world, body, WalkResult(facing, facing, path, len(path)))
                 return
-        loss = None
-        if control.loss_cause is not None:
-            loss = (control.lost_at_yd or 0, control.loss_cause)
-        plan = plan_walk(world, body, chosen, control.turn_plan, loss)
+        plan = plan_walk(world, body, chosen, control.turn_plan, _loss(control))
 
         def jump(obstacle: int, at: Hex) -> bool:
             result = success_roll(world, entity, jump_skill(world, body), "DX or Jumping", f"jump obstacle {obstacle}")
@@ -516,6 +528,7 @@ class PathWalker(IndexedSystem):
 
         met = False  # the wingspan roll is made once, where something first comes within the wingspan
         near: frozenset[int] | None = None  # the bodies moved so far that may come within the wingspan
+        coming: dict[int, list[Hex]] = {}  # the bodies yet to move that may, with the path each is to walk
 
         def wings(yard: int, at: Hex) -> bool:
             nonlocal met, near
@@ -523,18 +536,18 @@ class PathWalker(IndexedSystem):
                 return True
             if near is None:
                 near = could_meet(world, entity, walked, plan.start, plan.points)
-            found = wingspan_obstacles(world, index, entity, at, moment=yard / max(1, plan.points), moved=near)
+                coming.update(self._coming(world, chosen, entity, plan, later or (), expected))
+            moment = yard / max(1, plan.points)
+            found = wingspan_obstacles(world, index, entity, at, moment=moment, moved=near, coming=coming)
             if not found:
                 return True
             met = True
             world.emit(WingspanObstructed(entity, tuple(sorted(found)), False))
             dx = body.mover.dx + dx_modifier(world, entity)
-            result = success_roll(world, entity, dx, "DX", "obstacle in the wingspan")
-            mount_rolled_dx(world, entity, result.success)
-            if not result.success:
-                cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+            cause = failed_control_roll(world, entity, dx, "DX", "obstacle in the wingspan")
+            if cause is not None:
                 lose_control(world, body, cause, yard, chosen)
-            return result.success
+            return cause is None
 
         check = self.refuses
         refusal: FeatRefusal | None = None
@@ -543,7 +556,7 @@ class PathWalker(IndexedSystem):
             def refusal(feat: str, _at: Hex) -> bool:
                 return check(world, entity, feat)
 
-        watching = winged and loss is None and watched(world, body)
+        watching = later is not None and control.loss_cause is None and watched(world, body)
         result = walk(plan, index, jump, dodge, refuses=refusal, wings=wings if watching else None)
         if result.turned:
             at_speed = control.state is MoveState.HIGH_SPEED or control.loss_cause is not None
@@ -559,6 +572,37 @@ class PathWalker(IndexedSystem):
                 facing, previous = turn(facing, by), planned_yd
                 control.turned_hexsides += abs(by)
         self._write(world, body, result)
+
+    def _coming(  # noqa: PLR0917 (the walker's own state, passed down)
+        self,
+        world: World,
+        chosen: Rules,
+        entity: int,
+        plan: WalkPlan,
+        later: Sequence[Body],
+        expected: dict[int, list[Hex]],
+    ) -> dict[int, list[Hex]]:
+        """The bodies of ``later``, yet to move, that may come within the wingspan of winged flier ``entity``
+        walking ``plan`` (their start near enough), each with the path it is to walk: its own plan walked through
+        the index as it stood when first asked this turn (kept in ``expected``), every jump assumed made and
+        nobody dodging (House rules: Flying Movement and Combat: two fliers passing each other both roll,
+        whichever moves first)."""
+        reach = world.get(entity, Flight).wingspan_yd // 2
+        found: dict[int, list[Hex]] = {}
+        for other in later:
+            if carried(other) or other.control.halted:
+                continue
+            path = expected.get(other.entity)
+            if path is None:
+                points = level_points(world, other.entity, other.velocity.yps)
+                if distance(other.position.hex, plan.start) > plan.points + reach + points:
+                    continue
+                ahead = plan_walk(world, other, chosen, other.control.turn_plan, _loss(other.control))
+                path = expected[other.entity] = walk(ahead, self.index, _made, _stays).path
+            elif distance(other.position.hex, plan.start) > plan.points + reach + len(path):
+                continue
+            found[other.entity] = path
+        return found
 
     def _write(self, world: World, body: Body, result: WalkResult) -> None:
         """Put ``body`` where ``result`` says, with what its walk did in its ``Control``, and say so."""
@@ -579,3 +623,18 @@ class PathWalker(IndexedSystem):
             if struck_control is not None:
                 struck_control.halted = True
         world.emit(Moved(entity, tuple(result.path), result.extra))
+
+
+def _loss(control: Control) -> tuple[int, LossCause] | None:
+    """Where and why the walker lost control before its walk (None: it has not)."""
+    if control.loss_cause is None:
+        return None
+    return (control.lost_at_yd or 0, control.loss_cause)
+
+
+def _made(_obstacle: int, _at: Hex) -> bool:
+    return True
+
+
+def _stays(_other: int, _at: Hex, _aside: int) -> bool:
+    return False

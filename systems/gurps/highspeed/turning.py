@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from esper_motion.components.gurps import FacingChange, LossCause, MoveState
+from esper_motion.components.gurps import FacingChange, MoveState
 from esper_motion.ecs import Phase, System, World
 from esper_motion.systems.gurps.highspeed.intent import early_turn_modifier
 from esper_motion.systems.gurps.options import Rules
@@ -15,11 +15,10 @@ from esper_motion.systems.gurps.shared.movers import (
     bodies,
     carried,
     control_roll,
+    failed_control_roll,
     installed_rules,
     limits,
-    mount_rolled_dx,
 )
-from esper_motion.systems.gurps.shared.rolls import success_roll
 from esper_motion.systems.gurps.shared.transitions import lose_control
 
 
@@ -94,10 +93,8 @@ class TurnPlanner(System):
             if what is not None:
                 modifier = early_turn_modifier(body, lim, chosen)
                 skill, label = control_roll(world, body)
-                result = success_roll(world, body.entity, skill, label, what, modifier=modifier)
-                mount_rolled_dx(world, body.entity, result.success)
-                if not result.success:
-                    cause = LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+                cause = failed_control_roll(world, body.entity, skill, label, what, modifier=modifier)
+                if cause is not None:
                     lose_control(world, body, cause, at, chosen)
                     if chosen.house_control:
                         planned.append((at, by))

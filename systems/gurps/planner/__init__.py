@@ -6,7 +6,17 @@ The goals are components (``esper_motion.components.goals``); the search is :mod
 
 from __future__ import annotations
 
-from esper_motion.systems.gurps.planner.search import HORIZON, NODE_BUDGET, RISK_PRICE, Plan, PlannedTurn
-from esper_motion.systems.gurps.planner.system import GoalPlanner, plan
+from esper_motion.systems.gurps.planner.search import FAR_BUDGET, HORIZON, NODE_BUDGET, RISK_PRICE, Plan, PlannedTurn
+from esper_motion.systems.gurps.planner.system import REPLAN_LEFT, GoalPlanner, plan
 
-__all__ = ["HORIZON", "NODE_BUDGET", "RISK_PRICE", "GoalPlanner", "Plan", "PlannedTurn", "plan"]
+__all__ = [
+    "FAR_BUDGET",
+    "HORIZON",
+    "NODE_BUDGET",
+    "REPLAN_LEFT",
+    "RISK_PRICE",
+    "GoalPlanner",
+    "Plan",
+    "PlannedTurn",
+    "plan",
+]

@@ -13,13 +13,19 @@ velocity and heading, the yards run straight since its last change of facing, an
 - the chance that any of those rolls fails must be at most the mover's caution
   (:class:`~esper_motion.components.goals.Caution`), and a path that runs into something is not taken (but a ram
   into the entity pursued);
-- the next turn's velocity and state follow the ACCELERATION phase's rules (:func:`_end_of_turn`).
+- the next turn's velocity and state are the ACCELERATION phase's own
+  (:func:`~esper_motion.systems.gurps.highspeed.acceleration.velocity_step`, every roll made).
 
-Other movers are predicted at their present velocity along their heading; they stand where they are now for the
-walk itself (as in the preview). The search is a best-first search on turns taken plus a price on risk
-(:data:`RISK_PRICE`), guided by a lower bound of the turns still needed; it looks at most :data:`HORIZON` turns ahead
-and simulates at most :data:`NODE_BUDGET` turns in all. It rolls no die and breaks every tie by the order in which
-states were found, so the same world always gets the same plan.
+Other movers are predicted at their present velocity along their heading (:func:`moving_others`): no turn is planned
+to end in a hex another mover in motion is predicted in after that turn (but the entity rammed); for the walk itself
+they stand where they are now (as in the preview). The search is a best-first search on turns taken plus a price on
+risk (:data:`RISK_PRICE`), guided by a lower bound of the turns still needed; it looks at most :data:`HORIZON` turns
+ahead and simulates at most :data:`NODE_BUDGET` turns in all (:data:`FAR_BUDGET` for a goal beyond reach). It rolls no
+die and breaks every tie by the order in which states were found, so the same world always gets the same plan.
+
+A plan found is kept (``KeptPlan``, written by :func:`~esper_motion.systems.gurps.planner.system.decide`) and
+followed while the world stays as it assumed (:func:`kept_turns`). The seams a planner for other movers builds on:
+:class:`State` (a node), :func:`candidates` (the intents tried from one), :func:`advance` (one simulated turn).
 """
 
 from __future__ import annotations
@@ -32,18 +38,19 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Final, NamedTuple
 
-from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, Patrol, Pursue
+from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Patrol, Pursue
 from esper_motion.components.gurps import Control, Intent, MoveState, Posture
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.ecs import IntentError, RuleValueError, World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
-from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.highspeed.acceleration import velocity_step
 from esper_motion.systems.gurps.highspeed.intent import check_intent
+from esper_motion.systems.gurps.highspeed.maneuvers import ordinary_split
 from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_yd_after
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.posture.posture import check_posture_change
 from esper_motion.systems.gurps.preview import RollForecast, walk_forecast
-from esper_motion.systems.gurps.shared.movers import Body, Limits, limits, ordinary_yards, standing
+from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, carried, limits
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 
 HORIZON: Final = 4
@@ -53,6 +60,11 @@ NODE_BUDGET: Final = 400
 """The most turns one search simulates (a candidate intent tried from a state is one), which bounds its cost: each
 costs about 40 us of CPU time on the machine of the README's Performance section (tests/benchmarks/bench_planner.py),
 so a search at most about 16 ms there."""
+
+FAR_BUDGET: Final = 100
+"""The most turns one search simulates when the goal, where it will be after ``horizon`` turns, lies beyond what all
+but the last of them can cover at top speed: the search then finds a first leg only, and a quicker search finds one
+about as good (docs/goals.md)."""
 
 GREED: Final = 2.0
 """How much more the search weighs the turns it still expects (the yards still to go over top speed, a bound that is
@@ -77,14 +89,16 @@ class State(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class PlannedTurn:
-    """One turn of a plan: the intent, the rolls it needs with their exact odds, the hexes it enters, and the chance
-    that any of its rolls fails."""
+    """One turn of a plan: the intent, the rolls it needs with their exact odds, the hexes it enters, the chance
+    that any of its rolls fails, whether it meets the goal, and the state it leaves the mover in (every roll
+    made)."""
 
     intent: Intent
     rolls: tuple[RollForecast, ...]
     path: tuple[Hex, ...]
     failure_chance: Fraction
     meets_goal: bool
+    after: State
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,14 +161,21 @@ def yards_field(
         return kept
     found = {place: 0}
     queue = deque([place])
+    occupied = index.occupied  # nothing stands anywhere else
+    pq, pr = place
     while queue and len(found) < FIELD_HEXES:
-        hex = queue.popleft()
+        q, r = hex = queue.popleft()
         yards = found[hex] + 1
-        for step in DIRECTIONS:
-            ahead = (hex[0] + step[0], hex[1] + step[1])
-            if ahead in found or distance(ahead, place) > reach:
+        for dq, dr in DIRECTIONS:
+            ahead = (q + dq, r + dr)
+            if ahead in found:
                 continue
-            if any(not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)):
+            x, y = ahead[0] - pq, ahead[1] - pr
+            if (abs(x) + abs(y) + abs(x + y)) // 2 > reach:  # further from the place than it looks (distance)
+                continue
+            if ahead in occupied and any(
+                not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)
+            ):
                 continue
             found[ahead] = yards
             queue.append(ahead)
@@ -198,12 +219,47 @@ def aim_of(
 
 def predicted(world: World, entity: int, turns: int) -> Hex:
     """Where ``entity`` will be ``turns`` turns from now if it keeps its present velocity along its heading."""
-    q, r = world.get(entity, Position).hex
+    return along(*motion(world, entity), turns)
+
+
+def motion(world: World, entity: int) -> tuple[Hex, int, int]:
+    """``entity``'s hex, velocity (0 without a ``Velocity``) and heading."""
     velocity = world.try_get(entity, Velocity)
-    if velocity is None or not velocity.yps:
-        return (q, r)
-    dq, dr = DIRECTIONS[velocity.heading]
-    return (q + dq * velocity.yps * turns, r + dr * velocity.yps * turns)
+    yps, heading = (0, 0) if velocity is None else (velocity.yps, velocity.heading)
+    return world.get(entity, Position).hex, yps, heading
+
+
+def along(hex: Hex, yps: int, heading: int, turns: int) -> Hex:
+    """Where a mover in ``hex`` at ``yps`` along ``heading`` is ``turns`` turns later."""
+    dq, dr = DIRECTIONS[heading]
+    return (hex[0] + dq * yps * turns, hex[1] + dr * yps * turns)
+
+
+Moving = tuple[dict[Hex, int], ...]
+"""Where the movers in motion will be after each turn ahead, at their present velocity (:func:`moving_others`): the
+hexes after turn 1, 2, ..., each naming the entity predicted there."""
+
+
+def moving_others(world: World, turns: int) -> Moving:
+    """Where every mover in motion (its ``Velocity.yps`` above 0; a rider goes with its mount) will be after each of
+    the next ``turns`` turns if it keeps its present velocity along its heading (:func:`predicted`)."""
+    found: list[dict[Hex, int]] = [{} for _ in range(turns)]
+    for body in bodies(world):
+        yps = body.velocity.yps
+        if not yps or carried(body):
+            continue
+        for turn, hexes in enumerate(found, start=1):
+            hexes.setdefault(along(body.position.hex, yps, body.velocity.heading, turn), body.entity)
+    return tuple(found)
+
+
+def _into_another(moving: Moving, entity: int, ram: int | None, turn: int, hex: Hex) -> bool:
+    """Whether ``hex`` is where :func:`moving_others` puts a mover other than ``entity`` (and the one it rams) after
+    turn ``turn``."""
+    if turn > len(moving):
+        return False
+    other = moving[turn - 1].get(hex)
+    return other is not None and other not in {entity, ram}
 
 
 def _place(aim: Aim, turn: int) -> Hex | None:
@@ -250,38 +306,80 @@ def _facing_off(aim: Aim, state: State, turn: int) -> int:
     return 1 - (-gain if aim.away else gain)
 
 
-def candidates(body: Body, lim: Limits, risky: bool, short_yd: int) -> tuple[Intent, ...]:
+def candidates(body: Body, lim: Limits, risky: bool, short_yd: int, place: Hex | None = None) -> tuple[Intent, ...]:
     """The intents tried from ``body``'s state, in the fixed order that breaks ties: every throttle of interest
     (:func:`_throttles`; ``short_yd`` is how far the goal still is) with no turn, then with a turn of one hexside
     either way and, below high speed, of two; at high speed also a veer to either side for the whole path; and with
-    ``risky`` the pushed ones (an early or tight turn, the hardest deceleration). Those the rules refuse are dropped
-    by :func:`advance`, not here. The same state gets the same intents, made once (never change them)."""
+    ``risky`` the pushed ones (an early or tight turn, the hardest deceleration). Below high speed, also each pace
+    that, after the turn, ends on a straight line to ``place`` (:func:`_legs`). Those the rules refuse are dropped by
+    :func:`advance`, not here. The same state gets the same intents, made once (never change them)."""
     high = body.control.state is MoveState.HIGH_SPEED
     velocity = body.velocity.yps
-    return _intents(velocity, high, risky, _throttles(velocity, lim, high, risky, short_yd), lim.safe_decel)
+    throttles = _throttles(velocity, lim, high, risky, short_yd)
+    if high:
+        return _intents(velocity, risky, throttles, lim.safe_decel)
+    legs = _legs(body.position.hex, body.facing.direction, place, lim.move)
+    found = [_ordinary_intent(throttle, turn) for throttle in throttles for turn in _ORDINARY_TURNS]
+    found.extend(
+        _ordinary_intent(yards - velocity, turn)
+        for yards, turn in legs
+        if yards - velocity not in throttles  # the others are there already
+    )
+    return tuple(found)
+
+
+_ORDINARY_TURNS: Final = (0, 1, -1, 2, -2)
+"""The turns tried below high speed, made as the turn opens."""
+
+
+@lru_cache(maxsize=256)
+def _ordinary_intent(throttle: int, turn: int) -> Intent:
+    return Intent(throttle=throttle, turn=turn)
+
+
+@lru_cache(maxsize=4096)
+def _legs(hex: Hex, facing: int, place: Hex | None, move: int) -> tuple[tuple[int, int], ...]:
+    """Each (yards, turn), yards from 1 to ``move`` - 1, after which a mover at ``hex`` facing ``facing`` that turned
+    ``turn`` hexsides as the turn opened (:data:`_ORDINARY_TURNS`) ends on a straight line of hexes to ``place`` (the
+    first leg of a way there in two straight legs); none for no place."""
+    if place is None:
+        return ()
+    x, y = place[0] - hex[0], place[1] - hex[1]
+    found: dict[tuple[int, int], None] = {}
+    for turn in _ORDINARY_TURNS:
+        aq, ar = DIRECTIONS[(facing + turn) % 6]
+        for bq, br in DIRECTIONS:
+            det = aq * br - ar * bq
+            if not det:
+                continue
+            yards, rest = divmod(x * br - y * bq, det)
+            if not rest and 0 < yards < move and (aq * y - ar * x) * det >= 0:  # the second leg's yards: 0 or more
+                found[yards, turn] = None
+    return tuple(found)
 
 
 @lru_cache(maxsize=1024)
-def _intents(velocity: int, high: bool, risky: bool, throttles: tuple[int, ...], safe_decel: int) -> tuple[Intent, ...]:
+def _intents(velocity: int, risky: bool, throttles: tuple[int, ...], safe_decel: int) -> tuple[Intent, ...]:
+    """The intents tried at high speed (:func:`candidates`)."""
     found: list[Intent] = []
     for throttle in throttles:
-        push = high and -throttle > safe_decel
+        push = -throttle > safe_decel
         found.append(Intent(throttle=throttle, push=push))
-        found.extend(Intent(throttle=throttle, turn=turn, push=push) for turn in ((1, -1) if high else (1, -1, 2, -2)))
-        if high and velocity:
+        found.extend(Intent(throttle=throttle, turn=turn, push=push) for turn in (1, -1))
+        if velocity:
             found.append(Intent(throttle=throttle, veer=(1,) * velocity, push=push))
             found.append(Intent(throttle=throttle, veer=(-1,) * velocity, push=push))
-        if high and risky:
+        if risky:
             found.extend(Intent(throttle=throttle, turn=turn, turn_at_yd=0, push=True) for turn in (1, -1, 2, -2))
     return tuple(found)
 
 
 def _throttles(velocity: int, lim: Limits, high: bool, risky: bool, short_yd: int) -> tuple[int, ...]:
-    """The throttles tried from ``velocity``: below high speed the full Move, the fastest entry to high speed, then
-    every velocity below Move down to a stop; at high speed the most acceleration, half of it, none,
+    """The throttles tried from ``velocity``: below high speed the full Move, the fastest entry to high speed, the
+    yards still to go when fewer than Move, and a stop; at high speed the most acceleration, half of it, none,
     half and all of the safe deceleration and, with ``risky``, the hardest deceleration."""
     if not high:
-        found = [lim.move, lim.entry_limit, *range(lim.move - 1, -1, -1)]
+        found = [lim.move, lim.entry_limit, *((short_yd,) if short_yd < lim.move else ()), 0]
         return tuple(dict.fromkeys(target - velocity for target in found))  # in order, each once
     up = max(0, min(lim.accel_step, lim.top_speed - velocity))
     safe = min(lim.safe_decel, velocity)
@@ -328,23 +426,28 @@ def body_in(template: Body, state: State) -> Body:
         template.entity,
         position,
         Facing(state.facing),
-        Velocity(state.velocity, state.heading),
+        Velocity(state.velocity, heading=state.heading),
         template.mover,
         control,
         template.intent,
     )
 
 
-def advance(world: World, chosen: Rules, index: SpatialIndex, body: Body, state: State) -> Outcome | None:
-    """The turn ``body`` (in ``state``) would make with its intent, or None when the rules refuse the intent."""
+def advance(
+    world: World, chosen: Rules, index: SpatialIndex, body: Body, state: State, *, lim: Limits | None = None
+) -> Outcome | None:
+    """The turn ``body`` (in ``state``) would make with its intent, or None when the rules refuse the intent.
+    ``lim``: ``body``'s limits in ``state`` (which its intent does not change), when the caller has them already."""
+    if lim is None:
+        lim = limits(world, body, chosen)
     try:
-        check_intent(world, body, chosen)
+        check_intent(world, body, chosen, lim=lim)
         posture = world.try_get(body.entity, Posture)
         if posture is not None:
             check_posture_change(body.entity, body.intent, posture)
     except (IntentError, RuleValueError):
         return None
-    forecast, result = walk_forecast(world, body, chosen, index)
+    forecast, result = walk_forecast(world, body, chosen, index, lim=lim)
     chance = _NO_CHANCE
     if forecast.loses_control is not None:
         chance = Fraction(1)
@@ -353,7 +456,6 @@ def advance(world: World, chosen: Rules, index: SpatialIndex, body: Body, state:
         for roll in forecast.rolls:
             held *= roll.chance
         chance = 1 - held
-    lim = limits(world, body, chosen)
     velocity, high = _end_of_turn(world, body, lim, result)
     end = result.path[-1] if result.path else state.hex
     after = State(end, result.facing, result.heading, velocity, straight_yd_after(state.straight_yd, result), high)
@@ -362,29 +464,40 @@ def advance(world: World, chosen: Rules, index: SpatialIndex, body: Body, state:
 
 def _end_of_turn(world: World, body: Body, lim: Limits, result: WalkResult) -> tuple[int, bool]:
     """The velocity and high speed or not that the ACCELERATION phase leaves ``body`` with after ``result``, every
-    roll made (``esper_motion.systems.gurps.highspeed.acceleration.VelocityChange``: ordinary movement within Move,
-    entering high speed on an eligible turn, acceleration and deceleration at speed, footing's forced deceleration;
-    Basic Set: High-Speed Movement). Below high speed the throttle took effect as the turn opened, within what the
-    maneuver allows (``ManeuverLimits``; :func:`~esper_motion.systems.gurps.shared.movers.ordinary_yards`), and only
-    what it asks past Move is left for the end of the turn."""
-    before = body.velocity.yps
-    throttle = body.intent.throttle
+    roll made: :func:`~esper_motion.systems.gurps.highspeed.acceleration.velocity_step`, which ``VelocityChange``
+    applies. Below high speed the throttle took effect as the turn opened, within what the maneuver allows, and only
+    what it asks past Move is left for the end of the turn
+    (:func:`~esper_motion.systems.gurps.highspeed.maneuvers.ordinary_split`)."""
+    velocity, throttle = body.velocity.yps, body.intent.throttle
     if body.control.state is MoveState.NORMAL:  # this turn's yards at once, what is asked past Move at the end
-        yards = ordinary_yards(body, lim)
-        wanted = before + throttle
-        target = yards + (wanted - yards if wanted > lim.move else 0)
-        if target > lim.move and yards <= lim.high_speed_above:
-            turned = sum(abs(by) for _, _, by in result.turned)
-            if not rules.can_enter_high_speed(
-                len(result.path), lim.move, turned, body.intent.maneuver, standing(world, body.entity)
-            ):
-                return yards, yards > lim.high_speed_above
-        return target, target > lim.high_speed_above
-    if throttle > 0 and result.extra == 0:
-        return before + throttle, True
-    voluntary = min(max(0, -throttle), before - result.extra)
-    after = rules.footing_deceleration(before, result.extra, lim.basic_move, voluntary).new_velocity
-    return after, after > lim.high_speed_above
+        velocity, throttle = ordinary_split(body, lim)
+    step = velocity_step(
+        world,
+        body,
+        lim,
+        velocity=velocity,
+        throttle=throttle,
+        moved_yd=len(result.path),
+        turned_hexsides=sum(abs(by) for _, _, by in result.turned),
+        footing=result.extra,
+        landing=None,
+    )
+    return step.velocity, step.high_speed
+
+
+def straight_enough(world: World, chosen: Rules, root: Body) -> int | None:
+    """The yards run straight past which nothing the rules ask changes (the turning radius at top speed; None for
+    no radius): states that differ only beyond it are one state (:func:`capped`)."""
+    top = max(1, limits(world, root, chosen).top_speed)
+    radius = limits(world, body_in(root, state_of(root)._replace(velocity=top, high_speed=True)), chosen).radius
+    return int(radius) if radius != math.inf else None
+
+
+def capped(state: State, enough: int | None) -> State:
+    """``state`` with its yards run straight no more than ``enough`` (:func:`straight_enough`)."""
+    if enough is not None and state.straight_yd > enough:
+        return state._replace(straight_yd=enough)
+    return state
 
 
 @dataclass(slots=True)
@@ -393,7 +506,7 @@ class _Node:
     turn: int
     cost: float
     parent: _Node | None
-    step: PlannedTurn | None
+    step: tuple[Intent, Outcome] | None  # the turn that led here (a PlannedTurn is made for the plan's turns only)
     met: bool
 
 
@@ -408,9 +521,11 @@ def search(
     horizon: int = HORIZON,
     budget: int = NODE_BUDGET,
     fields: Fields | None = None,
+    moving: Moving = (),
 ) -> Plan | None:
     """The best plan the budget finds for ``root`` (a mover in control, the intent it holds ignored) toward ``goal``,
-    taking no turn whose chance of failing a roll is above ``caution``; None when the entity the goal names is gone.
+    taking no turn whose chance of failing a roll is above ``caution`` nor one ending where ``moving`` puts another
+    mover after that turn (:func:`moving_others`); None when the entity the goal names is gone.
 
     The plan that meets the goal soonest (turns, plus :data:`RISK_PRICE` on each turn's chance of failure) within
     ``horizon`` turns; when none is found within the budget, the plan that ends nearest the goal (fewest yards short,
@@ -420,14 +535,13 @@ def search(
         return None
     top = max(1, limits(world, root, chosen).top_speed)
     start = state_of(root)
-    # Yards run straight past the turning radius at top speed change nothing the rules ask: states that differ only
-    # there are one state.
-    radius = limits(world, body_in(root, start._replace(velocity=top, high_speed=True)), chosen).radius
-    enough = int(radius) if radius != math.inf else None
+    enough = straight_enough(world, chosen, root)
     first = _Node(start, 0, 0.0, None, None, False)
     best = first
     best_key: tuple[int, float, int] | None = None
     short_now = yards_short(aim, start, 1)
+    if yards_short(aim, start, horizon) > top * (horizon - 1):  # where the goal will be then
+        budget = min(budget, FAR_BUDGET)
     frontier: list[tuple[float, float, int, int, int, _Node]] = [(0.0, 0.0, 0, 0, 0, first)]
     found = 0
     evaluated = 0
@@ -441,17 +555,19 @@ def search(
             continue
         template = root if node.parent is None else body_in(root, node.state)
         lim = limits(world, template, chosen)
-        for intent in candidates(template, lim, risky, yards_short(aim, node.state, node.turn + 1)):
+        ahead = node.turn + 1
+        for intent in candidates(template, lim, risky, yards_short(aim, node.state, ahead), _place(aim, ahead)):
             if evaluated >= budget:
                 break
             evaluated += 1
-            outcome = advance(world, chosen, index, template._replace(intent=intent), node.state)
+            outcome = advance(world, chosen, index, template._replace(intent=intent), node.state, lim=lim)
             if outcome is None or (outcome.failure_chance and outcome.failure_chance > caution):
                 continue
             if outcome.struck is not None and outcome.struck != aim.ram:
                 continue
-            if enough is not None and outcome.state.straight_yd > enough:
-                outcome = outcome._replace(state=outcome.state._replace(straight_yd=enough))
+            if _into_another(moving, root.entity, aim.ram, node.turn + 1, outcome.state.hex):
+                continue
+            outcome = outcome._replace(state=capped(outcome.state, enough))
             turn = node.turn + 1
             cost = node.cost + 1 + (RISK_PRICE * float(outcome.failure_chance) if outcome.failure_chance else 0)
             key = (outcome.state, turn)
@@ -459,8 +575,7 @@ def search(
                 continue
             seen[key] = cost
             met = meets(aim, outcome.state, outcome.path, outcome.struck, turn)
-            step = PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met)
-            child = _Node(outcome.state, turn, cost, node, step, met)
+            child = _Node(outcome.state, turn, cost, node, (intent, outcome), met)
             short = yards_short(aim, outcome.state, turn)
             child_key = (0 if met else max(1, short), cost, turn)
             if best_key is None or child_key < best_key:
@@ -478,6 +593,102 @@ def search(
 def _plan(entity: int, node: _Node, reaches: bool, nearer: bool, evaluated: int) -> Plan:
     steps: list[PlannedTurn] = []
     while node.step is not None and node.parent is not None:
-        steps.append(replace(node.step, intent=replace(node.step.intent)))  # the plan's own intents
+        intent, outcome = node.step
+        steps.append(
+            PlannedTurn(
+                replace(intent),  # the plan's own intent
+                outcome.rolls,
+                outcome.path,
+                outcome.failure_chance,
+                node.met,
+                outcome.state,
+            )
+        )
         node = node.parent
     return Plan(entity, tuple(reversed(steps)), reaches, nearer, evaluated)
+
+
+def named_entity(goal: Goal) -> int | None:
+    """The entity ``goal`` names (pursued, fled, kept beside), or None."""
+    if isinstance(goal, Flee):
+        return goal.source
+    if isinstance(goal, (Pursue, KeepStation)):
+        return goal.target
+    return None
+
+
+def kept_state(kept: KeptPlan, turn: int) -> State:
+    """The state ``kept`` predicts after its turn ``turn`` (0: now)."""
+    return State(
+        kept.hexes[turn],
+        kept.facings[turn],
+        kept.headings[turn],
+        kept.velocities[turn],
+        kept.straight_yd[turn],
+        kept.high_speed[turn],
+    )
+
+
+def kept_intent(kept: KeptPlan, turn: int) -> Intent:
+    """The intent of ``kept``'s turn ``turn`` (0: the next), as :func:`candidates` made it."""
+    side = kept.veers[turn]
+    return Intent(
+        throttle=kept.throttles[turn],
+        turn=kept.turns[turn],
+        turn_at_yd=0 if kept.at_once[turn] else None,
+        push=kept.pushes[turn],
+        veer=(side,) * kept.velocities[turn] if side else (),
+    )
+
+
+def holds(world: World, root: Body, goal: Goal, *, caution: float, kept: KeptPlan, enough: int | None) -> bool:
+    """Whether the world stays as ``kept`` assumed: ``root`` in the state it predicted for now, the goal and
+    caution the same, the entity the goal names where its prediction put it and at the same velocity."""
+    if not kept.throttles or kept.goal != repr(goal) or kept.caution != caution:
+        return False
+    if capped(state_of(root), enough) != kept_state(kept, 0):
+        return False
+    other = named_entity(goal)
+    if other is None or not world.exists(other) or not world.has(other, Position):
+        return kept.target_hex is None
+    hex, yps, heading = motion(world, other)
+    if kept.target_hex is None or (yps, heading) != (kept.target_yps, kept.target_heading):
+        return False
+    return hex == along(kept.target_hex, yps, heading, kept.followed)
+
+
+def kept_turns(
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    root: Body,
+    goal: Goal,
+    *,
+    caution: float,
+    kept: KeptPlan,
+    most: int,
+    moving: Moving = (),
+) -> tuple[PlannedTurn, ...]:
+    """The first ``most`` turns of ``kept`` for ``root`` while the world stays as it assumed (:func:`holds`) and each
+    turn, simulated again now (:func:`advance`), is allowed within ``caution``, runs into nothing (but the entity
+    rammed), ends where ``moving`` puts no other mover and leaves the state the plan predicted; none when the plan no
+    longer holds from the first."""
+    enough = straight_enough(world, chosen, root)
+    if not holds(world, root, goal, caution=caution, kept=kept, enough=enough):
+        return ()
+    ram = goal.target if isinstance(goal, Pursue) and goal.ram else None
+    found: list[PlannedTurn] = []
+    for turn in range(min(most, len(kept.throttles))):
+        state = state_of(root) if turn == 0 else kept_state(kept, turn)
+        intent = kept_intent(kept, turn)
+        body = root if turn == 0 else body_in(root, state)
+        outcome = advance(world, chosen, index, body._replace(intent=intent), state)
+        if outcome is None or outcome.failure_chance > caution:
+            break
+        after = capped(outcome.state, enough)
+        if (outcome.struck is not None and outcome.struck != ram) or after != kept_state(kept, turn + 1):
+            break
+        if _into_another(moving, root.entity, ram, turn + 1, after.hex):
+            break
+        found.append(PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, kept.meets[turn], after))
+    return tuple(found)

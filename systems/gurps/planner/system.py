@@ -2,19 +2,40 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
-from esper_motion.components.goals import GOAL_TYPES, Caution, Flee, Goal, KeepStation, Patrol, Pursue
+from esper_motion.components.goals import GOAL_TYPES, Caution, Flee, Goal, KeepStation, KeptPlan, Patrol, Pursue
 from esper_motion.components.gurps import Intent, MoveState, Obstacle
 from esper_motion.components.motion import Position
 from esper_motion.ecs import Phase, System, World, WorldError, watch
+from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
-from esper_motion.systems.gurps.planner.search import HORIZON, Fields, Plan, search
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner.search import (
+    HORIZON,
+    Fields,
+    Moving,
+    Plan,
+    kept_turns,
+    motion,
+    moving_others,
+    named_entity,
+    search,
+)
 from esper_motion.systems.gurps.shared.movers import Body, bodies, body_of, carried, installed_rules
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
 _INTENT_FIELDS = ("maneuver", "throttle", "turn", "turn_at_yd", "push", "veer", "slam", "life_or_death", "turns")
+
+REPLAN_LEFT: Final = 2
+"""A kept plan that does not reach the goal is searched again once fewer of its turns than this are left (one that
+reaches it is followed to its end)."""
+
+_PER_TURN = ("throttles", "turns", "at_once", "pushes", "veers", "meets")
+_PER_STATE = ("hexes", "facings", "headings", "velocities", "straight_yd", "high_speed")
+_KEPT_FIELDS = tuple(field.name for field in dataclasses.fields(KeptPlan))
 
 
 def goals(world: World) -> dict[int, Goal]:
@@ -97,6 +118,7 @@ class GoalPlanner(System):
         if layout != self._layout:
             self._fields.clear()
             self._layout = layout
+        moving = moving_others(world, HORIZON)
         for body in bodies(world):
             goal = found.get(body.entity)
             if goal is None:
@@ -106,10 +128,7 @@ class GoalPlanner(System):
             if why is not None:
                 world.emit(GoalUnreachable(body.entity, type(goal).__name__, why))
                 continue
-            chosen_plan = search(
-                world, chosen, index, body, goal, caution=caution_of(world, body.entity), fields=self._fields
-            )
-            assert chosen_plan is not None  # a lost target was set to None above
+            chosen_plan = decide(world, chosen, index, body, goal, fields=self._fields, moving=moving)
             self._follow(world, body, goal, chosen_plan)
 
     def _follow(self, world: World, body: Body, goal: Goal, chosen_plan: Plan) -> None:
@@ -125,12 +144,102 @@ class GoalPlanner(System):
             goal.next_index = (goal.next_index + 1) % len(goal.waypoints)
 
 
+def decide(
+    world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: Goal, *, fields: Fields, moving: Moving
+) -> Plan:
+    """The plan ``body`` follows this turn toward ``goal``: its kept plan (``KeptPlan``) while the world stays as that
+    assumed (:func:`~esper_motion.systems.gurps.planner.search.kept_turns`) and it has turns enough left
+    (:data:`REPLAN_LEFT`), else a new search, kept when it brings the mover nearer. Writes the ``KeptPlan`` (adding
+    one the first time: after that only its fields change)."""
+    caution = caution_of(world, body.entity)
+    kept = world.try_get(body.entity, KeptPlan)
+    following = _following(world, chosen, index, body, goal, caution=caution, most=1, moving=moving)
+    if following is not None:
+        assert kept is not None
+        _move_on(kept)
+        return following
+    found = search(world, chosen, index, body, goal, caution=caution, fields=fields, moving=moving)
+    assert found is not None  # a lost target was set to None before
+    made = _kept_of(world, goal, caution, found)
+    if kept is None:
+        world.add(body.entity, made)
+    else:
+        for name in _KEPT_FIELDS:
+            setattr(kept, name, getattr(made, name))
+    return found
+
+
+def _following(
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    body: Body,
+    goal: Goal,
+    *,
+    caution: float,
+    most: int,
+    moving: Moving,
+) -> Plan | None:
+    """The first ``most`` turns of ``body``'s kept plan, when it follows it this turn (:func:`decide`), else None."""
+    kept = world.try_get(body.entity, KeptPlan)
+    if kept is None or not (kept.reaches or len(kept.throttles) >= REPLAN_LEFT):
+        return None
+    turns = kept_turns(world, chosen, index, body, goal, caution=caution, kept=kept, most=most, moving=moving)
+    if not turns:
+        return None
+    return Plan(body.entity, turns, kept.reaches and len(turns) == len(kept.throttles), True, len(turns))
+
+
+def _kept_of(world: World, goal: Goal, caution: float, found: Plan) -> KeptPlan:
+    """The ``KeptPlan`` of ``found`` once its first turn is taken (none kept for a plan that brings it no nearer)."""
+    if not found.nearer or len(found.turns) < 2:  # the turn taken now, and one to follow
+        return KeptPlan()
+    rest = found.turns[1:]
+    states = [turn.after for turn in found.turns]
+    other = named_entity(goal)
+    target_hex: Hex | None = None
+    yps = heading = 0
+    if other is not None and world.exists(other) and world.has(other, Position):
+        target_hex, yps, heading = motion(world, other)
+    return KeptPlan(
+        throttles=tuple(turn.intent.throttle for turn in rest),
+        turns=tuple(turn.intent.turn for turn in rest),
+        at_once=tuple(turn.intent.turn_at_yd == 0 for turn in rest),
+        pushes=tuple(turn.intent.push for turn in rest),
+        veers=tuple(turn.intent.veer[0] if turn.intent.veer else 0 for turn in rest),
+        meets=tuple(turn.meets_goal for turn in rest),
+        hexes=tuple(state.hex for state in states),
+        facings=tuple(state.facing for state in states),
+        headings=tuple(state.heading for state in states),
+        velocities=tuple(state.velocity for state in states),
+        straight_yd=tuple(state.straight_yd for state in states),
+        high_speed=tuple(state.high_speed for state in states),
+        reaches=found.reaches,
+        goal=repr(goal),
+        caution=caution,
+        target_hex=target_hex,
+        target_yps=yps,
+        target_heading=heading,
+        followed=1,
+    )
+
+
+def _move_on(kept: KeptPlan) -> None:
+    """Drop the turn of ``kept`` taken now (all of it after the last)."""
+    last = len(kept.throttles) == 1
+    for name in _PER_TURN:
+        setattr(kept, name, getattr(kept, name)[1:])
+    for name in _PER_STATE:
+        setattr(kept, name, () if last else getattr(kept, name)[1:])
+    kept.followed += 1
+
+
 def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
-    """The plan ``entity`` would follow toward its goal over the next ``turns`` turns, as the planner finds it now:
-    each turn's intent, the rolls it needs with their exact odds, and its path (shown before it happens). Nothing
-    in the world changes. A :class:`~esper_motion.ecs.WorldError` for an entity with no goal, no full GURPS body,
-    or one the planner does not plan (a flier in the air, a rider, a mover out of control), or whose goal's entity
-    is gone."""
+    """The plan ``entity`` would follow toward its goal over the next ``turns`` turns, as the planner finds it now
+    (the turns left of the plan it keeps, while that holds; else a new search): each turn's intent, the rolls it needs
+    with their exact odds, and its path (shown before it happens). Nothing in the world changes. A
+    :class:`~esper_motion.ecs.WorldError` for an entity with no goal, no full GURPS body, or one the planner does not
+    plan (a flier in the air, a rider, a mover out of control), or whose goal's entity is gone."""
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
         raise WorldError(f"plan: turns = {turns!r}: expected a whole number of turns, 1 or more")
     goal = goals(world).get(entity)
@@ -142,10 +251,12 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
         raise WorldError(f"entity {entity} cannot be planned now: {why}")
     index = SpatialIndex()
     index.rebuild(world)
+    chosen, caution = installed_rules(world), caution_of(world, entity)
     watch.pause()  # the search builds components of its own, which no world holds: no record of their writes
     try:
-        found = search(
-            world, installed_rules(world), index, body, goal, caution=caution_of(world, entity), horizon=turns
+        moving = moving_others(world, turns)
+        found = _following(world, chosen, index, body, goal, caution=caution, most=turns, moving=moving) or search(
+            world, chosen, index, body, goal, caution=caution, horizon=turns, moving=moving
         )
     finally:
         watch.resume()

@@ -11,8 +11,9 @@ from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import Damage, World, WorldError
 from esper_motion.ecs.hexgrid import Hex, away_from, neighbour
 from esper_motion.systems.gurps import rules
-from esper_motion.systems.gurps.events import Collided, FallDamage, KnockedDown
+from esper_motion.systems.gurps.events import Collided, FallDamage, KnockedBack, KnockedDown
 from esper_motion.systems.gurps.shared.injury import wound
+from esper_motion.systems.gurps.shared.movers import moved_outside_walk
 from esper_motion.systems.gurps.shared.rolls import dice_roll, skill_roll
 from esper_motion.systems.gurps.shared.spatial import entity_height_yd, shared_index
 from esper_motion.systems.gurps.shared.transitions import come_to_rest
@@ -153,7 +154,8 @@ KNOCKBACK_ROLL: Final = "keep its feet after knockback"
 def knock_back(world: World, entity: int, attacker: int, source: Hex, yards: int) -> None:
     """Knock body ``entity`` back ``yards`` away from ``source``, where ``attacker`` struck from (the facts in
     docs/architecture.md: knockback): straight away, yard by yard, into what it meets there, a collision at
-    ``yards`` yd/s (:func:`resolve_collision`); then, on the ground and still on its feet, it rolls the best of DX,
+    ``yards`` yd/s (:func:`resolve_collision`), the hexes entered added to its ``Control.path``
+    (:class:`KnockedBack`); then, on the ground and still on its feet, it rolls the best of DX,
     Acrobatics or Judo at -1 a yard after the first, or falls down. Readings chosen: the way is the first facing
     from east of those straight away (:func:`~esper_motion.ecs.hexgrid.away_from`); a flier is knocked back but
     has nothing to fall down on."""
@@ -161,15 +163,22 @@ def knock_back(world: World, entity: int, attacker: int, source: Hex, yards: int
     position = world.get(entity, Position)
     height = entity_height_yd(world, entity)
     way = away_from(position.hex, source)[0]
+    path: list[Hex] = []
+    struck: int | None = None
     for _ in range(yards):
         ahead = neighbour(position.hex, way)
         met = [other for other, _ in index.obstacles_in_way(ahead, position.altitude_yd, height)]
         met += index.bodies_in_way(ahead, entity, position.altitude_yd, height)
         if met:
-            resolve_collision(world, entity, met[0], yards, position.hex)
+            struck = met[0]
             break
         index.shift(entity, way)
         position.q, position.r = ahead
+        path.append(ahead)
+    moved_outside_walk(world, entity, path)
+    world.emit(KnockedBack(entity, attacker, tuple(path)))
+    if struck is not None:
+        resolve_collision(world, entity, struck, yards, position.hex)
     posture = world.try_get(entity, Posture)
     if position.altitude_yd > 0 or (posture is not None and posture.state is not PostureState.STANDING):
         return

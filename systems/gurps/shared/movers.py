@@ -32,11 +32,12 @@ from esper_motion.components.gurps import (
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import World, WorldError
+from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.shared.dive import speed_limits
 from esper_motion.systems.gurps.shared.injury_model import general_rules
-from esper_motion.systems.gurps.shared.rolls import shock
+from esper_motion.systems.gurps.shared.rolls import shock, success_roll
 
 Environment = Literal["ground", "air", "water"]
 """Where an entity moves: the Move it uses and what losing control does depend on it."""
@@ -304,8 +305,9 @@ def limits(world: World, body: Body, chosen: Rules) -> Limits:
     """
     where, base, rated = _move_in_use(world, body)
     mover, house = body.mover, chosen.house_control
+    rated_as_rated = house and not chosen.house_top_speed_encumbered
     move, top, first_turn, accel_step, max_decel, radius, high = _fixed_limits(
-        base, rated, mover.encumbrance, mover.enhanced, house, chosen.turning_radius, body.velocity.yps
+        base, rated, mover.encumbrance, mover.enhanced, house, rated_as_rated, chosen.turning_radius, body.velocity.yps
     )
     if where == "air":  # a dive changes the acceleration and top speed, and Cannot Hover may change the threshold
         accel_step, top = speed_limits(world, body.entity, chosen, accel_step, top)
@@ -325,20 +327,23 @@ def _fixed_limits(  # noqa: PLR0917 (positional arguments make the quickest cach
     encumbrance: int,
     enhanced: bool,
     house: bool,
+    rated_as_rated: bool,
     variant: rules.RadiusVariant,
     velocity: int,
 ) -> tuple[int, int, int, int, int, int | float, int]:
     """Move, top speed, the most the first turn at high speed may start with, acceleration step, most deceleration,
     turning radius and high-speed threshold of :func:`limits` before anything a flier's dive or hover changes: they
     follow from these numbers alone, which most movers share, so they are worked out once for each combination."""
-    move, top, accel_step, first_turn = _speeds(base, rated, encumbrance, enhanced, house)
+    move, top, accel_step, first_turn = _speeds(base, rated, encumbrance, enhanced, house, rated_as_rated)
     radius = rules.turning_radius(velocity, move if rules.RADIUS_READINGS[variant].encumbered else base, variant)
     max_decel = base if house else 2 * base
     return move, top, first_turn, accel_step, max_decel, radius, move if house else base
 
 
 @lru_cache(maxsize=64, typed=True)
-def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool) -> tuple[int, int, int, int]:
+def _speeds(  # noqa: PLR0917 (positional arguments, as the cached caller gives them)
+    base: int, rated: int | None, encumbrance: int, enhanced: bool, house: bool, rated_as_rated: bool
+) -> tuple[int, int, int, int]:
     """Encumbered Move, top speed, acceleration step and the most the first turn at high speed may start with,
     for a Basic Move of ``base`` and a rated top speed of ``rated`` in the environment (:func:`limits`, before a
     dive changes them). Pure arithmetic of the rules on a handful of numbers that most movers share, so it is
@@ -346,9 +351,15 @@ def _speeds(base: int, rated: int | None, encumbrance: int, enhanced: bool, hous
 
     Basic Set: a rated top speed (a mount's gallop by Enhanced Move) is reduced by encumbrance as Move is, since
     encumbrance penalties apply normally (Mounted Combat > Movement and Maneuvers; Encumbrance and Move): a
-    Medium-encumbrance horse with a gallop of 16 tops out at 9 (``rules.encumbered_top_speed``)."""
+    Medium-encumbrance horse with a gallop of 16 tops out at 9 (``rules.encumbered_top_speed``). The house top
+    speed takes the rated figure as rated when ``rated_as_rated`` (``Rules.house_top_speed_encumbered`` off), else
+    reduced alike."""
     move = rules.encumbered_move(base, encumbrance)
-    top = rules.house_top_speed(move, rated or 0) if house else rules.encumbered_top_speed(move, rated, encumbrance)
+    if house:
+        gallop = (rated or 0) if rated_as_rated else rules.encumbered_move(rated or 0, encumbrance)
+        top = rules.house_top_speed(move, gallop)
+    else:
+        top = rules.encumbered_top_speed(move, rated, encumbrance)
     enhanced = enhanced or (rated is not None and rated > move)
     accel_step = move if house else base
     # House rules: the first turn at speed adds up to Encumbered Move, as any other (House rules: High Speed Movement)
@@ -441,6 +452,20 @@ def mount_rolled_dx(world: World, entity: int, made: bool) -> None:
         found.dx_rolls.append(made)
 
 
+def failed_control_roll(
+    world: World, entity: int, skill: int, label: str, purpose: str, *, modifier: int = 0
+) -> LossCause | None:
+    """Roll ``entity``'s ``skill`` plus ``modifier`` to keep control for ``purpose`` (a reported
+    :func:`~esper_motion.systems.gurps.shared.rolls.success_roll`), recorded for a mount's riders
+    (:func:`mount_rolled_dx`): None when made, else why control is lost (a critical failure or a failed roll;
+    Basic Set: High-Speed Movement > Losing Control)."""
+    result = success_roll(world, entity, skill, label, purpose, modifier=modifier)
+    mount_rolled_dx(world, entity, result.success)
+    if result.success:
+        return None
+    return LossCause.CRITICAL_FAILURE if result.critical_failure else LossCause.FAILED_ROLL
+
+
 def mount_crashed(world: World, entity: int, height_yd: float) -> None:
     """Record that ``entity``, if it is a ridden mount, fell without lift and hit the ground from ``height_yd``
     yards this turn: the MOUNTED phase then applies table row 12 to its riders, with that height added to their
@@ -455,6 +480,15 @@ def carrier_of(world: World, entity: int) -> int:
     """The entity whose motion carries ``entity``: its mount when it rides, else itself."""
     link = world.try_get(entity, Rider)
     return link.mount if link is not None and link.mount is not None else entity
+
+
+def moved_outside_walk(world: World, entity: int, hexes: list[Hex]) -> None:
+    """Add ``hexes``, which ``entity`` entered outside its walk this turn (knocked back, a retreat step), to its
+    ``Control.path``, so that the path still ends where it stands; ``Control.moved_yd`` counts its walk only. An
+    entity without a ``Control`` has no path to add to."""
+    control = world.try_get(entity, Control)
+    if control is not None and hexes:
+        control.path = [*control.path, *hexes]
 
 
 def relative_velocity(world: World, a: int, b: int) -> float:

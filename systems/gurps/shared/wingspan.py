@@ -4,7 +4,7 @@ map (the roll at once) and the end of the movement (the wipe-out) share (House r
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import esper
 
@@ -60,9 +60,14 @@ def hex_at(world: World, entity: int, moment: float) -> Hex:
     """Where body ``entity`` was at ``moment`` (0 to 1) of this turn's movement: along the path it moved this turn
     (``Control.path``, its yards spread evenly over the second), or where it stands if it has not moved (yet)."""
     control = world.try_get(entity, Control)
-    path = control.path if control is not None else ()
+    return along(control.path if control is not None else (), moment, world.get(entity, Position).hex)
+
+
+def along(path: Sequence[Hex], moment: float, start: Hex) -> Hex:
+    """Where a body moving along ``path`` from ``start`` is at ``moment`` (0 to 1) of the turn's movement, its
+    yards spread evenly over the second: ``start`` for an empty path."""
     if not path:
-        return world.get(entity, Position).hex
+        return start
     return path[max(1, min(len(path), math.ceil(moment * len(path)))) - 1]
 
 
@@ -74,6 +79,7 @@ def wingspan_obstacles(
     *,
     moment: float = 1.0,
     moved: Collection[int] = (),
+    coming: Mapping[int, Sequence[Hex]] | None = None,
     after_climbs: bool = False,
 ) -> set[int]:
     """What lies within the wingspan of winged flier ``entity`` were it on ``spot`` at ``moment`` (0 to 1) of the
@@ -81,10 +87,12 @@ def wingspan_obstacles(
     (rounded down) away that it would meet at its altitude (House rules: Flying Movement and Combat). Readings
     chosen: the wings reach that far on every side, and its own hex is a collision, not a wingspan matter. The
     bodies of ``moved`` (those that moved this turn, or the ones of them that :func:`could_meet` it) count where
-    their front was at that moment (:func:`hex_at`); every other body where the index has it. With ``after_climbs``
-    (asked once the turn's climbs are flown) each flier counts at the altitude of its level movement
-    (:func:`level_altitude`), else where it is."""
+    their front was at that moment (:func:`hex_at`); the bodies of ``coming``, yet to move this turn, where they
+    would be at that moment along the path given for each (:func:`along`); every other body where the index has
+    it. With ``after_climbs`` (asked once the turn's climbs are flown) each flier counts at the altitude of its
+    level movement (:func:`level_altitude`), else where it is."""
     reach = world.get(entity, Flight).wingspan_yd // 2
+    coming = coming or {}
     altitude = _altitude(world, entity, after_climbs)
     height = _height(world, entity)
     found: set[int] = set()
@@ -95,9 +103,15 @@ def wingspan_obstacles(
             if (dq, dr) == (0, 0):
                 continue
             found.update(other for other, _ in index.obstacles_in_way(near, altitude, height))
-            found.update(other for other in index.bodies_in_way(near, entity, altitude, height) if other not in moved)
-    for other in moved:
-        if other == entity or not 1 <= distance(spot, hex_at(world, other, moment)) <= reach:
+            found.update(
+                other
+                for other in index.bodies_in_way(near, entity, altitude, height)
+                if other not in moved and other not in coming
+            )
+    where = [(other, hex_at(world, other, moment)) for other in moved]
+    where += [(other, along(path, moment, world.get(other, Position).hex)) for other, path in coming.items()]
+    for other, at in where:
+        if other == entity or not 1 <= distance(spot, at) <= reach:
             continue
         low, high = sorted(((altitude, height), (_altitude(world, other, after_climbs), _height(world, other))))
         if high[0] < low[0] + low[1]:  # the higher one is below the top of the lower one: they meet

@@ -4,6 +4,7 @@ rider sits at (-1, 0) (the centre of a three-hex horse); after a move of N yards
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,9 @@ from esper_motion.systems.gurps import (
     DamageDealt,
     DefenseRolled,
     FellOff,
+    KnockedBack,
     MountSpooked,
+    Retreated,
     Rules,
     mount_attack,
     seat,
@@ -578,6 +581,24 @@ def test_house_flying_a_yard_of_height_advantage_gives_plus_2_and_minus_2_in_mel
     assert defense_of(world.step()).modifiers == (("height", -2),)
 
 
+@pytest.mark.parametrize(
+    ("rules", "modifiers"),
+    [(Rules.house(), (("height", -2),)), (dataclasses.replace(Rules.house(), house_height_fliers=False), ())],
+    ids=["house: between fliers too", "between fliers, height does not matter"],
+)
+def test_house_flying_height_between_two_fliers(rules: Rules, modifiers: tuple[tuple[str, int], ...]) -> None:
+    """House rules: Flying Movement and Combat: a flier 2 yards up strikes one hovering 1 yard up, a yard below
+    it: the house rule gives the lower one -2 to defend, fliers or not. With ``Rules.house_height_fliers`` off, the
+    Basic Set holds between two fliers (Flying Combat > Aerial Attack and Defense): no modifier for height."""
+    world = gurps_world(rules)
+    hawk = flier(world, (1, 0), 2.0)
+    prey = flier(world, (0, 0), 1.0, retreat=False)
+    sword_for(world, hawk, prey, skill=12)
+    script(world, 10, 18)
+    world.dice.script(1)
+    assert defense_of(world.step()).modifiers == modifiers
+
+
 def test_house_flying_height_range_counts_the_height_once_from_below() -> None:
     """House rules: Flying Movement and Combat: an archer on the ground shoots a drake 20 yards up and 10 hexes away:
     the range is the 10 yards across plus a yard per yard of height disadvantage, 10 + 20 = 30 yd: -7 on the Size
@@ -666,6 +687,46 @@ def test_knockback_a_fighter_on_foot_is_knocked_back_and_rolls_dx_or_falls(dx_ro
         10,
     )
     assert world.get(foe, Posture).state is posture
+
+
+@pytest.mark.parametrize(
+    ("walls", "path", "climbed"),
+    [((), [(4, 0)], 0.0), (((4, 0), (3, 1), (4, -1)), [], 1.0)],
+    ids=["a yard east: the hex on its path", "walled: a yard up, no hex"],
+)
+def test_flying_combat_steps_and_retreats_the_step_is_told_and_on_the_path(
+    walls: tuple[tuple[int, int], ...], path: list[tuple[int, int]], climbed: float
+) -> None:
+    """Basic Set: Flying Combat > Aerial Movement > Steps and Retreats: the hawk hovering on (3, 0) retreats a yard
+    from the archer on (0, 0) (the step of the test above): ``Retreated`` says where to, and its ``Control.path``,
+    empty after a turn standing still, holds the hex it stepped to, so the path ends where it is; with the three
+    hexes away walled it steps a yard up and enters no hex."""
+    world = gurps_world()
+    for q, r in walls:
+        world.spawn(Position(q, r), Obstacle(hp=50, height_yd=20))
+    hawk = flier(world, (3, 0), 2.0, retreat=True)
+    world.get(hawk, Intent).maneuver = Maneuver.DO_NOTHING
+    shooter = archer(world, (0, 0), target=hawk)
+    script(world, 10, 13)
+    assert of_type(world.step(), Retreated) == [Retreated(hawk, shooter, tuple(path), climbed)]
+    assert world.get(hawk, Control).path == path
+
+
+def test_knockback_is_told_and_on_the_path() -> None:
+    """Knockback (docs/architecture.md > Facts the rules lean on): the footman of the test above, knocked 2 yards
+    east from (1, 0), enters (2, 0) and (3, 0): ``KnockedBack`` lists them, after the damage, and his
+    ``Control.path``, empty after a turn standing still, holds them."""
+    world = gurps_world()
+    foe = footman(world, (1, 0))
+    world.get(foe, Mover).st = 6
+    man = swordsman(world, (0, 0), target=foe, damage_dice=2, damage_adds=0, damage_type="crushing")
+    script(world, 10, 12)
+    world.dice.script(5, 5)
+    script(world, 10, 10)
+    events = world.step()
+    assert of_type(events, KnockedBack) == [KnockedBack(foe, man, ((2, 0), (3, 0)))]
+    assert events.index(of_type(events, DamageDealt)[0]) < events.index(of_type(events, KnockedBack)[0])
+    assert world.get(foe, Control).path == [(2, 0), (3, 0)]
 
 
 def test_acrobatic_dodge_in_the_air_rolls_aerobatics() -> None:
@@ -810,15 +871,21 @@ def test_attacks_by_mounts_only_a_war_trained_mount_kicks() -> None:
         world.step()
 
 
-def test_house_mounts_minus_10_while_the_mount_is_out_of_control() -> None:
+@pytest.mark.parametrize(
+    ("rules", "counted"),
+    [(Rules.house(), True), (dataclasses.replace(Rules.house(), house_out_of_control_skills=False), False)],
+    ids=["house: a weapon roll is a DX-based roll", "DX rolls as such only"],
+)
+def test_house_mounts_minus_10_while_the_mount_is_out_of_control(rules: Rules, counted: bool) -> None:
     """House rules: Mounts: while the mount is out of control, -10 to the rider's DX rolls; reading chosen: an attack
-    with a DX-based weapon skill is one."""
-    world = gurps_world(Rules.house())
+    with a DX-based weapon skill is one, so Broadsword 13 rolls against 13 - 10 = 3. With
+    ``Rules.house_out_of_control_skills`` off, only DX rolls as such take it: the attack stays at 13."""
+    world = gurps_world(rules)
     horse, rider = knight(world, velocity=0, skills={"Broadsword": 13})
     world.get(horse, Mount).out_of_control = True
     sword_for(world, rider, footman(world, (-1, 1)), skill=13)
     script(world, 18)
-    assert ("the mount is out of control", -10) in attack_of(world.step()).modifiers
+    assert (("the mount is out of control", -10) in attack_of(world.step()).modifiers) is counted
 
 
 @pytest.mark.parametrize(
@@ -840,6 +907,17 @@ def test_house_mounts_a_rider_in_a_saddle_counts_as_standing(
     sword_for(world, rider, footman(world, (-1, 1)), skill=13)
     script(world, 18)
     assert attack_of(world.step()).modifiers == modifiers
+
+
+def test_house_mounts_a_rider_without_a_saddle_sits_unless_the_option_is_off() -> None:
+    """House rules: Mounts: a rider in a saddle counts as standing, so one without a saddle is read as sitting, -2
+    to attack (the test above). With ``Rules.house_bareback_sitting`` off, the bareback rider takes no posture
+    modifier, as under the Basic Set: Broadsword 13 stays 13."""
+    world = gurps_world(dataclasses.replace(Rules.house(), house_bareback_sitting=False))
+    _, rider = knight(world, velocity=0, saddle=False, stirrups=False, skills={"Broadsword": 13})
+    sword_for(world, rider, footman(world, (-1, 1)), skill=13)
+    script(world, 18)
+    assert attack_of(world.step()).modifiers == ()
 
 
 # --- The attack itself ---------------------------------------------------------------------------------------------

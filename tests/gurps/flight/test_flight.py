@@ -78,7 +78,7 @@ def flier(
     return world.spawn(
         Position(0, 0, altitude_yd),
         Facing(0),
-        Velocity(velocity, 0),
+        Velocity(velocity),
         Mover(basic_move=5, dx=12, hp=10),
         Condition(),
         Control(),
@@ -374,7 +374,7 @@ def test_a_stalled_flier_falls_and_recovers_on_a_lucky_dx_minus_4_roll() -> None
     assert of(third, Falling) == []
     flight = world.get(glider, Flight)
     assert (flight.stalled, flight.fall_seconds, flight.fall_yd) == (False, 0, 0)
-    assert world.get(glider, Velocity) == Velocity(21, 0)  # fall_velocity(21.4) = 21, diving where it faces
+    assert world.get(glider, Velocity) == Velocity(21)  # fall_velocity(21.4) = 21, diving where it faces
     assert world.get(glider, Control).state is MoveState.HIGH_SPEED  # over air Move 12
 
 
@@ -609,7 +609,7 @@ def test_a_runner_meets_the_back_of_a_human_flying_lying_flat() -> None:
     runner = world.spawn(
         Position(-5, 0),
         Facing(0),
-        Velocity(8, 0),
+        Velocity(8),
         Mover(basic_move=5, basic_speed=4.0),
         Control(MoveState.HIGH_SPEED),
         Intent(),
@@ -627,7 +627,7 @@ def test_the_back_of_a_lying_flat_flier_follows_it_within_the_turn() -> None:
     runner = world.spawn(
         Position(3, -3),
         Facing(1),
-        Velocity(6, 1),
+        Velocity(6, heading=1),
         Mover(basic_move=5, basic_speed=4.0),
         Control(MoveState.HIGH_SPEED),
         Intent(),

@@ -60,7 +60,7 @@ def flier(
     return world.spawn(
         Position(0, 0, altitude_yd),
         Facing(0),
-        Velocity(velocity, 0),
+        Velocity(velocity),
         Mover(basic_move=5, dx=12, hp=10),
         Condition(),
         Control(state, straight_yd=straight_yd),
@@ -581,7 +581,7 @@ def _attacker(world: World, kind: str) -> int:
     return world.spawn(
         Position(0, 0),
         Facing(0),
-        Velocity(10, 0),
+        Velocity(10),
         Mover(basic_move=8, dx=12, hp=10, top_speed=12, enhanced=True),
         Condition(),
         Control(MoveState.HIGH_SPEED),
@@ -647,7 +647,7 @@ def test_house_rules_dragon_rule_a_fast_flier_melees_at_its_speed_relative_to_th
     world = house_world()
     hawk = flier(world, velocity=10)
     world.get(hawk, Control).moved_yd = moved
-    target = world.spawn(Position(3, 0), Velocity(target_yps, target_heading))
+    target = world.spawn(Position(3, 0), Velocity(target_yps, heading=target_heading))
     attack = move_and_attack(world, hawk, 15, target=target)
     assert (attack.effective_skill - 15, attack.damage_bonus) == expected
 
@@ -1016,6 +1016,29 @@ def test_house_rules_flying_movement_and_combat_two_fliers_passing_each_other_on
     assert {roll.entity for roll in of(events, RollMade)} == {east, west}
     assert of(events, WipedOut) == []
     assert {event.whole_movement for event in of(events, WingspanObstructed)} == {False}  # type: ignore[attr-defined]
+
+
+def test_house_rules_flying_movement_and_combat_the_first_of_two_fliers_passing_head_on_rolls_too() -> None:
+    """House rules: Flying Movement and Combat: two fliers with a 2-yard wingspan (reach 1 hex) pass head-on at
+    6 yd/s, the first to move from (0, 0) east to (6, 0), the second from (9, 1) west to (3, 1). At yard k (moment
+    k/6) they are at (k, 0) and (9 - k, 1): 4 hexes apart at k = 2, 2 at k = 4, 1 at k = 5, where each has the
+    other in its wingspan. Both roll DX there; the first fails (6 + 5 + 4 = 15 against DX 12) and loses control at
+    its yard 5. Where the second stood before moving, (9, 1), is 4 hexes from the first's last hex: counted there,
+    the first never rolled."""
+    world = house_world()
+    first = wingtip(world, (0, 0), 0)
+    second = wingtip(world, (9, 1), 3)
+    world.dice.script(6, 5, 4, 3, 3, 3)
+    events = world.step()
+    assert [(roll.entity, roll.purpose) for roll in of(events, RollMade)] == [
+        (first, "obstacle in the wingspan"),
+        (second, "obstacle in the wingspan"),
+    ]
+    assert of(events, WingspanObstructed) == [
+        WingspanObstructed(first, (second,), False),
+        WingspanObstructed(second, (first,), False),
+    ]
+    assert of(events, LostControl) == [LostControl(first, "failed roll", "drift", 5)]
 
 
 def test_preview_lists_the_wingspan_roll_where_the_obstacle_first_comes_within_the_wingspan() -> None:

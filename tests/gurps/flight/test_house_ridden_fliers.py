@@ -30,7 +30,7 @@ def griffon(world: World, *, velocity: int = 12, straight_yd: int = 5, **flight:
     return world.spawn(
         Position(0, 0, 30.0),
         Facing(0),
-        Velocity(velocity, 0),
+        Velocity(velocity),
         Mover(basic_move=6, dx=12, hp=20, st=20, basic_speed=5.0),
         Condition(),
         Control(MoveState.HIGH_SPEED, straight_yd=straight_yd),

@@ -406,7 +406,7 @@ def test_speed_modifier_adds_relative_speed_to_range(
 ) -> None:
     world = gurps_world(seed=11)
     shooter = world.spawn(Position(0, 0), Velocity(0))
-    target = world.spawn(Position(3, 0), Velocity(target_yps, target_heading))
+    target = world.spawn(Position(3, 0), Velocity(target_yps, heading=target_heading))
     assert speed_modifier(world, shooter, target, range_yd) == expected
 
 
@@ -421,7 +421,7 @@ def test_speed_modifier_adds_relative_speed_to_range(
 )
 def test_house_rules_add_a_fast_targets_velocity_to_the_range(shooter_heading: int, expected: int) -> None:
     world = gurps_world(Rules.house(), seed=11)
-    shooter = world.spawn(Position(0, 0), Velocity(3, shooter_heading))
+    shooter = world.spawn(Position(0, 0), Velocity(3, heading=shooter_heading))
     target = mover(world, at=(4, 0), velocity=10, state=MoveState.HIGH_SPEED)
     assert speed_modifier(world, shooter, target, 4.0) == expected
 
@@ -453,7 +453,9 @@ def test_house_rules_high_speed_movement_altitude_changes_count_for_moving_in_li
     4 yards away: 14 yards (-5) off line, 4 yards (-2) in line."""
     world = gurps_world(Rules.house(), seed=11)
     shooter = world.spawn(
-        Position(0, 0, 20.0), Velocity(shooter_yps, shooter_heading), Flight(air_move=10, climbed_yd=shooter_climb)
+        Position(0, 0, 20.0),
+        Velocity(shooter_yps, heading=shooter_heading),
+        Flight(air_move=10, climbed_yd=shooter_climb),
     )
     target = mover(world, at=(4, 0), velocity=10, state=MoveState.HIGH_SPEED)
     world.add(target, Flight(air_move=10, climbed_yd=target_climb))
@@ -485,10 +487,10 @@ def test_house_rules_high_speed_movement_defenses_count_from_encumbered_move(cho
 
 def test_relative_speed_is_the_difference_of_the_velocities() -> None:
     world = gurps_world(seed=11)
-    a = world.spawn(Position(0, 0), Velocity(10, 0))
-    b = world.spawn(Position(5, 0), Velocity(6, 0))
-    c = world.spawn(Position(5, 5), Velocity(6, 3))
-    d = world.spawn(Position(5, 9), Velocity(10, 2))
+    a = world.spawn(Position(0, 0), Velocity(10))
+    b = world.spawn(Position(5, 0), Velocity(6))
+    c = world.spawn(Position(5, 5), Velocity(6, heading=3))
+    d = world.spawn(Position(5, 9), Velocity(10, heading=2))
     assert relative_speed_yps(world, a, b) == pytest.approx(4)
     assert relative_speed_yps(world, a, c) == pytest.approx(16)
     assert relative_speed_yps(world, a, d) == pytest.approx(10 * 3**0.5)

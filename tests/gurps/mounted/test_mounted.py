@@ -4,6 +4,7 @@ it, and check events and state. Rule by rule (Basic Set: Mounted Combat). The bu
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ from esper_motion.components import (
 from esper_motion.components.gurps import PostureState
 from esper_motion.components.mount import Mount, Nerve, Rider
 from esper_motion.ecs import Event, IntentError, RuleValueError, SaveError, World, WorldError
-from esper_motion.systems.gurps import Rules
+from esper_motion.systems.gurps import Rules, movement_limits
 from esper_motion.systems.gurps.events import (
     ClimbedOn,
     Dismounted,
@@ -341,6 +342,20 @@ def test_a_mount_walks_on_its_basic_move_and_gallops_on_its_enhanced_move() -> N
     world.step()
     assert world.get(horse, Position).hex == (24, 0)
     assert world.get(rider, Position).hex == (23, 0)
+
+
+@pytest.mark.parametrize(
+    ("encumbered", "top"), [(False, 16), (True, 9)], ids=["house: the gallop as rated", "the gallop reduced"]
+)
+def test_house_high_speed_movement_top_speed_from_the_gallop_as_rated(encumbered: bool, top: int) -> None:
+    """House rules: High Speed Movement: the top speed is the better of Encumbered Move + 20% and the Enhanced Move.
+    A horse of Basic Move 8 with a gallop of 16 at Medium encumbrance: Encumbered Move 8 x 0.6 = 4 (+20%: 5), and
+    the gallop counts as rated, 16. With ``Rules.house_top_speed_encumbered`` on, the gallop is reduced as the
+    Basic Set reduces it, 16 x 0.6 = 9, and the top speed is 9."""
+    world = gurps_world(dataclasses.replace(Rules.house(), house_top_speed_encumbered=encumbered))
+    horse = spawn_horse(world, velocity=4)
+    world.get(horse, Mover).encumbrance = 2
+    assert (movement_limits(world, horse).move, movement_limits(world, horse).top_speed) == (4, top)
 
 
 def test_an_encumbered_mount_moves_slower() -> None:

@@ -18,6 +18,7 @@ from esper_motion.components import (
     Hold,
     Intent,
     KeepStation,
+    KeptPlan,
     MoveState,
     Obstacle,
     Patrol,
@@ -166,8 +167,45 @@ def test_the_same_seed_plays_the_same() -> None:
 
 def test_a_saved_world_plans_the_same_after_a_load(tmp_path: Path) -> None:
     world = gurps_world(seed=5)
-    cast(world)
+    movers = cast(world)
     run(world, 3)
+    assert any(world.get(entity, KeptPlan).throttles for entity in movers[1:])  # saved mid-plan
     world.save(tmp_path / "mid.json")
     loaded = World.load(tmp_path / "mid.json")
     assert run(loaded, 6) == run(world, 6)
+
+
+def test_a_mover_follows_the_plan_it_found_while_the_world_stays_as_it_assumed() -> None:
+    world = gurps_world()
+    runner = mover(world, extra=(GoTo((40, 0)),))
+    shown = plan(world, runner)
+    world.step()
+    kept = plan(world, runner)
+    assert kept.evaluated == len(kept.turns) < shown.evaluated  # the kept turns, simulated again: no search
+    assert [turn.intent for turn in kept.turns] == [turn.intent for turn in shown.turns[1 : 1 + len(kept.turns)]]
+    world.step()
+    assert world.get(runner, Control).path == list(shown.turns[1].path)
+
+
+def test_a_mover_put_off_its_plan_searches_again() -> None:
+    world = gurps_world()
+    runner = mover(world, extra=(GoTo((40, 0)),))
+    world.step()
+    assert world.get(runner, KeptPlan).throttles
+    world.get(runner, Position).r = 3  # the game moved it: not where the plan put it
+    again = plan(world, runner)
+    assert again.evaluated > len(again.turns)
+    world.step()
+    assert world.get(runner, KeptPlan).hexes[0] == at(world, runner)
+
+
+def test_the_plan_ends_no_turn_where_another_mover_will_be() -> None:
+    world = gurps_world()
+    runner = mover(world, extra=(GoTo((12, 0)),))
+    assert plan(world, runner).turns[0].path[-1] == (5, 0)  # the full Move straight on, on open ground
+    crosser = mover(world, at=(5, -3), facing=1, velocity=3, intent=Intent())  # in (5, 0) after this turn
+    shown = plan(world, runner)
+    first = shown.turns[0].after.hex
+    assert shown.reaches and first != (5, 0)
+    world.step()
+    assert at(world, crosser) == (5, 0) and at(world, runner) == first

@@ -1,0 +1,237 @@
+"""The window shows the plans of movers with goals and lets the player take one over: the plan drawn ahead of the
+selected entity with each turn's odds, found once a turn; T sets a goal aside while the keys steer the entity, and
+restores it. All tests draw into the one session window of ``conftest.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+arcade = pytest.importorskip("arcade")
+
+from esper_motion import cli  # noqa: E402
+from esper_motion.components import Control, MoveState, Position, Pursue, Velocity  # noqa: E402
+from esper_motion.demos import render, scene_file  # noqa: E402
+from esper_motion.demos.scene import build_scene  # noqa: E402
+from esper_motion.demos.scene_file import read_scene  # noqa: E402
+from esper_motion.demos.window import DemoView  # noqa: E402
+from esper_motion.systems.gurps import plan  # noqa: E402
+
+HUNT = """\
+title = "Hunt"
+description = "Two hounds pursue a runner across an open field."
+rules = "gurps"
+seed = 4
+turns = 3
+
+[map]
+width = 20
+height = 7
+
+[[entity]]
+name = "Hound"
+colour = "#e76f51"
+[entity.components]
+Position = { q = 1, r = 0 }
+Facing = { direction = 0 }
+Velocity = { yps = 0, heading = 0 }
+"gurps.Mover" = { basic_move = 6 }
+"gurps.Control" = {}
+"gurps.Intent" = {}
+"gurps.Pursue" = { target = 3 }
+
+[[entity]]
+name = "Bloodhound"
+colour = "#4ea1f2"
+[entity.components]
+Position = { q = 2, r = 2 }
+Facing = { direction = 0 }
+Velocity = { yps = 0, heading = 0 }
+"gurps.Mover" = { basic_move = 6 }
+"gurps.Control" = {}
+"gurps.Intent" = {}
+"gurps.Pursue" = { target = 3 }
+
+[[entity]]
+name = "Runner"
+colour = "#f2c14e"
+[entity.components]
+Position = { q = 14, r = 0 }
+Facing = { direction = 0 }
+Velocity = { yps = 0, heading = 0 }
+"gurps.Mover" = { basic_move = 5 }
+"gurps.Control" = {}
+"gurps.Intent" = {}
+"""
+
+HOUND, BLOODHOUND, RUNNER = 1, 2, 3
+
+
+def hunt(tmp_path: Path) -> render.Stage:
+    path = tmp_path / "hunt.toml"
+    path.write_text(HUNT, encoding="utf-8")
+    return render.Stage(build_scene(read_scene(str(path))))
+
+
+def pixel(image: Any, x: float, y: float) -> tuple[int, int, int]:
+    """The colour at window point (x, y), y up."""
+    value = image.getpixel((round(x), render.HEIGHT - round(y)))
+    return (value[0], value[1], value[2])
+
+
+def test_the_selected_movers_plan_is_drawn_ahead_of_it_with_each_turns_odds(window: Any, tmp_path: Path) -> None:
+    played = hunt(tmp_path)
+    assert played.selected == HOUND
+    shown = played.shown_plan(HOUND)
+    assert shown is not None and shown.goal == "Pursue"
+    assert shown.plan == plan(played.world, HOUND)  # the rule set's own plan, as a game would ask for it
+    assert shown.plan.turns and shown.plan.turns[0].path
+    renderer = render.Renderer(played)
+    renderer.draw(1.0)
+    image = render.snapshot()
+    for turn in shown.plan.turns:
+        for hex in turn.path:
+            red, _, blue = pixel(image, *renderer.layout.centre(hex))
+            assert blue > 180 and red < 160, hex  # a plan dot on every hex it means to enter
+    steps = ", ".join(f"{index} sure" for index in range(1, len(shown.plan.turns) + 1))
+    assert played.plan_lines(HOUND) == [f"Pursue, {len(shown.plan.turns)} turns planned, goal reached: {steps}"]
+    assert played.plan_lines(BLOODHOUND) == []  # not selected: not planned
+    assert played.plan_lines(RUNNER) == []  # no goal
+
+
+def test_a_planned_turns_odds_are_the_chance_that_every_roll_is_made() -> None:
+    assert render.odds(Fraction(0)) == "sure"
+    assert render.odds(Fraction(1, 216)) == "99.5%"
+    assert render.odds(Fraction(1, 2)) == "50.0%"
+
+
+def test_the_plan_is_found_once_a_turn_for_the_selected_entity_only(
+    window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played = hunt(tmp_path)
+    asked: list[int] = []
+    gurps = scene_file.rule_set_named("gurps")
+    assert gurps.scene is not None and gurps.scene.plan is not None
+    rule_set_plan = gurps.scene.plan
+
+    def counted(world: Any, entity: int) -> Any:
+        asked.append(entity)
+        return rule_set_plan(world, entity)
+
+    counting = dataclasses.replace(gurps, scene=dataclasses.replace(gurps.scene, plan=counted))
+    monkeypatch.setattr(scene_file, "rule_set_named", lambda name: counting if name == "gurps" else gurps)
+    renderer = render.Renderer(played)
+    for progress in (0.0, 0.5, 1.0, 1.0, 1.0):
+        renderer.draw(progress)
+    assert asked == [HOUND]
+    played.select_next()
+    renderer.draw(1.0)
+    played.select_next()
+    played.select_next()  # back to the hound: its plan of this turn is kept
+    renderer.draw(1.0)
+    assert asked == [HOUND, BLOODHOUND]
+    played.step()
+    renderer.draw(1.0)
+    renderer.draw(1.0)
+    assert asked == [HOUND, BLOODHOUND, HOUND]
+
+
+def test_showing_plans_changes_nothing_the_world_plays(window: Any, tmp_path: Path) -> None:
+    shown, unshown = hunt(tmp_path), hunt(tmp_path)
+    renderer = render.Renderer(shown)
+    for _ in range(3):
+        renderer.draw(1.0)
+        shown.select_next()
+        renderer.draw(1.0)
+        assert shown.step() == unshown.step()
+    for entity in (HOUND, BLOODHOUND, RUNNER):
+        assert shown.world.get(entity, Position) == unshown.world.get(entity, Position)
+        assert shown.world.get(entity, Velocity) == unshown.world.get(entity, Velocity)
+
+
+def test_t_sets_the_goal_aside_while_the_keys_steer_and_hands_it_back(window: Any, tmp_path: Path) -> None:
+    played = hunt(tmp_path)
+    view = DemoView(played)
+    window.show_view(view)
+    goal = played.world.get(HOUND, Pursue)
+    view.on_key_press(arcade.key.PLUS, 0)  # the planner writes a mover's intent while it has a goal
+    assert view.renderer.message == "Hound follows its Pursue goal: T takes it over"
+    assert played.scene.driver.manual == {}
+    view.on_key_press(arcade.key.T, 0)
+    assert view.renderer.message == "you steer Hound; its Pursue goal is set aside (T hands it back)"
+    assert not played.world.has(HOUND, Pursue)
+    assert played.shown_plan(HOUND) is None
+    assert played.plan_lines(HOUND) == ["steered by you (Pursue set aside)"]
+    view.on_key_press(arcade.key.PLUS, 0)
+    assert played.scene.driver.manual == {HOUND: {"throttle": 1}}
+    view.on_key_press(arcade.key.SPACE, 0)
+    assert played.world.get(HOUND, Velocity).yps == 1  # steered: one yard a second more
+    assert played.world.get(BLOODHOUND, Velocity).yps > 1  # still after the runner, at its planner's pace
+    view.on_key_press(arcade.key.T, 0)
+    assert view.renderer.message == "Hound follows its Pursue goal again"
+    assert played.world.get(HOUND, Pursue) is goal
+    assert played.steered == {}
+    assert played.plan_lines(HOUND)[0].startswith("Pursue, ")
+
+
+def test_a_goal_whose_entity_is_gone_is_not_restored(window: Any, tmp_path: Path) -> None:
+    played = hunt(tmp_path)
+    assert played.take_over().startswith("you steer Hound")
+    played.world.despawn(RUNNER)
+    message = played.take_over()
+    assert message.startswith("Hound is handed back without its Pursue goal: ")
+    assert "target" in message and str(RUNNER) in message
+    assert not played.world.has(HOUND, Pursue) and played.steered == {}
+
+
+def test_an_entity_without_a_goal_or_a_planner_has_nothing_to_set_aside(window: Any, tmp_path: Path) -> None:
+    played = hunt(tmp_path)
+    played.selected = RUNNER
+    assert played.take_over() == "Runner has no goal to set aside: the keys steer it"
+    chase = render.Stage(build_scene(read_scene("chase")))  # a rule set with no planner
+    assert chase.shown_plan(chase.scene.actors[1]) is None
+    assert chase.take_over().endswith("has no goal to set aside: the keys steer it")
+
+
+def test_the_key_bar_and_the_help_name_the_take_over_key(window: Any, tmp_path: Path) -> None:
+    assert "T take over" in render.Renderer(hunt(tmp_path)).keys_help()
+    assert "T take over the selected entity" in " ".join(cli.demo_parser().format_help().split())
+
+
+def test_the_hunt_scene_of_the_goals_page_shows_the_hounds_plan_and_plays_to_the_end(window: Any) -> None:
+    scene = build_scene(
+        read_scene(str(Path(__file__).resolve().parents[2] / "docs" / "scenes" / "goals" / "hunt.toml"))
+    )
+    played = render.Stage(scene)
+    shown = played.shown_plan(HOUND)
+    assert shown is not None and shown.plan.reaches  # as the page's figure shows it
+    assert played.plan_lines(HOUND) == ["Pursue, 2 turns planned, goal reached: 1 sure, 2 sure"]
+    for _ in range(scene.spec.turns):
+        played.step()
+    assert played.world.turn == scene.spec.turns
+
+
+def test_a_mover_the_planner_does_not_plan_now_says_why(window: Any, tmp_path: Path) -> None:
+    played = hunt(tmp_path)
+    played.world.get(HOUND, Control).state = MoveState.OUT_OF_CONTROL
+    shown = played.shown_plan(HOUND)
+    assert shown is not None and shown.plan is None
+    assert played.plan_lines(HOUND) == ["Pursue: no plan: Hound cannot be planned now: out of control"]
+    render.Renderer(played).draw(1.0)  # nothing ahead of it to draw
+
+
+def test_a_plan_label_keeps_off_the_bodies_and_inside_the_window(window: Any, tmp_path: Path) -> None:
+    renderer = render.Renderer(hunt(tmp_path))
+    east = max(renderer.ground, key=lambda hex: renderer.layout.centre(hex)[0])
+    x, y = renderer.layout.centre(east)
+    words = "1 sure, 2 sure, 3 sure, 4 sure"
+    assert x + renderer.layout.size * 0.5 + render.text_width(words, 8.5, bold=True) > render.WIDTH  # no room right
+    taken: list[tuple[float, float, float, float]] = [(x - 200, y, x + 1, y + 200)]  # a body above it, say
+    renderer.draw_plan_labels({east: words}, taken)
+    _, _, right, top = taken[-1]
+    assert right < x and top < y  # left of the ring, below it
