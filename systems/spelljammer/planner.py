@@ -10,7 +10,8 @@ Movement). Ranges (``range_yd``) count hexes of the map.
   ``range_yd`` soonest, the slower of two equally good; any other target is approached along a heading.
 - ``Flee``: a heading and a mode that keep ``source`` at least ``range_yd`` away, looking far enough ahead to see
   where the pursuer will be slowed: vegetation that cuts its speed and forbids it the fast modes is worth running
-  through.
+  through. A runner takes only a way whose every hex is farther from the source than it starts (it does not flee
+  past it, nor along it).
 - ``GoTo``, ``KeepStation`` and ``Patrol``: a heading and a mode toward the hex (stopping on it, or passing through),
   toward the entity, or toward the next waypoint; ``Hold``: stay put.
 
@@ -367,6 +368,13 @@ def _shortfall(search: _Search, start: Hex, me: _Side, other: _Side | None) -> t
     return (0.0 if met else gap / search.scale) + straight, met
 
 
+def _passes_near(start: Hex, end: Hex, source: Hex) -> bool:
+    """Whether a hex of the way from ``start`` to ``end`` is no farther from ``source`` than ``start`` is: a runner
+    does not flee past its pursuer, nor along it."""
+    way = line(start, end)[1:]
+    return bool(way) and min(distance(hex, source) for hex in way) <= distance(start, source)
+
+
 def _euclid(a: Hex, b: Hex) -> float:
     """The straight-line distance between the centres of hexes ``a`` and ``b``, in hexes."""
     dq, dr = a[0] - b[0], a[1] - b[1]
@@ -386,6 +394,8 @@ def _cost(
         if failure > search.caution:
             continue
         mine, theirs = _round(search, me, other, choice)
+        if search.aim.away and other is not None and _passes_near(me.hex, mine.hex, other.hex):
+            continue
         short, met = _shortfall(search, me.hex, mine, theirs)
         cost = (
             short + RISK_PRICE * float(failure) + FATIGUE_PRICE * _fatigue(choice.mode if mine.hex != me.hex else None)
