@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Final
 
 from esper_motion.components import Position
-from esper_motion.components.goals import GOAL_TYPES
 from esper_motion.demos.scene_file import SceneError, SceneSpec, read_scene
 from esper_motion.ecs import (
     Event,
@@ -70,8 +69,9 @@ class ScriptData:
 
 @register_system("demos.ScriptSystem", ScriptData)
 class ScriptSystem(System):
-    """Demo driver, first in the ``DECIDE`` phase (before the planner of movers with goals, so a scripted goal counts
-    the turn it is set): sets each turn's scripted fields and queues its dice.
+    """Demo driver, last in the ``DECIDE`` phase: sets each turn's scripted fields and queues its dice. It runs after
+    the planner of movers with goals, so a scripted intent field overrides the plan for that turn (the next turn's
+    plan writes every intent field again), and a scripted goal field counts from the next turn's plan.
 
     A scripted field changes the component the entity already has, in place (no component is added during a
     turn), and the component's own checks run on the result. ``manual`` holds fields of the rule set's intent
@@ -229,8 +229,9 @@ class Blueprint:
     outcome depends on the scene file alone, which the checked build passed: each component's own checks, the links
     between entities and each scripted field against the component it will change. What the builds share is the
     spec (never changed), ``ids`` (each entity's id, the same in every fresh world), ``parts`` (the checked build's
-    components, never stepped), ``zones`` (each terrain hex entity's zone) and ``script`` (the driver's data, which
-    each driver reads into values of its own).
+    components, never stepped), ``zones`` (each terrain hex entity's zone), ``script`` (the driver's data, which
+    each driver reads into values of its own) and ``late``, the entities spawned empty and given their components
+    once all exist (one with a goal naming an entity spawned after it).
     """
 
     spec: SceneSpec
@@ -238,6 +239,7 @@ class Blueprint:
     parts: tuple[tuple[Any, ...], ...]
     zones: dict[int, str]
     script: ScriptData
+    late: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, spec: SceneSpec) -> Blueprint:
@@ -247,21 +249,42 @@ class Blueprint:
         parts = tuple(tuple(world.components(entity)) for entity in world.entities())
         world.close()
         ids = {name: entity for entity, name in scene.names.items()}
-        return cls(spec, ids, parts, dict(scene.zones), scene.driver.data)
+        return cls(spec, ids, parts, dict(scene.zones), scene.driver.data, _late(parts))
 
     def build(self, seed: int, *, transactional: bool = True) -> Scene:
         """A fresh world for the scene with dice ``seed``, as :func:`build_scene` makes it; with ``transactional``
         False, one that keeps no undo copy of its turns (``World(transactional=False)``)."""
         world = World(seed=seed, transactional=transactional)
-        later = []  # a goal may name an entity spawned after its own: it and what follows it come once all are
-        for entity, parts in enumerate(self.parts, start=1):
-            first_goal = next((i for i, part in enumerate(parts) if isinstance(part, GOAL_TYPES)), len(parts))
-            spawned = world.spawn(*map(duplicate, parts[:first_goal]))
-            assert spawned == entity, "a fresh world numbers its entities from 1, in spawn order"
-            later += [(entity, part) for part in parts[first_goal:]]
-        for entity, part in later:
-            world.add(entity, duplicate(part))
+        _spawn_all(world, self.parts, self.late)
         return _finish(self.spec, seed, world, driver=ScriptSystem(self.script), ids=self.ids, zones=dict(self.zones))
+
+
+def _spawn_all(world: World, parts: tuple[tuple[Any, ...], ...], late: frozenset[int]) -> None:
+    """Spawn entity 1, 2... of a fresh ``world`` with copies of ``parts``; those in ``late`` empty, given their
+    components once every entity exists."""
+    for entity, held in enumerate(parts, start=1):
+        spawned = world.spawn() if entity in late else world.spawn(*map(duplicate, held))
+        assert spawned == entity, "a fresh world numbers its entities from 1, in spawn order"
+    for entity in sorted(late):
+        for part in parts[entity - 1]:
+            world.add(entity, duplicate(part))
+
+
+def _late(parts: tuple[tuple[Any, ...], ...]) -> frozenset[int]:
+    """The entities of ``parts`` that cannot be spawned with their components before the entities after them exist
+    (a goal naming its quarry, spawned later), found by spawning them so in a scratch world."""
+    late = set()
+    world = World(seed=0, transactional=False)
+    try:
+        for entity, held in enumerate(parts, start=1):
+            try:
+                world.spawn(*map(duplicate, held))
+            except LinkError:  # nothing was spawned: the entity waits for the others
+                world.spawn()
+                late.add(entity)
+    finally:
+        world.close()
+    return frozenset(late)
 
 
 def _intent_type(spec: SceneSpec) -> type[Any]:
@@ -296,21 +319,26 @@ def _check_members(spec: SceneSpec, world: World, ids: Mapping[str, int]) -> Non
 
 
 def _spawn_zones(spec: SceneSpec, world: World, ids: Mapping[str, int]) -> dict[int, str]:
-    """Spawn every hex of every terrain zone with the zone's components; return each hex entity's zone label."""
+    """Spawn every hex of every terrain zone with the zone's components, and every hex of the map's edge with the
+    edge's; return each zone hex entity's zone label (the edge is no zone: it is not drawn)."""
     zones: dict[int, str] = {}
     for zone in spec.zones:
         for hex in zone.hexes:
             built = [_construct(spec.path, f"terrain {shown(zone.label)}", cls, f, ids) for cls, f in zone.components]
             zones[world.spawn(Position(*hex), *built)] = zone.label
+    if spec.edge:
+        for hex in spec.edge_hexes():
+            world.spawn(Position(*hex), *(_construct(spec.path, "map edge", cls, f, ids) for cls, f in spec.edge))
     return zones
 
 
 def _finish(
     spec: SceneSpec, seed: int, world: World, *, driver: ScriptSystem, ids: Mapping[str, int], zones: dict[int, str]
 ) -> Scene:
-    """Install the driver and the rule set into ``world``; the scene, with what the renderer shows."""
-    world.add_system(driver)
+    """Install the rule set and the driver into ``world`` (the driver last in its phase: after the planner of movers
+    with goals, so a scripted intent overrides the plan for its turn); the scene, with what the renderer shows."""
     rule_set_named(spec.rules).install(world, spec.options)
+    world.add_system(driver)
     names = {entity: name for name, entity in ids.items()}
     colours = {ids[a.name]: a.colour for a in spec.actors}
     readouts = {ids[a.name]: a.readouts for a in spec.actors if a.readouts}

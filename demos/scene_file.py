@@ -19,6 +19,8 @@ components, so a new scene needs no code, and a new rule set no edit here. The f
     [map]                                  # width columns by height rows of hexes; row r = 0 runs through
     width = 40                             # the middle, and hex (q, 0) sits in column q
     height = 9
+    edge = { "gurps.Obstacle" = {} }       # optional: components put on each hex just outside the map, a fence
+                                           # that goals route round and a skid runs into (not drawn)
 
     [[terrain]]                            # a zone: components put on each of its hexes, and a legend label
     label = "mud"
@@ -32,6 +34,9 @@ components, so a new scene needs no code, and a new rule set no edit here. The f
     [entity.components]
     Position = { q = 0, r = 0 }
     "gurps.Mover" = { basic_move = 6, dx = 12 }
+    "gurps.GoTo" = { hex = [30, 0] }       # a goal, like any component: the planner writes its intents
+    "gurps.Caution" = { failure_chance = 0.25 }   # (docs/goals.md); a Pursue names its quarry as
+                                           # target = { entity = "Horse" }, a Patrol its waypoints = [[q, r], ...]
 
     [script.2]                             # before turn 2 (the first step is turn 1):
     dice = [6, 6, 5]                       #   faces the next dice will show
@@ -40,7 +45,13 @@ components, so a new scene needs no code, and a new rule set no edit here. The f
 
 A scripted field changes the entity's component in place and stays until something changes it again (the
 rules may clear an intent at the end of a turn). An entity with a script gets the rule set's intent component
-if it has none.
+if it has none. The script runs after the planner of movers with goals: a scripted intent field overrides a
+mover's plan for that turn (a scripted moment), and the next turn's plan writes its intent again. A study plays
+the scene with other dice, so a scripted order must be one no earlier roll can make impossible.
+
+A goal is checked like every other table: one naming an entity the scene lacks (or the mover itself), a hex that
+is not ``[q, r]``, an empty waypoint list or a caution outside 0 to 1 is refused naming the file, the entity and
+the field.
 
 A field written ``{ entity = "Horse" }`` stands for that entity's id (a rider's mount, a pursuer's quarry). Strings
 become enum members where the field is an enum, lists become tuples where it is a tuple (a hex).
@@ -155,6 +166,7 @@ class SceneSpec:
     height: int
     zones: tuple[Zone, ...]
     actors: tuple[Actor, ...]
+    edge: tuple[tuple[type[Any], dict[str, Any]], ...]
     script: dict[int, dict[str, dict[str, dict[str, Any]]]]
     dice: dict[int, tuple[int, ...]]
 
@@ -177,6 +189,11 @@ class SceneSpec:
     def map_hexes(self) -> list[Hex]:
         """Every hex of the map, row by row from the bottom."""
         return rectangle(self.rows(), range(self.width))
+
+    def edge_hexes(self) -> list[Hex]:
+        """Every hex just outside the map (the ring round it), row by row from the bottom."""
+        rows = range(self.rows().start - 1, self.rows().stop + 1)
+        return [hex for hex in rectangle(rows, range(-1, self.width + 1)) if not self.on_map(hex)]
 
 
 def rectangle(rows: range, columns: range) -> list[Hex]:
@@ -299,7 +316,7 @@ class _Reader:
         if not 1 <= turns <= MAX_TURNS:
             raise self.fail("", "turns", f"{turns} is not a whole number from 1 to {MAX_TURNS}")
         board = self.take(data, "", "map", dict)
-        self.only(board, "map", ("width", "height"))
+        self.only(board, "map", ("width", "height", "edge"))
         width = self.take(board, "map", "width", int)
         height = self.take(board, "map", "height", int)
         for key, value in (("width", width), ("height", height)):
@@ -318,6 +335,7 @@ class _Reader:
             height=height,
             zones=(),
             actors=(),
+            edge=self.edge(self.take(board, "map", "edge", dict, {})),
             script={},
             dice={},
         )
@@ -466,6 +484,12 @@ class _Reader:
         if any(cls is Position for cls, _ in parts):
             raise self.fail(where, "Position", "terrain takes its positions from its shape")
         return Zone(label, tuple(dict.fromkeys(hexes)), parts)
+
+    def edge(self, table: dict[str, Any]) -> tuple[tuple[type[Any], dict[str, Any]], ...]:
+        parts = self.components("map edge", table)
+        if any(cls is Position for cls, _ in parts):
+            raise self.fail("map edge", "Position", "the edge takes its positions from the map")
+        return parts
 
     def hex(self, where: str, field: str, value: Any) -> Hex:
         if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):

@@ -3,7 +3,8 @@ record per run out.
 
 A run builds the scene with its seed, steps it the study's number of turns and keeps, from the events alone (so
 it works for any scene and rule set): how often each event type happened to each entity, the turn each type
-first happened, and the final value of the recorded fields of each named entity.
+first happened, and the final value of the recorded fields of each named entity. A named entity that ends a turn
+off the scene's map counts a :data:`~esper_motion.studies.scene.LEFT_MAP` once, at the first such turn.
 """
 
 from __future__ import annotations
@@ -14,9 +15,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from esper_motion.components import Position
 from esper_motion.demos.scene import Scene
 from esper_motion.ecs import Event, IntentError, MotionError, type_named, watch
-from esper_motion.studies.scene import ENTITY_FIELDS, RUN_STOPPED, Override, StudyRunError, StudyScene, prepare
+from esper_motion.studies.scene import (
+    ENTITY_FIELDS,
+    LEFT_MAP,
+    RUN_STOPPED,
+    Override,
+    StudyRunError,
+    StudyScene,
+    prepare,
+)
 
 NO_ENTITY = "-"
 """The entity an event that names none is counted under."""
@@ -111,8 +121,22 @@ def _play(study_scene: StudyScene, seed: int, turns: int, recorded: Iterable[tup
                 by_entity = counts.setdefault(name, {})
                 by_entity[who] = by_entity.get(who, 0) + 1
                 first_turn.setdefault(name, turn)
+        for who in _off_map(scene):  # once per entity and run: the first turn it ended off the map
+            counts.setdefault(LEFT_MAP, {}).setdefault(who, 1)
+            first_turn.setdefault(LEFT_MAP, turn)
     found = RunRecord(seed, counts, first_turn, final_fields(scene, recorded))
     scene.world.close()  # esper would keep a finished run's context as long as the worker lives
+    return found
+
+
+def _off_map(scene: Scene) -> list[str]:
+    """The names of the scene's entities that stand off its map now."""
+    world, on_map = scene.world, scene.spec.on_map
+    found = []
+    for entity, name in scene.names.items():
+        position = world.try_get(entity, Position) if world.exists(entity) else None
+        if position is not None and not on_map(position.hex):
+            found.append(name)
     return found
 
 

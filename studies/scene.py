@@ -63,6 +63,10 @@ RUN_STOPPED = "RunStopped"
 ``IntentError``: the scene's script asked for something the dice of this run made impossible, such as standing
 up after a trip that never happened). That run stops there; its fields are those of the turn before."""
 
+LEFT_MAP = "LeftMap"
+"""What a study counts, for the entity and the first turn it happened, when a named entity ends a turn off the
+scene's map (a defect of the scene: its goals or script led a body off the board, or a skid carried it there)."""
+
 _STUDY_KEYS: Final = ("outcomes", "fields")
 
 
@@ -177,8 +181,8 @@ def prepare(path: str, text: str, rules: str | None, overrides: tuple[Override, 
 def event_names() -> list[str]:
     """What an outcome may name: every event type the imported rule sets define, by class name, and each of
     their true-or-false fields as ``TYPE.FIELD`` (the event happened with that field true), and
-    :data:`RUN_STOPPED`."""
-    found = {RUN_STOPPED}
+    :data:`RUN_STOPPED` and :data:`LEFT_MAP`."""
+    found = {RUN_STOPPED, LEFT_MAP}
     pending = list(Event.__subclasses__())
     while pending:
         cls = pending.pop()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from esper_motion.components import Mount
+from esper_motion.components import Hold, Mount
 from esper_motion.demos import scene as scenes
 from esper_motion.demos.scene import Blueprint, Scene, build_scene
 from esper_motion.demos.scene_file import SceneError, read_scene, scene_names, scene_path
@@ -56,6 +56,13 @@ def test_a_blueprint_gives_each_build_components_of_its_own() -> None:
     destrier.riders.clear()
     assert second.world.get(1, Mount).riders == [2]
     assert blueprint.build(3).world.get(1, Mount).riders == [2]
+
+
+def test_a_blueprint_builds_a_component_with_no_fields_again() -> None:
+    blueprint = Blueprint.of(read_scene("car"))  # the car holds a Hold goal, a component with no fields
+    first, second = (blueprint.build(seed).world.get(1, Hold) for seed in (1, 2))
+    assert first == second == Hold()
+    assert first is not second
 
 
 def test_a_blueprint_world_without_the_undo_copy() -> None:

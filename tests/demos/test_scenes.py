@@ -16,7 +16,7 @@ import pytest
 
 import esper_motion.demos
 from esper_motion import cli
-from esper_motion.components import Facing, Intent, Position
+from esper_motion.components import Caution, Facing, Hold, Intent, Obstacle, Patrol, Position, Pursue
 from esper_motion.components.spelljammer import Vegetation
 from esper_motion.demos import scene_file
 from esper_motion.demos.cli import has_display
@@ -215,7 +215,7 @@ def test_dive_and_stall_dives_past_top_airspeed_slows_stalls_falls_and_recovers(
     _, events, names = play("dive_and_stall")
     speeds = [e.to_yps for e in _by(events, names, "VelocityChanged", "Hawk")]
     assert speeds[0] == 12  # past the normal top airspeed of 8, in a dive
-    assert speeds[1:3] == [4, 0]
+    assert speeds[1:4] == [8, 4, 0]  # braking by air Move, no roll, then stopping dead at 4 yd/s
     assert _by(events, names, "Stalled", "Hawk")
     assert _by(events, names, "Falling", "Hawk")
     [recovered] = _by(events, names, "StallRecovered", "Hawk")
@@ -276,6 +276,26 @@ def test_spooked_mount_spooks_at_a_shot_fails_three_riding_rolls_and_rolls_on_th
     assert (table.roll, table.kind) == (10, "charges_away")
     [bolt] = _by(events, names, "MountCharges", "Mare")
     assert names[bolt.threat] == "Bandit"
+
+
+def test_pursuit_plays_from_goals_alone_the_runner_jumps_the_log_at_the_third_try_and_the_horse_keeps_up() -> None:
+    spec = read_scene("pursuit")
+    assert spec.script == {} and spec.dice == {}
+    scene = build_scene(spec)
+    events: list[Event] = []
+    for _ in range(spec.turns):
+        events.extend(scene.step())
+        assert all(spec.on_map(scene.world.get(e, Position).hex) for e in scene.names)
+    names = scene.names
+    jumps = [e for e in _by(events, names, "RollMade", "Runner") if "jump" in e.purpose]
+    tries = [(e.result.success, e.result.critical_failure) for e in jumps]
+    assert tries == [(False, False), (False, True), (True, False)]
+    assert len([e for e in _by(events, names, "Collided", "Runner") if e.kind == "obstacle"]) == 2
+    ids = {name: entity for entity, name in names.items()}
+    runner, horse = (scene.world.get(ids[n], Position).hex for n in ("Runner", "Horse"))
+    assert runner[0] > 30 and hexgrid.distance(runner, horse) <= 5  # across the square, the horse hard behind
+    assert _by(events, names, "Moved", "Porter") and _by(events, names, "Moved", "Hawker")
+    assert scene.world.get(ids["Onlooker"], Position).hex == (12, 3)
 
 
 def test_chase_the_thief_flees_through_the_thicket_the_guard_pursues_and_both_take_pursuit_actions() -> None:
@@ -467,6 +487,108 @@ BAD += [
         id="a list where a readout name belongs",
     ),
 ]
+
+RUNNER_CONTROL = '"gurps.Control" = {}'
+"""The Runner's last component line in :data:`SCENE`, after which a test gives it a goal."""
+
+
+def _goal(line: str) -> tuple[str, str]:
+    """The change to :data:`SCENE` that gives the Runner the goal or caution ``line``."""
+    return (RUNNER_CONTROL, f"{RUNNER_CONTROL}\n{line}")
+
+
+BAD += [
+    pytest.param(
+        _goal('"gurps.Pursue" = { target = { entity = "Nobody" } }'),
+        ("entity 'Runner'", "gurps.Pursue.target", "'Nobody' is not an entity of this scene; entities: Runner"),
+        id="a goal naming a missing entity",
+    ),
+    pytest.param(
+        _goal('"gurps.KeepStation" = { target = { entity = "Runner" } }'),
+        ("entity 'Runner'", "KeepStation.target", "a mover cannot take itself as its goal"),
+        id="a goal naming the mover itself",
+    ),
+    pytest.param(
+        _goal('"gurps.GoTo" = { hex = [3] }'),
+        ("entity 'Runner'", "gurps.GoTo.hex", "expected a hex: a tuple (q, r) of two whole numbers"),
+        id="a goal hex of one number",
+    ),
+    pytest.param(
+        _goal('"gurps.GoTo" = { hex = { q = 3, r = 0 } }'),
+        ("entity 'Runner'", "gurps.GoTo.hex", "expected a hex"),
+        id="a goal hex as a table",
+    ),
+    pytest.param(
+        _goal('"gurps.Patrol" = { waypoints = [[3, 0], [4.5, 0]] }'),
+        ("entity 'Runner'", "gurps.Patrol.waypoints[1]", "expected a hex"),
+        id="a waypoint that is no hex",
+    ),
+    pytest.param(
+        _goal('"gurps.Patrol" = { waypoints = [] }'),
+        ("entity 'Runner'", "gurps.Patrol.waypoints", "a tuple of one or more hexes"),
+        id="empty waypoints",
+    ),
+    pytest.param(
+        _goal('"gurps.Caution" = { failure_chance = 1.5 }'),
+        ("entity 'Runner'", "gurps.Caution.failure_chance", "expected a finite number from 0 to 1"),
+        id="caution above 1",
+    ),
+    pytest.param(
+        _goal('"gurps.Caution" = { failure_chance = -0.1 }'),
+        ("entity 'Runner'", "gurps.Caution.failure_chance", "expected a finite number from 0 to 1"),
+        id="caution below 0",
+    ),
+    pytest.param(
+        _goal('"gurps.GoTo" = { hex = [3, 0] }\n"gurps.Hold" = {}'),
+        ("entity 'Runner'", "GoTo.goal", "one goal at a time"),
+        id="two goals",
+    ),
+    pytest.param(
+        ("height = 5", "height = 5\nedge = { Position = { q = 0, r = 0 } }"),
+        ("map edge", "Position", "the edge takes its positions from the map"),
+        id="a map edge with a position",
+    ),
+    pytest.param(
+        ("height = 5", 'height = 5\nedge = { "gurps.Obstacle" = { hp = 0 } }'),
+        ("map edge", "Obstacle.hp", "1 or more"),
+        id="a map edge component out of range",
+    ),
+]
+
+
+def test_goals_in_a_scene_file_become_goal_components_with_entity_names_read_as_ids(tmp_path: Path) -> None:
+    text = SCENE.replace(*_goal('"gurps.Pursue" = { target = { entity = "Walker" }, range_yd = 2 }'))
+    text = text.replace(*_goal('"gurps.Caution" = { failure_chance = 0.25 }'))
+    text = text.replace('"gurps.Mover" = { basic_move = 5 }', '"gurps.Mover" = { basic_move = 5 }\n"gurps.Hold" = {}')
+    scene = build_scene(read_scene(str(write(tmp_path, text))))
+    ids = {name: entity for entity, name in scene.names.items()}
+    world = scene.world
+    assert world.get(ids["Runner"], Pursue) == Pursue(ids["Walker"], range_yd=2)
+    assert world.get(ids["Runner"], Caution) == Caution(0.25)
+    assert world.has(ids["Walker"], Hold)
+    text = SCENE.replace(*_goal('"gurps.Patrol" = { waypoints = [[4, 1], [9, -1]] }'))
+    patrol = build_scene(read_scene(str(write(tmp_path, text, "patrol.toml")))).world.get(1, Patrol)
+    assert patrol.waypoints == ((4, 1), (9, -1))
+
+
+def test_a_map_edge_fences_the_map_with_its_components_on_every_hex_round_it(tmp_path: Path) -> None:
+    # The 20 x 5 lane: a ring of 2 x 22 + 2 x 5 = 54 hexes round it; the runner, put at the east end heading east at
+    # 4 yd/s and speeding up, runs into it instead of off the map.
+    text = SCENE.replace("height = 5", 'height = 5\nedge = { "gurps.Obstacle" = { hp = 500 } }')
+    text = text.replace("Position = { q = 1, r = 0 }", "Position = { q = 17, r = 0 }")
+    text = text.replace("Velocity = { yps = 0 }", "Velocity = { yps = 4, heading = 0 }")
+    scene = build_scene(read_scene(str(write(tmp_path, text))))
+    spec, world = scene.spec, scene.world
+    fence = {position.hex for entity, (position, _) in world.scan(Position, Obstacle) if entity not in scene.zones}
+    assert len(spec.edge_hexes()) == 54
+    assert fence == set(spec.edge_hexes())
+    assert not any(spec.on_map(hex) for hex in fence)
+    way_out = {hexgrid.neighbour(hex, side) for hex in spec.map_hexes() for side in range(6)}
+    assert {hex for hex in way_out if not spec.on_map(hex)} <= fence  # no step leaves the map but into the fence
+    [hit] = [event for event in scene.step() if type(event).__name__ == "Collided"]
+    assert world.get(hit.struck, Position).hex == (20, 0)
+    assert world.get(1, Position).hex == (19, 0)
+
 
 RIDERS = (
     SCENE

@@ -17,13 +17,16 @@ from pathlib import Path
 
 import pytest
 
+CAVALRY = str(Path(__file__).with_name("cavalry_scripted.toml"))
+"""The cavalry charge of a script alone: many runs, cheap (no goal to plan)."""
+
 
 @contextmanager
 def _study_past_its_first_batch(tmp_path: Path, out: Path) -> Iterator[subprocess.Popen[str]]:
     """A study of 200,000 runs on two workers, in a session of its own, once its progress bar (on a terminal, so
     the command draws one) shows a finished batch."""
     parent, child = pty.openpty()  # stderr a terminal, so the command draws its progress bar there
-    command = [sys.executable, "-m", "esper_motion.demos", "study", "cavalry_charge", "--runs", "200000"]
+    command = [sys.executable, "-m", "esper_motion.demos", "study", CAVALRY, "--runs", "200000"]
     process = subprocess.Popen(
         [*command, "--workers", "2", "--out", str(out)],
         stdout=subprocess.PIPE,

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
 from esper_motion.studies import StudyError, study
 
+CAVALRY = str(Path(__file__).with_name("cavalry_scripted.toml"))
+"""The cavalry charge of a script alone: many runs, cheap (no goal to plan)."""
+
 
 @pytest.mark.slow
 def test_the_ray_backend_gives_the_same_report_as_the_local_one() -> None:
     pytest.importorskip("ray")
-    on_ray = study("cavalry_charge", 400, seed=40, turns=8, backend="ray", workers=2)
-    local = study("cavalry_charge", 400, seed=40, turns=8, workers=2)
+    on_ray = study(CAVALRY, 400, seed=40, turns=8, backend="ray", workers=2)
+    local = study(CAVALRY, 400, seed=40, turns=8, workers=2)
     assert on_ray.figures == local.figures
     assert on_ray.seeds == local.seeds == list(range(40, 440))
     assert on_ray.backend == "ray"
@@ -30,7 +34,7 @@ def test_ctrl_c_on_ray_keeps_the_runs_that_finished() -> None:
         if len(calls) == 1:
             raise KeyboardInterrupt
 
-    report = study("cavalry_charge", 4000, seed=1, turns=8, backend="ray", workers=2, progress=stop)
+    report = study(CAVALRY, 4000, seed=1, turns=8, backend="ray", workers=2, progress=stop)
     assert report.interrupted
     assert calls[0] <= report.runs < 4000
     assert report.runs == len(report.seeds) == len(set(report.seeds))

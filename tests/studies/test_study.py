@@ -29,6 +29,10 @@ from esper_motion.studies.study import MAX_RUNS
 from esper_motion.systems.gurps import preview
 
 TIGHT_TURN = str(Path(__file__).with_name("tight_turn.toml"))
+STANDS_UP = str(Path(__file__).with_name("stands_up.toml"))
+CAVALRY = str(Path(__file__).with_name("cavalry_scripted.toml"))
+"""The cavalry charge of a script alone: many runs, cheap (no goal to plan)."""
+"""A script that assumes its dice: turn 5 stands up a sprinter its scripted turn-4 dice tripped."""
 """One decisive roll: a runner at 6 yd/s turns 120 degrees at once on turn 2, DX 9 + 3 = 12 (or loses control)."""
 
 
@@ -70,12 +74,12 @@ def test_an_override_changes_the_odds_the_way_preview_says() -> None:
 
 
 def test_the_same_base_seed_gives_the_same_report_with_one_and_two_workers() -> None:
-    one = study("cavalry_charge", 300, seed=40, turns=8, workers=1)
-    two = study("cavalry_charge", 300, seed=40, turns=8, workers=2)
+    one = study(CAVALRY, 300, seed=40, turns=8, workers=1)
+    two = study(CAVALRY, 300, seed=40, turns=8, workers=2)
     assert one.figures == two.figures
     assert one.seeds == two.seeds == list(range(40, 340))
     assert (one.workers, two.workers) == (1, 2)
-    other = study("cavalry_charge", 300, seed=41, turns=8, workers=1)
+    other = study(CAVALRY, 300, seed=41, turns=8, workers=1)
     assert other.figures != one.figures
 
 
@@ -128,10 +132,21 @@ def test_the_wilson_interval_of_a_chance() -> None:
     assert wilson(100, 100)[1] == 1.0
 
 
+def test_a_body_that_ends_a_turn_off_the_map_counts_once_at_the_first_such_turn() -> None:
+    # The tight-turn runner starts 4 columns from the east edge at 5 yd/s: turn 1 runs it off the map.
+    report = study(TIGHT_TURN, 10, workers=1, overrides=[Override.parse("Runner.Position.q=26")])
+    left = report.figures["events"]["LeftMap"]
+    assert left["runs"] == 10
+    assert left["first_turn"] == {"1": 10}
+    assert left["mean_count"] == 1.0  # turn 2 ends off the map too, and is not counted again
+    at_home = study(TIGHT_TURN, 10, workers=1).figures["events"]  # from q = 0 turn 1 ends on the map
+    assert "1" not in at_home.get("LeftMap", {"first_turn": {}})["first_turn"]
+
+
 def test_a_scripted_intent_the_dice_made_impossible_stops_that_run_and_is_counted() -> None:
-    # The sprint scene's turn 5 stands the sprinter up after a trip its scripted dice forced; with seeded dice
-    # most sprinters make the turn and the rules refuse the Change Posture.
-    report = study("sprint", 100, workers=1)
+    # Turn 5 stands the sprinter up after a trip its scripted dice forced; with seeded dice most sprinters make the
+    # turn and the rules refuse the Change Posture.
+    report = study(STANDS_UP, 100, workers=1)
     stopped = report.figures["events"]["RunStopped"]
     tripped = report.figures["events"]["Tripped"]
     assert stopped["runs"] + tripped["runs"] == 100
@@ -140,9 +155,9 @@ def test_a_scripted_intent_the_dice_made_impossible_stops_that_run_and_is_counte
 
 
 def test_a_stopped_run_reports_the_fields_its_last_whole_turn_left_though_its_world_keeps_no_undo_copy() -> None:
-    # Sprint, seed 1: turn 5's Change Posture is refused after the turn has begun; the sprinter's control state
+    # Seed 1: turn 5's Change Posture is refused after the turn has begun; the sprinter's control state
     # was already out of control in the world the failed turn left, high speed in the world an undo puts back.
-    path, text = scene_text("sprint")
+    path, text = scene_text(STANDS_UP)
     prepared = prepare(str(path), text, None, ())
     recorded = prepared.recorded()
     stopped = run_one(prepared, 1, 5, recorded)
@@ -333,11 +348,11 @@ def test_a_worker_keeps_no_world_of_a_finished_run() -> None:
 
 
 def test_a_game_write_between_steps_is_still_checked_after_study_runs_paused_the_field_watch() -> None:
-    path, text = scene_text("sprint")
+    path, text = scene_text(STANDS_UP)
     prepared = prepare(str(path), text, None, ())
     run_one(prepared, 1, 5, prepared.recorded())  # stopped by the rules on turn 5
     run_one(prepared, 2, 2, prepared.recorded())
-    scene = build_scene(read_scene("sprint"))
+    scene = build_scene(read_scene(STANDS_UP))
     scene.world.get(1, Mover).dx = -3
     with pytest.raises(RuleValueError, match="dx"):
         scene.step()

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from esper_motion.components.goals import GOAL_TYPES, Caution, Flee, Goal, KeepStation, KeptPlan, Patrol, Pursue
-from esper_motion.components.gurps import Intent, MoveState, Obstacle
+from esper_motion.components.gurps import Intent, Maneuver, MoveState, Obstacle, Posture, PostureState
 from esper_motion.components.motion import Position
 from esper_motion.ecs import Phase, System, World, WorldError, watch
 from esper_motion.ecs.hexgrid import Hex
@@ -68,6 +68,21 @@ def _unplanned(world: World, body: Body) -> str | None:
     return None
 
 
+def _get_up(world: World, body: Body) -> bool:
+    """Order a Change Posture to standing for a mover at rest that is down (a trip, a fall): it gets up before it
+    plans a move; whether it did."""
+    posture = world.try_get(body.entity, Posture)
+    if posture is None or posture.state is PostureState.STANDING or body.velocity.yps > 0:
+        return False
+    posture.target = PostureState.STANDING
+    for name in _INTENT_FIELDS:
+        setattr(body.intent, name, getattr(_GET_UP, name))
+    return True
+
+
+_GET_UP: Final = Intent(maneuver=Maneuver.CHANGE_POSTURE)
+
+
 def _lose_target(world: World, entity: int, goal: Goal) -> bool:
     """Set the entity field of ``goal`` to None, and say so, when the entity it names is gone (the mover then
     holds); whether it did."""
@@ -85,8 +100,10 @@ def _lose_target(world: World, entity: int, goal: Goal) -> bool:
 class GoalPlanner(System):
     """DECIDE phase: writes the ``Intent`` of every mover with a goal, in initiative order, from the first turn of the
     plan its search finds (:mod:`esper_motion.systems.gurps.planner.search`); every other entity's intent stays as the
-    game wrote it. Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity
-    change read; writes ``Intent`` (every field), ``Patrol.next_index`` as each waypoint is passed, and the entity
+    game wrote it; a mover at rest that is down (prone, kneeling...) first gets up, with a Change Posture to standing.
+    Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity change read;
+    writes ``Intent`` (every field), ``Posture.target`` of a mover getting up, ``Patrol.next_index`` as each waypoint
+    is passed, and the entity
     field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that, and ``GoalUnreachable``
     when no plan the rules allow within its caution brings the mover nearer (it does its best) or when it cannot be
     planned (a flier in the air, a rider, a mover out of control: its intent is left alone). Rolls no die. Implements
@@ -127,6 +144,8 @@ class GoalPlanner(System):
             why = _unplanned(world, body)
             if why is not None:
                 world.emit(GoalUnreachable(body.entity, type(goal).__name__, why))
+                continue
+            if _get_up(world, body):
                 continue
             chosen_plan = decide(world, chosen, index, body, goal, fields=self._fields, moving=moving)
             self._follow(world, body, goal, chosen_plan)
