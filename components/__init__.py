@@ -27,6 +27,7 @@ from esper_motion.components.flight import (
 from esper_motion.components.goals import (
     GOAL_TYPES,
     Caution,
+    Charge,
     Flee,
     GoTo,
     Hold,
@@ -97,6 +98,7 @@ __all__ = [
     "Atmosphere",
     "Attack",
     "Caution",
+    "Charge",
     "Condition",
     "Control",
     "Defenses",

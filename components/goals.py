@@ -7,7 +7,8 @@ one goal at a time: a spawn or an add that would give it a second is refused, na
 How far the mover may gamble is a component of its own, :class:`Caution`, shared by every goal (one home for
 it, and a game changes a mover's goal without restating its temper); a mover without one takes no roll.
 
-A goal that names another entity (``Pursue.target``, ``Flee.source``, ``KeepStation.target``) is a link
+A goal that names another entity (``Pursue.target``, ``Flee.source``, ``KeepStation.target``,
+``Charge.target``) is a link
 (:mod:`esper_motion.ecs.links`): naming a missing entity, or the mover itself, is refused when the goal is set (a
 spawn, an add, a load). A target despawned later is the planner's to deal with: it sets the field to None, the mover
 holds, and a ``GoalLost`` event says why; None there always means "hold". Until that next step, what is added to
@@ -188,10 +189,37 @@ class Hold:
         _check_one_goal(self, entity, view)
 
 
-GOAL_TYPES: Final = (GoTo, Pursue, Flee, KeepStation, Patrol, Hold)
+@register("gurps.Charge")
+@dataclass(slots=True)
+class Charge:
+    """Charge entity ``target`` pass after pass: line up on it, build speed, strike on the pass from the first yard
+    it is in reach (the mover's ``Attack``, a rider's couched lance, say), ride on until ``run_yd`` away, wheel
+    round and come again. ``wheeling`` is the planner's record of where the mover is in that round: True from the
+    pass until it is ``run_yd`` away. None for ``target``: the target is gone, hold."""
+
+    target: int | None
+    run_yd: int = 12
+    wheeling: bool = False
+
+    def __post_init__(self) -> None:
+        _check_target("Charge", "target", self.target)
+        check_int("Charge", "run_yd", self.run_yd, low=2, high=MAX_RANGE_YD)
+        check_bool("Charge", "wheeling", self.wheeling)
+
+    def links(self) -> tuple[int, ...]:
+        """The entity charged."""
+        return _links(self.target)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """Refuse a target that is the mover itself or, when set, missing; one goal at a time."""
+        _check_target_link(self, entity, view, "target")
+        _check_one_goal(self, entity, view)
+
+
+GOAL_TYPES: Final = (GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Charge)
 """Every goal component, in the order the planner looks for them."""
 
-Goal = GoTo | Pursue | Flee | KeepStation | Patrol | Hold
+Goal = GoTo | Pursue | Flee | KeepStation | Patrol | Hold | Charge
 """Any goal component."""
 
 

@@ -27,6 +27,7 @@ import esper_motion.components
 from esper_motion.components import (
     MAX_ALTITUDE_YD,
     MAX_SPEED_YPS,
+    Charge,
     Control,
     Flee,
     Flight,
@@ -94,6 +95,7 @@ BASES: Final[dict[str, Any]] = {
     "Pursue": Pursue(2),
     "Flee": Flee(2),
     "KeepStation": KeepStation(2),
+    "Charge": Charge(2),
     "Patrol": Patrol(((0, 0),)),
     "KeptPlan": KeptPlan(
         throttles=(1,),

@@ -29,6 +29,7 @@ from esper_motion.components import (
     MAX_MOVE,
     MAX_SPEED_YPS,
     Caution,
+    Charge,
     Condition,
     Control,
     Facing,
@@ -1369,6 +1370,7 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
         Pursue: st.builds(Pursue, target=st.none(), range_yd=st.integers(0, MAX_RANGE_YD), ram=st.booleans()),
         Flee: st.builds(Flee, source=st.none(), range_yd=st.integers(1, MAX_RANGE_YD)),
         KeepStation: st.builds(KeepStation, target=st.none(), range_yd=st.integers(1, MAX_RANGE_YD)),
+        Charge: st.builds(Charge, target=st.none(), run_yd=st.integers(2, MAX_RANGE_YD), wheeling=st.booleans()),
         Patrol: st.lists(hexes, min_size=1, max_size=3).flatmap(
             lambda points: st.builds(
                 Patrol, waypoints=st.just(tuple(points)), next_index=st.integers(0, len(points) - 1)

@@ -522,10 +522,12 @@ def search(
     budget: int = NODE_BUDGET,
     fields: Fields | None = None,
     moving: Moving = (),
+    floor_yd: int = 0,
 ) -> Plan | None:
     """The best plan the budget finds for ``root`` (a mover in control, the intent it holds ignored) toward ``goal``,
     taking no turn whose chance of failing a roll is above ``caution`` nor one ending where ``moving`` puts another
-    mover after that turn (:func:`moving_others`); None when the entity the goal names is gone.
+    mover after that turn (:func:`moving_others`), nor one covering fewer than ``floor_yd`` yards or ending slower (a
+    flier that cannot hover: its stall speed); None when the entity the goal names is gone.
 
     The plan that meets the goal soonest (turns, plus :data:`RISK_PRICE` on each turn's chance of failure) within
     ``horizon`` turns; when none is found within the budget, the plan that ends nearest the goal (fewest yards short,
@@ -564,6 +566,8 @@ def search(
             if outcome is None or (outcome.failure_chance and outcome.failure_chance > caution):
                 continue
             if outcome.struck is not None and outcome.struck != aim.ram:
+                continue
+            if floor_yd and (len(outcome.path) < floor_yd or outcome.state.velocity < floor_yd):
                 continue
             if _into_another(moving, root.entity, aim.ram, node.turn + 1, outcome.state.hex):
                 continue

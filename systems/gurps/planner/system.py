@@ -6,13 +6,15 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Final
 
-from esper_motion.components.goals import GOAL_TYPES, Caution, Flee, Goal, KeepStation, KeptPlan, Patrol, Pursue
+from esper_motion.components.goals import GOAL_TYPES, Caution, Charge, Flee, Goal, KeepStation, KeptPlan, Patrol, Pursue
 from esper_motion.components.gurps import Intent, Maneuver, MoveState, Obstacle, Posture, PostureState
 from esper_motion.components.motion import Position
 from esper_motion.ecs import Phase, System, World, WorldError, watch
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner.flight import airborne_why, floor_yd, fly_level
+from esper_motion.systems.gurps.planner.mounted import Steer, charge_goal, mount_out_of_control, steering, strike
 from esper_motion.systems.gurps.planner.search import (
     HORIZON,
     Fields,
@@ -24,7 +26,7 @@ from esper_motion.systems.gurps.planner.search import (
     named_entity,
     search,
 )
-from esper_motion.systems.gurps.shared.movers import Body, bodies, body_of, carried, installed_rules
+from esper_motion.systems.gurps.shared.movers import Body, bodies, body_of, installed_rules
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
 _INTENT_FIELDS = ("maneuver", "throttle", "turn", "turn_at_yd", "push", "veer", "slam", "life_or_death", "turns")
@@ -57,15 +59,24 @@ def caution_of(world: World, entity: int) -> float:
     return 0.0 if found is None else found.failure_chance
 
 
-def _unplanned(world: World, body: Body) -> str | None:
-    """Why the planner cannot plan ``body``'s movement (it then writes it no intent), or None."""
-    if body.position.altitude_yd > 0:
-        return "the planner does not plan fliers in the air yet"
+def _unplanned(world: World, body: Body, steer: Steer) -> str | None:
+    """Why the planner cannot plan ``body``'s movement for ``steer`` now (it then writes it no intent), or None."""
+    why = airborne_why(world, body)
+    if why is not None:
+        return why
     if body.control.state is MoveState.OUT_OF_CONTROL:
         return "out of control"
-    if carried(body):
-        return "a rider moves with its mount"
+    if mount_out_of_control(world, steer):
+        return f"its rider has lost control of mount {steer.mover}"
     return None
+
+
+def _searched(world: World, steer: Steer, *, record: bool) -> Goal:
+    """The goal the search plans for this turn: a ``Charge`` as this turn's run or ride away, any other as it is."""
+    goal = steer.goal
+    if isinstance(goal, Charge):
+        return charge_goal(world, steer.mover, goal, record=record)
+    return goal
 
 
 def _get_up(world: World, body: Body) -> bool:
@@ -87,7 +98,7 @@ def _lose_target(world: World, entity: int, goal: Goal) -> bool:
     """Set the entity field of ``goal`` to None, and say so, when the entity it names is gone (the mover then
     holds); whether it did."""
     name = "source" if isinstance(goal, Flee) else "target"
-    if not isinstance(goal, (Pursue, Flee, KeepStation)):
+    if not isinstance(goal, (Pursue, Flee, KeepStation, Charge)):
         return False
     other = getattr(goal, name)
     if other is None or world.exists(other):
@@ -102,12 +113,15 @@ class GoalPlanner(System):
     plan its search finds (:mod:`esper_motion.systems.gurps.planner.search`); every other entity's intent stays as the
     game wrote it; a mover at rest that is down (prone, kneeling...) first gets up, with a Change Posture to standing.
     Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity change read;
-    writes ``Intent`` (every field), ``Posture.target`` of a mover getting up, ``Patrol.next_index`` as each waypoint
-    is passed, and the entity
-    field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that, and ``GoalUnreachable``
-    when no plan the rules allow within its caution brings the mover nearer (it does its best) or when it cannot be
-    planned (a flier in the air, a rider, a mover out of control: its intent is left alone). Rolls no die. Implements
-    no rule section: it chooses among the intents Basic Set: High-Speed Movement allows.
+    writes ``Intent`` (every field), ``Posture.target`` of a mover getting up, a flier's ``FlightIntent`` level
+    (:mod:`esper_motion.systems.gurps.planner.flight`), ``Patrol.next_index`` as each waypoint is passed, and the
+    entity field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that, and
+    ``GoalUnreachable`` when no plan the rules allow within its caution brings the mover nearer (it does its best),
+    and once when it cannot be planned (a stalled flier, a passenger, a mover out of control: its intent is left
+    alone). A rider that controls its mount steers it by its own goal
+    (:mod:`esper_motion.systems.gurps.planner.mounted`): it writes the mount's ``Intent`` and, on a ``Charge``'s
+    pass, the rider's ``Attack.target`` and maneuver. Rolls no die. Implements no rule section: it chooses among the
+    intents Basic Set: High-Speed Movement allows.
 
     Its page: docs/goals.md.
     """
@@ -118,13 +132,19 @@ class GoalPlanner(System):
         super().__init__()
         self._fields: Fields = {}  # the searches' yards fields, kept while the obstacles stay as they are
         self._layout: object = None
+        self._unplannable: dict[int, str] = {}  # why each mover it could not plan was not planned, as last said
 
     def run(self) -> None:
         """Decide for every mover with a goal."""
         world = self.world
         found = goals(world)
+        said: dict[int, str] = {}
         if not found:
+            self._unplannable = said
             return
+        steers, idle = steering(world, found)
+        for entity, reason in idle.items():
+            self._cannot(entity, found[entity], reason, said)
         chosen = installed_rules(world)
         index = SpatialIndex()
         index.rebuild(world)
@@ -137,47 +157,69 @@ class GoalPlanner(System):
             self._layout = layout
         moving = moving_others(world, HORIZON)
         for body in bodies(world):
-            goal = found.get(body.entity)
-            if goal is None:
+            steer = steers.get(body.entity)
+            if steer is None:
                 continue
-            _lose_target(world, body.entity, goal)
-            why = _unplanned(world, body)
+            _lose_target(world, steer.decider, steer.goal)
+            why = _unplanned(world, body, steer)
             if why is not None:
-                world.emit(GoalUnreachable(body.entity, type(goal).__name__, why))
+                self._cannot(steer.decider, steer.goal, why, said)
                 continue
             if _get_up(world, body):
                 continue
-            chosen_plan = decide(world, chosen, index, body, goal, fields=self._fields, moving=moving)
-            self._follow(world, body, goal, chosen_plan)
+            caution = caution_of(world, steer.decider)
+            goal = _searched(world, steer, record=True)
+            chosen_plan = decide(world, chosen, index, body, goal, caution=caution, fields=self._fields, moving=moving)
+            self._follow(world, body, steer, chosen_plan)
+        self._unplannable = said
 
-    def _follow(self, world: World, body: Body, goal: Goal, chosen_plan: Plan) -> None:
-        entity = body.entity
+    def _cannot(self, entity: int, goal: Goal, why: str, said: dict[int, str]) -> None:
+        """Say once why ``entity``'s goal cannot be planned: when it starts, or the reason changes."""
+        if self._unplannable.get(entity) != why:
+            self.world.emit(GoalUnreachable(entity, type(goal).__name__, why))
+        said[entity] = why
+
+    def _follow(self, world: World, body: Body, steer: Steer, chosen_plan: Plan) -> None:
+        goal = steer.goal
         if not chosen_plan.nearer:
             why = "no move the rules allow within its caution" if not chosen_plan.turns else "no way nearer found"
-            world.emit(GoalUnreachable(entity, type(goal).__name__, why))
-        intent = chosen_plan.turns[0].intent if chosen_plan.turns else Intent()
+            world.emit(GoalUnreachable(steer.decider, type(goal).__name__, why))
+        first = chosen_plan.turns[0] if chosen_plan.turns else None
+        intent = first.intent if first is not None else Intent()
         live = body.intent
         for name in _INTENT_FIELDS:
             setattr(live, name, getattr(intent, name))
-        if isinstance(goal, Patrol) and chosen_plan.turns and chosen_plan.turns[0].meets_goal:
+        fly_level(world, body)
+        if isinstance(goal, Patrol) and first is not None and first.meets_goal:
             goal.next_index = (goal.next_index + 1) % len(goal.waypoints)
+        strike(world, steer, first)
 
 
 def decide(
-    world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: Goal, *, fields: Fields, moving: Moving
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    body: Body,
+    goal: Goal,
+    *,
+    caution: float,
+    fields: Fields,
+    moving: Moving,
 ) -> Plan:
     """The plan ``body`` follows this turn toward ``goal``: its kept plan (``KeptPlan``) while the world stays as that
     assumed (:func:`~esper_motion.systems.gurps.planner.search.kept_turns`) and it has turns enough left
     (:data:`REPLAN_LEFT`), else a new search, kept when it brings the mover nearer. Writes the ``KeptPlan`` (adding
-    one the first time: after that only its fields change)."""
-    caution = caution_of(world, body.entity)
+    one the first time: after that only its fields change). ``caution``: the ``Caution`` of whoever holds the goal
+    (a rider steering its mount: the rider's)."""
     kept = world.try_get(body.entity, KeptPlan)
     following = _following(world, chosen, index, body, goal, caution=caution, most=1, moving=moving)
     if following is not None:
         assert kept is not None
         _move_on(kept)
         return following
-    found = search(world, chosen, index, body, goal, caution=caution, fields=fields, moving=moving)
+    found = search(
+        world, chosen, index, body, goal, caution=caution, fields=fields, moving=moving, floor_yd=floor_yd(world, body)
+    )
     assert found is not None  # a lost target was set to None before
     made = _kept_of(world, goal, caution, found)
     if kept is None:
@@ -256,16 +298,26 @@ def _move_on(kept: KeptPlan) -> None:
 def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
     """The plan ``entity`` would follow toward its goal over the next ``turns`` turns, as the planner finds it now
     (the turns left of the plan it keeps, while that holds; else a new search): each turn's intent, the rolls it needs
-    with their exact odds, and its path (shown before it happens). Nothing in the world changes. A
-    :class:`~esper_motion.ecs.WorldError` for an entity with no goal, no full GURPS body, or one the planner does not
-    plan (a flier in the air, a rider, a mover out of control), or whose goal's entity is gone."""
+    with their exact odds, and its path (shown before it happens). For a rider that controls its mount, the mount's
+    plan (``Plan.entity`` is the mount). Nothing in the world changes. A :class:`~esper_motion.ecs.WorldError` for an
+    entity with no goal, no full GURPS body, or one the planner does not plan now (a stalled flier, a passenger,
+    a mount its rider steers, a mover out of control), or whose goal's entity is gone."""
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
         raise WorldError(f"plan: turns = {turns!r}: expected a whole number of turns, 1 or more")
-    goal = goals(world).get(entity)
+    found = goals(world)
+    goal = found.get(entity)
     if goal is None:
         raise WorldError(f"entity {entity} has no goal: give it one of {', '.join(k.__name__ for k in GOAL_TYPES)}")
-    body = body_of(world, entity)
-    why = _unplanned(world, body)
+    body_of(world, entity)
+    steers, idle = steering(world, found)
+    steer = next((steer for steer in steers.values() if steer.decider == entity), None)
+    why = idle.get(entity)
+    if steer is None and why is None:
+        why = f"its rider entity {steers[entity].decider} steers it by its own goal"
+    if steer is None:
+        raise WorldError(f"entity {entity} cannot be planned now: {why}")
+    body = body_of(world, steer.mover)
+    why = _unplanned(world, body, steer)
     if why is not None:
         raise WorldError(f"entity {entity} cannot be planned now: {why}")
     index = SpatialIndex()
@@ -274,11 +326,22 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
     watch.pause()  # the search builds components of its own, which no world holds: no record of their writes
     try:
         moving = moving_others(world, turns)
-        found = _following(world, chosen, index, body, goal, caution=caution, most=turns, moving=moving) or search(
-            world, chosen, index, body, goal, caution=caution, horizon=turns, moving=moving
+        searched = _searched(world, steer, record=False)
+        found_plan = _following(
+            world, chosen, index, body, searched, caution=caution, most=turns, moving=moving
+        ) or search(
+            world,
+            chosen,
+            index,
+            body,
+            searched,
+            caution=caution,
+            horizon=turns,
+            moving=moving,
+            floor_yd=floor_yd(world, body),
         )
     finally:
         watch.resume()
-    if found is None:
+    if found_plan is None:
         raise WorldError(f"entity {entity}: the entity its {type(goal).__name__} goal names is gone")
-    return found
+    return found_plan

@@ -8,7 +8,7 @@ import pytest
 from support import gurps_world
 from support.highspeed import mover
 
-from esper_motion.components import Caution, Flee, GoTo, Hold, KeepStation, Patrol, Pursue
+from esper_motion.components import Caution, Charge, Flee, GoTo, Hold, KeepStation, Patrol, Pursue
 from esper_motion.ecs import LinkError, RuleValueError
 
 
@@ -26,6 +26,9 @@ from esper_motion.ecs import LinkError, RuleValueError
         (lambda: Patrol([(0, 0)]), "waypoints", [(0, 0)]),
         (lambda: Patrol(((0, 0), (1,))), "waypoints[1]", (1,)),
         (lambda: Patrol(((0, 0),), next_index=1), "next_index", 1),
+        (lambda: Charge(0), "target", 0),
+        (lambda: Charge(2, run_yd=1), "run_yd", 1),
+        (lambda: Charge(2, wheeling=None), "wheeling", None),
         (lambda: Caution(-0.1), "failure_chance", -0.1),
         (lambda: Caution(1.01), "failure_chance", 1.01),
         (lambda: Caution(float("nan")), "failure_chance", None),
@@ -39,7 +42,7 @@ def test_a_bad_goal_is_refused_naming_its_field(build: Any, field: str, value: A
         assert caught.value.value == value
 
 
-@pytest.mark.parametrize("make", [Pursue, Flee, KeepStation])
+@pytest.mark.parametrize("make", [Pursue, Flee, KeepStation, Charge])
 def test_a_goal_naming_a_missing_entity_is_refused_at_spawn_naming_entity_and_field(make: Any) -> None:
     world = gurps_world()
     runner = mover(world)

@@ -2,10 +2,10 @@
 step refuses, and the rules' invariants hold (``support.worlds``).
 
 The mixed worlds of ``support.worlds`` (runners, vehicles, horses with riders and without, fliers, obstacles, bad
-footing) get goals for some runners, vehicles and free horses, drawn from the seed: a hex to go to, stopping or
-not, someone to pursue (to a range, or to ram), flee or keep beside, a patrol, a hold, each with a caution. Every
-other entity gets the random wishes of ``plan_turn``; the goal movers' intents are the planner's. A step that refuses
-anything but a wish the preview cannot see fails the test, whoever it names.
+footing) get goals for some runners, vehicles, free horses, riders and fliers, drawn from the seed: a hex to go to,
+stopping or not, someone to pursue (to a range, or to ram), flee, keep beside or charge pass after pass, a patrol, a
+hold, each with a caution. Every other entity gets the random wishes of ``plan_turn``; the goal movers' intents are
+the planner's. A step that refuses anything but a wish the preview cannot see fails the test, whoever it names.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from support.worlds import (
     turn_limits,
 )
 
-from esper_motion.components import Caution, Flee, GoTo, Hold, KeepStation, Patrol, Position, Pursue, Rider
+from esper_motion.components import Caution, Charge, Flee, GoTo, Hold, KeepStation, Patrol, Position, Pursue, Rider
 from esper_motion.ecs import World
 from esper_motion.systems.gurps import Rules
 from esper_motion.systems.gurps.events import GoalLost
@@ -40,8 +40,10 @@ RUNS = settings(
 
 
 def give_goals(world: World, cast: Cast, rng: random.Random) -> list[int]:
-    """Give the first mover and about half the other runners, vehicles and free horses a goal; return them."""
-    movers = [*cast.runners, *cast.vehicles, *(h for h in cast.horses if not _ridden(world, h))]
+    """Give the first mover and about half the other runners, vehicles, free horses, riders and fliers a goal (a
+    rider's steers its mount); return them."""
+    horses = [h for h in cast.horses if not _ridden(world, h)]
+    movers = [*cast.runners, *cast.vehicles, *horses, *cast.riders, *cast.fliers]
     others = [entity for entity in world.entities() if world.has(entity, Position)]
     side = max(q for q, _ in (world.get(e, Position).hex for e in others)) + 1
     chosen = []
@@ -58,6 +60,7 @@ def give_goals(world: World, cast: Cast, rng: random.Random) -> list[int]:
                 KeepStation(target, range_yd=rng.randrange(1, 3)),
                 Patrol((hex, (rng.randrange(side), rng.randrange(side)))),
                 Hold(),
+                Charge(target, run_yd=rng.randrange(2, 15)),
             ]
         )
         world.add(entity, goal)
