@@ -36,7 +36,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final, NamedTuple
 
-from esper_motion.components.goals import GOAL_TYPES, Caution, Flee, Goal, GoTo, Hold, KeepStation, Patrol, Pursue
+from esper_motion.components.goals import (
+    GOAL_TYPES,
+    Caution,
+    Charge,
+    Flee,
+    Goal,
+    GoTo,
+    Hold,
+    KeepStation,
+    Patrol,
+    Pursue,
+)
 from esper_motion.components.motion import Position
 from esper_motion.components.spelljammer import (
     Mobility,
@@ -263,6 +274,8 @@ def _aim(world: World, entity: int, goal: Goal) -> _Aim | str:
         return _Aim(goal, goal.hex, 0, away=False, passing=not goal.stop, chase=None)
     if isinstance(goal, Patrol):
         return _Aim(goal, goal.waypoints[goal.next_index], 0, away=False, passing=True, chase=None)
+    if isinstance(goal, Charge):
+        return "these rules have no mounted charge: it holds"
     other = goal.source if isinstance(goal, Flee) else goal.target
     assert other is not None  # a lost entity was set to None, and the goal held, before this
     if not world.has(other, Position):
