@@ -12,6 +12,7 @@ systems, in the order they run:
 ==========  ======================  ====================================================================
 phase       system                  job
 ==========  ======================  ====================================================================
+DECIDE      ``GoalPlanner``         write the intent of every character with a goal (docs/goals.md)
 INTENT      ``IntentCheck``         refuse an intent the rules forbid, before anything changes
 INTENT      ``ChaseLinks``          end chases and flights whose other side no longer exists
 INTENT      ``ChooseSpeed``         settle each speed mode: the usual Run of a chase, matching speeds
@@ -53,6 +54,7 @@ from esper_motion.systems.spelljammer.flee import Flee
 from esper_motion.systems.spelljammer.intent_check import IntentCheck
 from esper_motion.systems.spelljammer.move import Move
 from esper_motion.systems.spelljammer.options import Options
+from esper_motion.systems.spelljammer.planner import GoalPlanner, PlannedRound, RoundPlan, RoundRoll, plan
 from esper_motion.systems.spelljammer.pursuit import PursuitActions
 from esper_motion.systems.spelljammer.rules import DefenseAllowed, defense_allowed
 from esper_motion.systems.spelljammer.shooting import MovingFire
@@ -64,15 +66,20 @@ __all__ = [
     "ChooseSpeed",
     "ClearRoundIntents",
     "Flee",
+    "GoalPlanner",
     "IntentCheck",
     "Move",
     "MovingFire",
     "Options",
+    "PlannedRound",
     "PursuitActions",
+    "RoundPlan",
+    "RoundRoll",
     "SprintFatigue",
     "defense",
     "events",
     "install",
+    "plan",
     "rules",
     "systems_for",
 ]
@@ -85,6 +92,7 @@ def systems_for(options: Options) -> list[System]:
     Every option is a reading inside a system, so the list is the same for any ``options``.
     """
     return [
+        GoalPlanner(),
         IntentCheck(),
         ChaseLinks(),
         ChooseSpeed(),

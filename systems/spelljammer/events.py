@@ -19,6 +19,8 @@ __all__ = [
     "ChaseRound",
     "FellDown",
     "Fled",
+    "GoalLost",
+    "GoalUnreachable",
     "NonLethalDamage",
     "PursuitActionResolved",
     "ShotsOnTheMove",
@@ -202,3 +204,33 @@ class ShotsOnTheMove(Event):
             f"entity {self.entity} shoots on the move with a {self.weapon.value.replace('_', ' ')}: "
             f"{self.fired} of {self.allowed} shot(s) at {self.modifier:+d}{lost}"
         )
+
+
+@register("spelljammer.GoalLost")
+@dataclass(frozen=True, slots=True)
+class GoalLost(Event):
+    """The entity ``target`` that ``entity``'s goal named is gone: the goal's field became None, and the character
+    holds (docs: Movers that decide)."""
+
+    entity: int
+    goal: str
+    target: int
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} holds: the {self.goal} goal's entity {self.target} is gone"
+
+
+@register("spelljammer.GoalUnreachable")
+@dataclass(frozen=True, slots=True)
+class GoalUnreachable(Event):
+    """No round the rules allow (within the character's caution) brings ``entity`` nearer its goal: it does its
+    best, ``why`` says what stood in the way (docs: Movers that decide)."""
+
+    entity: int
+    goal: str
+    why: str
+
+    def describe(self) -> str:
+        """One log line."""
+        return f"entity {self.entity} cannot get nearer its {self.goal} goal: {self.why}"

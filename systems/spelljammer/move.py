@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import esper
 
 from esper_motion.components.motion import Position
-from esper_motion.components.spelljammer import RoundIntent
+from esper_motion.components.spelljammer import Mobility, RoundIntent, SpeedMode, Vegetation
 from esper_motion.ecs import Phase, System
-from esper_motion.ecs.hexgrid import DIRECTIONS, distance, line
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, line
 from esper_motion.systems.spelljammer._shared import Character, characters, options_of
 from esper_motion.systems.spelljammer.events import SquaresMoved
 from esper_motion.systems.spelljammer.rules import ROUND_SECONDS, SQUARE_FT, movement_rate
@@ -33,6 +34,51 @@ def movement_order(rows: list[Character]) -> list[Character]:
     return sorted(rows, key=lambda row: depth(row[0]))  # sorted() is stable: initiative order within a depth
 
 
+@dataclass(frozen=True, slots=True)
+class Stride:
+    """What a character's speed gives it in one round: the seconds ``served`` of those owed and the seconds still
+    ``owed`` after it, the ``squares`` covered in the rest, the whole hexes ``steps`` it may move and the fraction
+    ``carry`` of a hex left over."""
+
+    served: int
+    owed: int
+    squares: float
+    steps: int
+    carry: float
+
+
+def stride(
+    mobility: Mobility,
+    mode: SpeedMode,
+    vegetation: Vegetation | None,
+    *,
+    seconds_owed: int,
+    carry_hex: float,
+    hex_ft: int,
+) -> Stride:
+    """The round's :class:`Stride` at ``mode`` from the vegetation the character starts in, the seconds it owes and
+    the hex it carries (``Move``'s arithmetic, for the planner too: docs/spelljammer.md > How each system reads the
+    rules > Move)."""
+    served = min(ROUND_SECONDS, seconds_owed)
+    rate = movement_rate(mobility.tmr, mode, mobility.encumbrance, vegetation)
+    squares = round(rate * (ROUND_SECONDS - served) / ROUND_SECONDS, _DECIMALS)
+    reach = round(squares * SQUARE_FT / hex_ft + carry_hex, _DECIMALS)
+    steps = math.floor(reach)
+    return Stride(served, seconds_owed - served, squares, steps, max(0.0, round(reach - steps, _DECIMALS)))
+
+
+def destination(start: Hex, steps: int, heading: int | None, runner_at: Hex | None) -> tuple[int, Hex]:
+    """The hexes taken and the hex reached in ``steps``: straight toward ``runner_at`` stopping beside it (a
+    pursuer), else along ``heading``; (0, ``start``) with neither."""
+    if runner_at is not None:
+        taken = min(steps, max(0, distance(start, runner_at) - 1))
+        return taken, line(start, runner_at)[taken]
+    if heading is None:
+        return 0, start
+    dq, dr = DIRECTIONS[heading]
+    return steps, (start[0] + dq * steps, start[1] + dr * steps)
+
+
 class Move(System):
     """MOVEMENT phase, after ``PursuitActions``: moves every character at the rate of its speed mode. Reads ``Mobility``
     (``tmr``, ``encumbrance``), ``RoundState`` (``mode``, ``vegetation``, ``seconds_owed``, ``carry_hex``),
@@ -50,31 +96,26 @@ class Move(System):
         """Move every character, runners before their pursuers."""
         hex_ft = options_of(self.world).hex_ft
         for entity, (mobility, intent, state, position) in movement_order(characters()):
-            served = min(ROUND_SECONDS, state.seconds_owed)
-            state.seconds_owed -= served
-            state.seconds_lost = served
-            if state.seconds_owed == 0:
-                state.fallen = False
             mode = state.mode
             assert mode is not None  # ChooseSpeed sets it every round
-            rate = movement_rate(mobility.tmr, mode, mobility.encumbrance, state.vegetation)
-            squares = round(rate * (ROUND_SECONDS - served) / ROUND_SECONDS, _DECIMALS)
-            reach = round(squares * SQUARE_FT / hex_ft + state.carry_hex, _DECIMALS)
-            steps = math.floor(reach)
-            carry = max(0.0, round(reach - steps, _DECIMALS))
-            start = position.hex
-            if intent.chase is not None:
-                target = esper.component_for_entity(intent.chase, Position).hex
-                taken = min(steps, max(0, distance(start, target) - 1))
-                end = line(start, target)[taken]
-                if taken < steps:
-                    carry = 0.0
-            elif intent.heading is not None:
-                dq, dr = DIRECTIONS[intent.heading]
-                taken, end = steps, (start[0] + dq * steps, start[1] + dr * steps)
-            else:
+            went = stride(
+                mobility,
+                mode,
+                state.vegetation,
+                seconds_owed=state.seconds_owed,
+                carry_hex=state.carry_hex,
+                hex_ft=hex_ft,
+            )
+            state.seconds_owed, state.seconds_lost = went.owed, went.served
+            if state.seconds_owed == 0:
+                state.fallen = False
+            if intent.chase is None and intent.heading is None:
                 state.squares, state.moved_hex, state.carry_hex = 0.0, 0, 0.0
                 continue
+            start = position.hex
+            runner_at = None if intent.chase is None else esper.component_for_entity(intent.chase, Position).hex
+            taken, end = destination(start, went.steps, intent.heading, runner_at)
             position.q, position.r = end
-            state.squares, state.moved_hex, state.carry_hex = squares, taken, carry
-            self.world.emit(SquaresMoved(entity, mode, squares, taken, start, end, served))
+            state.squares, state.moved_hex = went.squares, taken
+            state.carry_hex = went.carry if taken == went.steps else 0.0
+            self.world.emit(SquaresMoved(entity, mode, went.squares, taken, start, end, went.served))

@@ -298,19 +298,20 @@ def test_pursuit_plays_from_goals_alone_the_runner_jumps_the_log_at_the_third_tr
     assert scene.world.get(ids["Onlooker"], Position).hex == (12, 3)
 
 
-def test_chase_flees_through_the_thicket_the_pursuer_sprints_and_both_take_pursuit_actions() -> None:
+def test_chase_the_thief_flees_through_the_thicket_the_guard_pursues_and_both_take_pursuit_actions() -> None:
     _, events, names = play("chase")
     assert _by(events, names, "Fled", "Thief")
     modes = [(names[e.entity], e.mode.value, e.vegetation) for e in events if type(e).__name__ == "SpeedModeChosen"]
-    assert ("Guard", "sprint", None) in modes
-    assert ("Thief", "run", Vegetation.DENSE) in modes
+    assert modes[:2] == [("Thief", "run", Vegetation.DENSE), ("Guard", "run", Vegetation.DENSE)]
+    assert modes[-1] == ("Guard", "sprint", None)  # out of the thicket at last, too late
     [barrow] = _by(events, names, "PursuitActionResolved", "Thief")
     [leap] = _by(events, names, "PursuitActionResolved", "Guard")
     assert (barrow.label, barrow.level.value) == ("knock over a barrow", "success")
     assert (leap.label, leap.against, leap.level.value) == ("leap the barrow", "Acrobatics", "failure")
     assert _by(events, names, "FellDown", "Guard")
-    rounds = [e for e in events if type(e).__name__ == "ChaseRound"]
-    assert [e.in_reach for e in rounds] == [True, True, False, False]
+    assert not [e for e in events if type(e).__name__ == "ChaseRound" and e.in_reach]
+    moved = [e for e in events if type(e).__name__ == "SquaresMoved"]
+    assert [(names[e.entity], e.end) for e in moved[-2:]] == [("Thief", (36, 0)), ("Guard", (21, 0))]
 
 
 def test_the_turn_log_is_a_heading_and_one_line_per_event_with_names_for_entity_ids() -> None:

@@ -105,6 +105,7 @@ def test_install_resolves_this_processor_order() -> None:
     world = World()
     install(world)
     assert [type(p).__name__ for p in world.systems] == [
+        "GoalPlanner",
         "IntentCheck",
         "ChaseLinks",
         "ChooseSpeed",
@@ -124,7 +125,7 @@ def test_installing_twice_is_an_error_not_a_double_run() -> None:
     install(world)
     with pytest.raises(WorldError, match="rule set 'spelljammer' is already installed"):
         install(world, Options(hex_ft=5))
-    assert len(world.systems) == 10
+    assert len(world.systems) == 11
     assert world.rules["spelljammer"] == Options()
 
 

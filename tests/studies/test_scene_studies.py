@@ -12,12 +12,7 @@ from esper_motion.demos.scene_file import scene_names
 from esper_motion.studies.runs import run_one
 from esper_motion.studies.scene import LEFT_MAP, RUN_STOPPED, prepare, scene_text
 
-SCENES = [
-    pytest.param(name, marks=pytest.mark.xfail(reason="the thief can leave the map; its scene is rewritten apart"))
-    if name == "chase"
-    else name
-    for name in scene_names()
-]
+SCENES = scene_names()
 
 
 def faults(name: str, runs: int) -> list[tuple[int, str, Any, int]]:

@@ -1,0 +1,223 @@
+"""The Spelljammer planner: it never writes an intent the rules refuse, it chases, flees and goes where a goal says
+within its caution, and a world with goals plays the same after a save and load."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from esper_motion.components import Caution, Flee, GoTo, Hold, KeepStation, Patrol, Position, Pursue
+from esper_motion.components.spelljammer import (
+    Mobility,
+    RoundIntent,
+    RoundState,
+    SpeedMode,
+    Vegetation,
+    VegetationZone,
+)
+from esper_motion.ecs import RollMade, World, WorldError
+from esper_motion.ecs.hexgrid import distance
+from esper_motion.systems.spelljammer import GoalLost, GoalUnreachable, Options, install, plan
+from esper_motion.systems.spelljammer._shared import VegetationMap
+from esper_motion.systems.spelljammer.rules import allowed_modes
+
+FAST_SPRINT_ROLL = "keeping its feet chasing at a fast sprint"
+
+
+def new_world(seed: int = 1, hex_ft: int = 5) -> World:
+    world = World(seed=seed)
+    install(world, Options(hex_ft=hex_ft))
+    return world
+
+
+def character(world: World, at: tuple[int, int], *goal: object, tmr: int = 12, dex: int = 14, **intent: object) -> int:
+    return world.spawn(Mobility(tmr=tmr, dex=dex), RoundIntent(**intent), RoundState(), Position(*at), *goal)
+
+
+# --- never an intent the rules refuse -----------------------------------------------------------------------------
+
+RUNS = settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+
+def random_world(seed: int) -> tuple[World, list[int]]:
+    """Two to four characters on a small map with a few thickets, some with goals (and cautions), the others
+    fleeing or chasing as their intents say; return the world and the characters with goals."""
+    rng = random.Random(seed)
+    world = new_world(seed, hex_ft=rng.choice([3, 5, 10]))
+    for _ in range(rng.randrange(4)):
+        at = (rng.randrange(-8, 9), rng.randrange(-8, 9))
+        world.spawn(Position(*at), VegetationZone(rng.choice(list(Vegetation)), radius_hex=rng.randrange(4)))
+    cast = [
+        world.spawn(
+            Mobility(tmr=rng.randrange(4, 16), dex=rng.randrange(6, 19), skills={"Acrobatics": rng.randrange(8, 22)}),
+            RoundIntent(),
+            RoundState(),
+            Position(rng.randrange(-6, 7), rng.randrange(-6, 7)),
+        )
+        for _ in range(rng.randrange(2, 5))
+    ]
+    planned = []
+    for number, entity in enumerate(cast):
+        other = rng.choice([e for e in cast if e != entity])
+        if number == 0 or rng.random() < 0.6:
+            hex = (rng.randrange(-10, 11), rng.randrange(-10, 11))
+            goal = rng.choice(
+                [
+                    Pursue(other, range_yd=rng.randrange(4)),
+                    Flee(other, range_yd=rng.randrange(1, 20)),
+                    GoTo(hex, stop=rng.random() < 0.5),
+                    KeepStation(other, range_yd=rng.randrange(1, 4)),
+                    Patrol((hex, (0, 0))),
+                    Hold(),
+                ]
+            )
+            world.add(entity, goal)
+            world.add(entity, Caution(rng.choice([0.0, 0.1, 0.3, 0.8, 1.0])))
+            planned.append(entity)
+        elif rng.random() < 0.5:
+            world.get(entity, RoundIntent).chase = other
+        else:
+            world.get(entity, RoundIntent).heading = rng.randrange(6)
+            world.get(entity, RoundIntent).flee_from = (other,)
+    return world, planned
+
+
+@RUNS
+@given(st.integers(min_value=0, max_value=10_000))
+def test_the_planner_never_writes_an_intent_the_rules_refuse(seed: int) -> None:
+    world, planned = random_world(seed)
+    rng = random.Random(seed)
+    try:
+        for _ in range(12):
+            for entity in planned:  # a game may ask a goal mover for a pursuit action; the planner weighs it
+                if rng.random() < 0.3:
+                    intent = world.get(entity, RoundIntent)
+                    intent.pursuit_dice, intent.pursuit_skill = "1d3", rng.choice([None, "Acrobatics"])
+            before = {entity: world.get(entity, Position).hex for entity in planned}
+            events = world.step()  # the step's own checks refuse nothing the planner wrote
+            for entity in planned:
+                intent = world.get(entity, RoundIntent)
+                dataclasses.replace(intent)  # every field passes the component's own checks
+                caution = world.get(entity, Caution).failure_chance
+                for roll in (e for e in events if isinstance(e, RollMade) and e.entity == entity):
+                    if roll.purpose.startswith(FAST_SPRINT_ROLL):
+                        dex = world.get(entity, Mobility).dex
+                        assert Fraction(100 - min(100, 2 * dex), 100) <= caution
+                mode = world.get(entity, RoundState).mode
+                zones = [(p, z) for _, (p, z) in world.scan(Position, VegetationZone)]
+                assert mode in allowed_modes(VegetationMap(zones).at(before[entity]))
+    finally:
+        world.close()
+
+
+# --- quality --------------------------------------------------------------------------------------------------
+
+
+def test_a_pursuer_chases_at_the_slowest_mode_that_reaches_its_runner_and_takes_no_roll_without_caution() -> None:
+    world = new_world()
+    thief = character(world, (10, 0))
+    guard = character(world, (0, 0), tmr=12, dex=14)
+    world.add(guard, Pursue(thief))
+    shown = plan(world, guard, rounds=1)
+    [first] = shown.rounds
+    assert (first.mode, first.chase, first.rolls) == (SpeedMode.WALK, thief, ())  # 12 squares: 12 hexes, 9 needed
+    world.step()
+    assert distance(world.get(guard, Position).hex, world.get(thief, Position).hex) == 1
+    world.close()
+
+
+def test_a_pursuer_fast_sprints_only_when_its_caution_accepts_the_2x_dex_roll() -> None:
+    for caution, expected in ((0.05, SpeedMode.SPRINT), (0.1, SpeedMode.FAST_SPRINT)):
+        world = new_world()
+        thief = character(world, (60, 0), heading=0, mode="walk")
+        guard = character(world, (0, 0), Pursue(thief), Caution(caution), tmr=12, dex=45)  # fails above 90
+        [first] = plan(world, guard, rounds=1).rounds
+        assert first.mode is expected
+        if expected is SpeedMode.FAST_SPRINT:
+            assert [(r.fails_above, r.failure_chance) for r in first.rolls] == [(90, Fraction(1, 10))]
+        world.close()
+
+
+def test_a_runner_flees_straight_away_and_slows_once_out_of_range() -> None:
+    world = new_world()
+    guard = character(world, (0, 0), tmr=6, mode="walk")
+    thief = character(world, (2, 0), Flee(guard, range_yd=10))
+    world.get(guard, RoundIntent).chase = thief
+    shown = plan(world, thief, rounds=3)
+    assert [r.heading for r in shown.rounds] == [0, 0, 0]
+    assert shown.rounds[0].mode in (SpeedMode.RUN, SpeedMode.SPRINT)
+    assert shown.reaches and shown.nearer
+    world.step()
+    assert world.get(thief, Position).hex == shown.rounds[0].end
+    world.close()
+
+
+def test_a_pursuit_action_beyond_the_caution_is_not_attempted() -> None:
+    for caution, kept in ((0.3, False), (0.5, True)):
+        world = new_world()
+        guard = character(world, (0, 0), tmr=9)
+        thief = character(world, (3, 0), Flee(guard), Caution(caution), dex=15)  # fails above 60: 40%
+        world.get(thief, RoundIntent).pursuit_dice = "1d2"
+        events = world.step()
+        assert any(type(e).__name__ == "PursuitActionResolved" for e in events) is kept
+        world.close()
+
+
+def test_a_goal_whose_entity_is_gone_holds_and_says_why() -> None:
+    world = new_world()
+    thief = character(world, (5, 0))
+    guard = character(world, (0, 0), Pursue(thief))
+    world.step()
+    world.despawn(thief)
+    events = world.step()
+    assert [e.describe() for e in events if isinstance(e, GoalLost)] == [
+        f"entity {guard} holds: the Pursue goal's entity {thief} is gone"
+    ]
+    assert world.get(guard, Pursue).target is None
+    intent = world.get(guard, RoundIntent)
+    assert (intent.chase, intent.heading) == (None, None)
+    world.close()
+
+
+def test_a_goal_that_cannot_be_neared_says_so_and_the_plan_of_an_entity_without_one_is_refused() -> None:
+    world = new_world()
+    runner = character(world, (3, 0), tmr=15, mode="fast_sprint", heading=0)
+    slow = character(world, (0, 0), Pursue(runner), tmr=3)
+    events = world.step()
+    assert [e.entity for e in events if isinstance(e, GoalUnreachable)] == [slow]
+    with pytest.raises(WorldError, match=f"entity {runner} has no goal"):
+        plan(world, runner)
+    world.close()
+
+
+def test_a_patrol_moves_on_to_its_next_waypoint_once_it_passes_one() -> None:
+    world = new_world()
+    walker = character(world, (0, 0), Patrol(((6, 0), (0, 0))))
+    world.step()
+    assert world.get(walker, Patrol).next_index == 1
+    world.close()
+
+
+# --- the same after a save and load -------------------------------------------------------------------------
+
+
+def test_a_world_with_goals_plays_the_same_after_a_save_and_load(tmp_path: Path) -> None:
+    def played(save_after: int | None) -> list[str]:
+        world, _ = random_world(7)
+        lines: list[str] = []
+        for turn in range(8):
+            if turn == save_after:
+                world.save(tmp_path / "chase.json")
+                world.close()
+                world = World.load(tmp_path / "chase.json")
+            lines += [e.describe() for e in world.step()]
+        world.close()
+        return lines
+
+    assert played(None) == played(3)
