@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any, Final
 
 from esper_motion.components.goals import GOAL_TYPES, Caution, Charge, Flee, Goal, KeepStation, KeptPlan, Patrol, Pursue
@@ -20,11 +21,13 @@ from esper_motion.systems.gurps.planner.search import (
     Fields,
     Moving,
     Plan,
+    PlannedTurn,
     kept_turns,
     motion,
     moving_others,
     named_entity,
     search,
+    state_of,
 )
 from esper_motion.systems.gurps.shared.movers import Body, bodies, body_of, installed_rules
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
@@ -79,11 +82,19 @@ def _searched(world: World, steer: Steer, *, record: bool) -> Goal:
     return goal
 
 
-def _get_up(world: World, body: Body) -> bool:
-    """Order a Change Posture to standing for a mover at rest that is down (a trip, a fall): it gets up before it
-    plans a move; whether it did."""
+def _down(world: World, body: Body) -> Posture | None:
+    """The ``Posture`` of a mover at rest that is down (a trip, a fall), which gets up before it plans a move; None
+    for any other."""
     posture = world.try_get(body.entity, Posture)
     if posture is None or posture.state is PostureState.STANDING or body.velocity.yps > 0:
+        return None
+    return posture
+
+
+def _get_up(world: World, body: Body) -> bool:
+    """Order a Change Posture to standing for a mover at rest that is down (:func:`_down`); whether it did."""
+    posture = _down(world, body)
+    if posture is None:
         return False
     posture.target = PostureState.STANDING
     for name in _INTENT_FIELDS:
@@ -320,6 +331,14 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
     why = _unplanned(world, body, steer)
     if why is not None:
         raise WorldError(f"entity {entity} cannot be planned now: {why}")
+    if _down(world, body) is not None:  # this turn it gets up, as the planner will order: a plan from there on
+        return Plan(
+            body.entity,
+            (PlannedTurn(dataclasses.replace(_GET_UP), (), (), Fraction(0), False, state_of(body)),),
+            False,
+            False,
+            0,
+        )
     index = SpatialIndex()
     index.rebuild(world)
     chosen, caution = installed_rules(world), caution_of(world, entity)
