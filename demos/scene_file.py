@@ -50,8 +50,8 @@ mover's plan for that turn (a scripted moment), and the next turn's plan writes 
 the scene with other dice, so a scripted order must be one no earlier roll can make impossible.
 
 A goal is checked like every other table: one naming an entity the scene lacks (or the mover itself), a hex that
-is not ``[q, r]``, an empty waypoint list or a caution outside 0 to 1 is refused naming the file, the entity and
-the field.
+is not ``[q, r]`` or is off the map, an empty waypoint list or a caution outside 0 to 1 is refused naming the file,
+the entity and the field.
 
 A field written ``{ entity = "Horse" }`` stands for that entity's id (a rider's mount, a pursuer's quarry). Strings
 become enum members where the field is an enum, lists become tuples where it is a tuple (a hex).
@@ -77,12 +77,13 @@ from pathlib import Path
 from typing import Any, Final
 
 import esper_motion.systems
-from esper_motion.components import Position
+from esper_motion.components import GoTo, Patrol, Position
 from esper_motion.ecs import (
     Hex,
     MotionError,
     SceneSupport,
     hexgrid,
+    name_of,
     registered_rule_sets,
     rule_set_named,
     type_named,
@@ -440,6 +441,11 @@ class _Reader:
         hex = (position.get("q"), position.get("r"))
         if all(isinstance(v, int) for v in hex) and not spec.on_map(typing.cast(Hex, hex)):
             raise self.fail(where, "Position", f"{hex} is off the {spec.width} x {spec.height} map")
+        for cls, fields in parts:
+            for field, place in _goal_places(cls, fields):
+                if not spec.on_map(place):
+                    problem = f"{place} is off the {spec.width} x {spec.height} map: a goal's places are on it"
+                    raise self.fail(where, f"{name_of(cls)}.{field}", problem)
         rgb = (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
         readouts = self.take(table, where, "readouts", list, [])
         for readout in readouts:
@@ -548,6 +554,19 @@ def _disc(spec: SceneSpec, centre: Hex, radius: int) -> list[Hex]:
         if spec.on_map((q + dq, r + dr))
     ]
     return sorted(found, key=lambda hex: (hex[1], column(hex)))
+
+
+def _goal_places(cls: type[Any], fields: dict[str, Any]) -> list[tuple[str, Hex]]:
+    """The hexes a goal's ``fields`` name (``GoTo.hex``, each of ``Patrol.waypoints``), each with its field, as far
+    as they are pairs of whole numbers (the goal's own checks refuse any other)."""
+    named = [("hex", fields.get("hex"))] if cls is GoTo else []
+    if cls is Patrol and isinstance(fields.get("waypoints"), list):
+        named = [(f"waypoints[{i}]", value) for i, value in enumerate(fields["waypoints"])]
+    return [
+        (field, (value[0], value[1]))
+        for field, value in named
+        if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
+    ]
 
 
 def _off_map(spec: SceneSpec, fields: dict[str, Any]) -> str | None:

@@ -539,6 +539,16 @@ BAD += [
         id="caution below 0",
     ),
     pytest.param(
+        _goal('"gurps.GoTo" = { hex = [30, 0] }'),
+        ("entity 'Runner'", "gurps.GoTo.hex", "(30, 0) is off the 20 x 5 map: a goal's places are on it"),
+        id="a goal hex off the map",
+    ),
+    pytest.param(
+        _goal('"gurps.Patrol" = { waypoints = [[4, 1], [9, -9]] }'),
+        ("entity 'Runner'", "gurps.Patrol.waypoints[1]", "(9, -9) is off the 20 x 5 map"),
+        id="a waypoint off the map",
+    ),
+    pytest.param(
         _goal('"gurps.GoTo" = { hex = [3, 0] }\n"gurps.Hold" = {}'),
         ("entity 'Runner'", "GoTo.goal", "one goal at a time"),
         id="two goals",
