@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from esper_motion.ecs.hexgrid import check_facing
@@ -74,8 +74,7 @@ class Velocity:
     """
 
     yps: int = 0
-    _: KW_ONLY
-    heading: int = 0
+    heading: int = field(default=0, kw_only=True)
 
     def __post_init__(self) -> None:
         check_int("Velocity", "yps", self.yps, low=0, high=MAX_SPEED_YPS)
