@@ -14,6 +14,8 @@ Printed, all CPU time (``time.process_time``) in this process:
   search at most ``NODE_BUDGET``, a kept plan's turn one), the mean number of searches a turn (at most the planning
   budget, ``SEARCHES_PER_TURN``, which ``--searches`` sets, unless a turn chosen without one finds none) and of
   turns chosen without one, the budget spent (``one_turn``); the rest of the decisions follow a kept plan;
+- how far the runners got by the last turn: of those going to a hex, how many are there and the mean yards left;
+  of the pursuers, the mean yards to the quarry (the budget changes plans in a crowd: docs/goals.md);
 - per turn: the median step of the world with goals (the planner included) against two worlds with no goal: the
   replay, where the game writes each turn, by plain assignment before the step, the very intents the planner chose
   in the world with goals (recorded from it: both worlds make the same moves, which the script checks), and the
@@ -36,6 +38,7 @@ from typing import Any
 
 from esper_motion.components import Control, Facing, GoTo, Intent, Mover, Obstacle, Patrol, Position, Pursue, Velocity
 from esper_motion.ecs import Phase, System, World
+from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.gurps import install
 from esper_motion.systems.gurps.planner import system as planner_system
 from esper_motion.systems.gurps.planner.search import Plan
@@ -113,6 +116,19 @@ def replayed(world: World, turns: list[Intents]) -> list[float]:
         world.step()
         found.append(time.process_time() - start)
     return found
+
+
+def progress(world: World) -> dict[str, float]:
+    """How far the runners got: of those going to a hex, how many are there and the mean yards left; of the
+    pursuers, the mean yards to the quarry."""
+    here = {entity: position.hex for entity, (position,) in world.query(Position)}
+    left = [distance(here[entity], goal.hex) for entity, (goal,) in world.query(GoTo)]
+    behind = [distance(here[entity], here[goal.target]) for entity, (goal,) in world.query(Pursue) if goal.target]
+    return {
+        "goto_arrived": sum(yards == 0 for yards in left),
+        "goto_yards_left_mean": statistics.mean(left),
+        "pursuit_yards_mean": statistics.mean(behind),
+    }
 
 
 def places(world: World) -> list[tuple[int, tuple[int, int], int]]:
@@ -205,6 +221,7 @@ def _measured(movers: int, turns: int, seed: int) -> dict[str, Any]:
         "ratio_to_replay": statistics.median(with_goals) / statistics.median(replay_steps),
         "ratio_to_still": statistics.median(with_goals) / statistics.median(still),
         "replay_same_moves": places(replay) == places(planned),
+        **progress(planned),
     }
 
 
@@ -233,6 +250,11 @@ def main() -> None:
         f"replaying the planner's intents ({figures['ratio_to_replay']:.1f} times; the same moves: "
         f"{figures['replay_same_moves']}), {figures['step_still_ms']:.1f} ms keeping still "
         f"({figures['ratio_to_still']:.1f} times)"
+    )
+    print(
+        f"  after the last turn: {figures['goto_arrived']} at the hex they go to "
+        f"({figures['goto_yards_left_mean']:.1f} yards left on average), pursuers "
+        f"{figures['pursuit_yards_mean']:.1f} yards from their quarry"
     )
 
 

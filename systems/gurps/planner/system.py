@@ -51,7 +51,7 @@ REPLAN_LEFT: Final = 2
 """A kept plan that does not reach the goal is searched again once fewer of its turns than this are left (one that
 reaches it is followed to its end)."""
 
-SEARCHES_PER_TURN: Final = 16
+SEARCHES_PER_TURN: Final = 8
 """The most searches the planner makes in one turn (docs/goals.md > The planning budget): the movers that need one
 get it in the order of the turns they have waited for one (``KeptPlan.waited``), then of initiative; the rest take a
 turn chosen without a search (:func:`~esper_motion.systems.gurps.planner.search.one_turn`)."""
@@ -66,7 +66,7 @@ class Budget:
 
 _PER_TURN = ("throttles", "turns", "at_once", "pushes", "veers", "meets")
 _PER_STATE = ("hexes", "facings", "headings", "velocities", "straight_yd", "high_speed")
-_KEPT_FIELDS = tuple(field.name for field in dataclasses.fields(KeptPlan))
+_KEPT_FIELDS = tuple(field.name for field in dataclasses.fields(KeptPlan) if field.name != "waited")
 
 
 def goals(world: World) -> dict[int, Goal]:
@@ -258,16 +258,20 @@ def decide(
         assert kept is not None
         _move_on(kept)
         return found
-    if how == "searched":
-        made = _kept_of(world, goal, caution, found)
-    else:
-        made = KeptPlan(waited=min(MAX_WAITED, 1 + (0 if kept is None else kept.waited)))
+    waited = 0 if how == "searched" else min(MAX_WAITED, 1 + (0 if kept is None else kept.waited))
+    made = _kept_of(world, goal, caution, found) if how == "searched" else _NO_PLAN
     if kept is None:
-        world.add(body.entity, made)
-    else:
-        for name in _KEPT_FIELDS:
-            setattr(kept, name, getattr(made, name))
+        world.add(body.entity, dataclasses.replace(made, waited=waited))
+        return found
+    for name in _KEPT_FIELDS:
+        value = getattr(made, name)
+        if getattr(kept, name) != value:
+            setattr(kept, name, value)
+    kept.waited = waited
     return found
+
+
+_NO_PLAN: Final = KeptPlan()
 
 
 How = Literal["kept", "searched", "budgeted"]
