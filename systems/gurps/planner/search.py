@@ -25,7 +25,8 @@ die and breaks every tie by the order in which states were found, so the same wo
 
 A plan found is kept (``KeptPlan``, written by :func:`~esper_motion.systems.gurps.planner.system.decide`) and
 followed while the world stays as it assumed (:func:`kept_turns`), or, for a pursuer far behind, while the quarry
-it pursues stays beyond its reach (:func:`far_leg`). The seams a planner for other movers builds on:
+it pursues stays beyond its reach (:func:`far_leg`). A mover the turn's budget of searches leaves out takes a turn
+chosen without one (:func:`one_turn`). The seams a planner for other movers builds on:
 :class:`State` (a node), :func:`candidates` (the intents tried from one), :func:`advance` (one simulated turn).
 """
 

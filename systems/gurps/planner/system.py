@@ -34,6 +34,7 @@ from esper_motion.systems.gurps.planner.search import (
     Moving,
     Plan,
     PlannedTurn,
+    kept_intent,
     kept_turns,
     motion,
     moving_others,
@@ -147,7 +148,9 @@ def _lose_target(world: World, entity: int, goal: Goal) -> bool:
 
 class GoalPlanner(System):
     """DECIDE phase: writes the ``Intent`` of every mover with a goal, in initiative order, from the first turn of the
-    plan its search finds (:mod:`esper_motion.systems.gurps.planner.search`); every other entity's intent stays as the
+    plan its search finds (:mod:`esper_motion.systems.gurps.planner.search`), at most :data:`SEARCHES_PER_TURN` a
+    turn (past that, the movers that waited longest for a search first, and the others a turn chosen without one:
+    docs/goals.md > The planning budget); every other entity's intent stays as the
     game wrote it; a mover at rest that is down (prone, kneeling...) first gets up, with a Change Posture to standing.
     Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity change read;
     writes ``Intent`` (every field), ``Posture.target`` of a mover getting up, a flier's ``FlightIntent`` level
@@ -249,8 +252,9 @@ def decide(
 ) -> Plan:
     """The plan ``body`` follows this turn toward ``goal`` (:func:`_chosen`), spending one of ``budget``'s searches
     when it searches. Writes the ``KeptPlan`` (adding one the first time: after that only its fields change): the
-    plan searched, the kept plan one turn on, or, for a turn chosen without a search, no plan and one more turn
-    waited. ``caution``: the ``Caution`` of whoever holds the goal (a rider steering its mount: the rider's)."""
+    plan searched, the kept plan one turn on (also when a turn chosen without a search is its next turn), or, for any
+    other turn chosen without a search, no plan; one more turn waited for each turn chosen without a search.
+    ``caution``: the ``Caution`` of whoever holds the goal (a rider steering its mount: the rider's)."""
     kept = world.try_get(body.entity, KeptPlan)
     found, how = _chosen(world, chosen, index, body, goal, caution=caution, moving=moving, fields=fields, budget=budget)
     assert found is not None  # a lost target was set to None before
@@ -259,6 +263,10 @@ def decide(
         _move_on(kept)
         return found
     waited = 0 if how == "searched" else min(MAX_WAITED, 1 + (0 if kept is None else kept.waited))
+    if how == "budgeted" and kept is not None and kept.throttles and found.turns[0].intent == kept_intent(kept, 0):
+        _move_on(kept)  # its next turn taken: the rest are tried next time
+        kept.waited = waited
+        return found
     made = _kept_of(world, goal, caution, found) if how == "searched" else _NO_PLAN
     if kept is None:
         world.add(body.entity, dataclasses.replace(made, waited=waited))

@@ -152,3 +152,19 @@ def test_a_world_saved_while_movers_wait_for_a_search_plays_the_same_after_a_loa
         assert [loaded.get(entity, Position).hex for entity in movers] == [
             world.get(entity, Position).hex for entity in movers
         ]
+
+
+def test_a_mover_left_without_a_search_takes_its_kept_plans_next_turn_while_the_rules_accept_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    world = gurps_world()
+    runner = mover(world, extra=(GoTo((40, 0)),))
+    world.step()
+    kept = world.get(runner, KeptPlan)
+    left, throttle = len(kept.throttles), kept.throttles[0]
+    made = counted_searches(monkeypatch, 0)
+    world.get(runner, GoTo).stop = False  # another goal: the plan no longer holds, and no search is left
+    world.step()
+    assert made == []
+    assert world.get(runner, Intent).throttle == throttle
+    assert (len(kept.throttles), kept.waited) == (left - 1, 1)
