@@ -15,7 +15,14 @@ from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.planner.flight import airborne_why, floor_yd, fly_level
-from esper_motion.systems.gurps.planner.mounted import Steer, charge_goal, mount_out_of_control, steering, strike
+from esper_motion.systems.gurps.planner.mounted import (
+    Steer,
+    charge_goal,
+    mount_out_of_control,
+    out_of_fight,
+    steering,
+    strike,
+)
 from esper_motion.systems.gurps.planner.search import (
     HORIZON,
     Fields,
@@ -106,16 +113,19 @@ _GET_UP: Final = Intent(maneuver=Maneuver.CHANGE_POSTURE)
 
 
 def _lose_target(world: World, entity: int, goal: Goal) -> bool:
-    """Set the entity field of ``goal`` to None, and say so, when the entity it names is gone (the mover then
-    holds); whether it did."""
+    """Set the entity field of ``goal`` to None, and say so, when the entity it names is gone, or a ``Charge``'s foe
+    is out of the fight (the mover then holds); whether it did."""
     name = "source" if isinstance(goal, Flee) else "target"
     if not isinstance(goal, (Pursue, Flee, KeepStation, Charge)):
         return False
     other = getattr(goal, name)
-    if other is None or world.exists(other):
+    if other is None:
+        return False
+    why = "gone" if not world.exists(other) else out_of_fight(world, other) if isinstance(goal, Charge) else None
+    if why is None:
         return False
     setattr(goal, name, None)
-    world.emit(GoalLost(entity, type(goal).__name__, other))
+    world.emit(GoalLost(entity, type(goal).__name__, other, why if why == "gone" else f"out of the fight: {why}"))
     return True
 
 
