@@ -114,14 +114,18 @@ class Pursue:
 @register("gurps.Flee")
 @dataclass(slots=True)
 class Flee:
-    """Get at least ``range_yd`` away from entity ``source``, and keep away; None: the source is gone, hold."""
+    """Get at least ``range_yd`` away from entity ``source``, and keep away; with ``cover``, run instead to the
+    nearest hex out of the source's sight behind an obstacle, and stay there (the GURPS planner: docs/goals.md >
+    Cover); None: the source is gone, hold."""
 
     source: int | None
     range_yd: int = 20
+    cover: bool = False
 
     def __post_init__(self) -> None:
         _check_target("Flee", "source", self.source)
         check_int("Flee", "range_yd", self.range_yd, low=1, high=MAX_RANGE_YD)
+        check_bool("Flee", "cover", self.cover)
 
     def links(self) -> tuple[int, ...]:
         """The entity fled."""

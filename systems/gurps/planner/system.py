@@ -14,6 +14,7 @@ from esper_motion.ecs import Phase, System, World, WorldError, watch
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner.cover import cover_goal
 from esper_motion.systems.gurps.planner.flight import airborne_why, floor_yd, fly_level
 from esper_motion.systems.gurps.planner.mounted import (
     Steer,
@@ -81,11 +82,14 @@ def _unplanned(world: World, body: Body, steer: Steer) -> str | None:
     return None
 
 
-def _searched(world: World, steer: Steer, *, record: bool) -> Goal:
-    """The goal the search plans for this turn: a ``Charge`` as this turn's run or ride away, any other as it is."""
+def _searched(world: World, index: SpatialIndex, body: Body, steer: Steer, *, record: bool) -> Goal:
+    """The goal the search plans for this turn: a ``Charge`` as this turn's run or ride away, a ``Flee`` to cover as
+    a stop in the cover it heads for, any other as it is."""
     goal = steer.goal
     if isinstance(goal, Charge):
         return charge_goal(world, steer.mover, goal, record=record)
+    if isinstance(goal, Flee) and goal.cover:
+        return cover_goal(world, index, body, goal)
     return goal
 
 
@@ -189,7 +193,7 @@ class GoalPlanner(System):
             if _get_up(world, body):
                 continue
             caution = caution_of(world, steer.decider)
-            goal = _searched(world, steer, record=True)
+            goal = _searched(world, index, body, steer, record=True)
             chosen_plan = decide(world, chosen, index, body, goal, caution=caution, fields=self._fields, moving=moving)
             self._follow(world, body, steer, chosen_plan)
         self._unplannable = said
@@ -355,7 +359,7 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
     watch.pause()  # the search builds components of its own, which no world holds: no record of their writes
     try:
         moving = moving_others(world, turns)
-        searched = _searched(world, steer, record=False)
+        searched = _searched(world, index, body, steer, record=False)
         found_plan = _following(
             world, chosen, index, body, searched, caution=caution, most=turns, moving=moving
         ) or search(
