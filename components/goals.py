@@ -114,14 +114,18 @@ class Pursue:
 @register("gurps.Flee")
 @dataclass(slots=True)
 class Flee:
-    """Get at least ``range_yd`` away from entity ``source``, and keep away; None: the source is gone, hold."""
+    """Get at least ``range_yd`` away from entity ``source``, and keep away; with ``cover``, run instead to the
+    nearest hex out of the source's sight behind an obstacle, and stay there (the GURPS planner: docs/goals.md >
+    Cover); None: the source is gone, hold."""
 
     source: int | None
     range_yd: int = 20
+    cover: bool = False
 
     def __post_init__(self) -> None:
         _check_target("Flee", "source", self.source)
         check_int("Flee", "range_yd", self.range_yd, low=1, high=MAX_RANGE_YD)
+        check_bool("Flee", "cover", self.cover)
 
     def links(self) -> tuple[int, ...]:
         """The entity fled."""
@@ -195,16 +199,20 @@ class Charge:
     """Charge entity ``target`` pass after pass: line up on it, build speed, strike on the pass from the first yard
     it is in reach (the mover's ``Attack``, a rider's couched lance, say), ride on until ``run_yd`` away, wheel
     round and come again. ``wheeling`` is the planner's record of where the mover is in that round: True from the
-    pass until it is ``run_yd`` away. None for ``target``: the target is gone, hold."""
+    pass until it is ``run_yd`` away; ``charged`` True once the run of this pass has been reported to the foe (a
+    mount's ``charge_foe``: its panic check), until the pass. None for ``target``: the target is gone, or out of
+    the fight: hold."""
 
     target: int | None
     run_yd: int = 12
     wheeling: bool = False
+    charged: bool = False
 
     def __post_init__(self) -> None:
         _check_target("Charge", "target", self.target)
         check_int("Charge", "run_yd", self.run_yd, low=2, high=MAX_RANGE_YD)
         check_bool("Charge", "wheeling", self.wheeling)
+        check_bool("Charge", "charged", self.charged)
 
     def links(self) -> tuple[int, ...]:
         """The entity charged."""

@@ -31,7 +31,7 @@ from typing import Any, Final
 import arcade
 from PIL import Image
 
-from esper_motion.components import Facing, Position, Velocity
+from esper_motion.components import Facing, Obstacle, Position, Velocity
 from esper_motion.demos.scene import Scene, named, turn_log
 from esper_motion.demos.scene_file import column, rectangle
 from esper_motion.ecs import MotionError, hexgrid, name_of
@@ -71,6 +71,10 @@ TERRAIN_STYLES: Final[tuple[tuple[str, RGBA, RGBA], ...]] = (
 """How terrain looks, by the first word found in the registered names of a terrain entity's components."""
 
 OTHER_TERRAIN: Final[tuple[RGBA, RGBA]] = ((84, 70, 110, 255), (130, 110, 160, 255))
+
+LOW_OBSTACLE: Final[tuple[RGBA, RGBA]] = ((168, 136, 72, 255), (222, 190, 120, 255))
+"""A crossable obstacle (``Obstacle.crossable``: a log, a low fence a mover jumps at a run) looks like wood, apart
+from the walls and boulders it cannot jump."""
 
 FLAG_BADGES: Final[tuple[str, ...]] = (
     "out_of_control",
@@ -465,6 +469,8 @@ class Renderer:
         """Fill and outline of a terrain entity, from its components' registered names."""
         names = []
         for component in self.stage.world.components(entity):
+            if isinstance(component, Obstacle) and component.crossable:
+                return LOW_OBSTACLE
             try:
                 names.append(name_of(type(component)))
             except ValueError:

@@ -11,15 +11,17 @@ from esper_motion.ecs.registry import register
 @register("gurps.GoalLost")
 @dataclass(frozen=True, slots=True)
 class GoalLost(Event):
-    """The entity ``target`` that ``entity``'s goal named is gone: the goal became a ``Hold``."""
+    """The entity ``target`` that ``entity``'s goal named is gone (``why``: despawned, or for a ``Charge``, out of
+    the fight): the goal became a ``Hold``."""
 
     entity: int
     goal: str
     target: int
+    why: str = "gone"
 
     def describe(self) -> str:
         """One log line."""
-        return f"entity {self.entity} holds: the {self.goal} goal's entity {self.target} is gone"
+        return f"entity {self.entity} holds: the {self.goal} goal's entity {self.target} is {self.why}"
 
 
 @register("gurps.GoalUnreachable")

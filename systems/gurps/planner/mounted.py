@@ -16,9 +16,9 @@ from typing import Final
 
 from esper_motion.components.combat import Attack
 from esper_motion.components.goals import Charge, Flee, Goal, GoTo, Hold
-from esper_motion.components.gurps import Control, Intent, Maneuver
+from esper_motion.components.gurps import Condition, Control, Intent, Maneuver, Posture, PostureState
 from esper_motion.components.motion import Position, Velocity
-from esper_motion.components.mount import Mount
+from esper_motion.components.mount import Mount, Rider
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, turn
 from esper_motion.systems.gurps.planner.search import PlannedTurn, predicted
@@ -69,25 +69,51 @@ def mount_out_of_control(world: World, steer: Steer) -> bool:
     return mount is not None and mount.out_of_control
 
 
+def out_of_fight(world: World, entity: int) -> str | None:
+    """Why ``entity`` is out of the fight, or None: unconscious or dead (``Condition.conscious``, as the COMBAT phase
+    reads it: such a body makes no attack and no defense)."""
+    condition = world.try_get(entity, Condition)
+    if condition is None or condition.conscious:
+        return None
+    return "dead" if condition.dead else "unconscious"
+
+
+def down(world: World, entity: int) -> bool:
+    """Whether ``entity`` is down: on foot (no ``Rider.mount``: a rider's posture is its seat's) and not standing
+    (prone, kneeling, sitting, crawling: its ``Posture``, as the COMBAT phase reads it)."""
+    rider = world.try_get(entity, Rider)
+    if rider is not None and rider.mount is not None:
+        return False
+    posture = world.try_get(entity, Posture)
+    return posture is not None and posture.state is not PostureState.STANDING
+
+
 def charge_goal(world: World, mover: int, goal: Charge, *, record: bool) -> Goal:
     """The goal a ``Charge`` comes to this turn for the body ``mover``: on the run, a ``GoTo`` passed through at
     speed (:func:`run_past`), which makes the quickest way the straight one at the best speed the mover builds, past
     the foe within a yard of it; from the strike (:func:`strike` sets ``Charge.wheeling``), a ride away from it (a
-    ``Flee`` to ``run_yd``) until it is that far, and round again. ``record`` writes the end of the ride away in
-    ``Charge.wheeling`` (the planner does, a preview does not). A ``Hold`` once the foe is gone (``target``
-    None)."""
+    ``Flee`` to ``run_yd``) until it is that far, and round again. A foe that is :func:`down` calls the pass off:
+    the mover rides on, away to ``run_yd`` (wheeling), and holds there until it stands. ``record`` writes the end of
+    the ride away in ``Charge.wheeling`` (the planner does, a preview does not). A ``Hold`` once the foe is gone
+    (``target`` None) or out of the fight (:func:`out_of_fight`: the planner then sets ``target`` None)."""
     if goal.target is None:
         return Hold()
     if not world.exists(goal.target) or not world.has(goal.target, Position):
         return Flee(goal.target, range_yd=goal.run_yd)  # its aim is None: the search says the foe is gone
+    if out_of_fight(world, goal.target) is not None:
+        return Hold()
     here = world.get(mover, Position).hex
     moving = carrier(world, goal.target)
     foe = world.get(moving, Position).hex
-    wheeling = goal.wheeling and distance(here, foe) < goal.run_yd
+    foe_down = down(world, goal.target)
+    wheeling = (goal.wheeling or foe_down) and distance(here, foe) < goal.run_yd
     if record:
         goal.wheeling = wheeling
+        goal.charged = goal.charged and not wheeling
     if wheeling:
         return Flee(moving, range_yd=goal.run_yd)
+    if foe_down:
+        return Hold()
     return GoTo(run_past(here, foe, goal.run_yd, world.get(mover, Velocity).heading), stop=False)
 
 
@@ -117,23 +143,36 @@ def carrier(world: World, entity: int) -> int:
 
 
 def strike(world: World, steer: Steer, first: PlannedTurn | None) -> None:
-    """On a ``Charge`` run (not while it wheels) whose planned path comes within the decider's ``Attack.reach_yd``
-    of where the foe will be, ask the decider's attack of this turn: ``Attack.target`` the foe and, for a rider, the
-    Attack maneuver (the lance strikes from the first yard of the mount's path the foe is in reach, as the COMBAT
-    phase resolves it); the pass is then made (``Charge.wheeling``). A decider with no melee ``Attack``, on foot
-    (its maneuver is its movement's) or on a bucking mount (which lets it only dodge: Basic Set: Mounted Combat >
-    Spooked Mounts) rides the passes and strikes nothing."""
+    """On a ``Charge`` run (not while it wheels) of a rider on a mount, at a foe that is not :func:`down`: report
+    the charge to the foe (``Mount.charge_foe``, whose panic check the MOUNTED phase rolls: Basic Set: Mounted
+    Combat > Attacks by Mounts > Panic) once a pass, on the turn before the strike (the foe, where it will be after
+    the next turn, within the reach plus the yards the mount will run then at its planned speed) or on the strike's
+    own turn when it comes sooner (``Charge.charged`` records it); and when the planned path comes within the
+    decider's ``Attack.reach_yd`` of where the foe will be, ask the decider's attack of this turn: ``Attack.target``
+    the foe and the Attack maneuver (the lance strikes from the first yard of the mount's path the foe is in reach,
+    as the COMBAT phase resolves it); the pass is then made (``Charge.wheeling``). A decider with no melee
+    ``Attack`` strikes nothing; on foot (its maneuver is its movement's) or on a bucking mount (which lets it only
+    dodge, and charges nobody: Basic Set: Mounted Combat > Spooked Mounts) it rides the passes and neither charges
+    nor strikes."""
     goal = steer.goal
     if not isinstance(goal, Charge) or goal.wheeling or goal.target is None or first is None:
         return
-    if steer.decider == steer.mover:
+    if steer.decider == steer.mover or down(world, goal.target):
+        return
+    mount = world.try_get(steer.mover, Mount)
+    if mount is None or mount.spooked:
         return
     attack = world.try_get(steer.decider, Attack)
-    mount = world.try_get(steer.mover, Mount)
-    if attack is None or attack.weapon != "melee" or (mount is not None and mount.spooked):
-        return
-    foe = predicted(world, carrier(world, goal.target), 1)
-    if not any(distance(hex, foe) <= attack.reach_yd for hex in first.path):
+    reach = attack.reach_yd if attack is not None and attack.weapon == "melee" else 0
+    moving = carrier(world, goal.target)
+    foe = predicted(world, moving, 1)
+    now = any(distance(hex, foe) <= reach for hex in first.path)
+    if not goal.charged and (
+        now or distance(first.after.hex, predicted(world, moving, 2)) <= reach + first.after.velocity
+    ):
+        mount.charge_foe = goal.target
+        goal.charged = True
+    if attack is None or not reach or not now:
         return
     attack.target = goal.target
     intent = world.try_get(steer.decider, Intent)

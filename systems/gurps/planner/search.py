@@ -38,11 +38,12 @@ from collections import deque
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
 from operator import attrgetter
 from typing import Final, NamedTuple, TypeGuard
 
 from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Patrol, Pursue
-from esper_motion.components.gurps import Control, Intent, MoveState, Posture
+from esper_motion.components.gurps import Control, Intent, Mover, MoveState, Posture
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.ecs import IntentError, RuleValueError, World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
@@ -51,6 +52,7 @@ from esper_motion.systems.gurps.highspeed.intent import check_intent
 from esper_motion.systems.gurps.highspeed.maneuvers import ordinary_split
 from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_yd_after
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner.room import way_on
 from esper_motion.systems.gurps.posture.posture import check_posture_change
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, forecast_walk, throttled, walk_forecast
 from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, carried, limits, ordinary_yards
@@ -216,7 +218,10 @@ def aim_of(
         return Aim(goal, (), 0, True, False, None)
     if not world.exists(other) or not world.has(other, Position):
         return None
-    places = tuple(predicted(world, other, turn) for turn in range(1, horizon + 1))
+    if index is None:
+        places = tuple(predicted(world, other, turn) for turn in range(1, horizon + 1))
+    else:
+        places = predicted_short(world, index, other, horizon)
     if isinstance(goal, Flee):
         return Aim(goal, places, goal.range_yd, False, True, None)
     if isinstance(goal, Pursue):
@@ -229,6 +234,29 @@ def aim_of(
 def predicted(world: World, entity: int, turns: int) -> Hex:
     """Where ``entity`` will be ``turns`` turns from now if it keeps its present velocity along its heading."""
     return along(*motion(world, entity), turns)
+
+
+def predicted_short(world: World, index: SpatialIndex, entity: int, turns: int) -> tuple[Hex, ...]:
+    """Where ``entity`` will be after each of the next ``turns`` turns at its present velocity along its heading
+    (:func:`predicted`), but stopped on the last hex before an obstacle it cannot jump: a quarry running at a
+    fence is looked for at the fence, not beyond it."""
+    hex, yps, heading = motion(world, entity)
+    mover = world.try_get(entity, Mover)
+    height = figure_height_yd(mover) if mover is not None else 0.0
+    altitude = world.get(entity, Position).altitude_yd
+    occupied = index.occupied
+    found: list[Hex] = []
+    for _ in range(turns):
+        for _ in range(yps):
+            ahead = neighbour(hex, heading)
+            if ahead in occupied and any(
+                not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)
+            ):
+                yps = 0
+                break
+            hex = ahead
+        found.append(hex)
+    return tuple(found)
 
 
 def motion(world: World, entity: int) -> tuple[Hex, int, int]:
@@ -434,6 +462,18 @@ class Outcome(NamedTuple):
     failure_chance: Fraction
 
 
+def stop_short(body: Body, intent: Intent, outcome: Outcome) -> Intent | None:
+    """Below high speed, ``intent`` with the throttle that ends ``body``'s turn on the last hex its walk entered
+    before what it ran into (``outcome``): in a cramped place (the corner of a fence) every throttle
+    :func:`candidates` tries may run into something, and for a body several hexes long, which turns only where its
+    hindquarters fit (:mod:`.room`), a short step is the move left. The search tries it for such bodies. None at
+    high speed (the yards are the velocity's), in the air or when that is the intent itself."""
+    if body.control.state is not MoveState.NORMAL or body.position.altitude_yd > 0:
+        return None
+    throttle = len(outcome.path) - body.velocity.yps
+    return None if throttle == intent.throttle else replace(intent, throttle=throttle)
+
+
 def state_of(body: Body) -> State:
     """The :class:`State` ``body`` is in."""
     return State(
@@ -611,6 +651,8 @@ def search(
     evaluated = 0
     seen: dict[tuple[State, int], float] = {}
     risky = caution > 0
+    length = index.length(root.entity)
+    figure = {"altitude_yd": root.position.altitude_yd, "height_yd": figure_height_yd(root.mover)}
     while frontier and evaluated < budget:
         *_, node = heapq.heappop(frontier)
         if node.met:
@@ -621,12 +663,20 @@ def search(
         lim = limits(world, template, chosen)
         walks: Walks = {}
         ahead = node.turn + 1
-        for intent in candidates(template, lim, risky, yards_short(aim, node.state, ahead), _place(aim, ahead)):
+        tried = candidates(template, lim, risky, yards_short(aim, node.state, ahead), _place(aim, ahead))
+        short_of: list[Intent] = []  # the intents that stop short of what the tried ones ran into
+        for intent in chain(tried, short_of):
             if evaluated >= budget:
                 break
             evaluated += 1
             outcome = advance(world, chosen, index, template._replace(intent=intent), node.state, lim=lim, walks=walks)
             if not taken(outcome, root.entity, ahead, caution=caution, ram=aim.ram, moving=moving, floor_yd=floor_yd):
+                if length > 1 and outcome is not None and outcome.failure_chance <= caution:
+                    stop = stop_short(template, intent, outcome) if outcome.struck not in (None, aim.ram) else None
+                    if stop is not None and stop not in tried and stop not in short_of:
+                        short_of.append(stop)
+                continue
+            if length > 1 and not way_on(index, outcome.state.hex, outcome.state.facing, length, **figure):
                 continue
             after = capped(outcome.state, enough)
             if after is not outcome.state:
@@ -796,7 +846,8 @@ def one_turn(
     :func:`candidates` it may take, tried in the order of how near the goal each would end on a straight way (the
     turn made as it opens, then straight on for the yards the throttle sets, at high speed its present velocity;
     the straight line to the goal, walls left out; of as near, the candidates' order); None when it may take none
-    (or the entity the goal names is gone)."""
+    (or the entity the goal names is gone). A body several hexes long takes no turn that leaves it no way on, as in
+    the search."""
     aim = aim_of(world, goal, 1)
     if aim is None:
         return None
@@ -819,9 +870,13 @@ def one_turn(
 
     first = (kept_intent(kept, 0),) if kept is not None and kept.throttles else ()
     walks: Walks = {}
+    length = index.length(root.entity)
+    figure = {"altitude_yd": root.position.altitude_yd, "height_yd": figure_height_yd(root.mover)}
     for intent in (*first, *sorted(tried, key=near)):
         outcome = advance(world, chosen, index, root._replace(intent=intent), state, lim=lim, walks=walks)
-        if taken(outcome, root.entity, 1, caution=caution, ram=aim.ram, moving=moving, floor_yd=floor_yd):
+        if not taken(outcome, root.entity, 1, caution=caution, ram=aim.ram, moving=moving, floor_yd=floor_yd):
+            continue
+        if length == 1 or way_on(index, outcome.state.hex, outcome.state.facing, length, **figure):
             met = meets(aim, outcome.state, outcome.path, outcome.struck, 1)
             return PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met, outcome.state)
     return None

@@ -26,8 +26,16 @@ from esper_motion.ecs import Phase, System, World, WorldError, watch
 from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner.cover import cover_goal
 from esper_motion.systems.gurps.planner.flight import airborne_why, floor_yd, fly_level
-from esper_motion.systems.gurps.planner.mounted import Steer, charge_goal, mount_out_of_control, steering, strike
+from esper_motion.systems.gurps.planner.mounted import (
+    Steer,
+    charge_goal,
+    mount_out_of_control,
+    out_of_fight,
+    steering,
+    strike,
+)
 from esper_motion.systems.gurps.planner.search import (
     HORIZON,
     Fields,
@@ -101,11 +109,14 @@ def _unplanned(world: World, body: Body, steer: Steer) -> str | None:
     return None
 
 
-def _searched(world: World, steer: Steer, *, record: bool) -> Goal:
-    """The goal the search plans for this turn: a ``Charge`` as this turn's run or ride away, any other as it is."""
+def _searched(world: World, index: SpatialIndex, body: Body, steer: Steer, *, record: bool) -> Goal:
+    """The goal the search plans for this turn: a ``Charge`` as this turn's run or ride away, a ``Flee`` to cover as
+    a stop in the cover it heads for, any other as it is."""
     goal = steer.goal
     if isinstance(goal, Charge):
         return charge_goal(world, steer.mover, goal, record=record)
+    if isinstance(goal, Flee) and goal.cover:
+        return cover_goal(world, index, body, goal)
     return goal
 
 
@@ -133,16 +144,19 @@ _GET_UP: Final = Intent(maneuver=Maneuver.CHANGE_POSTURE)
 
 
 def _lose_target(world: World, entity: int, goal: Goal) -> bool:
-    """Set the entity field of ``goal`` to None, and say so, when the entity it names is gone (the mover then
-    holds); whether it did."""
+    """Set the entity field of ``goal`` to None, and say so, when the entity it names is gone, or a ``Charge``'s foe
+    is out of the fight (the mover then holds); whether it did."""
     name = "source" if isinstance(goal, Flee) else "target"
     if not isinstance(goal, (Pursue, Flee, KeepStation, Charge)):
         return False
     other = getattr(goal, name)
-    if other is None or world.exists(other):
+    if other is None:
+        return False
+    why = "gone" if not world.exists(other) else out_of_fight(world, other) if isinstance(goal, Charge) else None
+    if why is None:
         return False
     setattr(goal, name, None)
-    world.emit(GoalLost(entity, type(goal).__name__, other))
+    world.emit(GoalLost(entity, type(goal).__name__, other, why if why == "gone" else f"out of the fight: {why}"))
     return True
 
 
@@ -209,7 +223,7 @@ class GoalPlanner(System):
             if _get_up(world, body):
                 continue
             caution = caution_of(world, steer.decider)
-            goal = _searched(world, steer, record=True)
+            goal = _searched(world, index, body, steer, record=True)
             chosen_plan = decide(
                 world, chosen, index, body, goal, caution=caution, fields=self._fields, moving=moving, budget=budget
             )
@@ -423,7 +437,7 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
     watch.pause()  # the search builds components of its own, which no world holds: no record of their writes
     try:
         moving = moving_others(world, turns)
-        searched = _searched(world, steer, record=False)
+        searched = _searched(world, index, body, steer, record=False)
         found_plan, _ = _chosen(
             world, chosen, index, body, searched, caution=caution, moving=moving, most=turns, horizon=turns
         )

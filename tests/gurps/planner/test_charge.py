@@ -10,11 +10,11 @@ from support import gurps_world, of_type
 from support.highspeed import mover
 from support.mounted import mounted_pair
 
-from esper_motion.components import Attack, Charge, Control, Position
+from esper_motion.components import Attack, Charge, Condition, Control, Nerve, Position, Posture, PostureState
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.gurps import plan
-from esper_motion.systems.gurps.events import AttackRolled, GoalLost, GoalUnreachable
+from esper_motion.systems.gurps.events import AttackRolled, GoalLost, GoalUnreachable, PanicChecked
 from esper_motion.systems.gurps.planner.mounted import run_past
 
 LANCE = Attack(skill=14, skill_name="Lance", reach_yd=4, lance="couched", damage_type="impaling")
@@ -86,4 +86,48 @@ def test_a_charge_whose_foe_is_gone_holds() -> None:
     assert world.get(knight, Charge).target is None
     for _ in range(4):
         world.step()
+    assert world.get(horse, Control).moved_yd == 0
+
+
+def test_each_pass_reports_the_charge_to_the_foe_once_before_the_strike() -> None:
+    """Basic Set: Mounted Combat > Attacks by Mounts > Panic: a foe unused to cavalry rolls Will against each pass,
+    from the turn before the lances meet (the MOUNTED phase rolls it when ``Mount.charge_foe`` is set)."""
+    world, horse, knight, foe = joust()
+    world.add(foe, Nerve(will=30, unused_to_cavalry=True))  # he stands every time: the passes stay alike
+    order = []
+    for _ in range(16):
+        events = world.step()
+        order.extend("panic" for event in of_type(events, PanicChecked) if (event.foe, event.mount) == (foe, horse))
+        order.extend("strike" for event in of_type(events, AttackRolled) if event.attacker == knight)
+    assert order.count("strike") >= 3
+    assert " ".join(order).startswith("panic strike panic strike panic strike")
+
+
+def test_a_foe_who_is_down_is_not_struck_the_lancer_rides_on_and_comes_again_when_he_stands() -> None:
+    world, horse, knight, foe = joust()
+    world.get(foe, Posture).state = PostureState.PRONE
+    for _ in range(6):
+        events = world.step()
+        assert not of_type(events, AttackRolled)
+        assert not of_type(events, PanicChecked)
+        assert not of_type(events, GoalUnreachable)
+    assert distance(world.get(horse, Position).hex, world.get(foe, Position).hex) >= 20  # rode on, away
+    world.get(foe, Posture).state = PostureState.STANDING
+    struck = False
+    for _ in range(8):
+        events = world.step()
+        struck = struck or any(event.attacker == knight for event in of_type(events, AttackRolled))
+    assert struck
+
+
+def test_a_charge_whose_foe_is_out_of_the_fight_holds_and_says_so() -> None:
+    world, horse, knight, foe = joust()
+    world.step()
+    world.get(foe, Condition).conscious = False
+    events = world.step()
+    assert of_type(events, GoalLost) == [GoalLost(knight, "Charge", foe, "out of the fight: unconscious")]
+    assert not of_type(events, AttackRolled)
+    assert world.get(knight, Charge).target is None
+    for _ in range(5):
+        assert not of_type(world.step(), AttackRolled)
     assert world.get(horse, Control).moved_yd == 0
