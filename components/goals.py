@@ -18,10 +18,10 @@ the mover is checked beside the goal, and refused while its link dangles.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from esper_motion.components.motion import MAX_SPEED_YPS
-from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.errors import RuleValueError, WorldError
 from esper_motion.ecs.hexgrid import Hex, check_hex
 from esper_motion.ecs.links import LinkError, LinkView
 from esper_motion.ecs.registry import register
@@ -29,6 +29,20 @@ from esper_motion.ecs.validate import check_bool, check_int, check_number
 
 MAX_RANGE_YD: Final = 1_000
 """The largest range a goal holds, in yards (a pursuit's, a flight's, a station's)."""
+
+
+def place_fields(cls: type[Any]) -> tuple[str, ...]:
+    """The fields of component class ``cls`` that are places on the map, each a hex or a tuple of hexes: its class
+    attribute ``PLACES`` (``GoTo.PLACES == ("hex",)``), none without one. A scene file refuses a component whose
+    places are off its map, whatever the component: a goal of your own with a hex field names it in ``PLACES``.
+
+    >>> place_fields(Patrol), place_fields(Hold)
+    (('waypoints',), ())
+    """
+    found = getattr(cls, "PLACES", ())
+    if not (isinstance(found, tuple) and all(isinstance(name, str) for name in found)):
+        raise WorldError(f"{cls.__qualname__}.PLACES = {found!r}: expected a tuple of field names")
+    return found
 
 
 def _check_target(owner: str, name: str, value: object) -> None:
@@ -76,6 +90,9 @@ class GoTo:
 
     hex: Hex
     stop: bool = True
+
+    PLACES: ClassVar[tuple[str, ...]] = ("hex",)
+    """Its fields that are places on the map (:func:`place_fields`)."""
 
     def __post_init__(self) -> None:
         check_hex("GoTo", "hex", self.hex)
@@ -164,6 +181,9 @@ class Patrol:
 
     waypoints: tuple[Hex, ...]
     next_index: int = 0
+
+    PLACES: ClassVar[tuple[str, ...]] = ("waypoints",)
+    """Its fields that are places on the map (:func:`place_fields`)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.waypoints, tuple) or not self.waypoints:
