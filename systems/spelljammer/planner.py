@@ -8,10 +8,12 @@ Movement). Ranges (``range_yd``) count hexes of the map.
 
 - ``Pursue``: a target that is a character is chased (``RoundIntent.chase``) at the chase mode that closes to
   ``range_yd`` soonest, the slower of two equally good; any other target is approached along a heading.
-- ``Flee``: a heading and a mode that keep ``source`` at least ``range_yd`` away, looking far enough ahead to see
-  where the pursuer will be slowed: vegetation that cuts its speed and forbids it the fast modes is worth running
-  through. A runner takes only a way whose every hex is farther from the source than it starts (it does not flee
-  past it, nor along it).
+- ``Flee``: a heading and a mode that keep ``source`` at least ``range_yd`` away. Past the search's last round it
+  looks :data:`BEYOND_ROUNDS` rounds on, both sides at the top speed the vegetation where it ends allows them (the
+  rules' TMR fraction and forbidden modes for it): a runner chased by a faster pursuer takes the way into the
+  vegetation that slows the pursuer most, over open ground and over a lighter thicket, and one chased by a slower
+  pursuer keeps to open ground. A runner takes only a way whose every hex is farther from the source than it starts
+  (it does not flee past it, nor along it).
 - ``GoTo``, ``KeepStation`` and ``Patrol``: a heading and a mode toward the hex (stopping on it, or passing through),
   toward the entity, or toward the next waypoint; ``Hold``: stay put.
 
@@ -68,6 +70,7 @@ from esper_motion.systems.spelljammer.rules import (
     SPEEDS,
     SQUARE_FT,
     allowed_modes,
+    movement_rate,
     nonlethal_damage,
 )
 from esper_motion.systems.spelljammer.speed import usual_mode
@@ -86,6 +89,11 @@ STRAIGHT_PRICE: Final = 0.001
 """What each round of the character's top speed of straight-line distance from (or, fleeing, toward) its aim costs,
 in rounds: it only breaks ties between headings the hex count finds equal, so the character goes straight at it or
 straight away."""
+
+BEYOND_ROUNDS: Final = 3
+"""The rounds past its plan's last that a fleeing character looks on from where that round ends, both sides moving
+at the top speed the vegetation there allows them: the way into the vegetation that slows the pursuer most keeps the
+faster pursuer off longest."""
 
 MODES: Final = (SpeedMode.DODGE, SpeedMode.WALK, SpeedMode.RUN, SpeedMode.SPRINT, SpeedMode.FAST_SPRINT)
 """The modes a character moving along a heading is planned at, slowest first (Stealthy moves as Dodge does)."""
@@ -363,9 +371,12 @@ def _target(search: _Search, other: _Side | None) -> Hex:
     return aimed
 
 
-def _shortfall(search: _Search, start: Hex, me: _Side, other: _Side | None) -> tuple[float, bool]:
+def _shortfall(
+    search: _Search, start: Hex, me: _Side, other: _Side | None, *, gained: float = 0.0
+) -> tuple[float, bool]:
     """How far from its goal the character ends a round (0 when met, else in rounds of its top speed), and whether
-    the round met it."""
+    the round met it; a fleeing character's shortfall counts ``gained`` hexes more between it and the source (what
+    it is predicted to gain after the round, :func:`_beyond`)."""
     aim = search.aim
     if isinstance(aim.goal, Hold):
         return 0.0, True
@@ -374,7 +385,7 @@ def _shortfall(search: _Search, start: Hex, me: _Side, other: _Side | None) -> t
     straight = STRAIGHT_PRICE * _euclid(me.hex, aimed) / search.scale
     if aim.away:
         met = gap >= aim.range_hex
-        return (0.0 if met else (aim.range_hex - gap) / search.scale) - straight, met
+        return max(0.0, aim.range_hex - gap - gained) / search.scale - straight, met
     if aim.passing and aimed in line(start, me.hex):
         return 0.0, True
     met = gap <= aim.range_hex
@@ -394,6 +405,26 @@ def _euclid(a: Hex, b: Hex) -> float:
     return math.hypot(dq + dr / 2, dr * math.sqrt(3) / 2)
 
 
+def _top_rate(search: _Search, mobility: Mobility, mode: SpeedMode, vegetation: Vegetation | None) -> float:
+    """The hexes a round at ``mode`` (or the fastest no faster that ``vegetation`` allows) covers in
+    ``vegetation``, by the rules' speed limits for it (... > Restricted Movement)."""
+    allowed = _clamped(mode, allowed_modes(vegetation))
+    squares = movement_rate(mobility.tmr, allowed, mobility.encumbrance, vegetation)
+    return squares * SQUARE_FT / search.hex_ft
+
+
+def _beyond(search: _Search, me: _Side) -> float:
+    """The hexes a fleeing character gains on its pursuer (negative: loses) in :data:`BEYOND_ROUNDS` rounds past its
+    plan, both at the top speed the vegetation where it ends allows them (the pursuer no faster than it is
+    predicted to go): the pursuer must come through there. 0 for a source that is no character."""
+    predicted = search.other
+    if predicted is None or predicted.mobility is None:
+        return 0.0
+    under = search.vegetation.at(me.hex)
+    mine = _top_rate(search, search.mobility, SpeedMode.FAST_SPRINT, under)
+    return BEYOND_ROUNDS * (mine - _top_rate(search, predicted.mobility, predicted.mode, under))
+
+
 def _cost(
     search: _Search, me: _Side, other: _Side | None, depth: int, pursuit: RoundRoll | None
 ) -> tuple[float, _Choice, _Side, _Side | None, tuple[RoundRoll, ...], bool]:
@@ -409,7 +440,8 @@ def _cost(
         mine, theirs = _round(search, me, other, choice)
         if search.aim.away and other is not None and _passes_near(me.hex, mine.hex, other.hex):
             continue
-        short, met = _shortfall(search, me.hex, mine, theirs)
+        gained = _beyond(search, mine) if search.aim.away and depth == 1 else 0.0
+        short, met = _shortfall(search, me.hex, mine, theirs, gained=gained)
         cost = (
             short + RISK_PRICE * float(failure) + FATIGUE_PRICE * _fatigue(choice.mode if mine.hex != me.hex else None)
         )

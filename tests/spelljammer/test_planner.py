@@ -21,7 +21,7 @@ from esper_motion.components.spelljammer import (
     Vegetation,
     VegetationZone,
 )
-from esper_motion.ecs import RollMade, World, WorldError
+from esper_motion.ecs import RollMade, World, WorldError, hexgrid
 from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.spelljammer import GoalLost, GoalUnreachable, Options, install, plan
 from esper_motion.systems.spelljammer._shared import VegetationMap
@@ -156,6 +156,51 @@ def test_a_runner_flees_straight_away_and_slows_once_out_of_range() -> None:
     world.step()
     assert world.get(thief, Position).hex == shown.rounds[0].end
     world.close()
+
+
+def forked_flight(thickets: dict[int, Vegetation], *, guard_tmr: int = 15) -> tuple[World, int]:
+    """A thief at the fork of three ways away from a guard 10 hexes west who fast sprints after her: along heading 0
+    open ground, along headings 1 and 5 the thickets given (discs of radius 4 whose near edge is beside her). 30 ft
+    hexes: she makes 8 hexes a round at a fast sprint, the guard 10 at TMR 15."""
+    world = new_world(hex_ft=30)
+    for heading, vegetation in thickets.items():
+        dq, dr = hexgrid.DIRECTIONS[heading]
+        world.spawn(Position(5 * dq, 5 * dr), VegetationZone(vegetation, radius_hex=4))
+    guard = character(world, (-10, 0), tmr=guard_tmr, mode="fast_sprint")
+    thief = character(world, (0, 0), Flee(guard, range_yd=30))
+    world.get(guard, RoundIntent).chase = thief
+    return world, thief
+
+
+@pytest.mark.parametrize(
+    ("thickets", "heading"),
+    [
+        ({1: Vegetation.VERY_DENSE}, 1),
+        ({1: Vegetation.VERY_DENSE, 5: Vegetation.HEAVY}, 1),
+        ({1: Vegetation.HEAVY, 5: Vegetation.VERY_DENSE}, 5),
+        ({1: Vegetation.DENSE, 5: Vegetation.HEAVY}, 1),
+    ],
+)
+def test_a_runner_flees_into_the_thicket_that_slows_a_faster_pursuer_most(
+    thickets: dict[int, Vegetation], heading: int
+) -> None:
+    # Beside the guard in the thicket the thief loses 1/8 hex a round in very dense vegetation (both walk), 3/4 in
+    # heavy, 2 hexes on open ground: she takes the thicket that slows him most, over the open way and over a
+    # lighter one. (The planner used to run for the open way: two rounds ahead it gains most there.)
+    world, thief = forked_flight(thickets)
+    first = plan(world, thief, rounds=1).rounds[0]
+    assert (first.heading, first.mode) == (heading, SpeedMode.FAST_SPRINT)
+    world.step()
+    assert world.get(thief, Position).hex == first.end
+    assert VegetationMap(zone for _, zone in world.scan(Position, VegetationZone)).at(first.end) is thickets[heading]
+    world.close()
+
+
+def test_a_runner_keeps_to_open_ground_from_a_slower_pursuer_and_from_a_thicket_that_slows_too_little() -> None:
+    for thickets, guard_tmr in (({1: Vegetation.VERY_DENSE, 5: Vegetation.HEAVY}, 9), ({1: Vegetation.HEAVY}, 15)):
+        world, thief = forked_flight(thickets, guard_tmr=guard_tmr)
+        assert plan(world, thief, rounds=1).rounds[0].heading == 0
+        world.close()
 
 
 def test_a_pursuit_action_beyond_the_caution_is_not_attempted() -> None:
