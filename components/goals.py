@@ -70,7 +70,7 @@ def _check_target_link(goal: Any, entity: int, view: LinkView, name: str) -> Non
 
 def _check_one_goal(goal: Any, entity: int, view: LinkView) -> None:
     """Refuse a second goal on ``entity``."""
-    for kind in GOAL_TYPES:
+    for kind in ALL_GOAL_TYPES:
         if kind is not type(goal) and view.get(entity, kind) is not None:
             raise LinkError(
                 entity, type(goal).__name__, "goal", kind.__name__, "one goal at a time: remove the other first"
@@ -237,7 +237,35 @@ class Charge:
 
 
 GOAL_TYPES: Final = (GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Charge)
-"""Every goal component, in the order the planner looks for them."""
+"""Every goal component the GURPS planner plays, in the order the planner looks for them."""
+
+
+@register("spelljammer.Hunt")
+@dataclass(slots=True)
+class Hunt:
+    """Chase the nearest quarry to within ``range_yd`` (hexes between the two), choosing it afresh each round: its
+    quarry is every character that flees from it (its ``Flee`` goal, or its ``RoundIntent.flee_from``, names the
+    hunter), the nearest first, then the lowest id. A goal of the Spelljammer planner alone: the GURPS planner plays
+    only :data:`GOAL_TYPES`, and a mover of its with a ``Hunt`` keeps the intent its game writes.
+
+    >>> Hunt(range_yd=-1)
+    Traceback (most recent call last):
+    ...
+    esper_motion.ecs.errors.RuleValueError: Hunt.range_yd = -1: expected a whole number from 0 to 1000
+    """
+
+    range_yd: int = 1
+
+    def __post_init__(self) -> None:
+        check_int("Hunt", "range_yd", self.range_yd, low=0, high=MAX_RANGE_YD)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """One goal at a time."""
+        _check_one_goal(self, entity, view)
+
+
+ALL_GOAL_TYPES: Final = (*GOAL_TYPES, Hunt)
+"""Every goal component: an entity holds one of them at a time."""
 
 Goal = GoTo | Pursue | Flee | KeepStation | Patrol | Hold | Charge
 """Any goal component."""

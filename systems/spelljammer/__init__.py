@@ -54,7 +54,7 @@ from esper_motion.systems.spelljammer.flee import Flee
 from esper_motion.systems.spelljammer.intent_check import IntentCheck
 from esper_motion.systems.spelljammer.move import Move
 from esper_motion.systems.spelljammer.options import Options
-from esper_motion.systems.spelljammer.planner import GoalPlanner, PlannedRound, RoundPlan, RoundRoll, plan
+from esper_motion.systems.spelljammer.planner import GoalPlanner, PlannedRound, RoundPlan, RoundRoll, plan, quarry
 from esper_motion.systems.spelljammer.pursuit import PursuitActions
 from esper_motion.systems.spelljammer.rules import DefenseAllowed, defense_allowed
 from esper_motion.systems.spelljammer.shooting import MovingFire
@@ -80,6 +80,7 @@ __all__ = [
     "events",
     "install",
     "plan",
+    "quarry",
     "rules",
     "systems_for",
 ]

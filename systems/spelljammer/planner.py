@@ -8,6 +8,7 @@ Movement). Ranges (``range_yd``) count hexes of the map.
 
 - ``Pursue``: a target that is a character is chased (``RoundIntent.chase``) at the chase mode that closes to
   ``range_yd`` soonest, the slower of two equally good; any other target is approached along a heading.
+- ``Hunt``: a ``Pursue`` of its :func:`quarry`, the nearest character that flees from it, chosen afresh each round.
 - ``Flee``: a heading and a mode that keep ``source`` at least ``range_yd`` away. Past the search's last round it
   looks :data:`BEYOND_ROUNDS` rounds on, both sides at the top speed the vegetation where it ends allows them (the
   rules' TMR fraction and forbidden modes for it): a runner chased by a faster pursuer takes the way into the
@@ -39,13 +40,14 @@ from fractions import Fraction
 from typing import Final, NamedTuple
 
 from esper_motion.components.goals import (
-    GOAL_TYPES,
+    ALL_GOAL_TYPES,
     Caution,
     Charge,
     Flee,
     Goal,
     GoTo,
     Hold,
+    Hunt,
     KeepStation,
     Patrol,
     Pursue,
@@ -213,15 +215,27 @@ class _Under:
         return self._seen[hex]
 
 
-def goals(world: World) -> dict[int, Goal]:
-    """Every goal in ``world`` by entity (the first of :data:`~esper_motion.components.goals.GOAL_TYPES` an entity
-    holds)."""
-    found: dict[int, Goal] = {}
-    for kind in reversed(GOAL_TYPES):
+def goals(world: World) -> dict[int, Goal | Hunt]:
+    """Every goal in ``world`` by entity (the first of :data:`~esper_motion.components.goals.ALL_GOAL_TYPES` an
+    entity holds)."""
+    found: dict[int, Goal | Hunt] = {}
+    for kind in reversed(ALL_GOAL_TYPES):
         for entity, (goal,) in world.scan(kind):
-            assert isinstance(goal, GOAL_TYPES)
+            assert isinstance(goal, ALL_GOAL_TYPES)
             found[entity] = goal
     return found
+
+
+def quarry(world: World, hunter: int) -> int | None:
+    """The character ``hunter``'s ``Hunt`` chases now: the nearest of those that flee from it (a ``Flee`` goal or a
+    ``RoundIntent.flee_from`` naming it), the lowest id of equally near ones; None when none does."""
+    at = world.get(hunter, Position).hex
+    found = []
+    for entity, (intent, _, _, position) in world.scan(RoundIntent, RoundState, Mobility, Position):
+        flight = world.try_get(entity, Flee)
+        if hunter in intent.flee_from or (flight is not None and flight.source == hunter):
+            found.append((distance(at, position.hex), entity))
+    return min(found)[1] if found else None
 
 
 def _chance_above(threshold: int) -> Fraction:
@@ -458,8 +472,14 @@ def _cost(
     return best
 
 
-def _search(world: World, entity: int, goal: Goal) -> tuple[_Search, _Side, _Side | None] | str:
-    """The search of ``entity``'s round toward ``goal``, with both sides as they stand, or why there is none."""
+def _search(world: World, entity: int, goal: Goal | Hunt) -> tuple[_Search, _Side, _Side | None] | str:
+    """The search of ``entity``'s round toward ``goal``, with both sides as they stand, or why there is none (a hunt
+    searches as a ``Pursue`` of its :func:`quarry`)."""
+    if isinstance(goal, Hunt):
+        chased = quarry(world, entity)
+        if chased is None:
+            return "no character flees from it"
+        goal = Pursue(chased, goal.range_yd)
     aim = _aim(world, entity, goal)
     if isinstance(aim, str):
         return aim
@@ -500,7 +520,7 @@ def _planned(search: _Search, me: _Side, other: _Side | None, rounds: int, pursu
     return RoundPlan(search.entity, tuple(planned), planned[-1].meets_goal if planned else False, bool(start_gap))
 
 
-def _lose_target(world: World, entity: int, goal: Goal) -> bool:
+def _lose_target(world: World, entity: int, goal: Goal | Hunt) -> bool:
     """Set the entity field of ``goal`` to None, and say so, when the entity it names is gone; whether it did."""
     if not isinstance(goal, (Pursue, Flee, KeepStation)):
         return False
@@ -592,7 +612,8 @@ def plan(world: World, entity: int, rounds: int = HORIZON) -> RoundPlan:
         raise WorldError(f"plan: rounds = {rounds!r}: expected a whole number of rounds, 1 or more")
     goal = goals(world).get(entity)
     if goal is None:
-        raise WorldError(f"entity {entity} has no goal: give it one of {', '.join(k.__name__ for k in GOAL_TYPES)}")
+        kinds = ", ".join(kind.__name__ for kind in ALL_GOAL_TYPES)
+        raise WorldError(f"entity {entity} has no goal: give it one of {kinds}")
     if not all(world.has(entity, kind) for kind in (Mobility, RoundIntent, RoundState, Position)):
         raise WorldError(
             f"entity {entity} is not a Spelljammer character (Mobility, RoundIntent, RoundState, Position)"

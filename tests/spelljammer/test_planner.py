@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from esper_motion.components import Caution, Flee, GoTo, Hold, KeepStation, Patrol, Position, Pursue
+from esper_motion.components import Caution, Flee, GoTo, Hold, Hunt, KeepStation, Patrol, Position, Pursue
 from esper_motion.components.spelljammer import (
     Mobility,
     RoundIntent,
@@ -23,7 +23,7 @@ from esper_motion.components.spelljammer import (
 )
 from esper_motion.ecs import RollMade, World, WorldError, hexgrid
 from esper_motion.ecs.hexgrid import distance
-from esper_motion.systems.spelljammer import GoalLost, GoalUnreachable, Options, install, plan
+from esper_motion.systems.spelljammer import GoalLost, GoalUnreachable, Options, install, plan, quarry
 from esper_motion.systems.spelljammer._shared import VegetationMap
 from esper_motion.systems.spelljammer.rules import allowed_modes
 
@@ -75,6 +75,7 @@ def random_world(seed: int) -> tuple[World, list[int]]:
                     KeepStation(other, range_yd=rng.randrange(1, 4)),
                     Patrol((hex, (0, 0))),
                     Hold(),
+                    Hunt(range_yd=rng.randrange(3)),
                 ]
             )
             world.add(entity, goal)
@@ -238,6 +239,43 @@ def test_a_goal_that_cannot_be_neared_says_so_and_the_plan_of_an_entity_without_
     assert [e.entity for e in events if isinstance(e, GoalUnreachable)] == [slow]
     with pytest.raises(WorldError, match=f"entity {runner} has no goal"):
         plan(world, runner)
+    world.close()
+
+
+def test_a_hunter_chases_the_nearest_character_fleeing_from_it_choosing_the_speed_mode_each_round() -> None:
+    world = new_world()
+    hunter = character(world, (0, 0), Hunt(), tmr=12)
+    far = character(world, (14, 0), heading=0, mode="walk")
+    near = character(world, (0, 9), heading=1, mode="walk")
+    world.add(far, Flee(hunter, range_yd=20))
+    world.get(near, RoundIntent).flee_from = (hunter,)
+    stranger = character(world, (2, 0), heading=0, mode="walk")  # flees from nobody: no quarry
+    assert quarry(world, hunter) == near
+    [first] = plan(world, hunter, rounds=1).rounds
+    # 9 hexes off, walking away at 12 a round: a Run (24) is the slowest chase mode that comes beside her.
+    assert (first.chase, first.mode, first.rolls) == (near, SpeedMode.RUN, ())
+    world.step()
+    assert distance(world.get(hunter, Position).hex, world.get(near, Position).hex) == 1
+    world.get(near, RoundIntent).flee_from = ()  # she gives up: the other is its quarry now
+    assert quarry(world, hunter) == far
+    assert plan(world, hunter, rounds=1).rounds[0].chase == far
+    world.step()
+    assert world.get(hunter, RoundIntent).chase == far
+    assert stranger not in (quarry(world, hunter), world.get(hunter, RoundIntent).chase)
+    world.close()
+
+
+def test_a_hunter_with_no_quarry_holds_and_says_why_and_holds_one_goal_at_a_time() -> None:
+    world = new_world()
+    hunter = character(world, (0, 0), Hunt(range_yd=2), heading=0, mode="run")
+    character(world, (4, 0), heading=0, mode="walk")
+    events = world.step()
+    assert [(e.entity, e.goal) for e in events if isinstance(e, GoalUnreachable)] == [(hunter, "Hunt")]
+    assert world.get(hunter, Position).hex == (0, 0)
+    with pytest.raises(WorldError, match="cannot follow its Hunt goal now: no character flees from it"):
+        plan(world, hunter)
+    with pytest.raises(WorldError, match="one goal at a time"):
+        world.add(hunter, Hold())
     world.close()
 
 
