@@ -134,6 +134,11 @@ class PlannedRound:
     failure_chance: Fraction
     meets_goal: bool
 
+    @property
+    def path(self) -> list[Hex]:
+        """The hexes the round enters, in order: a straight line from ``start`` to ``end`` (none standing still)."""
+        return line(self.start, self.end)[1:]
+
 
 @dataclass(frozen=True, slots=True)
 class RoundPlan:
@@ -144,6 +149,12 @@ class RoundPlan:
     rounds: tuple[PlannedRound, ...]
     reaches: bool
     nearer: bool
+
+    @property
+    def turns(self) -> tuple[PlannedRound, ...]:
+        """The ``rounds``, by the name the demo window reads a plan's turns under
+        (:attr:`esper_motion.ecs.SceneSupport.plan`)."""
+        return self.rounds
 
 
 class _Side(NamedTuple):
