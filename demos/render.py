@@ -342,10 +342,9 @@ class Stage:
         return self.pair(entity)[-1]
 
     def decider(self, entity: int) -> int:
-        """The entity whose goal ``entity`` moves by: the rider of a mount it steers, when the rider holds a goal;
-        else ``entity``."""
-        rider = self.pair(entity)[0]
-        return rider if rider != entity and self.goal(rider) is not None else entity
+        """The entity whose goal moves ``entity``: of a rider that steers its mount and the mount, the rider when it
+        holds a goal, else the mount when it does (as the planner has it); else ``entity``."""
+        return next((member for member in self.pair(entity) if self.goal(member) is not None), entity)
 
     def take_over(self) -> str:
         """Take over the selected entity, or hand it back (T); say what happened, in words.
@@ -429,7 +428,8 @@ class Stage:
         steps = ", ".join(f"{index} {odds(turn.failure_chance)}" for index, turn in enumerate(turns, 1))
         planned = f"{len(turns)} turn{'s' if len(turns) > 1 else ''} planned"
         body = shown.plan.entity
-        steering = f", steering {self.scene.names[body]}" if body != entity and body in self.scene.names else ""
+        steers = body != entity and self.decider(entity) == entity and body in self.scene.names
+        steering = f", steering {self.scene.names[body]}" if steers else ""
         return [f"{shown.goal}{steering}, {planned}, {end}: {steps}"]
 
 
@@ -689,13 +689,15 @@ class Renderer:
         return bodies
 
     def draw_plan(self) -> dict[Hex, str]:
-        """The selected entity's plan: the hexes it means to enter, a dot on each, and a ring at the end of each
-        planned turn. Return the label of each ring, by hex: the turns that end there and their odds (:func:`odds`),
-        for :meth:`draw_plan_labels`."""
+        """The selected entity's plan, from where the body it moves stands: the hexes it means to enter, a dot on
+        each, and a ring at the end of each planned turn. Return the label of each ring, by hex: the turns that end
+        there and their odds (:func:`odds`), for :meth:`draw_plan_labels`."""
         entity = self.stage.selected
         shown = None if entity is None else self.stage.shown_plan(entity)
-        now = None if entity is None else pose(self.stage.world, entity)
-        if shown is None or shown.plan is None or now is None:
+        if shown is None or shown.plan is None:
+            return {}
+        now = pose(self.stage.world, shown.plan.entity)  # a rider's plan moves its mount
+        if now is None:
             return {}
         size = self.layout.size
         points = [self.layout.centre(now.hex)]

@@ -294,3 +294,21 @@ def test_a_plan_label_keeps_off_the_bodies_and_inside_the_window(window: Any, tm
     renderer.draw_plan_labels({east: words}, taken)
     _, _, right, top = taken[-1]
     assert right < x and top < y  # left of the ring, below it
+
+
+def test_a_rider_without_a_goal_shows_the_plan_its_mount_follows_and_t_takes_the_pair_over(window: Any) -> None:
+    # In the pursuit the horse holds the Pursue goal and its rider none: the planner steers the horse by its own.
+    played = render.Stage(build_scene(read_scene("pursuit")))
+    ids = {name: entity for entity, name in played.scene.names.items()}
+    horse, rider = ids["Horse"], ids["Rider"]
+    played.selected = rider
+    shown = played.shown_plan(rider)
+    assert shown is not None and shown.plan == plan(played.world, horse)
+    assert played.plan_lines(rider)[0].startswith("Horse's Pursue, ")
+    render.Renderer(played).draw(1.0)
+    assert (
+        played.take_over()
+        == "you steer Rider and Horse: the keys steer Horse; set aside: Horse's Pursue (T hands them back)"
+    )
+    assert played.plan_lines(rider) == ["steered by you"]
+    assert played.take_over() == "Horse follows its Pursue goal again"
