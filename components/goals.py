@@ -319,6 +319,9 @@ class Caution:
 MAX_PLAN_TURNS: Final = 16
 """The most turns a :class:`KeptPlan` holds."""
 
+MAX_WAITED: Final = 1_000
+"""The most turns :attr:`KeptPlan.waited` counts (a mover that waited longer stays at this)."""
+
 
 def _check_each(owner: str, name: str, values: object, check: Any) -> None:
     """``values`` a tuple of at most :data:`MAX_PLAN_TURNS` + 1 entries, each passing
@@ -345,7 +348,9 @@ class KeptPlan:
     each turn): ``hexes``, ``facings``, ``headings``, ``velocities``, ``straight_yd`` and ``high_speed``. ``reaches``:
     whether the plan meets the goal at its end. What it assumed: the goal (``goal``, its repr), ``caution``, and the
     entity the goal names as it was when planned (``target_hex`` and its velocity, ``target_yps`` and
-    ``target_heading``; None for no entity) ``followed`` turns ago. No turns: no plan kept.
+    ``target_heading``; None for no entity) ``followed`` turns ago. No turns: no plan kept. ``waited``: the turns in a
+    row the mover was decided without the search it needed, the planning budget spent (docs/goals.md > The planning
+    budget; the most waiting go first).
 
     >>> KeptPlan(caution=2.0)
     Traceback (most recent call last):
@@ -372,6 +377,7 @@ class KeptPlan:
     target_yps: int = 0
     target_heading: int = 0
     followed: int = 0
+    waited: int = 0
 
     def __post_init__(self) -> None:
         owner = "KeptPlan"
@@ -411,3 +417,4 @@ class KeptPlan:
         check_int(owner, "target_yps", self.target_yps, low=0, high=MAX_SPEED_YPS)
         check_int(owner, "target_heading", self.target_heading, low=0, high=5)
         check_int(owner, "followed", self.followed, low=0, high=MAX_PLAN_TURNS)
+        check_int(owner, "waited", self.waited, low=0, high=MAX_WAITED)
