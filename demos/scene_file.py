@@ -77,7 +77,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import esper_motion.systems
-from esper_motion.components import GoTo, Patrol, Position
+from esper_motion.components import Climb, GoTo, Land, Patrol, Position
 from esper_motion.ecs import (
     Hex,
     MotionError,
@@ -557,9 +557,10 @@ def _disc(spec: SceneSpec, centre: Hex, radius: int) -> list[Hex]:
 
 
 def _goal_places(cls: type[Any], fields: dict[str, Any]) -> list[tuple[str, Hex]]:
-    """The hexes a goal's ``fields`` name (``GoTo.hex``, each of ``Patrol.waypoints``), each with its field, as far
-    as they are pairs of whole numbers (the goal's own checks refuse any other)."""
-    named = [("hex", fields.get("hex"))] if cls is GoTo else []
+    """The hexes a goal's ``fields`` name (``GoTo.hex``, ``Climb.hex`` and ``Land.hex`` when given, each of
+    ``Patrol.waypoints``), each with its field, as far as they are pairs of whole numbers (the goal's own checks
+    refuse any other)."""
+    named = [("hex", fields.get("hex"))] if cls in {GoTo, Climb, Land} else []
     if cls is Patrol and isinstance(fields.get("waypoints"), list):
         named = [(f"waypoints[{i}]", value) for i, value in enumerate(fields["waypoints"])]
     return [
