@@ -40,6 +40,7 @@ _written: dict[int, Any] = {}
 _paused: dict[int, int] = {}  # thread id -> how many pauses that thread is in
 _unhooked: list[type[Any]] = []  # the watched types whose hook is off while the process's one thread is paused
 _thread = threading.get_ident
+_checks: dict[type[Any], Callable[..., None]] = {}  # each watched type's own constructor checks
 
 
 def watch(kind: type[Any]) -> None:
@@ -66,11 +67,18 @@ def watch(kind: type[Any]) -> None:
 
     post_init.__doc__ = checks.__doc__
     kind.__post_init__ = post_init  # type: ignore[attr-defined]
+    _checks[kind] = checks
     _watched.append(kind)
     if _unhooked:
         _unhooked.append(kind)
     else:
         _hook(kind)
+
+
+def own_checks(kind: type[Any]) -> Callable[..., None]:
+    """The constructor checks (``__post_init__``) of dataclass ``kind`` as the type declared them, without what the
+    watch adds: running them on a component leaves its record alone."""
+    return _checks.get(kind) or kind.__post_init__
 
 
 def _hook(kind: Any) -> None:
