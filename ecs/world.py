@@ -46,6 +46,10 @@ _names = itertools.count(1)
 _OPEN: weakref.WeakSet[World] = weakref.WeakSet()
 """Every world not closed: where a component given to an entity might already belong to another."""
 
+_UNHOOK_FROM = 16
+"""The fewest entities for which a step takes the field watch's hooks off while the library's systems run
+(:func:`esper_motion.ecs.watch.pause`): in a smaller world the writes cost less through the hooks."""
+
 _MEMBERS: dict[str, tuple[tuple[type[Any], ...], tuple[type[Any], ...]]] = {}
 """For each rule set that declared its members: the component types a member needs, and those that make one."""
 
@@ -568,11 +572,12 @@ class World:
             self._emitted = []
             self._this_turn = {}
             paused = False  # the watch is off while the library's systems run, on while a game's own run
+            unhook = len(self._entities) >= _UNHOOK_FROM
             try:
                 for system in self.systems:
                     if system.trusted is not paused:
                         paused = system.trusted
-                        (watch.pause if paused else watch.resume)()
+                        watch.pause(unhook=unhook) if paused else watch.resume()
                     if paused:
                         self._run_system(system)
                         continue
@@ -617,7 +622,7 @@ class World:
         if also:
             written = list({id(component): component for component in (*written, *also)}.values())
         mine = self._held(written) if written else []
-        watch.pause()  # the checks' own writes are the library's
+        watch.pause(unhook=False)  # the checks' own writes are the library's (and few)
         try:
             for entity, component in mine:
                 try:

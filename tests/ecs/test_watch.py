@@ -20,6 +20,7 @@ from support.worlds import fingerprint
 
 from esper_motion.components import Facing, Intent, Maneuver, Velocity
 from esper_motion.ecs import Phase, RuleValueError, System, World, check_int, register, watch
+from esper_motion.ecs.world import _UNHOOK_FROM as UNHOOK_FROM
 
 WAIT_S = 10
 
@@ -113,6 +114,8 @@ def test_the_hooks_are_taken_off_only_while_the_one_thread_of_the_process_steps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     world = World(seed=1)
+    for _ in range(UNHOOK_FROM):  # a world this small keeps them on (the next test)
+        world.spawn(Facing(0))
     holds = Holds()
     world.add_system(holds)
     holds.go_on.set()
@@ -129,6 +132,42 @@ def test_the_hooks_are_taken_off_only_while_the_one_thread_of_the_process_steps(
         beside.join(WAIT_S)
     assert holds.hooked == [False, True]
     assert "__setattr__" in Velocity.__dict__  # on again between steps
+
+
+class Turns(System):
+    """One of the library's own systems, as the watch sees it, that turns every ``Facing`` one hexside and keeps
+    whether the hooks were on and whether its writes were recorded."""
+
+    phase = Phase.MOVEMENT
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hooked: list[bool] = []
+        self.recorded: list[bool] = []
+
+    def run(self) -> None:
+        self.hooked.append("__setattr__" in Facing.__dict__)
+        turned = [facing for _, (facing,) in self.world.query(Facing)]
+        for facing in turned:
+            facing.direction = (facing.direction + 1) % 6
+        self.recorded.append(any(component is facing for component in watch.written() for facing in turned))
+
+
+Turns.trusted = True
+
+
+def test_a_small_world_keeps_the_hooks_on_and_its_systems_writes_still_go_unrecorded() -> None:
+    world = World(seed=1)
+    facings = [Facing(0) for _ in range(UNHOOK_FROM - 1)]
+    for facing in facings:
+        world.spawn(facing)
+    turns = Turns()
+    world.add_system(turns)
+    world.step()
+    assert turns.hooked == [True]
+    assert turns.recorded == [False]
+    assert all(facing.direction == 1 for facing in facings)
+    world.close()
 
 
 class Vandal(System):
@@ -171,6 +210,7 @@ def test_a_component_given_the_esper_way_and_written_is_checked_at_the_step() ->
     facing.direction = 9
     with pytest.raises(RuleValueError, match=rf"entity {runner}: Facing.direction = 9"):
         world.step()
+    world.close()  # its refused write leaves the record with it
 
 
 @register("test.Bearing")
@@ -194,6 +234,7 @@ def test_a_component_whose_checks_take_more_than_its_fields_is_still_checked() -
     with pytest.raises(RuleValueError, match=rf"entity {entity}: Bearing.degrees = 400"):
         world.step()
     assert bearing.degrees == 400
+    world.close()
 
 
 class Idle(System):
@@ -218,3 +259,4 @@ def test_checks_run_on_the_written_component_leave_it_normalised_and_its_record_
         world.step()
     with pytest.raises(RuleValueError, match=rf"entity {entity}: Intent.turn = 5"):
         world.step()  # refused again until the game puts it right
+    world.close()
