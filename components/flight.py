@@ -116,7 +116,7 @@ class Flight:
         check_int("Flight", "air_move", self.air_move, low=0, high=MAX_MOVE)
         if self.top_airspeed is not None:
             check_int("Flight", "top_airspeed", self.top_airspeed, low=0, high=MAX_MOVE)
-        self.mode = check_choice("Flight", "mode", self.mode, _FLIGHT_MODES)
+        self.mode = FlightMode(check_choice("Flight", "mode", self.mode, _FLIGHT_MODES))
         check_bool("Flight", "wings", self.wings)
         check_bool("Flight", "lying_flat", self.lying_flat)
         check_int("Flight", "climbed_yd", self.climbed_yd, low=-MAX_ALTITUDE_YD, high=MAX_ALTITUDE_YD)
