@@ -14,7 +14,6 @@ registry of names (which knows the world too, and which the world never calls).
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import itertools
 import os
@@ -33,7 +32,7 @@ from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import HandlerError, MotionError, RuleValueError, WorldError, shown
 from esper_motion.ecs.events import Event
 from esper_motion.ecs.phase import Phase
-from esper_motion.ecs.validate import check_int, recheck
+from esper_motion.ecs.validate import check_in_place, check_int
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -46,6 +45,10 @@ _names = itertools.count(1)
 
 _OPEN: weakref.WeakSet[World] = weakref.WeakSet()
 """Every world not closed: where a component given to an entity might already belong to another."""
+
+_UNHOOK_FROM = 16
+"""The fewest entities for which a step takes the field watch's hooks off while the library's systems run
+(:func:`esper_motion.ecs.watch.pause`): in a smaller world the writes cost less through the hooks."""
 
 _MEMBERS: dict[str, tuple[tuple[type[Any], ...], tuple[type[Any], ...]]] = {}
 """For each rule set that declared its members: the component types a member needs, and those that make one."""
@@ -572,11 +575,12 @@ class World:
             self._emitted = []
             self._this_turn = {}
             paused = False  # the watch is off while the library's systems run, on while a game's own run
+            unhook = len(self._entities) >= _UNHOOK_FROM
             try:
                 for system in self.systems:
                     if system.trusted is not paused:
                         paused = system.trusted
-                        (watch.pause if paused else watch.resume)()
+                        watch.pause(unhook=unhook) if paused else watch.resume()
                     if paused:
                         self._run_system(system)
                         continue
@@ -620,25 +624,24 @@ class World:
 
         written = watch.written()
         if also:
-            written += also
-        mine = _held(written) if written else []
-        rebuilt = []
-        for entity, component in mine:
-            try:
-                rebuilt.append(recheck(component))
-            except RuleValueError as error:
-                raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
-            except MotionError as error:
-                raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
-            except Exception as error:  # a game's own checks, or a value whose comparisons raise
-                raise WorldError(f"entity {entity}: {_refusal(component, error)}") from error
-        for (_, component), checked in zip(mine, rebuilt, strict=True):  # what the constructor normalised
-            for item in dataclasses.fields(component):
-                value = getattr(checked, item.name)
-                if value is not getattr(component, item.name):
-                    object.__setattr__(component, item.name, value)
+            written = list({id(component): component for component in (*written, *also)}.values())
+        mine = self._held(written) if written else []
+        watch.pause(unhook=False)  # the checks' own writes are the library's (and few)
+        try:
+            for entity, component in mine:
+                try:
+                    check_in_place(component)
+                except RuleValueError as error:
+                    raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
+                except MotionError as error:
+                    raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
+                except Exception as error:  # a game's own checks, or a value whose comparisons raise
+                    raise WorldError(f"entity {entity}: {_refusal(component, error)}") from error
+        finally:
+            watch.resume()
+        kinds = {type(component) for _, component in mine}
         shape = links.structure()
-        linked = any(links.has_hook(type(component)) for _, component in mine)
+        linked = any(links.has_hook(kind) for kind in kinds)
         if linked or (changed and shape is not self._links_checked):
             links.check_links(self)
             self._links_checked = shape
@@ -719,6 +722,19 @@ class World:
             return entity
         del given[id(component)]
         return None
+
+    def _held(self, components: list[Any]) -> list[tuple[int, Any]]:
+        """Which of ``components`` this world holds, with their entities, in the order given: each found through
+        the index of what was given (:meth:`_holder`), and those it does not know (given the esper way, or
+        another world's) by a scan of their types (:func:`_held`). The active context is this world's."""
+        found, unknown = [], []
+        for component in components:
+            entity = self._holder(component)
+            if entity is None:
+                unknown.append(component)
+            else:
+                found.append((entity, component))
+        return found + _held(unknown) if unknown else found
 
     def _delete(self, entity: int) -> tuple[type[Any], ...]:
         """Delete ``entity`` from the esper context, and its components from the index of what was given; the types
@@ -892,7 +908,8 @@ def _lacking(kind: type[Any], present: Iterable[type[Any]]) -> str:
 
 
 def _held(components: list[Any]) -> list[tuple[int, Any]]:
-    """Which of ``components`` the active esper context holds, with their entities."""
+    """Which of ``components`` the active esper context holds, with their entities (a scan of every component of
+    their types)."""
     wanted = {id(component) for component in components}
     kinds = {type(component) for component in components}
     found = []
