@@ -285,7 +285,7 @@ def contents() -> Contents:
         keeps = _kept_fields(kind)
         if not keeps:
             continue
-        components = list(map(_second, esper.get_component(kind)))
+        components = held(kind)
         kept.append((keeps, components, [_keep_all(keep, map(attrgetter(name), components)) for name, keep in keeps]))
     return kept
 
@@ -373,6 +373,16 @@ class Snapshot(NamedTuple):
 _second = itemgetter(1)
 
 
+def held(kind: type[Any]) -> list[Any]:
+    """The active context's components of ``kind``, in the order esper's query of it gives them: from esper's
+    cached rows when a query made them, else straight from its tables, without making rows that would stay in its
+    cache (a few dozen bytes an entity for each type)."""
+    cached = None if esper._cache_dirty else esper._get_component_cache.get(kind)
+    if cached is not None:
+        return list(map(_second, cached))
+    return list(map(itemgetter(kind), map(esper._entities.__getitem__, esper._components.get(kind, _NONE))))
+
+
 def snapshot() -> Snapshot:
     """What it takes to undo a step: the id counter, every entity's table of component objects, a copy of the field
     values of each registered component, and the dead list.
@@ -393,7 +403,7 @@ def snapshot() -> Snapshot:
         plan = _PLANS[kind] if kind in _PLANS else _plan(kind)
         if plan is None:
             continue
-        components = list(map(_second, esper.get_component(kind)))  # esper's cached list, which the turn uses too
+        components = held(kind)
         copies = [list(map(copier, map(attrgetter(name), components))) for name, copier in plan.copies]
         kept.append((plan, components, list(map(plan.take, components)), copies))
     return Snapshot(peek_next_entity(), tables, kept, set(esper._dead_entities))
