@@ -216,7 +216,8 @@ class Intent:
     turns: tuple[FacingChange, ...] = ()
 
     def __post_init__(self) -> None:
-        self.maneuver = Maneuver(check_choice("Intent", "maneuver", self.maneuver, _MANEUVERS))
+        if self.maneuver.__class__ is not Maneuver:  # a member passes as it is
+            self.maneuver = Maneuver(check_choice("Intent", "maneuver", self.maneuver, _MANEUVERS))
         check_int("Intent", "throttle", self.throttle, low=-MAX_SPEED_YPS, high=MAX_SPEED_YPS)
         check_int("Intent", "turn", self.turn, low=-2, high=2)
         if self.turn_at_yd is not None:
@@ -279,7 +280,8 @@ class Control:
     straight_before_yd: int = 0
 
     def __post_init__(self) -> None:
-        self.state = MoveState(check_choice("Control", "state", self.state, _MOVE_STATES))
+        if self.state.__class__ is not MoveState:
+            self.state = MoveState(check_choice("Control", "state", self.state, _MOVE_STATES))
         check_int("Control", "straight_yd", self.straight_yd, low=0)
         check_int("Control", "straight_before_yd", self.straight_before_yd, low=0)
         check_int("Control", "moved_yd", self.moved_yd, low=0)
@@ -338,7 +340,8 @@ class Posture:
     seconds_left: int = 0
 
     def __post_init__(self) -> None:
-        self.state = PostureState(check_choice("Posture", "state", self.state, _POSTURES))
+        if self.state.__class__ is not PostureState:
+            self.state = PostureState(check_choice("Posture", "state", self.state, _POSTURES))
         if self.target is not None:
             self.target = PostureState(check_choice("Posture", "target", self.target, _POSTURES))
         check_int("Posture", "seconds_left", self.seconds_left, low=0)
