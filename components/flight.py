@@ -74,6 +74,10 @@ def _check_legs(owner: str, name: str, legs: object) -> None:
         after = at
 
 
+_FLIGHT_MODES: Final = tuple(FlightMode)
+"""The modes the constructor checks choose from."""
+
+
 @register("gurps.Flight", new_fields={3: ("stalled_turn",)})
 @dataclass(slots=True)
 class Flight:
@@ -112,7 +116,7 @@ class Flight:
         check_int("Flight", "air_move", self.air_move, low=0, high=MAX_MOVE)
         if self.top_airspeed is not None:
             check_int("Flight", "top_airspeed", self.top_airspeed, low=0, high=MAX_MOVE)
-        self.mode = FlightMode(check_choice("Flight", "mode", self.mode, tuple(FlightMode)))
+        self.mode = FlightMode(check_choice("Flight", "mode", self.mode, _FLIGHT_MODES))
         check_bool("Flight", "wings", self.wings)
         check_bool("Flight", "lying_flat", self.lying_flat)
         check_int("Flight", "climbed_yd", self.climbed_yd, low=-MAX_ALTITUDE_YD, high=MAX_ALTITUDE_YD)

@@ -8,7 +8,7 @@ How far the mover may gamble is a component of its own, :class:`Caution`, shared
 it, and a game changes a mover's goal without restating its temper); a mover without one takes no roll.
 
 A goal that names another entity (``Pursue.target``, ``Flee.source``, ``KeepStation.target``,
-``Charge.target``) is a link
+``Charge.target``, ``Swoop.target``) is a link
 (:mod:`esper_motion.ecs.links`): naming a missing entity, or the mover itself, is refused when the goal is set (a
 spawn, an add, a load). A target despawned later is the planner's to deal with: it sets the field to None, the mover
 holds, and a ``GoalLost`` event says why; None there always means "hold". Until that next step, what is added to
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from esper_motion.components.motion import MAX_SPEED_YPS
+from esper_motion.components.motion import MAX_ALTITUDE_YD, MAX_SPEED_YPS
 from esper_motion.ecs.errors import RuleValueError, WorldError
 from esper_motion.ecs.hexgrid import Hex, check_hex
 from esper_motion.ecs.links import LinkError, LinkView
@@ -244,7 +244,88 @@ class Charge:
         _check_one_goal(self, entity, view)
 
 
-GOAL_TYPES: Final = (GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Charge)
+def _check_place(owner: str, hex: object) -> None:
+    """A hex, or None: where the flier is."""
+    if hex is not None:
+        check_hex(owner, "hex", hex)
+
+
+@register("gurps.Climb")
+@dataclass(slots=True)
+class Climb:
+    """A flier: climb (or dive) to ``altitude_yd`` yards up and keep that height, over ``hex`` (None: where it is; a
+    flier that cannot hover circles there), within the flight rules' climb and descent limits; one on the ground
+    takes off first, where the rules let it.
+
+    >>> Climb(0)
+    Traceback (most recent call last):
+    ...
+    esper_motion.ecs.errors.RuleValueError: Climb.altitude_yd = 0: expected a whole number from 1 to 1000000
+    """
+
+    altitude_yd: int
+    hex: Hex | None = None
+
+    PLACES: ClassVar[tuple[str, ...]] = ("hex",)
+    """Its fields that are places on the map (:func:`place_fields`)."""
+
+    def __post_init__(self) -> None:
+        check_int("Climb", "altitude_yd", self.altitude_yd, low=1, high=MAX_ALTITUDE_YD)
+        _check_place("Climb", self.hex)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """One goal at a time."""
+        _check_one_goal(self, entity, view)
+
+
+@register("gurps.Land")
+@dataclass(slots=True)
+class Land:
+    """A flier: come down within the descent limits and end on the ground at ``hex`` (None: where it is), at rest."""
+
+    hex: Hex | None = None
+
+    PLACES: ClassVar[tuple[str, ...]] = ("hex",)
+    """Its fields that are places on the map (:func:`place_fields`)."""
+
+    def __post_init__(self) -> None:
+        _check_place("Land", self.hex)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """One goal at a time."""
+        _check_one_goal(self, entity, view)
+
+
+@register("gurps.Swoop")
+@dataclass(slots=True)
+class Swoop:
+    """A flier: swoop on entity ``target`` pass after pass: come down to striking height on it, strike on the pass on
+    a Move and Attack from the first yard it is in reach (the flier's ``Attack``), fly on until ``run_yd`` away while
+    climbing back to ``height_yd`` yards up, and come again. ``wheeling`` is the planner's record: True from the
+    pass until it is ``run_yd`` away. None for ``target``: the target is gone, hold."""
+
+    target: int | None
+    height_yd: int = 10
+    run_yd: int = 12
+    wheeling: bool = False
+
+    def __post_init__(self) -> None:
+        _check_target("Swoop", "target", self.target)
+        check_int("Swoop", "height_yd", self.height_yd, low=1, high=MAX_ALTITUDE_YD)
+        check_int("Swoop", "run_yd", self.run_yd, low=2, high=MAX_RANGE_YD)
+        check_bool("Swoop", "wheeling", self.wheeling)
+
+    def links(self) -> tuple[int, ...]:
+        """The entity swooped on."""
+        return _links(self.target)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """Refuse a target that is the mover itself or, when set, missing; one goal at a time."""
+        _check_target_link(self, entity, view, "target")
+        _check_one_goal(self, entity, view)
+
+
+GOAL_TYPES: Final = (GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Charge, Climb, Land, Swoop)
 """Every goal component the GURPS planner plays, in the order the planner looks for them."""
 
 
@@ -275,7 +356,7 @@ class Hunt:
 ALL_GOAL_TYPES: Final = (*GOAL_TYPES, Hunt)
 """Every goal component: an entity holds one of them at a time."""
 
-Goal = GoTo | Pursue | Flee | KeepStation | Patrol | Hold | Charge
+Goal = GoTo | Pursue | Flee | KeepStation | Patrol | Hold | Charge | Climb | Land | Swoop
 """Any goal component."""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Final
 
 from esper_motion.components.motion import MAX_ALTITUDE_YD, MAX_MOVE, MAX_SPEED_YPS
 from esper_motion.components.mount import Rider
@@ -106,6 +107,13 @@ class PostureState(str, Enum):
     SITTING = "sitting"
     CRAWLING = "crawling"
     PRONE = "prone"
+
+
+_MANEUVERS: Final = tuple(Maneuver)
+_MOVE_STATES: Final = tuple(MoveState)
+_LOSS_CAUSES: Final = tuple(LossCause)
+_POSTURES: Final = tuple(PostureState)
+"""The members of each enum, which the constructor checks choose from."""
 
 
 @register("gurps.Mover")
@@ -208,7 +216,8 @@ class Intent:
     turns: tuple[FacingChange, ...] = ()
 
     def __post_init__(self) -> None:
-        self.maneuver = Maneuver(check_choice("Intent", "maneuver", self.maneuver, tuple(Maneuver)))
+        if self.maneuver.__class__ is not Maneuver:  # a member passes as it is
+            self.maneuver = Maneuver(check_choice("Intent", "maneuver", self.maneuver, _MANEUVERS))
         check_int("Intent", "throttle", self.throttle, low=-MAX_SPEED_YPS, high=MAX_SPEED_YPS)
         check_int("Intent", "turn", self.turn, low=-2, high=2)
         if self.turn_at_yd is not None:
@@ -271,7 +280,8 @@ class Control:
     straight_before_yd: int = 0
 
     def __post_init__(self) -> None:
-        self.state = MoveState(check_choice("Control", "state", self.state, tuple(MoveState)))
+        if self.state.__class__ is not MoveState:
+            self.state = MoveState(check_choice("Control", "state", self.state, _MOVE_STATES))
         check_int("Control", "straight_yd", self.straight_yd, low=0)
         check_int("Control", "straight_before_yd", self.straight_before_yd, low=0)
         check_int("Control", "moved_yd", self.moved_yd, low=0)
@@ -283,7 +293,7 @@ class Control:
         for index, hex in enumerate(self.path):
             check_hex("Control", f"path[{index}]", hex)
         if self.loss_cause is not None:
-            self.loss_cause = LossCause(check_choice("Control", "loss_cause", self.loss_cause, tuple(LossCause)))
+            self.loss_cause = LossCause(check_choice("Control", "loss_cause", self.loss_cause, _LOSS_CAUSES))
         if (self.state is MoveState.OUT_OF_CONTROL) != (self.loss_cause is not None):
             raise RuleValueError(
                 "Control", "loss_cause", self.loss_cause, "a LossCause exactly when state is out of control"
@@ -330,9 +340,10 @@ class Posture:
     seconds_left: int = 0
 
     def __post_init__(self) -> None:
-        self.state = PostureState(check_choice("Posture", "state", self.state, tuple(PostureState)))
+        if self.state.__class__ is not PostureState:
+            self.state = PostureState(check_choice("Posture", "state", self.state, _POSTURES))
         if self.target is not None:
-            self.target = PostureState(check_choice("Posture", "target", self.target, tuple(PostureState)))
+            self.target = PostureState(check_choice("Posture", "target", self.target, _POSTURES))
         check_int("Posture", "seconds_left", self.seconds_left, low=0)
 
 

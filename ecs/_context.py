@@ -94,10 +94,52 @@ class _Structure:
     which esper drops whole whenever an entity or a component comes or goes in the context."""
 
 
-def structure() -> list[Any]:
+class Created:
+    """Never a component: the type :func:`reshaping` counts as touched when an entity is created, so that a token of
+    :func:`structure` given it changes with every entity made."""
+
+
+def structure(*kinds: type[Any]) -> list[Any]:
     """A token of the active context's structure: the very same object until an entity or a component is added,
-    removed or replaced anywhere in it (compare by identity), a new one after."""
-    return esper.get_component(_Structure)
+    removed or replaced anywhere in it (compare by identity), a new one after. Given ``kinds``, until a component of
+    one of those types is added, removed or replaced (an entity holding one created or deleted): the token of what
+    a check reading only those types depends on."""
+    if not kinds:
+        return esper.get_component(_Structure)
+    return esper.get_components(_Structure, *kinds)  # always empty: dropped with the queries of ``kinds``
+
+
+@contextmanager
+def reshaping() -> Iterator[set[type[Any]]]:
+    """Around changes of structure that add, remove or replace components of the types the block puts in the set it
+    is given (and may create entities with no components): esper drops every cached query at any such change, and
+    this keeps those that involve none of those types, so a game's own tag coming and going leaves the rules' queries,
+    and what is built on them, as they are. A cache esper had already marked stale (a game's own esper calls) is left
+    stale. The active context is the one changed."""
+    clean = not esper._cache_dirty
+    touched: set[type[Any]] = set()
+    yield touched
+    if clean and esper._cache_dirty:
+        single: dict[type[Any], Any] = esper._get_component_cache
+        single.pop(_Structure, None)
+        for kind in touched:
+            single.pop(kind, None)
+        if touched:
+            several: dict[tuple[type[Any], ...], Any] = esper._get_components_cache
+            for key in [key for key in several if not touched.isdisjoint(key)]:
+                del several[key]
+        esper._cache_dirty = False
+
+
+def clear_dead(touched: set[type[Any]]) -> None:
+    """Delete the active context's entities deleted lazily (``esper.delete_entity``), adding the types of their
+    components to ``touched`` (:func:`reshaping`)."""
+    dead = esper._dead_entities
+    if dead:
+        entities = esper._entities
+        for entity in dead:
+            touched.update(entities[entity])
+        esper.clear_dead_entities()
 
 
 def dead_entities() -> set[int]:
@@ -243,7 +285,7 @@ def contents() -> Contents:
         keeps = _kept_fields(kind)
         if not keeps:
             continue
-        components = list(map(_second, esper.get_component(kind)))
+        components = held(kind)
         kept.append((keeps, components, [_keep_all(keep, map(attrgetter(name), components)) for name, keep in keeps]))
     return kept
 
@@ -331,6 +373,16 @@ class Snapshot(NamedTuple):
 _second = itemgetter(1)
 
 
+def held(kind: type[Any]) -> list[Any]:
+    """The active context's components of ``kind``, in the order esper's query of it gives them: from esper's
+    cached rows when a query made them, else straight from its tables, without making rows that would stay in its
+    cache (a few dozen bytes an entity for each type)."""
+    cached = None if esper._cache_dirty else esper._get_component_cache.get(kind)
+    if cached is not None:
+        return list(map(_second, cached))
+    return list(map(itemgetter(kind), map(esper._entities.__getitem__, esper._components.get(kind, _NONE))))
+
+
 def snapshot() -> Snapshot:
     """What it takes to undo a step: the id counter, every entity's table of component objects, a copy of the field
     values of each registered component, and the dead list.
@@ -351,7 +403,7 @@ def snapshot() -> Snapshot:
         plan = _PLANS[kind] if kind in _PLANS else _plan(kind)
         if plan is None:
             continue
-        components = list(map(_second, esper.get_component(kind)))  # esper's cached list, which the turn uses too
+        components = held(kind)
         copies = [list(map(copier, map(attrgetter(name), components))) for name, copier in plan.copies]
         kept.append((plan, components, list(map(plan.take, components)), copies))
     return Snapshot(peek_next_entity(), tables, kept, set(esper._dead_entities))

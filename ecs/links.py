@@ -105,6 +105,14 @@ def _hooked() -> list[type[Any]]:
     return _HOOKED
 
 
+def structure() -> list[Any]:
+    """A token of what :func:`check_links` reads in the active context: the same object until a component of a
+    class that checks its links is added, removed or replaced, or an entity is made (a link may name an id before
+    its entity exists); compare by identity. An entity deleted that holds none of those classes changes nothing it
+    finds: a link to an entity gone is left to the rules."""
+    return _context.structure(*_hooked(), _context.Created)
+
+
 def check_links(world: World, *, strict: bool = False) -> None:
     """Check every link of ``world`` both ways (see the module docstring); raise :class:`LinkError` for the first
     that cannot stand, in the order of the component classes' registration and then of entity ids."""

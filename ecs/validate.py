@@ -9,6 +9,7 @@ from collections.abc import Collection
 from enum import Enum
 from typing import Any, Final
 
+from esper_motion.ecs import watch
 from esper_motion.ecs.errors import RuleValueError
 
 LARGEST_WHOLE: Final = 2**53 - 1
@@ -109,3 +110,43 @@ def recheck(component: Any) -> Any:
     if dataclasses.is_dataclass(component) and not isinstance(component, type):
         return dataclasses.replace(component)
     return component
+
+
+def check_in_place(component: Any) -> None:
+    """Run a dataclass component's own constructor checks again on its present field values, as :func:`recheck`
+    does, raising what they raise, and leave in the component what they normalise (an enum given as its text).
+    Where the generated constructor takes every field and nothing else, its own ``__post_init__`` runs on the
+    component itself (the field watch's record left alone); otherwise on the twin :func:`recheck` builds, and the
+    values it normalised are copied back. A component refused may keep the normalised form of the fields checked
+    before the one refused (the same values). Any other object passes as it is."""
+    kind = type(component)
+    in_place = _IN_PLACE.get(kind)
+    if in_place is None:
+        in_place = _IN_PLACE[kind] = _checks_in_place(kind)
+    if in_place:
+        watch.own_checks(kind)(component)
+        return
+    checked = recheck(component)
+    if checked is not component:
+        for item in dataclasses.fields(kind):
+            value = getattr(checked, item.name)
+            if value is not getattr(component, item.name):
+                object.__setattr__(component, item.name, value)
+
+
+_IN_PLACE: dict[type[Any], bool] = {}
+
+
+def _checks_in_place(kind: type[Any]) -> bool:
+    """Whether dataclass ``kind``'s checks can run on a component itself: it has a ``__post_init__`` and a generated
+    constructor taking each field, and only the fields (no ``InitVar``, no field the constructor leaves out)."""
+    if not dataclasses.is_dataclass(kind) or not hasattr(kind, "__post_init__"):
+        return False
+    fields = dataclasses.fields(kind)
+    code = getattr(kind.__init__, "__code__", None)
+    return (
+        kind.__dataclass_params__.init  # type: ignore[attr-defined]
+        and code is not None
+        and code.co_argcount + code.co_kwonlyargcount == len(fields) + 1
+        and all(item.init for item in fields)
+    )

@@ -14,7 +14,6 @@ registry of names (which knows the world too, and which the world never calls).
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import itertools
 import os
@@ -33,7 +32,7 @@ from esper_motion.ecs.dice import Dice
 from esper_motion.ecs.errors import HandlerError, MotionError, RuleValueError, WorldError, shown
 from esper_motion.ecs.events import Event
 from esper_motion.ecs.phase import Phase
-from esper_motion.ecs.validate import check_int, recheck
+from esper_motion.ecs.validate import check_in_place, check_int
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -46,6 +45,10 @@ _names = itertools.count(1)
 
 _OPEN: weakref.WeakSet[World] = weakref.WeakSet()
 """Every world not closed: where a component given to an entity might already belong to another."""
+
+_UNHOOK_FROM = 16
+"""The fewest entities for which a step takes the field watch's hooks off while the library's systems run
+(:func:`esper_motion.ecs.watch.pause`): in a smaller world the writes cost less through the hooks."""
 
 _MEMBERS: dict[str, tuple[tuple[type[Any], ...], tuple[type[Any], ...]]] = {}
 """For each rule set that declared its members: the component types a member needs, and those that make one."""
@@ -110,7 +113,7 @@ class World:
         self.systems: list[System] = []
         self._handlers: dict[type[Event], list[Callable[[Any], None]]] = {}
         self._heard: dict[type[Event], tuple[Callable[[Any], None], ...]] = {}
-        self._queue: list[Callable[[], None]] = []
+        self._queue: list[Callable[[], Iterable[type[Any]]]] = []  # each change gives the types it touched
         self._stepping = False
         self._dispatching = False
         self._emitted: list[Event] = []
@@ -121,7 +124,7 @@ class World:
         self._given: dict[int, int] | None = None  # id of a registered component -> its entity (_holder)
         self._given_built = 0  # how many entries the index held when it was last built
         self._contents: _context.Contents = []  # what lists and dicts held after the last turn (_context.contents)
-        self._members_checked: object = None  # the context's structure when last found sound (_context.structure)
+        self._members_checked: object = None  # the structure of the members' types when last found sound
         self._links_checked: object = None
         owned = self.context not in esper.list_worlds()
         with _context.active(self.context):  # switching creates the context if it is new
@@ -186,17 +189,19 @@ class World:
         self._open("spawn")
         for component in components:
             _check_instance("spawn", component)
-        with _context.active(self.context):
+        with _context.active(self.context), _context.reshaping() as touched:
             if not self._stepping:
                 entity = _context.peek_next_entity()
                 _refuse_shared("spawn", self, entity, components)
                 links.check_new(self, entity, components, new=True)
                 esper.create_entity(*components)
+                touched.update(map(type, components))
             else:
                 entity = esper.create_entity()
                 _refuse_shared("spawn", self, entity, components)
                 links.check_new(self, entity, components, new=True)
-                self._queue.extend(partial(esper.add_component, entity, component) for component in components)
+                self._queue.extend(partial(_give, entity, component) for component in components)
+            touched.add(_context.Created)
         self._record_given(entity, components)
         _note_containers(components)
         return entity
@@ -217,7 +222,7 @@ class World:
         self._require(entity)
         _refuse_shared("add", self, entity, (component,))
         links.check_new(self, entity, (component,))
-        self._run_or_queue(lambda: esper.add_component(entity, component) if esper.entity_exists(entity) else None)
+        self._run_or_queue(partial(_give, entity, component))
         self._record_given(entity, (component,))
         _note_containers((component,))
 
@@ -226,7 +231,7 @@ class World:
         self._open("remove")
         if not self.has(entity, component_type):
             raise WorldError(f"entity {entity} has no {component_type.__name__} to remove")
-        self._run_or_queue(lambda: esper.try_remove_component(entity, component_type))
+        self._run_or_queue(partial(_take_off, entity, component_type))
 
     def get(self, entity: int, component_type: type[C]) -> C:
         """The entity's component of ``component_type``; a clear error if it has none."""
@@ -415,8 +420,9 @@ class World:
         compute: Callable[[Sequence[tuple[int, tuple[Any, ...]]]], T],
     ) -> T:
         """``compute(rows)``, ``rows`` being what :meth:`scan` finds for ``component_types``, kept from turn to
-        turn until an entity or a component is added, removed or replaced anywhere in the world (esper then
-        drops its cached rows, and the next call computes afresh).
+        turn until a component of one of those types is added, removed or replaced (an entity holding one made or
+        deleted), or the game changes structure through esper itself (esper then drops its cached rows, and the
+        next call computes afresh).
 
         For values built from which entities have which components, never from what is in the components:
         objects wrapping a query's components, say, made once instead of every turn.
@@ -569,11 +575,12 @@ class World:
             self._emitted = []
             self._this_turn = {}
             paused = False  # the watch is off while the library's systems run, on while a game's own run
+            unhook = len(self._entities) >= _UNHOOK_FROM
             try:
                 for system in self.systems:
                     if system.trusted is not paused:
                         paused = system.trusted
-                        (watch.pause if paused else watch.resume)()
+                        watch.pause(unhook=unhook) if paused else watch.resume()
                     if paused:
                         self._run_system(system)
                         continue
@@ -603,7 +610,8 @@ class World:
         apply the deletions as despawns, check every registered component a game wrote, then the links between
         entities (:func:`esper_motion.ecs.links.check_links`) if anything came or went, or a linking component was
         written, since they were last found sound."""
-        esper.clear_dead_entities()
+        with _context.reshaping() as touched:
+            _context.clear_dead(touched)
         self._check_members()
         self._check_written(changed=True, also=_context.changed_in_place(self._contents))
 
@@ -616,25 +624,24 @@ class World:
 
         written = watch.written()
         if also:
-            written += also
-        mine = _held(written) if written else []
-        rebuilt = []
-        for entity, component in mine:
-            try:
-                rebuilt.append(recheck(component))
-            except RuleValueError as error:
-                raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
-            except MotionError as error:
-                raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
-            except Exception as error:  # a game's own checks, or a value whose comparisons raise
-                raise WorldError(f"entity {entity}: {_refusal(component, error)}") from error
-        for (_, component), checked in zip(mine, rebuilt, strict=True):  # what the constructor normalised
-            for item in dataclasses.fields(component):
-                value = getattr(checked, item.name)
-                if value is not getattr(component, item.name):
-                    object.__setattr__(component, item.name, value)
-        shape = _context.structure()
-        linked = any(links.has_hook(type(component)) for _, component in mine)
+            written = list({id(component): component for component in (*written, *also)}.values())
+        mine = self._held(written) if written else []
+        watch.pause(unhook=False)  # the checks' own writes are the library's (and few)
+        try:
+            for entity, component in mine:
+                try:
+                    check_in_place(component)
+                except RuleValueError as error:
+                    raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
+                except MotionError as error:
+                    raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
+                except Exception as error:  # a game's own checks, or a value whose comparisons raise
+                    raise WorldError(f"entity {entity}: {_refusal(component, error)}") from error
+        finally:
+            watch.resume()
+        kinds = {type(component) for _, component in mine}
+        shape = links.structure()
+        linked = any(links.has_hook(kind) for kind in kinds)
         if linked or (changed and shape is not self._links_checked):
             links.check_links(self)
             self._links_checked = shape
@@ -642,13 +649,12 @@ class World:
 
     def _check_members(self) -> None:
         """Refuse members of the installed rule sets (:func:`declare_members`) short of a component. Looked at again
-        only after entities or components came or went anywhere in the world."""
-        shape = _context.structure()
+        only after components of the types they declared came or went."""
+        declared = [(rule_set, found) for rule_set, found in _MEMBERS.items() if rule_set in self.rules]
+        shape = _context.structure(*{kind: None for _, (needs, marks) in declared for kind in (*needs, *marks)})
         if shape is self._members_checked:
             return
-        for rule_set, (needs, marks) in _MEMBERS.items():
-            if rule_set not in self.rules:
-                continue
+        for rule_set, (needs, marks) in declared:
             members = set.intersection(*(_context.entities_with(kind) for kind in marks))
             complete = set.intersection(*(_context.entities_with(kind) for kind in needs))
             short = members - complete
@@ -717,16 +723,32 @@ class World:
         del given[id(component)]
         return None
 
-    def _delete(self, entity: int) -> None:
-        """Delete ``entity`` from the esper context, and its components from the index of what was given."""
+    def _held(self, components: list[Any]) -> list[tuple[int, Any]]:
+        """Which of ``components`` this world holds, with their entities, in the order given: each found through
+        the index of what was given (:meth:`_holder`), and those it does not know (given the esper way, or
+        another world's) by a scan of their types (:func:`_held`). The active context is this world's."""
+        found, unknown = [], []
+        for component in components:
+            entity = self._holder(component)
+            if entity is None:
+                unknown.append(component)
+            else:
+                found.append((entity, component))
+        return found + _held(unknown) if unknown else found
+
+    def _delete(self, entity: int) -> tuple[type[Any], ...]:
+        """Delete ``entity`` from the esper context, and its components from the index of what was given; the types
+        of the components it held."""
         if not esper.entity_exists(entity):
-            return
+            return ()
+        kinds = tuple(self._entities.get(entity, ()))
         given = self._given
         if given is not None:
             for held in self._entities.get(entity, {}).values():
                 if given.get(id(held)) == entity:
                     del given[id(held)]
         esper.delete_entity(entity, immediate=True)
+        return kinds
 
     def _record_given(self, entity: int, components: tuple[Any, ...]) -> None:
         given = self._given
@@ -752,18 +774,21 @@ class World:
         if not self.exists(entity):
             raise WorldError(f"entity {entity} does not exist in this world")
 
-    def _run_or_queue(self, change: Callable[[], None]) -> None:
+    def _run_or_queue(self, change: Callable[[], Iterable[type[Any]]]) -> None:
+        """Make a change of structure now, or at the end of the turn during a step; ``change`` gives the component
+        types it touched, so that esper's cached queries of the others are kept (:func:`_context.reshaping`)."""
         if self._stepping:
             self._queue.append(change)
             return
-        with _context.active(self.context):
-            change()
+        with _context.active(self.context), _context.reshaping() as touched:
+            touched.update(change())
 
     def _apply_queue(self) -> None:
         queue, self._queue = self._queue, []
-        for change in queue:
-            change()
-        esper.clear_dead_entities()  # entities a system deleted the esper way, lazily: gone with the turn
+        with _context.reshaping() as touched:
+            for change in queue:
+                touched.update(change())
+            _context.clear_dead(touched)  # entities a system deleted the esper way, lazily: gone with the turn
 
 
 class System:
@@ -800,6 +825,20 @@ class System:
     def run(self) -> None:
         """This system's part of the turn. Subclasses implement it."""
         raise NotImplementedError(f"{type(self).__name__} must implement run()")
+
+
+def _give(entity: int, component: Any) -> tuple[type[Any], ...]:
+    """Give ``entity`` of the active context ``component`` if it still exists; the type touched."""
+    if not esper.entity_exists(entity):
+        return ()
+    esper.add_component(entity, component)
+    return (type(component),)
+
+
+def _take_off(entity: int, component_type: type[Any]) -> tuple[type[Any], ...]:
+    """Take ``entity``'s component of ``component_type`` off, if it has one; the type touched."""
+    esper.try_remove_component(entity, component_type)
+    return (component_type,)
 
 
 def _refuse_shared(action: str, world: World, entity: int, components: tuple[Any, ...]) -> None:
@@ -869,7 +908,8 @@ def _lacking(kind: type[Any], present: Iterable[type[Any]]) -> str:
 
 
 def _held(components: list[Any]) -> list[tuple[int, Any]]:
-    """Which of ``components`` the active esper context holds, with their entities."""
+    """Which of ``components`` the active esper context holds, with their entities (a scan of every component of
+    their types)."""
     wanted = {id(component) for component in components}
     kinds = {type(component) for component in components}
     found = []

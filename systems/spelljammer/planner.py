@@ -43,14 +43,17 @@ from esper_motion.components.goals import (
     ALL_GOAL_TYPES,
     Caution,
     Charge,
+    Climb,
     Flee,
     Goal,
     GoTo,
     Hold,
     Hunt,
     KeepStation,
+    Land,
     Patrol,
     Pursue,
+    Swoop,
 )
 from esper_motion.components.motion import Position
 from esper_motion.components.spelljammer import (
@@ -309,6 +312,8 @@ def _aim(world: World, entity: int, goal: Goal) -> _Aim | str:
         return _Aim(goal, goal.waypoints[goal.next_index], 0, away=False, passing=True, chase=None)
     if isinstance(goal, Charge):
         return "these rules have no mounted charge: it holds"
+    if isinstance(goal, (Climb, Land, Swoop)):
+        return "these rules have no flight: it holds"
     other = goal.source if isinstance(goal, Flee) else goal.target
     assert other is not None  # a lost entity was set to None, and the goal held, before this
     if not world.has(other, Position):

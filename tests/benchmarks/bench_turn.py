@@ -33,8 +33,9 @@ assignment, which the next step checks) and the structural churn ratio (1% of en
 registered component); the hexes walked per mover at the first and last timed turn, the turn's and the floor's
 (both steady); the scaling (per-entity cost at the largest size over the smallest, and that over the floor's own),
 the memory of one full GURPS runner at spawn and after five turns, with the peak of a turn of the default world
-(its undo copy) above that, and the cost of ``World.get`` from a game's code against ``esper.component_for_entity``
-(CPU time). Medians over several repetitions.
+(its undo copy) above that, the cost of ``World.get`` from a game's code against ``esper.component_for_entity``
+(CPU time), and the turns where the fixed cost of each system weighs most (:func:`small_turns`: the mixed world of
+200 entities, one runner alone). Medians over several repetitions.
 
 The baseline runs over the world's own entities because where objects lie in memory weighs on a loop this
 small: the same loop over fresh copies made in a clean heap runs up to ten times faster at 10,000 entities and
@@ -586,6 +587,26 @@ def measure(count: int, *, transactional: bool, repeats: int, turns: int) -> dic
     }
 
 
+def small_turns(*, transactional: bool, turns: int = 100) -> tuple[float, float]:
+    """What a turn costs where the per-system fixed cost weighs most, CPU time, each world kept going by its
+    driver: the mixed world of 200 entities (milliseconds a turn) and one full GURPS runner alone at walking pace
+    (microseconds a turn). Each is timed on its own (stepped in turn with another world, a turn this small runs from
+    a cold cache and costs several times more), after a few turns to warm up: the median of five means of ``turns``
+    turns each (a collection before every turn would time each turn cold too)."""
+    alone = World(seed=1, transactional=transactional)
+    install(alone)
+    alone.spawn(*runner(Position(0, 0), 0, 4, MoveState.NORMAL))
+    found = []
+    for world in (build(200, transactional=transactional), alone):
+        lane = Lane(world.step, Driver(world).revive)
+        rotate([lane], 1, 1, 5)
+        lane.timing = Timing()
+        rotate([lane], 1, 5, turns)
+        world.close()
+        found.append(statistics.median(lane.timing.cpu))
+    return found[0] / 1000, found[1]
+
+
 def get_ratio(count: int = 1_000, calls: int = 200_000) -> tuple[float, float]:
     """``World.get`` called from a game's own code (another esper context current), against
     ``esper.component_for_entity`` in the context that holds the component: (ns per call, their ratio), CPU time."""
@@ -637,6 +658,7 @@ def main() -> None:
     smallest, largest = rows[0], rows[-1]
     get_ns, get_vs_esper = get_ratio()
     spawn_bytes, after_bytes, peak_bytes = runner_bytes()
+    small_ms, alone_us = small_turns(transactional=args.transactional)
     scaling_cpu = largest["turn_cpu_us_per_entity"] / smallest["turn_cpu_us_per_entity"]
     floor_scaling = largest["floor_cpu_us_per_entity"] / smallest["floor_cpu_us_per_entity"]
 
@@ -673,6 +695,8 @@ def main() -> None:
         "floor_hexes_first_last": [[round(row[f"floor_hexes_{at}"], 2) for at in ("first", "last")] for row in rows],
         "game_writes_ratio": each("game_writes_ratio", 3),
         "structural_churn_ratio": each("structural_churn_ratio", 3),
+        "turn_200_ms": round(small_ms, 3),
+        "one_runner_us": round(alone_us, 1),
     }
     if args.json:
         print(json.dumps(result))
@@ -703,6 +727,7 @@ def main() -> None:
         f"turns, the undo copy's turn peaking {result['undo_peak_bytes']} above that"
     )
     print(f"world.get {get_ns:.0f} ns a call from game code: {get_vs_esper:.2f} x esper.component_for_entity")
+    print(f"a turn of 200 entities {small_ms:.3f} ms, of one runner alone {alone_us:.1f} us (CPU)")
 
 
 def print_lockstep(names: list[str], sizes: list[int], turns: int) -> None:

@@ -544,6 +544,11 @@ BAD += [
         id="a goal hex off the map",
     ),
     pytest.param(
+        _goal('"gurps.Land" = { hex = [3, 9] }'),
+        ("entity 'Runner'", "gurps.Land.hex", "(3, 9) is off the 20 x 5 map: a goal's places are on it"),
+        id="a landing hex off the map",
+    ),
+    pytest.param(
         _goal('"gurps.Patrol" = { waypoints = [[4, 1], [9, -9]] }'),
         ("entity 'Runner'", "gurps.Patrol.waypoints[1]", "(9, -9) is off the 20 x 5 map"),
         id="a waypoint off the map",

@@ -29,6 +29,7 @@ from esper_motion.components import (
     MAX_SPEED_YPS,
     Caution,
     Charge,
+    Climb,
     Condition,
     Control,
     Facing,
@@ -40,6 +41,7 @@ from esper_motion.components import (
     Intent,
     KeepStation,
     KeptPlan,
+    Land,
     Maneuver,
     Mover,
     MoveState,
@@ -50,6 +52,7 @@ from esper_motion.components import (
     PostureState,
     Pursue,
     Skills,
+    Swoop,
     Velocity,
 )
 from esper_motion.components.combat import DAMAGE_TYPES, HIT_LOCATIONS, LANCES, Attack, Defenses
@@ -1377,6 +1380,15 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
             )
         ),
         Hold: st.builds(Hold),
+        Climb: st.builds(Climb, altitude_yd=st.integers(1, MAX_ALTITUDE_YD), hex=st.none() | hexes),
+        Land: st.builds(Land, hex=st.none() | hexes),
+        Swoop: st.builds(
+            Swoop,
+            target=st.none(),
+            height_yd=st.integers(1, MAX_ALTITUDE_YD),
+            run_yd=st.integers(2, MAX_RANGE_YD),
+            wheeling=st.booleans(),
+        ),
         Hunt: st.builds(Hunt, range_yd=st.integers(0, MAX_RANGE_YD)),
         Caution: st.builds(Caution, failure_chance=st.floats(0, 1)),
         KeptPlan: kept_plans(),

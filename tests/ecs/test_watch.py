@@ -8,6 +8,7 @@ in the thread that runs it.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import threading
 
@@ -17,8 +18,9 @@ from support import gurps_world, in_phase
 from support.highspeed import mover
 from support.worlds import fingerprint
 
-from esper_motion.components import Facing, Velocity
-from esper_motion.ecs import Phase, RuleValueError, System, World, watch
+from esper_motion.components import Facing, Intent, Maneuver, Velocity
+from esper_motion.ecs import Phase, RuleValueError, System, World, check_int, register, watch
+from esper_motion.ecs.world import _UNHOOK_FROM as UNHOOK_FROM
 
 WAIT_S = 10
 
@@ -112,6 +114,8 @@ def test_the_hooks_are_taken_off_only_while_the_one_thread_of_the_process_steps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     world = World(seed=1)
+    for _ in range(UNHOOK_FROM):  # a world this small keeps them on (the next test)
+        world.spawn(Facing(0))
     holds = Holds()
     world.add_system(holds)
     holds.go_on.set()
@@ -128,6 +132,42 @@ def test_the_hooks_are_taken_off_only_while_the_one_thread_of_the_process_steps(
         beside.join(WAIT_S)
     assert holds.hooked == [False, True]
     assert "__setattr__" in Velocity.__dict__  # on again between steps
+
+
+class Turns(System):
+    """One of the library's own systems, as the watch sees it, that turns every ``Facing`` one hexside and keeps
+    whether the hooks were on and whether its writes were recorded."""
+
+    phase = Phase.MOVEMENT
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hooked: list[bool] = []
+        self.recorded: list[bool] = []
+
+    def run(self) -> None:
+        self.hooked.append("__setattr__" in Facing.__dict__)
+        turned = [facing for _, (facing,) in self.world.query(Facing)]
+        for facing in turned:
+            facing.direction = (facing.direction + 1) % 6
+        self.recorded.append(any(component is facing for component in watch.written() for facing in turned))
+
+
+Turns.trusted = True
+
+
+def test_a_small_world_keeps_the_hooks_on_and_its_systems_writes_still_go_unrecorded() -> None:
+    world = World(seed=1)
+    facings = [Facing(0) for _ in range(UNHOOK_FROM - 1)]
+    for facing in facings:
+        world.spawn(facing)
+    turns = Turns()
+    world.add_system(turns)
+    world.step()
+    assert turns.hooked == [True]
+    assert turns.recorded == [False]
+    assert all(facing.direction == 1 for facing in facings)
+    world.close()
 
 
 class Vandal(System):
@@ -158,3 +198,65 @@ def test_a_bad_value_a_games_system_writes_is_refused_before_the_rules_read_it(
         world.step()
     assert (caught.value.entity, caught.value.owner, caught.value.field) == (runner, kind.__name__, name)
     assert fingerprint(world) == before and world.turn == 0  # the turn undone
+
+
+def test_a_component_given_the_esper_way_and_written_is_checked_at_the_step() -> None:
+    world = gurps_world()
+    runner = mover(world, velocity=4)
+    facing = Facing(1)
+    esper.switch_world(world.context)
+    esper.add_component(runner, facing)  # past World.add: the world's index of what it was given misses it
+    esper.switch_world("default")
+    facing.direction = 9
+    with pytest.raises(RuleValueError, match=rf"entity {runner}: Facing.direction = 9"):
+        world.step()
+    world.close()  # its refused write leaves the record with it
+
+
+@register("test.Bearing")
+@dataclasses.dataclass(slots=True)
+class Bearing:
+    """A game's own component whose checks take a value that is not a field (an ``InitVar``)."""
+
+    degrees: int = 0
+    limit: dataclasses.InitVar[int] = 359
+
+    def __post_init__(self, limit: int) -> None:
+        check_int("Bearing", "degrees", self.degrees, low=0, high=limit)
+
+
+def test_a_component_whose_checks_take_more_than_its_fields_is_still_checked() -> None:
+    world = gurps_world()
+    bearing = Bearing(10)
+    entity = world.spawn(bearing)
+    world.step()
+    bearing.degrees = 400
+    with pytest.raises(RuleValueError, match=rf"entity {entity}: Bearing.degrees = 400"):
+        world.step()
+    assert bearing.degrees == 400
+    world.close()
+
+
+class Idle(System):
+    """A part of the turn that reads nothing and writes nothing."""
+
+    phase = Phase.MOVEMENT
+
+    def run(self) -> None:
+        pass
+
+
+def test_checks_run_on_the_written_component_leave_it_normalised_and_its_record_alone() -> None:
+    world = World(seed=1)
+    world.add_system(Idle())
+    intent = Intent()
+    entity = world.spawn(intent)
+    intent.maneuver = "all-out attack"  # type: ignore[assignment]  # the text of a choice, as a game may write it
+    world.step()
+    assert intent.maneuver is Maneuver.ALL_OUT_ATTACK
+    intent.turn = 5
+    with pytest.raises(RuleValueError, match=rf"entity {entity}: Intent.turn = 5"):
+        world.step()
+    with pytest.raises(RuleValueError, match=rf"entity {entity}: Intent.turn = 5"):
+        world.step()  # refused again until the game puts it right
+    world.close()

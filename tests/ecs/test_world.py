@@ -433,3 +433,24 @@ def test_duplicate_refuses_what_is_not_a_registered_component() -> None:
 
     with pytest.raises(WorldError, match="Loose is not a registered dataclass component"):
         duplicate(Loose())
+
+
+@register("test.Badge")
+@dataclass(slots=True)
+class Badge:
+    """A toy component a game registered, with no checks (so never watched)."""
+
+    level: int = 0
+
+
+def test_the_undo_copy_leaves_no_cached_rows_of_types_no_system_queries() -> None:
+    world = World(seed=1)
+    world.add_system(Mover1D())
+    runner = world.spawn(Position(0, 0), Velocity(1, heading=0), Badge(3))
+    world.step(2)
+    with world:
+        esper.switch_world(world.context)
+        cached = set(esper._get_component_cache)
+        esper.switch_world("default")
+        assert Badge not in cached  # its rows would stay in esper's cache, an entity each
+        assert world.get(runner, Position).q == 2

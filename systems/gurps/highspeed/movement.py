@@ -10,7 +10,7 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from esper_motion.components.flight import Flight
+from esper_motion.components.flight import Flight, FlightIntent
 from esper_motion.components.gurps import Control, FacingChange, LossCause, Mover, MoveState, Skills
 from esper_motion.components.motion import Position
 from esper_motion.components.mount import Mount
@@ -307,9 +307,17 @@ def straight_path(body: Body, points: int, index: SpatialIndex) -> list[Hex] | N
     way, and must take the full :func:`walk`. The walker has no change of facing, no veer and no loss of control
     to follow this turn. A walker filling several hexes in a line behind its front (a horse) fills only hexes its
     body or its front has filled already, so its front's hexes are the only ones to look at."""
+    occupied = index.occupied
+    position = body.position
+    q, r = position.q, position.r
+    dq, dr = DIRECTIONS[body.facing.direction]
     path: list[Hex] = []
-    ran = _clear_run(body.position.hex, DIRECTIONS[body.facing.direction], points, index.occupied, path)
-    return path if ran == points else None
+    for _ in range(points):  # _clear_run's loop, written out: this runs for most movers every turn
+        q, r = q + dq, r + dr
+        if (q, r) in occupied:
+            return None
+        path.append((q, r))
+    return path
 
 
 def _clear_run(here: Hex, step: Hex, most: int, occupied: Container[Hex], path: list[Hex]) -> int:
@@ -478,21 +486,37 @@ class PathWalker(IndexedSystem):
         self.refuses = refuses
 
     def run(self) -> None:
-        """Walk every mover in initiative order."""
+        """Walk every mover in initiative order: one going straight ahead along its facing, asked for no change of
+        facing, veer or roll, through the empty hexes of :func:`straight_path` without a :class:`WalkPlan`; any
+        other, or one whose straight path meets something, through :meth:`_walk`."""
         world = self.world
         chosen = installed_rules(world)
-        self.index.refresh(world)
+        index = self.index
+        index.refresh(world)
         walked: list[int] = []  # the bodies that have moved so far this turn
         expected: dict[int, list[Hex]] = {}  # the paths forecast for bodies yet to move, each once a turn
         winged = winged_fliers(world) if chosen.house_flight else frozenset()
         order = bodies(world)
+        climbers = {entity for entity, _ in world.scan(FlightIntent)}  # level_points is the velocity for the others
         for number, body in enumerate(order):
-            if carried(body) or body.control.halted:
+            control = body.control
+            if control.carried_by is not None or control.halted:  # carried, or stopped by what it ran into
                 continue
-            later = order[number + 1 :] if body.entity in winged else None
-            self._walk(world, body, chosen, walked, later, expected)
-            if body.control.path:
-                walked.append(body.entity)
+            entity = body.entity
+            if entity in winged:
+                self._walk(world, body, chosen, walked, order[number + 1 :], expected)
+            elif control.loss_cause is None and not control.turn_plan and not body.intent.veer:
+                yps = body.velocity.yps
+                path = straight_path(body, level_points(world, entity, yps) if entity in climbers else yps, index)
+                if path is None:
+                    self._walk(world, body, chosen, walked, None, expected)
+                else:
+                    facing = body.facing.direction
+                    self._write(world, body, facing, facing, path, 0, None, control.straight_yd + len(path))
+            else:
+                self._walk(world, body, chosen, walked, None, expected)
+            if control.path:
+                walked.append(entity)
 
     def _walk(  # noqa: PLR0917 (the walker's own state, passed down)
         self,
@@ -508,12 +532,6 @@ class PathWalker(IndexedSystem):
         control = body.control
         entity = body.entity
         index = self.index
-        if control.loss_cause is None and not control.turn_plan and not body.intent.veer and later is None:
-            path = straight_path(body, level_points(world, entity, body.velocity.yps), index)
-            if path is not None:
-                facing = body.facing.direction
-                self._write(world, body, WalkResult(facing, facing, path, len(path)))
-                return
         plan = plan_walk(world, body, chosen, control.turn_plan, _loss(control))
 
         def jump(obstacle: int, at: Hex) -> bool:
@@ -571,7 +589,8 @@ class PathWalker(IndexedSystem):
                 world.emit(Turned(entity, facing, turn(facing, by), at, after_yd, pushed))
                 facing, previous = turn(facing, by), planned_yd
                 control.turned_hexsides += abs(by)
-        self._write(world, body, result)
+        straight_yd = straight_yd_after(control.straight_yd, result)
+        self._write(world, body, result.facing, result.heading, result.path, result.extra, result.struck, straight_yd)
 
     def _coming(  # noqa: PLR0917 (the walker's own state, passed down)
         self,
@@ -604,25 +623,37 @@ class PathWalker(IndexedSystem):
             found[other.entity] = path
         return found
 
-    def _write(self, world: World, body: Body, result: WalkResult) -> None:
-        """Put ``body`` where ``result`` says, with what its walk did in its ``Control``, and say so."""
-        entity, control = body.entity, body.control
-        control.straight_yd = straight_yd_after(control.straight_yd, result)
-        start = body.position.hex
-        end = result.path[-1] if result.path else start
-        body.position.q, body.position.r = end
-        body.facing.direction = result.facing
-        self.index.move(entity, start, end, result.facing)
-        body.velocity.heading = result.heading
-        control.path = result.path  # this walk's own list
-        control.moved_yd = len(result.path)
-        control.extra_cost = result.extra
-        control.struck = result.struck
-        if result.struck is not None:
-            struck_control = world.try_get(result.struck, Control)
+    def _write(  # noqa: PLR0917 (a walk's outcome, field by field: no object made for it)
+        self,
+        world: World,
+        body: Body,
+        facing: int,
+        heading: int,
+        path: list[Hex],
+        extra: int,
+        struck: int | None,
+        straight_yd: int,
+    ) -> None:
+        """Put ``body`` at the end of ``path`` facing ``facing`` and heading ``heading``, with what its walk did
+        in its ``Control`` (``extra`` points paid for footing, ``struck`` what stopped it, ``straight_yd`` the
+        yards run since its last change of facing), and say so."""
+        entity, control, position = body.entity, body.control, body.position
+        control.straight_yd = straight_yd
+        start = (position.q, position.r)
+        end = path[-1] if path else start
+        position.q, position.r = end
+        body.facing.direction = facing
+        self.index.move(entity, start, end, facing)
+        body.velocity.heading = heading
+        control.path = path  # this walk's own list
+        control.moved_yd = len(path)
+        control.extra_cost = extra
+        control.struck = struck
+        if struck is not None:
+            struck_control = world.try_get(struck, Control)
             if struck_control is not None:
                 struck_control.halted = True
-        world.emit(Moved(entity, tuple(result.path), result.extra))
+        world.emit(Moved(entity, tuple(path), extra))
 
 
 def _loss(control: Control) -> tuple[int, LossCause] | None:

@@ -1,27 +1,62 @@
-"""Fliers for the planner: a flier in the air is planned in level flight at its altitude, on its air Move, and one
-that cannot hover never below its stall speed.
+"""Fliers for the planner: the level path of a flier's turn is searched as any mover's, on its air Move once it is
+above the ground, and its climb or descent for the turn is chosen beside it; the flier goals ``Climb``, ``Land`` and
+``Swoop`` made concrete turn by turn.
 
-A flier in the air with a goal keeps its altitude: the planner writes its ``FlightIntent`` level (no climb, no dive)
-beside its ``Intent``, and searches its turns as any mover's (the limits read its air Move and top airspeed once it
-is above the ground: Basic Set: High-Speed Movement > High-Speed Flying and Swimming). A flier that cannot hover
-(``Flight.mode``) stalls when a turn covers less than a quarter of its top airspeed (Basic Set: Flying Combat >
-Cannot Hover): the search takes no turn that covers fewer yards, or ends slower (:func:`floor_yd`). A flier stalled
-or wiped out falls, and is not planned.
+The search plans a flier's turns level (Basic Set: High-Speed Movement > High-Speed Flying and Swimming). Then
+:func:`fly` writes its ``FlightIntent``: toward the height its goal wants (:func:`wanted_altitude`; level for the
+goals that want none), the largest climb or descent of this turn, as a single leg from its start, with which the
+planned turn is simulated again and still passes (:func:`_accepted`): the rules' checks, no roll past the caution, the
+yards the climb keeps back from the level path (Basic Set: Flying Combat > Aerial Movement > Changing Height; house
+rules: Flying Movement and Combat), a take-off only where the house rules let a flier that cannot hover leave the
+ground, no dive that takes it past its normal top speed under the house rules (which asks a roll the preview does
+not show), and no turn below the stall speed. A flier that cannot hover (``Flight.mode``) stalls when a turn covers
+less than a quarter of its top airspeed (Basic Set: Flying Combat > Cannot Hover): the search takes no turn that
+covers fewer yards, or ends slower (:func:`floor_yd`). A flier stalled or wiped out falls, and is not planned.
+
+``Swoop`` is a lance charge's round for a flier (:func:`~esper_motion.systems.gurps.planner.mounted.charge_goal`, the
+same run past the foe and ride away): down to striking height on the run, and on the turn its path comes within reach
+of the foe, across the map and in height, it strikes on a Move and Attack (under the house rules the "Dragon" rule's:
+no -4 and no cap for a flier's melee; under the Basic Set the ordinary Move and Attack's limits), then climbs back to
+``Swoop.height_yd`` as it flies away.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+from typing import Final
+
+from esper_motion.components.combat import Attack
 from esper_motion.components.flight import Flight, FlightIntent
+from esper_motion.components.goals import Charge, Climb, Flee, Goal, GoTo, KeepStation, Land, Pursue, Swoop
+from esper_motion.components.gurps import Maneuver, MoveState
+from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import World
-from esper_motion.systems.gurps.shared.movers import Body
+from esper_motion.ecs.hexgrid import Hex, distance
+from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.flight.aerial import airborne, scene_atmosphere
+from esper_motion.systems.gurps.options import Rules
+from esper_motion.systems.gurps.planner.mounted import carrier, charge_goal, run_past
+from esper_motion.systems.gurps.planner.search import HORIZON, PlannedTurn, advance, predicted, state_of
+from esper_motion.systems.gurps.shared.climbing import house_climbing, legs_cost
+from esper_motion.systems.gurps.shared.dive import normal_top_speed
+from esper_motion.systems.gurps.shared.figure import body_hexes, two_hex
+from esper_motion.systems.gurps.shared.movers import Body, limits
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import stall_speed
 
+FLIER_GOALS = (Climb, Land, Swoop)
+"""The goals only a flier holds."""
 
-def airborne_why(world: World, body: Body) -> str | None:
-    """Why the planner cannot plan ``body`` in the air now, or None (on the ground, or flying in control)."""
+
+def airborne_why(world: World, body: Body, goal: Goal) -> str | None:
+    """Why the planner cannot plan ``body`` for ``goal`` now, or None: a flier goal without ``Flight``, or a flier in
+    the air without lift."""
+    flight = world.try_get(body.entity, Flight)
+    if flight is None and isinstance(goal, FLIER_GOALS):
+        return f"a {type(goal).__name__} goal without Flight: it cannot fly"
     if body.position.altitude_yd <= 0:
         return None
-    flight = world.try_get(body.entity, Flight)
     if flight is None:
         return "in the air without Flight: it falls"
     if flight.stalled or flight.wiped_out:
@@ -38,8 +73,270 @@ def floor_yd(world: World, body: Body) -> int:
     return stall_speed(world, body.entity)
 
 
+def flier_goal(world: World, mover: int, goal: Climb | Land | Swoop, *, record: bool) -> Goal:
+    """The goal the search plans the level path of this turn by, for a flier goal of the body ``mover``: for a
+    ``Climb`` or ``Land`` a stop on its hex (a flier that cannot hover passes over it, and so circles it until it is
+    down), its hex None taken as the one it is over (``record``: written into the goal, as the planner does and a
+    preview does not, so that it circles that one); for a ``Swoop`` its run past the foe or its flight away, as a
+    lance charge's (``record``: write ``Swoop.wheeling``)."""
+    if isinstance(goal, Swoop):
+        return _swoop_goal(world, mover, goal, record=record)
+    place = goal.hex if goal.hex is not None else world.get(mover, Position).hex
+    if record:
+        goal.hex = place
+    return GoTo(place, stop=_hovers(world, mover) or isinstance(goal, Land))
+
+
+def _swoop_goal(world: World, mover: int, goal: Swoop, *, record: bool) -> Goal:
+    """A ``Swoop``'s turn, as a lance charge's round (:func:`~esper_motion.systems.gurps.planner.mounted.charge_goal`)
+    but led: on the run, a pass beside where the foe will be when the flier gets there at its speed (at its present
+    velocity, at most :data:`~esper_motion.systems.gurps.planner.search.HORIZON` turns on), so that a flier closes on
+    a foe that flies too."""
+    if goal.target is None or not world.exists(goal.target) or not world.has(goal.target, Position):
+        return charge_goal(world, mover, Charge(goal.target, run_yd=goal.run_yd), record=False)
+    foe = carrier(world, goal.target)
+    here = world.get(mover, Position).hex
+    velocity = world.get(mover, Velocity)
+    wheeling = goal.wheeling and distance(here, world.get(foe, Position).hex) < goal.run_yd
+    if record:
+        goal.wheeling = wheeling
+    if wheeling:
+        return Flee(foe, range_yd=goal.run_yd)
+    turns = min(HORIZON, max(1, -(-distance(here, world.get(foe, Position).hex) // max(1, velocity.yps))))
+    return GoTo(run_past(here, predicted(world, foe, turns), goal.run_yd, velocity.heading), stop=False)
+
+
+def _hovers(world: World, entity: int) -> bool:
+    flight = world.try_get(entity, Flight)
+    return flight is not None and flight.mode.can_hover
+
+
+GLIDE_YD: Final = 2
+"""How many yards a swooping flier comes down for each turn it is still away from its foe: a descent of a yard or two
+a turn is no turn under the house rules (Flying Movement and Combat), so it takes no roll."""
+
+
+def wanted_altitude(world: World, body: Body, goal: Goal) -> int | None:
+    """The height in yards ``goal`` wants flier ``body`` at by the end of this turn, or None (keep its altitude): a
+    ``Climb``'s, the ground for a ``Land``, for a ``Pursue`` or ``KeepStation`` of a flier in the air its height (two
+    fliers pursuing each other meet there, where a yard above each other would take both up for ever), and for a
+    ``Swoop`` its height while it flies away, else on the run a glide
+    down to striking height on the foe (:func:`strike_altitude`), :data:`GLIDE_YD` higher for each turn more it needs
+    to come within reach at its speed, never above ``Swoop.height_yd``."""
+    if isinstance(goal, Climb):
+        return goal.altitude_yd
+    if isinstance(goal, Land):
+        return 0
+    if isinstance(goal, (Pursue, KeepStation)):
+        other = goal.target
+        if other is None or not world.has(other, Position) or not airborne(world, carrier(world, other)):
+            return None
+        return max(1, math.floor(world.get(carrier(world, other), Position).altitude_yd))
+    if not isinstance(goal, Swoop) or goal.target is None or not world.has(goal.target, Position):
+        return None
+    if goal.wheeling:
+        return goal.height_yd
+    foe = carrier(world, goal.target)
+    gap = distance(body.position.hex, world.get(foe, Position).hex)
+    attack = world.try_get(body.entity, Attack)
+    reach = 1 if attack is None else attack.reach_yd
+    turns_away = max(0, -(-(gap - reach) // max(1, body.velocity.yps)) - 1)
+    return min(max(goal.height_yd, 1), strike_altitude(world, goal.target) + GLIDE_YD * turns_away)
+
+
+def strike_altitude(world: World, target: int) -> int:
+    """The height a swooping flier strikes ``target`` from: a yard above it (the height advantage the house rules
+    reward, and within a reach of a yard), and never on the ground."""
+    return max(1, math.floor(world.get(carrier(world, target), Position).altitude_yd) + 1)
+
+
 def fly_level(world: World, body: Body) -> None:
-    """Write ``body``'s ``FlightIntent`` level, when it is in the air: the plan keeps its altitude."""
+    """Write ``body``'s ``FlightIntent`` level (no climb, no dive), as the search plans its turns: before the search,
+    so that no wish of the game's (a dive's faster acceleration, say) shapes a plan the level turn could not fly."""
     intent = world.try_get(body.entity, FlightIntent)
-    if intent is not None and body.position.altitude_yd > 0:
+    if intent is not None:
         intent.climb_yd, intent.dive, intent.legs = 0, False, ()
+
+
+def fly(
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    body: Body,
+    goal: Goal,
+    *,
+    first: PlannedTurn | None,
+    caution: float,
+) -> bool:
+    """Write the ``FlightIntent`` of flier ``body`` for the first planned turn ``first`` (its ``Intent`` written
+    already): the largest climb or descent toward :func:`wanted_altitude` with which the turn still passes
+    (:func:`_accepted`), else level; and on a ``Swoop``'s run, the strike on the pass (:func:`_strike`). Whether the
+    altitude comes nearer the one wanted."""
+    intent = world.try_get(body.entity, FlightIntent)
+    fly_level(world, body)
+    if intent is None or first is None:
+        return False
+    _hold_speed(world, chosen, index, body, goal, caution=caution)
+    want = wanted_altitude(world, body, goal)
+    if want is None and not isinstance(goal, (Swoop, Pursue)):
+        return False
+    altitude = body.position.altitude_yd
+    gap = 0 if want is None else int(want - altitude)
+    step = 1 if gap > 0 else -1
+    for climb in range(gap, 0, -step) if gap else ():
+        intent.climb_yd = climb
+        if _accepted(world, chosen, index, body, climb, caution=caution):
+            _strike(world, chosen, index, body, goal, caution=caution)
+            return True
+    intent.climb_yd = 0
+    _strike(world, chosen, index, body, goal, caution=caution)
+    return False
+
+
+def _held_speed(world: World, chosen: Rules, body: Body, goal: Goal) -> int | None:
+    """The most velocity flier ``body`` should end this turn with, beyond what its plan says, or None:
+
+    - house rules, at speed in the air: its normal top speed. A dive's bonus to the top speed lasts only a turn or so
+      after the dive, and a velocity above the top speed once it ends loses control (House rules: Flying Movement and
+      Combat; High Speed Movement); the search, which carries no dive bonus from turn to turn, would plan up to it;
+    - on a ``Land`` within a turn's descent of the ground: the top speed it has on the ground, so that it comes down
+      no faster than it can run."""
+    altitude = body.position.altitude_yd
+    if altitude <= 0:
+        return None
+    flight = world.get(body.entity, Flight)
+    if isinstance(goal, Land) and altitude <= flight.air_move:
+        ground = limits(world, body._replace(position=replace(body.position, altitude_yd=0.0)), chosen)
+        return ground.top_speed
+    if chosen.house_flight and body.control.state is MoveState.HIGH_SPEED:
+        return normal_top_speed(flight, body.mover, chosen)
+    return None
+
+
+def _hold_speed(world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: Goal, *, caution: float) -> None:
+    """Slow the planned turn of ``body`` toward :func:`_held_speed`: the throttle nearest it with which the turn still
+    passes (:func:`_accepted`), or the plan's own."""
+    most = _held_speed(world, chosen, body, goal)
+    planned = body.intent.throttle
+    if most is None or body.velocity.yps + planned <= most:
+        return
+    for throttle in range(most - body.velocity.yps, planned):
+        body.intent.throttle = throttle
+        if _accepted(world, chosen, index, body, 0, caution=caution):
+            return
+    body.intent.throttle = planned
+
+
+def _strike(world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: Goal, *, caution: float) -> None:
+    """On a ``Swoop``'s run, or a ``Pursue``, whose turn (with the climb asked) comes within the flier's melee reach of
+    the foe, across the map at any yard of its path and in height at its end (as the COMBAT phase measures a strike),
+    the foe where it is or where it will be at its present velocity (a foe that turns may be either), ask the attack:
+    ``Attack.target`` the foe on a Move and Attack, when the turn still passes on that maneuver; a swoop's pass is then
+    made (``Swoop.wheeling``)."""
+    if isinstance(goal, Swoop) and goal.wheeling:
+        return
+    if not isinstance(goal, (Swoop, Pursue)) or goal.target is None:
+        return
+    attack = world.try_get(body.entity, Attack)
+    if attack is None or attack.weapon != "melee":
+        return
+    moving = carrier(world, goal.target)
+    foes = (predicted(world, moving, 1), world.get(moving, Position).hex)
+    intent = world.get(body.entity, FlightIntent)
+    end = body.position.altitude_yd + intent.climb_yd
+    if math.floor(abs(end - world.get(moving, Position).altitude_yd)) > attack.reach_yd:
+        return
+    outcome = advance(world, chosen, index, body, state_of(body))
+    if outcome is None or not any(distance(hex, foe) <= attack.reach_yd for hex in outcome.path for foe in foes):
+        return
+    planned = body.intent.maneuver
+    body.intent.maneuver = Maneuver.MOVE_AND_ATTACK
+    if not _accepted(world, chosen, index, body, intent.climb_yd, caution=caution):
+        body.intent.maneuver = planned
+        return
+    attack.target = goal.target
+    if isinstance(goal, Swoop):
+        goal.wheeling = True  # one strike a pass: then fly on and climb away
+
+
+def _accepted(world: World, chosen: Rules, index: SpatialIndex, body: Body, climb: int, *, caution: float) -> bool:
+    """Whether ``body``'s turn, its ``Intent`` and a ``FlightIntent`` of ``climb`` yards as written, passes: simulated
+    again (:func:`~esper_motion.systems.gurps.planner.search.advance`), it is allowed, within ``caution``, runs into
+    nothing and keeps at least the stall speed (:func:`floor_yd`, a climb's loss of speed under the house rules
+    counted), comes down no faster than it can move on the ground, runs into nothing on the way up or down
+    (:func:`_meets_on_the_way`), and the climb passes the altitude phase's checks (:func:`_climb_allowed`)."""
+    outcome = advance(world, chosen, index, body, state_of(body))
+    if outcome is None or outcome.failure_chance > caution or outcome.struck is not None:
+        return False
+    least = floor_yd(world, body)
+    house_at_speed = chosen.house_flight and body.control.state is MoveState.HIGH_SPEED
+    after = outcome.state.velocity
+    if house_at_speed and climb > 0:
+        after -= rules.house_climb_speed_loss(climb)
+    if least and (len(outcome.path) < least or after < least):
+        return False
+    if house_at_speed and climb < 0 and body.position.altitude_yd > 0:
+        flight = world.get(body.entity, Flight)
+        top = normal_top_speed(flight, body.mover, chosen)
+        if after + rules.house_dive_speed_gain(-climb) > top:
+            return False  # the dive past the normal top speed asks a roll the forecast does not show
+    if body.position.altitude_yd + climb <= 0 < body.position.altitude_yd:
+        ground = limits(world, body._replace(position=replace(body.position, altitude_yd=0.0)), chosen)
+        if max(body.velocity.yps, outcome.state.velocity) > ground.top_speed:
+            return False  # it would come down faster than it can run: a loss of control on the ground
+    end = outcome.path[-1] if outcome.path else body.position.hex
+    if climb and _meets_on_the_way(world, index, body, climb, end=end, facing=outcome.state.facing):
+        return False
+    return _climb_allowed(world, chosen, body, climb, len(outcome.path))
+
+
+def _meets_on_the_way(world: World, index: SpatialIndex, body: Body, climb: int, *, end: Hex, facing: int) -> bool:
+    """Whether ``body``'s climb of ``climb`` yards at the end of its path (in hex ``end``, facing ``facing``) runs into
+    a body or an obstacle standing on its hexes there now (the altitude phase refuses it:
+    :meth:`~esper_motion.systems.gurps.shared.spatial.SpatialIndex.met_on_the_way`); a flier lying flat fills two
+    hexes in the air (:func:`~esper_motion.systems.gurps.shared.figure.two_hex`)."""
+    altitude = body.position.altitude_yd
+
+    def at(height: float) -> tuple[Hex, ...]:
+        return body_hexes(end, facing, 2) if two_hex(world, body.entity, height) else (end,)
+
+    met = index.met_on_the_way(
+        body.entity,
+        before=at(altitude),
+        after=at(altitude + climb),
+        start_yd=altitude,
+        end_yd=altitude + climb,
+        height_yd=figure_height_yd(body.mover),
+    )
+    return bool(met)
+
+
+def _climb_allowed(world: World, chosen: Rules, body: Body, climb: int, level_yd: int) -> bool:
+    """Whether the altitude phase takes a climb of ``climb`` yards after ``level_yd`` level yards
+    (``AltitudeSystem``): above the ground, within the movement points (on the fewest it may have: its air Move, or
+    at speed its velocity, and only that under the house rules), a take-off by a flier that cannot hover only on the
+    run the house rules ask, wings only in air that carries them, and under any indoor ceiling."""
+    flight = world.get(body.entity, Flight)
+    altitude = body.position.altitude_yd
+    if altitude + climb < 0:
+        return False
+    at_speed = body.control.state is MoveState.HIGH_SPEED
+    points = body.velocity.yps if at_speed and chosen.house_flight else flight.air_move
+    if at_speed and not chosen.house_flight:
+        points = max(points, body.velocity.yps)
+    if legs_cost(level_yd, ((0, climb),), house_climbing(world, body.entity)) > points:
+        return False
+    if climb <= 0:
+        return True
+    top = normal_top_speed(flight, body.mover, chosen)
+    if (
+        chosen.house_flight
+        and altitude == 0
+        and not flight.mode.can_hover
+        and not rules.house_can_take_off(level_yd, top)
+    ):
+        return False
+    air = scene_atmosphere(world)
+    if flight.wings and not rules.winged_flight_possible(air.category):
+        return False
+    return air.ceiling_yd is None or altitude + climb + figure_height_yd(body.mover) <= air.ceiling_yd

@@ -42,7 +42,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import Final, NamedTuple, TypeGuard
 
-from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Patrol, Pursue
+from esper_motion.components.goals import Climb, Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Land, Patrol, Pursue
 from esper_motion.components.gurps import Control, Intent, Mover, MoveState, Posture
 from esper_motion.components.motion import Facing, Position, Velocity
 from esper_motion.ecs import IntentError, RuleValueError, World
@@ -211,7 +211,7 @@ def aim_of(
         field = None if index is None or body is None else yards_field(index, place, body.position.hex, body, fields)
         stop = goal.stop if isinstance(goal, GoTo) else False
         return Aim(goal, (place,), 0, stop, False, None, yards_to=field)
-    if isinstance(goal, Hold):
+    if isinstance(goal, (Hold, Climb, Land)):  # a flier goal comes as the goal of its level path (planner.flight)
         return Aim(goal, (), 0, True, False, None)
     other = goal.source if isinstance(goal, Flee) else goal.target
     if other is None:  # the entity is gone: hold

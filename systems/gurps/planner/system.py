@@ -19,6 +19,7 @@ from esper_motion.components.goals import (
     KeptPlan,
     Patrol,
     Pursue,
+    Swoop,
 )
 from esper_motion.components.gurps import Intent, Maneuver, MoveState, Obstacle, Posture, PostureState
 from esper_motion.components.motion import Position
@@ -27,7 +28,7 @@ from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.planner.cover import cover_goal
-from esper_motion.systems.gurps.planner.flight import airborne_why, floor_yd, fly_level
+from esper_motion.systems.gurps.planner.flight import FLIER_GOALS, airborne_why, flier_goal, floor_yd, fly, fly_level
 from esper_motion.systems.gurps.planner.mounted import (
     Steer,
     charge_goal,
@@ -99,7 +100,7 @@ def caution_of(world: World, entity: int) -> float:
 
 def _unplanned(world: World, body: Body, steer: Steer) -> str | None:
     """Why the planner cannot plan ``body``'s movement for ``steer`` now (it then writes it no intent), or None."""
-    why = airborne_why(world, body)
+    why = airborne_why(world, body, steer.goal)
     if why is not None:
         return why
     if body.control.state is MoveState.OUT_OF_CONTROL:
@@ -111,12 +112,15 @@ def _unplanned(world: World, body: Body, steer: Steer) -> str | None:
 
 def _searched(world: World, index: SpatialIndex, body: Body, steer: Steer, *, record: bool) -> Goal:
     """The goal the search plans for this turn: a ``Charge`` as this turn's run or ride away, a ``Flee`` to cover as
-    a stop in the cover it heads for, any other as it is."""
+    a stop in the cover it heads for, a flier goal as this turn's level path
+    (:func:`~esper_motion.systems.gurps.planner.flight.flier_goal`), any other as it is."""
     goal = steer.goal
     if isinstance(goal, Charge):
         return charge_goal(world, steer.mover, goal, record=record)
     if isinstance(goal, Flee) and goal.cover:
         return cover_goal(world, index, body, goal)
+    if isinstance(goal, FLIER_GOALS):
+        return flier_goal(world, steer.mover, goal, record=record)
     return goal
 
 
@@ -147,7 +151,7 @@ def _lose_target(world: World, entity: int, goal: Goal) -> bool:
     """Set the entity field of ``goal`` to None, and say so, when the entity it names is gone, or a ``Charge``'s foe
     is out of the fight (the mover then holds); whether it did."""
     name = "source" if isinstance(goal, Flee) else "target"
-    if not isinstance(goal, (Pursue, Flee, KeepStation, Charge)):
+    if not isinstance(goal, (Pursue, Flee, KeepStation, Charge, Swoop)):
         return False
     other = getattr(goal, name)
     if other is None:
@@ -167,15 +171,16 @@ class GoalPlanner(System):
     docs/goals.md > The planning budget); every other entity's intent stays as the
     game wrote it; a mover at rest that is down (prone, kneeling...) first gets up, with a Change Posture to standing.
     Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity change read;
-    writes ``Intent`` (every field), ``Posture.target`` of a mover getting up, a flier's ``FlightIntent`` level
-    (:mod:`esper_motion.systems.gurps.planner.flight`), ``Patrol.next_index`` as each waypoint is passed, and the
-    entity field of a goal whose entity is gone (None: the mover holds); emits ``GoalLost`` for that, and
-    ``GoalUnreachable`` when no plan the rules allow within its caution brings the mover nearer (it does its best),
+    writes ``Intent`` (every field), ``Posture.target`` of a mover getting up, a flier's ``FlightIntent`` (level, or
+    the climb or descent its goal wants: :mod:`esper_motion.systems.gurps.planner.flight`), ``Patrol.next_index`` as
+    each waypoint is passed, ``Charge.wheeling`` and ``Swoop.wheeling``, and the entity field of a goal whose entity
+    is gone (None: the mover holds); emits ``GoalLost`` for that, and ``GoalUnreachable`` when no plan the rules allow
+    within its caution brings the mover nearer, nor its climb nearer the height wanted (it does its best),
     and once when it cannot be planned (a stalled flier, a passenger, a mover out of control: its intent is left
     alone). A rider that controls its mount steers it by its own goal
     (:mod:`esper_motion.systems.gurps.planner.mounted`): it writes the mount's ``Intent`` and, on a ``Charge``'s
-    pass, the rider's ``Attack.target`` and maneuver. Rolls no die. Implements no rule section: it chooses among the
-    intents Basic Set: High-Speed Movement allows.
+    pass, the rider's ``Attack.target`` and maneuver; a flier on a ``Swoop`` its own, on the pass. Rolls no die.
+    Implements no rule section: it chooses among the intents Basic Set: High-Speed Movement allows.
 
     Its page: docs/goals.md.
     """
@@ -224,10 +229,11 @@ class GoalPlanner(System):
                 continue
             caution = caution_of(world, steer.decider)
             goal = _searched(world, index, body, steer, record=True)
+            fly_level(world, body)
             chosen_plan = decide(
                 world, chosen, index, body, goal, caution=caution, fields=self._fields, moving=moving, budget=budget
             )
-            self._follow(world, body, steer, chosen_plan)
+            self._follow(world, body, steer, chosen_plan, chosen=chosen, index=index, caution=caution)
         self._unplannable = said
 
     def _cannot(self, entity: int, goal: Goal, why: str, said: dict[int, str]) -> None:
@@ -236,17 +242,27 @@ class GoalPlanner(System):
             self.world.emit(GoalUnreachable(entity, type(goal).__name__, why))
         said[entity] = why
 
-    def _follow(self, world: World, body: Body, steer: Steer, chosen_plan: Plan) -> None:
+    def _follow(
+        self,
+        world: World,
+        body: Body,
+        steer: Steer,
+        chosen_plan: Plan,
+        *,
+        chosen: Rules,
+        index: SpatialIndex,
+        caution: float,
+    ) -> None:
         goal = steer.goal
-        if not chosen_plan.nearer:
-            why = "no move the rules allow within its caution" if not chosen_plan.turns else "no way nearer found"
-            world.emit(GoalUnreachable(steer.decider, type(goal).__name__, why))
         first = chosen_plan.turns[0] if chosen_plan.turns else None
         intent = first.intent if first is not None else Intent()
         live = body.intent
         for name in _INTENT_FIELDS:
             setattr(live, name, getattr(intent, name))
-        fly_level(world, body)
+        climbs = fly(world, chosen, index, body, goal, first=first, caution=caution)
+        if not chosen_plan.nearer and not climbs:
+            why = "no move the rules allow within its caution" if not chosen_plan.turns else "no way nearer found"
+            world.emit(GoalUnreachable(steer.decider, type(goal).__name__, why))
         if isinstance(goal, Patrol) and first is not None and first.meets_goal:
             goal.next_index = (goal.next_index + 1) % len(goal.waypoints)
         strike(world, steer, first)

@@ -72,9 +72,10 @@ class SpatialIndex:
         self._occupied: dict[Hex, int] = {}  # how many bodies, obstacles and footing tiles each hex holds
         self._at: dict[int, Hex] = {}  # the hex each body is filed under first: its front
         self._tails: dict[int, tuple[Hex, ...]] = {}  # the other hexes of each body filling several, front to back
-        # What the last rebuild read: esper's cached rows of the bodies' query (the same list for as long as no
-        # entity or component is added or removed anywhere), the riders, and the bodies that may fill several hexes.
-        self._shape: object = None
+        # What the last rebuild read: esper's cached rows of the bodies', obstacles' and footing tiles' queries (each
+        # the same list for as long as no component of its types is added or removed), the riders, and the bodies
+        # that may fill several hexes.
+        self._shape: tuple[object, ...] = ()
         self._riders: set[int] = set()
         self._multi: set[int] = set()
 
@@ -89,7 +90,7 @@ class SpatialIndex:
         self._occupied = {}
         self._at = {}
         self._tails = {}
-        self._shape = None  # stays None if this rebuild fails, so the next refresh rebuilds again
+        self._shape = ()  # stays empty if this rebuild fails, so the next refresh rebuilds again
         riders, multi = _riders_and_multi(world)
         bodies = world.scan(Position, Mover)
         for entity, (position, mover) in bodies:
@@ -109,7 +110,7 @@ class SpatialIndex:
                 )
             self._footing[position.hex] = (entity, position, footing)
             self._occupied[position.hex] = self._occupied.get(position.hex, 0) + 1
-        self._shape = bodies
+        self._shape = (bodies, obstacles, tiles)
         self._riders, self._multi = riders, multi
 
     def refresh(self, world: World) -> None:
@@ -117,15 +118,17 @@ class SpatialIndex:
 
         A body that got on a mount is taken off the index and one that got off is filed again; a body that may
         fill several hexes (a mount, a flier lying flat) is re-filed when they changed (it turned, took off,
-        landed). The whole index is rebuilt instead when the world changed shape (an entity or component added,
-        removed or replaced), a flier started or stopped lying flat, or an obstacle or footing tile moved.
-        Either way the index ends as :meth:`rebuild` would leave it, at a fraction of the cost when most things
-        stay where they are.
+        landed). The whole index is rebuilt instead when a body, obstacle or footing tile came or went (a
+        ``Position``, ``Mover``, ``Obstacle`` or ``Footing`` added, removed or replaced: a game's own tag is none of
+        them), a flier started or stopped lying flat, or an obstacle or footing tile moved. Either way the index
+        ends as :meth:`rebuild` would leave it, at a fraction of the cost when most things stay where they are.
         """
         riders, multi = _riders_and_multi(world)
         bodies = world.scan(Position, Mover)
+        shape = (bodies, world.scan(Position, Obstacle), world.scan(Position, Footing))
         if (
-            bodies is not self._shape  # esper makes every query's list anew when anything came or went anywhere
+            len(shape) != len(self._shape)  # esper makes a query's list anew when a component of its types came or went
+            or any(now is not then for now, then in zip(shape, self._shape, strict=True))
             or multi != self._multi
             or any(position.hex != hex for hex, rows in self._obstacles.items() for _, position, _ in rows)
             or any(position.hex != hex for hex, (_, position, _) in self._footing.items())

@@ -1,27 +1,51 @@
 """Fliers under the planner: a flier in the air is planned in level flight on its air Move, keeps its altitude
-whatever climb the game asked, one that cannot hover never plans a turn below its stall speed, and a stalled flier is
-not planned (said once)."""
+whatever climb the game asked unless its goal wants another, one that cannot hover never plans a turn below its stall
+speed, and a stalled flier is not planned (said once); the flier goals climb, land and swoop within the flight rules'
+limits."""
 
 from __future__ import annotations
 
+import pytest
 from support import gurps_world, of_type
 from support.highspeed import mover
 
-from esper_motion.components import Control, GoTo, Position, Pursue, Velocity
+from esper_motion.components import (
+    Attack,
+    Climb,
+    Control,
+    Defenses,
+    GoTo,
+    Land,
+    MoveState,
+    Position,
+    Pursue,
+    Swoop,
+    Velocity,
+)
 from esper_motion.components.flight import Flight, FlightIntent, FlightMode
 from esper_motion.ecs import World
-from esper_motion.systems.gurps import plan
-from esper_motion.systems.gurps.events import GoalUnreachable
+from esper_motion.ecs.hexgrid import distance
+from esper_motion.systems.gurps import Rules, plan
+from esper_motion.systems.gurps.events import AttackRolled, GoalUnreachable, LostControl, Stalled
 from esper_motion.systems.gurps.shared.transitions import stall_speed
 
 
-def flier(world: World, mode: FlightMode, goal: object, *, at: tuple[int, int] = (0, 0), velocity: int = 0) -> int:
+def flier(
+    world: World,
+    mode: FlightMode,
+    goal: object,
+    *,
+    at: tuple[int, int] = (0, 0),
+    velocity: int = 0,
+    state: MoveState = MoveState.NORMAL,
+) -> int:
     """A flier 10 yd up, air Move 12."""
     return mover(
         world,
         at=at,
         altitude_yd=10.0,
         velocity=velocity,
+        state=state,
         basic_move=6,
         dx=12,
         ht=12,
@@ -62,3 +86,86 @@ def test_a_stalled_flier_is_not_planned_and_says_so_once() -> None:
     assert [event.why for event in said] == ["stalled: it falls until it recovers"]
     if world.get(wyvern, Flight).stalled:
         assert not of_type(world.step(), GoalUnreachable)
+
+
+def test_a_hovering_flier_climbs_to_the_height_asked_in_place_within_its_air_move_a_turn() -> None:
+    world = gurps_world()
+    drake = flier(world, FlightMode.HOVER, Climb(30))
+    heights = []
+    for _ in range(3):
+        assert not of_type(world.step(), GoalUnreachable)
+        heights.append(world.get(drake, Position).altitude_yd)
+    assert heights == [22.0, 30.0, 30.0]  # 12 yd a turn on air Move 12 (Changing Height: a yard up costs a yard)
+    assert world.get(drake, Position).hex == (0, 0)
+
+
+def test_a_hovering_flier_on_the_ground_takes_off_to_the_height_asked() -> None:
+    world = gurps_world()
+    drake = mover(world, basic_move=6, extra=(Flight(air_move=12), FlightIntent(), Climb(10)))
+    world.step()
+    assert world.get(drake, Position) == Position(0, 0, altitude_yd=10.0)
+
+
+@pytest.mark.parametrize("rules", [Rules.basic(), Rules.house()], ids=["basic", "house"])
+def test_a_flier_that_cannot_hover_climbs_circling_the_hex_it_was_over_and_never_stalls(rules: Rules) -> None:
+    world = gurps_world(rules)
+    state = MoveState.HIGH_SPEED if rules.house_flight else MoveState.NORMAL
+    wyvern = flier(world, FlightMode.CANNOT_HOVER, Climb(30), velocity=8, state=state)
+    least = stall_speed(world, wyvern)
+    for _ in range(12):
+        events = world.step()
+        assert not of_type(events, Stalled) and not of_type(events, LostControl)
+        assert world.get(wyvern, Control).moved_yd >= least
+        assert distance(world.get(wyvern, Position).hex, (0, 0)) <= 60  # it circles the hex it was over, wide
+    assert world.get(wyvern, Position).altitude_yd == 30.0
+    assert world.get(wyvern, Climb).hex == (0, 0)
+
+
+@pytest.mark.parametrize("mode", [FlightMode.HOVER, FlightMode.CANNOT_HOVER], ids=["hover", "cannot hover"])
+@pytest.mark.parametrize("rules", [Rules.basic(), Rules.house()], ids=["basic", "house"])
+def test_a_flier_lands_on_the_ground_without_a_stall_or_a_loss_of_control(mode: FlightMode, rules: Rules) -> None:
+    world = gurps_world(rules)
+    at_speed = rules.house_flight and not mode.can_hover
+    wyvern = flier(world, mode, Land((20, 0)), velocity=8, state=MoveState.HIGH_SPEED if at_speed else MoveState.NORMAL)
+    for _ in range(12):
+        events = world.step()
+        assert not of_type(events, Stalled) and not of_type(events, LostControl)
+    assert world.get(wyvern, Position).altitude_yd == 0.0
+
+
+def test_a_hovering_flier_lands_on_the_hex_asked_and_stops() -> None:
+    world = gurps_world()
+    drake = flier(world, FlightMode.HOVER, Land((20, 0)), velocity=8)
+    for _ in range(8):
+        world.step()
+    assert world.get(drake, Position) == Position(20, 0, altitude_yd=0.0)
+    assert world.get(drake, Velocity).yps == 0
+
+
+@pytest.mark.parametrize("rules", [Rules.basic(), Rules.house()], ids=["basic", "house"])
+def test_a_swoop_comes_down_on_the_foe_strikes_on_the_pass_on_a_move_and_attack_and_climbs_away(rules: Rules) -> None:
+    world = gurps_world(rules, seed=3)
+    foe = mover(world, at=(15, 0), extra=(Defenses(dodge=8),))
+    drake = flier(world, FlightMode.HOVER, Swoop(foe, height_yd=10), velocity=8)
+    world.add(drake, Attack(skill=14))
+    struck_at = None
+    for turn in range(8):
+        events = world.step()
+        if of_type(events, AttackRolled):
+            [attack] = of_type(events, AttackRolled)
+            assert attack.attacker == drake and attack.target == foe
+            # on a Move and Attack: Basic Set, melee at -4 and at most 9; house "Dragon" rule, neither for a flier
+            assert attack.skill == (14 if rules.house_flight else 9)
+            assert world.get(drake, Position).altitude_yd == 1.0  # a yard above the foe, within its reach
+            struck_at = turn
+            break
+    assert struck_at is not None and world.get(drake, Swoop).wheeling
+    world.step()
+    assert world.get(drake, Position).altitude_yd > 1.0  # climbing away toward its height
+
+
+def test_a_flier_goal_without_flight_is_not_planned_and_says_why() -> None:
+    world = gurps_world()
+    runner = mover(world, extra=(Climb(10),))
+    said = of_type(world.step(), GoalUnreachable)
+    assert [(event.entity, event.why) for event in said] == [(runner, "a Climb goal without Flight: it cannot fly")]

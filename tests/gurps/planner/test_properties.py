@@ -4,8 +4,9 @@ step refuses, and the rules' invariants hold (``support.worlds``).
 The mixed worlds of ``support.worlds`` (runners, vehicles, horses with riders and without, fliers, obstacles, bad
 footing) get goals for some runners, vehicles, free horses, riders and fliers, drawn from the seed: a hex to go to,
 stopping or not, someone to pursue (to a range, or to ram), flee, keep beside or charge pass after pass, a patrol, a
-hold, each with a caution. Every other entity gets the random wishes of ``plan_turn``; the goal movers' intents are
-the planner's. A step that refuses anything but a wish the preview cannot see fails the test, whoever it names.
+hold, and for fliers a height to climb or dive to, a landing or a swoop on someone, each with a caution. Every
+other entity gets the random wishes of ``plan_turn``; the goal movers' intents are the planner's. A step that
+refuses anything but a wish the preview cannot see fails the test, whoever it names.
 """
 
 from __future__ import annotations
@@ -27,7 +28,22 @@ from support.worlds import (
     turn_limits,
 )
 
-from esper_motion.components import Caution, Charge, Flee, GoTo, Hold, KeepStation, Patrol, Position, Pursue, Rider
+from esper_motion.components import (
+    Attack,
+    Caution,
+    Charge,
+    Climb,
+    Flee,
+    GoTo,
+    Hold,
+    KeepStation,
+    Land,
+    Patrol,
+    Position,
+    Pursue,
+    Rider,
+    Swoop,
+)
 from esper_motion.ecs import World
 from esper_motion.systems.gurps import Rules
 from esper_motion.systems.gurps.events import GoalLost
@@ -54,17 +70,20 @@ def give_goals(world: World, cast: Cast, rng: random.Random) -> list[int]:
             continue
         target = rng.choice([other for other in others if other != entity])
         hex = (rng.randrange(side), rng.randrange(side))
-        goal = rng.choice(
-            [
-                GoTo(hex, stop=rng.random() < 0.5),
-                Pursue(target, range_yd=rng.randrange(3), ram=rng.random() < 0.2),
-                Flee(target, range_yd=rng.randrange(1, 15)),
-                KeepStation(target, range_yd=rng.randrange(1, 3)),
-                Patrol((hex, (rng.randrange(side), rng.randrange(side)))),
-                Hold(),
-                Charge(target, run_yd=rng.randrange(2, 15)),
-            ]
-        )
+        kinds: list[object] = [
+            GoTo(hex, stop=rng.random() < 0.5),
+            Pursue(target, range_yd=rng.randrange(3), ram=rng.random() < 0.2),
+            Flee(target, range_yd=rng.randrange(1, 15)),
+            KeepStation(target, range_yd=rng.randrange(1, 3)),
+            Patrol((hex, (rng.randrange(side), rng.randrange(side)))),
+            Hold(),
+            Charge(target, run_yd=rng.randrange(2, 15)),
+        ]
+        if entity in cast.fliers:  # the flier goals, as likely as all the others together
+            place = hex if rng.random() < 0.5 else None
+            flying = [Climb(rng.randrange(1, 30), place), Land(place), Swoop(target, rng.randrange(1, 20))]
+            kinds.extend(flying * 2)
+        goal = rng.choice(kinds)
         world.add(entity, goal)
         world.add(entity, Caution(rng.choice([0.0, 0.0, 0.2, 0.5, 1.0])))
         chosen.append(entity)
@@ -104,3 +123,37 @@ def test_no_turn_chosen_without_a_search_is_refused_either(
 ) -> None:
     monkeypatch.setattr(planner_system, "SEARCHES_PER_TURN", 0)  # no search but where no such turn is found
     test_the_planner_never_writes_an_intent_the_step_refuses.hypothesis.inner_test(seed, (1, rules), 20)  # type: ignore[attr-defined]
+
+
+def give_flier_goals(world: World, cast: Cast, rng: random.Random) -> None:
+    """Give every flier a flier goal drawn from ``rng`` (a height to climb or dive to, over a hex or where it is; a
+    landing; a swoop on another body), each with a caution; some of them strike on the pass (an ``Attack``)."""
+    others = [entity for entity in world.entities() if world.has(entity, Position)]
+    side = max(q for q, _ in (world.get(e, Position).hex for e in others)) + 1
+    for entity in cast.fliers:
+        place = (rng.randrange(side), rng.randrange(side)) if rng.random() < 0.5 else None
+        target = rng.choice([other for other in others if other != entity])
+        goal = rng.choice([Climb(rng.randrange(1, 30), place), Land(place), Swoop(target, rng.randrange(1, 20))])
+        world.add(entity, goal)
+        world.add(entity, Caution(rng.choice([0.0, 0.0, 0.2, 0.5, 1.0])))
+        if rng.random() < 0.5 and not world.has(entity, Attack):
+            world.add(entity, Attack(skill=12))
+
+
+@RUNS
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    shape=st.tuples(st.integers(1, 2), st.sampled_from([Rules.basic(), Rules.house()])),
+    turns=st.integers(15, 40),
+)
+def test_fliers_that_climb_dive_land_and_swoop_get_no_intent_the_step_refuses(
+    seed: int, shape: tuple[int, Rules], turns: int
+) -> None:
+    world, cast = mixed_world(seed, *shape)
+    rng = random.Random(seed)
+    give_flier_goals(world, cast, rng)
+    for turn in range(turns):
+        plan_turn(world, cast, rng)
+        events, _, (speeds, met) = step_refusing(world, lambda: (turn_limits(world), meetings(world)))
+        problems = speed_problems(world, speeds, events) + link_problems(world) + crowding_problems(world, met, events)
+        assert problems == [], f"turn {turn}: {problems}"
