@@ -77,9 +77,7 @@ def _unplanned(world: World, body: Body, steer: Steer) -> str | None:
         return why
     if body.control.state is MoveState.OUT_OF_CONTROL:
         return "out of control"
-    if mount_out_of_control(world, steer):
-        return f"its rider has lost control of mount {steer.mover}"
-    return None
+    return mount_out_of_control(world, steer)
 
 
 def _searched(world: World, index: SpatialIndex, body: Body, steer: Steer, *, record: bool) -> Goal:
