@@ -18,10 +18,10 @@ the mover is checked beside the goal, and refused while its link dangles.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from esper_motion.components.motion import MAX_SPEED_YPS
-from esper_motion.ecs.errors import RuleValueError
+from esper_motion.ecs.errors import RuleValueError, WorldError
 from esper_motion.ecs.hexgrid import Hex, check_hex
 from esper_motion.ecs.links import LinkError, LinkView
 from esper_motion.ecs.registry import register
@@ -29,6 +29,20 @@ from esper_motion.ecs.validate import check_bool, check_int, check_number
 
 MAX_RANGE_YD: Final = 1_000
 """The largest range a goal holds, in yards (a pursuit's, a flight's, a station's)."""
+
+
+def place_fields(cls: type[Any]) -> tuple[str, ...]:
+    """The fields of component class ``cls`` that are places on the map, each a hex or a tuple of hexes: its class
+    attribute ``PLACES`` (``GoTo.PLACES == ("hex",)``), none without one. A scene file refuses a component whose
+    places are off its map, whatever the component: a goal of your own with a hex field names it in ``PLACES``.
+
+    >>> place_fields(Patrol), place_fields(Hold)
+    (('waypoints',), ())
+    """
+    found = getattr(cls, "PLACES", ())
+    if not (isinstance(found, tuple) and all(isinstance(name, str) for name in found)):
+        raise WorldError(f"{cls.__qualname__}.PLACES = {found!r}: expected a tuple of field names")
+    return found
 
 
 def _check_target(owner: str, name: str, value: object) -> None:
@@ -56,7 +70,7 @@ def _check_target_link(goal: Any, entity: int, view: LinkView, name: str) -> Non
 
 def _check_one_goal(goal: Any, entity: int, view: LinkView) -> None:
     """Refuse a second goal on ``entity``."""
-    for kind in GOAL_TYPES:
+    for kind in ALL_GOAL_TYPES:
         if kind is not type(goal) and view.get(entity, kind) is not None:
             raise LinkError(
                 entity, type(goal).__name__, "goal", kind.__name__, "one goal at a time: remove the other first"
@@ -76,6 +90,9 @@ class GoTo:
 
     hex: Hex
     stop: bool = True
+
+    PLACES: ClassVar[tuple[str, ...]] = ("hex",)
+    """Its fields that are places on the map (:func:`place_fields`)."""
 
     def __post_init__(self) -> None:
         check_hex("GoTo", "hex", self.hex)
@@ -169,6 +186,9 @@ class Patrol:
     waypoints: tuple[Hex, ...]
     next_index: int = 0
 
+    PLACES: ClassVar[tuple[str, ...]] = ("waypoints",)
+    """Its fields that are places on the map (:func:`place_fields`)."""
+
     def __post_init__(self) -> None:
         if not isinstance(self.waypoints, tuple) or not self.waypoints:
             raise RuleValueError("Patrol", "waypoints", self.waypoints, "a tuple of one or more hexes (q, r)")
@@ -225,7 +245,35 @@ class Charge:
 
 
 GOAL_TYPES: Final = (GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Charge)
-"""Every goal component, in the order the planner looks for them."""
+"""Every goal component the GURPS planner plays, in the order the planner looks for them."""
+
+
+@register("spelljammer.Hunt")
+@dataclass(slots=True)
+class Hunt:
+    """Chase the nearest quarry to within ``range_yd`` (hexes between the two), choosing it afresh each round: its
+    quarry is every character that flees from it (its ``Flee`` goal, or its ``RoundIntent.flee_from``, names the
+    hunter), the nearest first, then the lowest id. A goal of the Spelljammer planner alone: the GURPS planner plays
+    only :data:`GOAL_TYPES`, and a mover of its with a ``Hunt`` keeps the intent its game writes.
+
+    >>> Hunt(range_yd=-1)
+    Traceback (most recent call last):
+    ...
+    esper_motion.ecs.errors.RuleValueError: Hunt.range_yd = -1: expected a whole number from 0 to 1000
+    """
+
+    range_yd: int = 1
+
+    def __post_init__(self) -> None:
+        check_int("Hunt", "range_yd", self.range_yd, low=0, high=MAX_RANGE_YD)
+
+    def check_links(self, entity: int, view: LinkView) -> None:
+        """One goal at a time."""
+        _check_one_goal(self, entity, view)
+
+
+ALL_GOAL_TYPES: Final = (*GOAL_TYPES, Hunt)
+"""Every goal component: an entity holds one of them at a time."""
 
 Goal = GoTo | Pursue | Flee | KeepStation | Patrol | Hold | Charge
 """Any goal component."""
@@ -251,6 +299,9 @@ class Caution:
 
 MAX_PLAN_TURNS: Final = 16
 """The most turns a :class:`KeptPlan` holds."""
+
+MAX_WAITED: Final = 1_000
+"""The most turns :attr:`KeptPlan.waited` counts (a mover that waited longer stays at this)."""
 
 
 def _check_each(owner: str, name: str, values: object, check: Any) -> None:
@@ -278,7 +329,9 @@ class KeptPlan:
     each turn): ``hexes``, ``facings``, ``headings``, ``velocities``, ``straight_yd`` and ``high_speed``. ``reaches``:
     whether the plan meets the goal at its end. What it assumed: the goal (``goal``, its repr), ``caution``, and the
     entity the goal names as it was when planned (``target_hex`` and its velocity, ``target_yps`` and
-    ``target_heading``; None for no entity) ``followed`` turns ago. No turns: no plan kept.
+    ``target_heading``; None for no entity) ``followed`` turns ago. No turns: no plan kept. ``waited``: the turns in a
+    row the mover was decided without the search it needed, the planning budget spent (docs/goals.md > The planning
+    budget; the most waiting go first).
 
     >>> KeptPlan(caution=2.0)
     Traceback (most recent call last):
@@ -305,6 +358,7 @@ class KeptPlan:
     target_yps: int = 0
     target_heading: int = 0
     followed: int = 0
+    waited: int = 0
 
     def __post_init__(self) -> None:
         owner = "KeptPlan"
@@ -344,3 +398,4 @@ class KeptPlan:
         check_int(owner, "target_yps", self.target_yps, low=0, high=MAX_SPEED_YPS)
         check_int(owner, "target_heading", self.target_heading, low=0, high=5)
         check_int(owner, "followed", self.followed, low=0, high=MAX_PLAN_TURNS)
+        check_int(owner, "waited", self.waited, low=0, high=MAX_WAITED)

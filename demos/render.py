@@ -277,7 +277,10 @@ class Stage:
         self.readouts: dict[int, list[str]] = {e: scene.readouts(e) for e in scene.actors}
         actors = scene.actors
         self.selected: int | None = actors[0] if actors else None
-        self.steered: dict[int, Any] = {}  # the goals set aside, by entity, while the player steers it
+        self.steered: dict[
+            int, Any
+        ] = {}  # the goals set aside (None: it had none), by entity, while the player steers it
+        self._taken: dict[int, tuple[int, ...]] = {}  # the entities taken over together, by each of them
         self._plans: dict[tuple[int, int], Shown] = {}  # this turn's plans, by turn and entity
 
     @property
@@ -330,52 +333,93 @@ class Stage:
                 return found
         return None
 
+    def pair(self, entity: int) -> tuple[int, ...]:
+        """The entities taken over with ``entity``: a rider that steers its mount and the mount, rider first
+        (:attr:`esper_motion.ecs.SceneSupport.steering_pair`), or ``entity`` alone."""
+        steering = self.scene.spec.rule_set.steering_pair
+        found = None if steering is None else steering(self.world, entity)
+        return (entity,) if found is None else found
+
+    def steers(self, entity: int) -> int:
+        """The entity whose intent the keys change while ``entity`` is selected: the mount of a rider that steers
+        it, else ``entity``."""
+        return self.pair(entity)[-1]
+
+    def decider(self, entity: int) -> int:
+        """The entity whose goal moves ``entity``: of a rider that steers its mount and the mount, the rider when it
+        holds a goal, else the mount when it does (as the planner has it); else ``entity``."""
+        return next((member for member in self.pair(entity) if self.goal(member) is not None), entity)
+
     def take_over(self) -> str:
         """Take over the selected entity, or hand it back (T); say what happened, in words.
 
         Taken over, its goal is set aside (kept here, taken off the entity) and the keys steer it, while the others
-        follow their goals; handed back, its goal is restored as it was left. A goal whose entity is gone meanwhile
-        is refused by the world: the entity is handed back without it.
+        follow their goals; handed back, its goal is restored as it was left. A rider that steers its mount is taken
+        over with it (either selected): both goals are set aside, the keys steer the mount, and both are handed back
+        together. A goal whose entity is gone meanwhile is refused by the world: the entity is handed back without
+        it.
         """
         entity = self.selected
         if entity is None:
             return "nothing to take over"
-        name = self.scene.names[entity]
-        if entity in self.steered:
-            goal = self.steered.pop(entity)
-            try:
-                self.world.add(entity, goal)
-            except MotionError as error:
-                return f"{name} is handed back without its {type(goal).__name__} goal: {error}"
-            return f"{name} follows its {type(goal).__name__} goal again"
-        goal = self.goal(entity)
-        if goal is None:
-            return f"{name} has no goal to set aside: the keys steer it"
-        self.world.remove(entity, type(goal))
-        self.steered[entity] = goal
-        return f"you steer {name}; its {type(goal).__name__} goal is set aside (T hands it back)"
+        pair = self._taken.get(entity, self.pair(entity))
+        names = " and ".join(self.scene.names[e] for e in pair)
+        if entity in self._taken:
+            said = []
+            for member in pair:
+                del self._taken[member]
+                goal = self.steered.pop(member)
+                if goal is None:
+                    continue
+                name = self.scene.names[member]
+                try:
+                    self.world.add(member, goal)
+                except MotionError as error:
+                    said.append(f"{name} is handed back without its {type(goal).__name__} goal: {error}")
+                else:
+                    said.append(f"{name} follows its {type(goal).__name__} goal again")
+            return "; ".join(said) or f"{names} handed back"
+        goals = {member: self.goal(member) for member in pair}
+        if all(goal is None for goal in goals.values()):
+            return f"{names} {'has' if len(pair) == 1 else 'have'} no goal to set aside: the keys steer it"
+        for member, goal in goals.items():
+            self.steered[member] = goal
+            self._taken[member] = pair
+            if goal is not None:
+                self.world.remove(member, type(goal))
+        if len(pair) == 1:
+            return f"you steer {names}; its {type(goals[entity]).__name__} goal is set aside (T hands it back)"
+        aside = ", ".join(f"{self.scene.names[m]}'s {type(g).__name__}" for m, g in goals.items() if g is not None)
+        mount = self.scene.names[pair[-1]]
+        return f"you steer {names}: the keys steer {mount}; set aside: {aside} (T hands them back)"
 
     def shown_plan(self, entity: int) -> Shown | None:
         """The plan of ``entity`` toward its goal over the next turns, found once a turn and kept until the next step
-        (a take-over changes nothing a plan reads: the others are predicted at their present velocity); None for an
-        entity without a goal (or with its goal set aside), or in a rule set that plans none."""
+        (a take-over changes nothing a plan reads: the others are predicted at their present velocity); a mount its
+        rider steers shows the rider's plan for it. None for an entity without a goal (or with its goal set aside),
+        or in a rule set that plans none."""
         planner = self.scene.spec.rule_set.plan
-        goal = self.goal(entity)
+        decider = self.decider(entity)
+        goal = self.goal(decider)
         if planner is None or goal is None:
             return None
         key = (self.world.turn, entity)
         if key not in self._plans:
+            what = type(goal).__name__
+            if decider != entity:
+                what = f"{self.scene.names[decider]}'s {what}"
             try:
-                self._plans[key] = Shown(planner(self.world, entity), type(goal).__name__)
+                self._plans[key] = Shown(planner(self.world, decider), what)
             except MotionError as error:
-                self._plans[key] = Shown(None, type(goal).__name__, str(error))
+                self._plans[key] = Shown(None, what, str(error))
         return self._plans[key]
 
     def plan_lines(self, entity: int) -> list[str]:
         """What the side panel says of ``entity``'s goal: who steers it, and for the selected entity its plan, turn
         by turn with the chance that every roll is made (:func:`odds`)."""
         if entity in self.steered:
-            return [f"steered by you ({type(self.steered[entity]).__name__} set aside)"]
+            goal = self.steered[entity]
+            return [f"steered by you ({type(goal).__name__} set aside)" if goal is not None else "steered by you"]
         shown = self.shown_plan(entity) if entity == self.selected else None
         if shown is None:
             return []
@@ -387,7 +431,10 @@ class Stage:
         end = "goal reached" if shown.plan.reaches else "goal not reached yet"
         steps = ", ".join(f"{index} {odds(turn.failure_chance)}" for index, turn in enumerate(turns, 1))
         planned = f"{len(turns)} turn{'s' if len(turns) > 1 else ''} planned"
-        return [f"{shown.goal}, {planned}, {end}: {steps}"]
+        body = shown.plan.entity
+        steers = body != entity and self.decider(entity) == entity and body in self.scene.names
+        steering = f", steering {self.scene.names[body]}" if steers else ""
+        return [f"{shown.goal}{steering}, {planned}, {end}: {steps}"]
 
 
 def odds(failure_chance: Any) -> str:
@@ -648,13 +695,15 @@ class Renderer:
         return bodies
 
     def draw_plan(self) -> dict[Hex, str]:
-        """The selected entity's plan: the hexes it means to enter, a dot on each, and a ring at the end of each
-        planned turn. Return the label of each ring, by hex: the turns that end there and their odds (:func:`odds`),
-        for :meth:`draw_plan_labels`."""
+        """The selected entity's plan, from where the body it moves stands: the hexes it means to enter, a dot on
+        each, and a ring at the end of each planned turn. Return the label of each ring, by hex: the turns that end
+        there and their odds (:func:`odds`), for :meth:`draw_plan_labels`."""
         entity = self.stage.selected
         shown = None if entity is None else self.stage.shown_plan(entity)
-        now = None if entity is None else pose(self.stage.world, entity)
-        if shown is None or shown.plan is None or now is None:
+        if shown is None or shown.plan is None:
+            return {}
+        now = pose(self.stage.world, shown.plan.entity)  # a rider's plan moves its mount
+        if now is None:
             return {}
         size = self.layout.size
         points = [self.layout.centre(now.hex)]

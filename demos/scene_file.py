@@ -77,7 +77,8 @@ from pathlib import Path
 from typing import Any, Final
 
 import esper_motion.systems
-from esper_motion.components import GoTo, Patrol, Position
+from esper_motion.components import Position
+from esper_motion.components.goals import place_fields
 from esper_motion.ecs import (
     Hex,
     MotionError,
@@ -557,11 +558,16 @@ def _disc(spec: SceneSpec, centre: Hex, radius: int) -> list[Hex]:
 
 
 def _goal_places(cls: type[Any], fields: dict[str, Any]) -> list[tuple[str, Hex]]:
-    """The hexes a goal's ``fields`` name (``GoTo.hex``, each of ``Patrol.waypoints``), each with its field, as far
-    as they are pairs of whole numbers (the goal's own checks refuse any other)."""
-    named = [("hex", fields.get("hex"))] if cls is GoTo else []
-    if cls is Patrol and isinstance(fields.get("waypoints"), list):
-        named = [(f"waypoints[{i}]", value) for i, value in enumerate(fields["waypoints"])]
+    """The hexes the ``fields`` of component ``cls`` name in its places
+    (:func:`esper_motion.components.goals.place_fields`: ``GoTo.hex``, each of ``Patrol.waypoints``), each with its
+    field, as far as they are pairs of whole numbers (the component's own checks refuse any other)."""
+    named: list[tuple[str, Any]] = []
+    for name in place_fields(cls):
+        value = fields.get(name)
+        if isinstance(value, list) and value and all(isinstance(item, list) for item in value):
+            named.extend((f"{name}[{i}]", item) for i, item in enumerate(value))
+        else:
+            named.append((name, value))
     return [
         (field, (value[0], value[1]))
         for field, value in named

@@ -95,21 +95,25 @@ class DemoView(arcade.View):
             self.window.close()
 
     def nudge(self, field: str | None, by: int, *, wrap: int | None = None) -> None:
-        """Change one field of the selected entity's intent for the next turn by ``by``, if the intent allows it.
+        """Change one field of the selected entity's intent for the next turn by ``by``, if the intent allows it (a
+        rider that steers its mount: the mount's intent, :meth:`~esper_motion.demos.render.Stage.steers`).
 
         A field that counts from 0 each turn (a turn, a throttle) starts from 0; one that wraps round (an
         absolute heading, ``wrap`` = 6) starts from its present value.
         """
-        entity = self.stage.selected
-        if entity is None or field is None:
+        selected = self.stage.selected
+        if selected is None or field is None:
             self.renderer.message = "this rule set has no such intent"
             return
         driver = self.stage.scene.driver
-        name = self.stage.scene.names[entity]
-        goal = self.stage.goal(entity)
-        if goal is not None:
-            self.renderer.message = f"{name} follows its {type(goal).__name__} goal: T takes it over"
-            return
+        names = self.stage.scene.names
+        for member in self.stage.pair(selected):
+            goal = self.stage.goal(member)
+            if goal is not None:
+                self.renderer.message = f"{names[member]} follows its {type(goal).__name__} goal: T takes it over"
+                return
+        entity = self.stage.steers(selected)
+        name = names[entity]
         current = self.stage.world.try_get(entity, driver.intent_type)
         if current is None:
             self.renderer.message = f"{name} has no {driver.intent_type.__name__} to steer"

@@ -160,8 +160,10 @@ class SceneSupport:
     rule set rolls). ``goals`` are the component types that give an entity a goal (the window sets them aside
     while a player steers the entity), and ``plan(world, entity)`` the plan of an entity with one, as the window
     draws it: an object whose ``turns`` each hold ``path`` (the hexes entered) and ``failure_chance`` (that any of
-    its rolls fails), with ``reaches`` (whether the goal is met at the end); a ``MotionError`` for an entity it
-    does not plan now.
+    its rolls fails), with ``reaches`` (whether the goal is met at the end) and ``entity`` (the body the plan
+    moves); a ``MotionError`` for an entity it does not plan now. ``steering_pair(world, entity)`` gives, for a
+    rider that steers its mount by its own goal or for that mount, the two as ``(rider, mount)`` (None for any other
+    entity): the window shows the rider's plan on either, takes the two over together and steers the mount.
     """
 
     intent: str
@@ -173,6 +175,7 @@ class SceneSupport:
     die_faces: int = 6
     goals: tuple[type[Any], ...] = ()
     plan: Callable[[World, int], Any] | None = None
+    steering_pair: Callable[[World, int], tuple[int, int] | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

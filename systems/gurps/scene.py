@@ -3,7 +3,8 @@
 A script writes ``gurps.Intent``; the steering keys change its ``turn`` and the throttle keys its ``throttle``;
 the map ticks off the yards a mover at speed must still run before turning (:func:`yards_before_turn`); a scene
 may show the ``couched lance`` readout (:func:`couched_lance_readout`) for a rider; the window draws the plan of a
-mover with a goal (``esper_motion.systems.gurps.plan``).
+mover with a goal (``esper_motion.systems.gurps.plan``), and takes a rider that controls its mount over with the
+mount (:func:`steering_pair`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from esper_motion.components import Control, Mover, MoveState, Rider
+from esper_motion.components import Control, Mount, Mover, MoveState, Rider
 from esper_motion.components.goals import GOAL_TYPES
 from esper_motion.ecs import MotionError, SceneSupport, World
 from esper_motion.systems.gurps.highspeed.queries import movement_limits
@@ -48,6 +49,21 @@ def couched_lance_readout(world: World, rider: int) -> str:
     return f"{attack.damage} {attack.damage_type} (mount ST {st} x {moved} yd / 100)"
 
 
+def steering_pair(world: World, entity: int) -> tuple[int, int] | None:
+    """``(rider, mount)`` when ``entity`` is a rider that controls its mount (the first of ``Mount.riders``), or a
+    mount with a controlling rider: the rider's goal steers the mount (docs/goals.md > Riders and mounts); None for
+    any other entity."""
+    rider = world.try_get(entity, Rider)
+    if rider is not None and rider.mount is not None:
+        mount = world.try_get(rider.mount, Mount)
+        if mount is not None and mount.controller == entity:
+            return entity, rider.mount
+    mount = world.try_get(entity, Mount)
+    if mount is not None and mount.controller is not None:
+        return mount.controller, entity
+    return None
+
+
 SCENE_SUPPORT: Final = SceneSupport(
     "gurps.Intent",
     steer="turn",
@@ -56,5 +72,6 @@ SCENE_SUPPORT: Final = SceneSupport(
     readouts={"couched lance": couched_lance_readout},
     goals=GOAL_TYPES,
     plan=plan,
+    steering_pair=steering_pair,
 )
 """What a scene file needs of the GURPS rule set."""

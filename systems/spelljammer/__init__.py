@@ -42,6 +42,7 @@ True
 from __future__ import annotations
 
 from esper_motion.components import Position
+from esper_motion.components.goals import ALL_GOAL_TYPES
 from esper_motion.components.spelljammer import Mobility, RoundIntent, RoundState
 from esper_motion.ecs import SceneSupport, System, World, WorldError, declare_members, register_rule_set
 from esper_motion.systems.spelljammer import events, rules
@@ -54,7 +55,7 @@ from esper_motion.systems.spelljammer.flee import Flee
 from esper_motion.systems.spelljammer.intent_check import IntentCheck
 from esper_motion.systems.spelljammer.move import Move
 from esper_motion.systems.spelljammer.options import Options
-from esper_motion.systems.spelljammer.planner import GoalPlanner, PlannedRound, RoundPlan, RoundRoll, plan
+from esper_motion.systems.spelljammer.planner import GoalPlanner, PlannedRound, RoundPlan, RoundRoll, plan, quarry
 from esper_motion.systems.spelljammer.pursuit import PursuitActions
 from esper_motion.systems.spelljammer.rules import DefenseAllowed, defense_allowed
 from esper_motion.systems.spelljammer.shooting import MovingFire
@@ -80,6 +81,7 @@ __all__ = [
     "events",
     "install",
     "plan",
+    "quarry",
     "rules",
     "systems_for",
 ]
@@ -135,7 +137,9 @@ register_rule_set(
     "spelljammer",
     install,
     Options,
-    scene=SceneSupport("spelljammer.RoundIntent", steer="heading", steer_wraps=6, die_faces=100),
+    scene=SceneSupport(
+        "spelljammer.RoundIntent", steer="heading", steer_wraps=6, die_faces=100, goals=ALL_GOAL_TYPES, plan=plan
+    ),
 )
 declare_members(
     "spelljammer", (Mobility, RoundIntent, RoundState, Position), marked_by=(Mobility, RoundIntent, RoundState)

@@ -8,10 +8,13 @@ Movement). Ranges (``range_yd``) count hexes of the map.
 
 - ``Pursue``: a target that is a character is chased (``RoundIntent.chase``) at the chase mode that closes to
   ``range_yd`` soonest, the slower of two equally good; any other target is approached along a heading.
-- ``Flee``: a heading and a mode that keep ``source`` at least ``range_yd`` away, looking far enough ahead to see
-  where the pursuer will be slowed: vegetation that cuts its speed and forbids it the fast modes is worth running
-  through. A runner takes only a way whose every hex is farther from the source than it starts (it does not flee
-  past it, nor along it).
+- ``Hunt``: a ``Pursue`` of its :func:`quarry`, the nearest character that flees from it, chosen afresh each round.
+- ``Flee``: a heading and a mode that keep ``source`` at least ``range_yd`` away. Past the search's last round it
+  looks :data:`BEYOND_ROUNDS` rounds on, both sides at the top speed the vegetation where it ends allows them (the
+  rules' TMR fraction and forbidden modes for it): a runner chased by a faster pursuer takes the way into the
+  vegetation that slows the pursuer most, over open ground and over a lighter thicket, and one chased by a slower
+  pursuer keeps to open ground. A runner takes only a way whose every hex is farther from the source than it starts
+  (it does not flee past it, nor along it).
 - ``GoTo``, ``KeepStation`` and ``Patrol``: a heading and a mode toward the hex (stopping on it, or passing through),
   toward the entity, or toward the next waypoint; ``Hold``: stay put.
 
@@ -37,13 +40,14 @@ from fractions import Fraction
 from typing import Final, NamedTuple
 
 from esper_motion.components.goals import (
-    GOAL_TYPES,
+    ALL_GOAL_TYPES,
     Caution,
     Charge,
     Flee,
     Goal,
     GoTo,
     Hold,
+    Hunt,
     KeepStation,
     Patrol,
     Pursue,
@@ -68,6 +72,7 @@ from esper_motion.systems.spelljammer.rules import (
     SPEEDS,
     SQUARE_FT,
     allowed_modes,
+    movement_rate,
     nonlethal_damage,
 )
 from esper_motion.systems.spelljammer.speed import usual_mode
@@ -86,6 +91,11 @@ STRAIGHT_PRICE: Final = 0.001
 """What each round of the character's top speed of straight-line distance from (or, fleeing, toward) its aim costs,
 in rounds: it only breaks ties between headings the hex count finds equal, so the character goes straight at it or
 straight away."""
+
+BEYOND_ROUNDS: Final = 3
+"""The rounds past its plan's last that a fleeing character looks on from where that round ends, both sides moving
+at the top speed the vegetation there allows them: the way into the vegetation that slows the pursuer most keeps the
+faster pursuer off longest."""
 
 MODES: Final = (SpeedMode.DODGE, SpeedMode.WALK, SpeedMode.RUN, SpeedMode.SPRINT, SpeedMode.FAST_SPRINT)
 """The modes a character moving along a heading is planned at, slowest first (Stealthy moves as Dodge does)."""
@@ -124,6 +134,11 @@ class PlannedRound:
     failure_chance: Fraction
     meets_goal: bool
 
+    @property
+    def path(self) -> list[Hex]:
+        """The hexes the round enters, in order: a straight line from ``start`` to ``end`` (none standing still)."""
+        return line(self.start, self.end)[1:]
+
 
 @dataclass(frozen=True, slots=True)
 class RoundPlan:
@@ -134,6 +149,12 @@ class RoundPlan:
     rounds: tuple[PlannedRound, ...]
     reaches: bool
     nearer: bool
+
+    @property
+    def turns(self) -> tuple[PlannedRound, ...]:
+        """The ``rounds``, by the name the demo window reads a plan's turns under
+        (:attr:`esper_motion.ecs.SceneSupport.plan`)."""
+        return self.rounds
 
 
 class _Side(NamedTuple):
@@ -205,15 +226,27 @@ class _Under:
         return self._seen[hex]
 
 
-def goals(world: World) -> dict[int, Goal]:
-    """Every goal in ``world`` by entity (the first of :data:`~esper_motion.components.goals.GOAL_TYPES` an entity
-    holds)."""
-    found: dict[int, Goal] = {}
-    for kind in reversed(GOAL_TYPES):
+def goals(world: World) -> dict[int, Goal | Hunt]:
+    """Every goal in ``world`` by entity (the first of :data:`~esper_motion.components.goals.ALL_GOAL_TYPES` an
+    entity holds)."""
+    found: dict[int, Goal | Hunt] = {}
+    for kind in reversed(ALL_GOAL_TYPES):
         for entity, (goal,) in world.scan(kind):
-            assert isinstance(goal, GOAL_TYPES)
+            assert isinstance(goal, ALL_GOAL_TYPES)
             found[entity] = goal
     return found
+
+
+def quarry(world: World, hunter: int) -> int | None:
+    """The character ``hunter``'s ``Hunt`` chases now: the nearest of those that flee from it (a ``Flee`` goal or a
+    ``RoundIntent.flee_from`` naming it), the lowest id of equally near ones; None when none does."""
+    at = world.get(hunter, Position).hex
+    found = []
+    for entity, (intent, _, _, position) in world.scan(RoundIntent, RoundState, Mobility, Position):
+        flight = world.try_get(entity, Flee)
+        if hunter in intent.flee_from or (flight is not None and flight.source == hunter):
+            found.append((distance(at, position.hex), entity))
+    return min(found)[1] if found else None
 
 
 def _chance_above(threshold: int) -> Fraction:
@@ -363,9 +396,12 @@ def _target(search: _Search, other: _Side | None) -> Hex:
     return aimed
 
 
-def _shortfall(search: _Search, start: Hex, me: _Side, other: _Side | None) -> tuple[float, bool]:
+def _shortfall(
+    search: _Search, start: Hex, me: _Side, other: _Side | None, *, gained: float = 0.0
+) -> tuple[float, bool]:
     """How far from its goal the character ends a round (0 when met, else in rounds of its top speed), and whether
-    the round met it."""
+    the round met it; a fleeing character's shortfall counts ``gained`` hexes more between it and the source (what
+    it is predicted to gain after the round, :func:`_beyond`)."""
     aim = search.aim
     if isinstance(aim.goal, Hold):
         return 0.0, True
@@ -374,7 +410,7 @@ def _shortfall(search: _Search, start: Hex, me: _Side, other: _Side | None) -> t
     straight = STRAIGHT_PRICE * _euclid(me.hex, aimed) / search.scale
     if aim.away:
         met = gap >= aim.range_hex
-        return (0.0 if met else (aim.range_hex - gap) / search.scale) - straight, met
+        return max(0.0, aim.range_hex - gap - gained) / search.scale - straight, met
     if aim.passing and aimed in line(start, me.hex):
         return 0.0, True
     met = gap <= aim.range_hex
@@ -394,6 +430,26 @@ def _euclid(a: Hex, b: Hex) -> float:
     return math.hypot(dq + dr / 2, dr * math.sqrt(3) / 2)
 
 
+def _top_rate(search: _Search, mobility: Mobility, mode: SpeedMode, vegetation: Vegetation | None) -> float:
+    """The hexes a round at ``mode`` (or the fastest no faster that ``vegetation`` allows) covers in
+    ``vegetation``, by the rules' speed limits for it (... > Restricted Movement)."""
+    allowed = _clamped(mode, allowed_modes(vegetation))
+    squares = movement_rate(mobility.tmr, allowed, mobility.encumbrance, vegetation)
+    return squares * SQUARE_FT / search.hex_ft
+
+
+def _beyond(search: _Search, me: _Side) -> float:
+    """The hexes a fleeing character gains on its pursuer (negative: loses) in :data:`BEYOND_ROUNDS` rounds past its
+    plan, both at the top speed the vegetation where it ends allows them (the pursuer no faster than it is
+    predicted to go): the pursuer must come through there. 0 for a source that is no character."""
+    predicted = search.other
+    if predicted is None or predicted.mobility is None:
+        return 0.0
+    under = search.vegetation.at(me.hex)
+    mine = _top_rate(search, search.mobility, SpeedMode.FAST_SPRINT, under)
+    return BEYOND_ROUNDS * (mine - _top_rate(search, predicted.mobility, predicted.mode, under))
+
+
 def _cost(
     search: _Search, me: _Side, other: _Side | None, depth: int, pursuit: RoundRoll | None
 ) -> tuple[float, _Choice, _Side, _Side | None, tuple[RoundRoll, ...], bool]:
@@ -409,7 +465,8 @@ def _cost(
         mine, theirs = _round(search, me, other, choice)
         if search.aim.away and other is not None and _passes_near(me.hex, mine.hex, other.hex):
             continue
-        short, met = _shortfall(search, me.hex, mine, theirs)
+        gained = _beyond(search, mine) if search.aim.away and depth == 1 else 0.0
+        short, met = _shortfall(search, me.hex, mine, theirs, gained=gained)
         cost = (
             short + RISK_PRICE * float(failure) + FATIGUE_PRICE * _fatigue(choice.mode if mine.hex != me.hex else None)
         )
@@ -426,8 +483,14 @@ def _cost(
     return best
 
 
-def _search(world: World, entity: int, goal: Goal) -> tuple[_Search, _Side, _Side | None] | str:
-    """The search of ``entity``'s round toward ``goal``, with both sides as they stand, or why there is none."""
+def _search(world: World, entity: int, goal: Goal | Hunt) -> tuple[_Search, _Side, _Side | None] | str:
+    """The search of ``entity``'s round toward ``goal``, with both sides as they stand, or why there is none (a hunt
+    searches as a ``Pursue`` of its :func:`quarry`)."""
+    if isinstance(goal, Hunt):
+        chased = quarry(world, entity)
+        if chased is None:
+            return "no character flees from it"
+        goal = Pursue(chased, goal.range_yd)
     aim = _aim(world, entity, goal)
     if isinstance(aim, str):
         return aim
@@ -468,7 +531,7 @@ def _planned(search: _Search, me: _Side, other: _Side | None, rounds: int, pursu
     return RoundPlan(search.entity, tuple(planned), planned[-1].meets_goal if planned else False, bool(start_gap))
 
 
-def _lose_target(world: World, entity: int, goal: Goal) -> bool:
+def _lose_target(world: World, entity: int, goal: Goal | Hunt) -> bool:
     """Set the entity field of ``goal`` to None, and say so, when the entity it names is gone; whether it did."""
     if not isinstance(goal, (Pursue, Flee, KeepStation)):
         return False
@@ -560,7 +623,8 @@ def plan(world: World, entity: int, rounds: int = HORIZON) -> RoundPlan:
         raise WorldError(f"plan: rounds = {rounds!r}: expected a whole number of rounds, 1 or more")
     goal = goals(world).get(entity)
     if goal is None:
-        raise WorldError(f"entity {entity} has no goal: give it one of {', '.join(k.__name__ for k in GOAL_TYPES)}")
+        kinds = ", ".join(kind.__name__ for kind in ALL_GOAL_TYPES)
+        raise WorldError(f"entity {entity} has no goal: give it one of {kinds}")
     if not all(world.has(entity, kind) for kind in (Mobility, RoundIntent, RoundState, Position)):
         raise WorldError(
             f"entity {entity} is not a Spelljammer character (Mobility, RoundIntent, RoundState, Position)"

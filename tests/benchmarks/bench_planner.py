@@ -11,8 +11,11 @@ Printed, all CPU time (``time.process_time``) in this process:
 - per mover per turn: the median and the 99th percentile of the planner's decision (``decide`` in
   ``esper_motion.systems.gurps.planner.system``, what ``GoalPlanner`` runs for each mover: the turn of a kept plan
   checked again, or a new search), over every mover of every turn, the mean number of turns each simulated (a
-  search at most ``NODE_BUDGET``, a kept plan's turn one), and the mean number of searches a turn (the rest of the
-  decisions follow a kept plan);
+  search at most ``NODE_BUDGET``, a kept plan's turn one), the mean number of searches a turn (at most the planning
+  budget, ``SEARCHES_PER_TURN``, which ``--searches`` sets, unless a turn chosen without one finds none) and of
+  turns chosen without one, the budget spent (``one_turn``); the rest of the decisions follow a kept plan;
+- how far the runners got by the last turn: of those going to a hex, how many are there and the mean yards left;
+  of the pursuers, the mean yards to the quarry (the budget changes plans in a crowd: docs/goals.md);
 - per turn: the median step of the world with goals (the planner included) against two worlds with no goal: the
   replay, where the game writes each turn, by plain assignment before the step, the very intents the planner chose
   in the world with goals (recorded from it: both worlds make the same moves, which the script checks), and the
@@ -35,6 +38,7 @@ from typing import Any
 
 from esper_motion.components import Control, Facing, GoTo, Intent, Mover, Obstacle, Patrol, Position, Pursue, Velocity
 from esper_motion.ecs import Phase, System, World
+from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.gurps import install
 from esper_motion.systems.gurps.planner import system as planner_system
 from esper_motion.systems.gurps.planner.search import Plan
@@ -114,6 +118,19 @@ def replayed(world: World, turns: list[Intents]) -> list[float]:
     return found
 
 
+def progress(world: World) -> dict[str, float]:
+    """How far the runners got: of those going to a hex, how many are there and the mean yards left; of the
+    pursuers, the mean yards to the quarry."""
+    here = {entity: position.hex for entity, (position,) in world.query(Position)}
+    left = [distance(here[entity], goal.hex) for entity, (goal,) in world.query(GoTo)]
+    behind = [distance(here[entity], here[goal.target]) for entity, (goal,) in world.query(Pursue) if goal.target]
+    return {
+        "goto_arrived": sum(yards == 0 for yards in left),
+        "goto_yards_left_mean": statistics.mean(left),
+        "pursuit_yards_mean": statistics.mean(behind),
+    }
+
+
 def places(world: World) -> list[tuple[int, tuple[int, int], int]]:
     """Every runner's hex and velocity."""
     return [(entity, position.hex, velocity.yps) for entity, (position, velocity) in world.query(Position, Velocity)]
@@ -134,13 +151,14 @@ def timing(times: list[float], evaluated: list[int]) -> Callable[..., Plan]:
     return timed
 
 
-def counting(searches: list[int]) -> Callable[..., Plan | None]:
-    """``search`` as ``decide`` calls it, adding one to ``searches[0]`` for each call."""
-    real = planner_system.search
+def counting(real: Callable[..., Any], calls: list[int]) -> Callable[..., Any]:
+    """``real`` (``search`` or ``one_turn`` as ``decide`` calls them), adding one to ``calls[0]`` for each call that
+    finds something."""
 
-    def counted(*args: Any, **kwargs: Any) -> Plan | None:
-        searches[0] += 1
-        return real(*args, **kwargs)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        found = real(*args, **kwargs)
+        calls[0] += found is not None
+        return found
 
     return counted
 
@@ -155,22 +173,34 @@ def steps(world: World, turns: int) -> list[float]:
     return found
 
 
-def measure(movers: int, turns: int, seed: int) -> dict[str, Any]:
-    """Every figure of the module docstring."""
+def measure(movers: int, turns: int, seed: int, searches_per_turn: int | None = None) -> dict[str, Any]:
+    """Every figure of the module docstring (``searches_per_turn``: the planning budget, by default the planner's
+    own :data:`~esper_motion.systems.gurps.planner.system.SEARCHES_PER_TURN`)."""
+    budget = planner_system.SEARCHES_PER_TURN
+    if searches_per_turn is not None:
+        planner_system.SEARCHES_PER_TURN = searches_per_turn  # type: ignore[misc]
+    try:
+        return _measured(movers, turns, seed)
+    finally:
+        planner_system.SEARCHES_PER_TURN = budget  # type: ignore[misc]
+
+
+def _measured(movers: int, turns: int, seed: int) -> dict[str, Any]:
     planned = build(movers, seed, with_goals=True)
     recorder = IntentRecorder()
     planned.add_system(recorder, after=GoalPlanner)
     per_mover: list[float] = []
     simulated: list[int] = []
-    searches = [0]
-    real, real_search = planner_system.decide, planner_system.search
+    searches, budgeted = [0], [0]
+    real, real_search, real_one = planner_system.decide, planner_system.search, planner_system.one_turn
     planner_system.decide = timing(per_mover, simulated)  # type: ignore[assignment]
-    planner_system.search = counting(searches)
+    planner_system.search = counting(real_search, searches)
+    planner_system.one_turn = counting(real_one, budgeted)
     try:
         for _ in range(turns):
             planned.step()
     finally:
-        planner_system.decide, planner_system.search = real, real_search
+        planner_system.decide, planner_system.search, planner_system.one_turn = real, real_search, real_one
     with_goals = steps(build(movers, seed, with_goals=True), turns)
     replay = build(movers, seed, with_goals=False)
     replay_steps = replayed(replay, recorder.turns)
@@ -183,12 +213,15 @@ def measure(movers: int, turns: int, seed: int) -> dict[str, Any]:
         "decide_p99_ms": 1000 * ordered[min(len(ordered) - 1, round(0.99 * len(ordered)))],
         "turns_simulated_mean": statistics.mean(simulated),
         "searches_per_turn": searches[0] / turns,
+        "budgeted_per_turn": budgeted[0] / turns,
+        "planning_budget": planner_system.SEARCHES_PER_TURN,
         "step_with_goals_ms": 1000 * statistics.median(with_goals),
         "step_replay_ms": 1000 * statistics.median(replay_steps),
         "step_still_ms": 1000 * statistics.median(still),
         "ratio_to_replay": statistics.median(with_goals) / statistics.median(replay_steps),
         "ratio_to_still": statistics.median(with_goals) / statistics.median(still),
         "replay_same_moves": places(replay) == places(planned),
+        **progress(planned),
     }
 
 
@@ -198,9 +231,10 @@ def main() -> None:
     parser.add_argument("--movers", type=int, default=200)
     parser.add_argument("--turns", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--searches", type=int, default=None, help="the planning budget: searches a turn")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    figures = measure(args.movers, args.turns, args.seed)
+    figures = measure(args.movers, args.turns, args.seed, args.searches)
     if args.json:
         print(json.dumps(figures, indent=2))
         return
@@ -208,13 +242,19 @@ def main() -> None:
     print(
         f"  the planner per mover per turn: median {figures['decide_median_ms']:.2f} ms, "
         f"99th percentile {figures['decide_p99_ms']:.2f} ms, {figures['turns_simulated_mean']:.0f} turns simulated; "
-        f"{figures['searches_per_turn']:.0f} searches a turn"
+        f"{figures['searches_per_turn']:.0f} searches a turn (budget {figures['planning_budget']}), "
+        f"{figures['budgeted_per_turn']:.0f} turns chosen without one"
     )
     print(
         f"  a step: {figures['step_with_goals_ms']:.1f} ms with goals; without: {figures['step_replay_ms']:.1f} ms "
         f"replaying the planner's intents ({figures['ratio_to_replay']:.1f} times; the same moves: "
         f"{figures['replay_same_moves']}), {figures['step_still_ms']:.1f} ms keeping still "
         f"({figures['ratio_to_still']:.1f} times)"
+    )
+    print(
+        f"  after the last turn: {figures['goto_arrived']} at the hex they go to "
+        f"({figures['goto_yards_left_mean']:.1f} yards left on average), pursuers "
+        f"{figures['pursuit_yards_mean']:.1f} yards from their quarry"
     )
 
 

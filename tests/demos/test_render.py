@@ -284,6 +284,7 @@ def test_arrow_keys_turn_an_absolute_heading_round_and_refuse_what_the_intent_fo
     view = DemoView(played)
     window.show_view(view)
     assert played.scene.names[played.selected] == "Thief"  # fleeing with heading 0
+    view.on_key_press(arcade.key.T, 0)  # her Flee goal set aside: the keys steer her
     view.on_key_press(arcade.key.RIGHT, 0)
     assert played.scene.driver.manual == {1: {"heading": 5}}  # one hexside right of 0 wraps round to 5
     view.on_key_press(arcade.key.LEFT, 0)
@@ -292,6 +293,7 @@ def test_arrow_keys_turn_an_absolute_heading_round_and_refuse_what_the_intent_fo
     view.on_key_press(arcade.key.PLUS, 0)
     assert view.renderer.message == "this rule set has no such intent"
     view.on_key_press(arcade.key.TAB, 0)
+    view.on_key_press(arcade.key.T, 0)
     view.on_key_press(arcade.key.LEFT, 0)  # the guard chases: a pursuer follows its runner and has no heading
     assert view.renderer.message.startswith("Guard: RoundIntent.heading = 1: expected None while chasing")
     assert 2 not in played.scene.driver.manual

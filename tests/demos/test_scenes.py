@@ -8,9 +8,9 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -22,7 +22,7 @@ from esper_motion.demos import scene_file
 from esper_motion.demos.cli import has_display
 from esper_motion.demos.scene import build_scene, turn_log
 from esper_motion.demos.scene_file import SceneError, _Reader, read_scene, scene_path
-from esper_motion.ecs import Event, Phase, Roll, RollMade, System, hexgrid
+from esper_motion.ecs import Event, Phase, Roll, RollMade, System, hexgrid, register
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -564,6 +564,40 @@ BAD += [
         id="a map edge component out of range",
     ),
 ]
+
+
+@register("test.Lookout")
+@dataclass(slots=True)
+class Lookout:
+    """A goal of a game's own with places: a hex to watch from, and hexes it may fall back to."""
+
+    spot: hexgrid.Hex
+    fallbacks: tuple[hexgrid.Hex, ...] = ()
+    cover: hexgrid.Hex | None = None
+
+    PLACES: ClassVar[tuple[str, ...]] = ("spot", "fallbacks", "cover")
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "place"),
+    [
+        ("spot = [30, 0]", "test.Lookout.spot", "(30, 0)"),
+        ("spot = [3, 0], fallbacks = [[4, 1], [9, -9]]", "test.Lookout.fallbacks[1]", "(9, -9)"),
+        ("spot = [3, 0], cover = [-8, 0]", "test.Lookout.cover", "(-8, 0)"),
+    ],
+)
+def test_a_goal_of_a_games_own_names_its_places_and_the_scene_file_refuses_them_off_the_map(
+    tmp_path: Path, line: str, field: str, place: str
+) -> None:
+    # The loader knows no Lookout: its PLACES class attribute alone says which fields are hexes of the map.
+    path = write(tmp_path, SCENE.replace(*_goal(f'"test.Lookout" = {{ {line} }}')))
+    with pytest.raises(SceneError) as raised:
+        build_scene(read_scene(str(path)))
+    assert (raised.value.where, raised.value.field) == ("entity 'Runner'", field)
+    assert str(raised.value).endswith(f"{place} is off the 20 x 5 map: a goal's places are on it")
+    on_map = SCENE.replace(*_goal('"test.Lookout" = { spot = [3, 0], fallbacks = [[4, 1]] }'))
+    world = build_scene(read_scene(str(write(tmp_path, on_map, "on_map.toml")))).world
+    assert world.get(1, Lookout) == Lookout((3, 0), ((4, 1),))
 
 
 def test_goals_in_a_scene_file_become_goal_components_with_entity_names_read_as_ids(tmp_path: Path) -> None:

@@ -15,11 +15,13 @@ import pytest
 arcade = pytest.importorskip("arcade")
 
 from esper_motion import cli  # noqa: E402
-from esper_motion.components import Control, MoveState, Position, Pursue, Velocity  # noqa: E402
+from esper_motion.components import Charge, Control, Flee, GoTo, MoveState, Position, Pursue, Velocity  # noqa: E402
 from esper_motion.demos import render, scene_file  # noqa: E402
 from esper_motion.demos.scene import build_scene  # noqa: E402
 from esper_motion.demos.scene_file import read_scene  # noqa: E402
 from esper_motion.demos.window import DemoView  # noqa: E402
+from esper_motion.ecs import hexgrid  # noqa: E402
+from esper_motion.systems import spelljammer  # noqa: E402
 from esper_motion.systems.gurps import plan  # noqa: E402
 
 HUNT = """\
@@ -189,13 +191,70 @@ def test_a_goal_whose_entity_is_gone_is_not_restored(window: Any, tmp_path: Path
     assert not played.world.has(HOUND, Pursue) and played.steered == {}
 
 
-def test_an_entity_without_a_goal_or_a_planner_has_nothing_to_set_aside(window: Any, tmp_path: Path) -> None:
+def test_an_entity_without_a_goal_has_nothing_to_set_aside(window: Any, tmp_path: Path) -> None:
     played = hunt(tmp_path)
     played.selected = RUNNER
     assert played.take_over() == "Runner has no goal to set aside: the keys steer it"
-    chase = render.Stage(build_scene(read_scene("chase")))  # a rule set with no planner
-    assert chase.shown_plan(chase.scene.actors[1]) is None
-    assert chase.take_over().endswith("has no goal to set aside: the keys steer it")
+
+
+def test_the_window_shows_the_spelljammer_plans_and_t_steers_a_character_by_heading(window: Any) -> None:
+    # Before, the Spelljammer rule set offered the window no goals and no planner: no plan, nothing to take over.
+    played = render.Stage(build_scene(read_scene("chase")))
+    thief, guard = played.scene.actors
+    shown = played.shown_plan(thief)
+    assert shown is not None and shown.plan == spelljammer.plan(played.world, thief)
+    [first, second] = shown.plan.turns
+    assert first.path == hexgrid.line(first.start, first.end)[1:] and first.path[-1] == second.start
+    assert played.plan_lines(thief) == ["Flee, 2 turns planned, goal not reached yet: 1 sure, 2 sure"]
+    render.Renderer(played).draw(1.0)
+    played.selected = guard
+    assert played.plan_lines(guard)[0].startswith("Pursue, 2 turns planned")
+    played.selected = thief
+    view = DemoView(played)
+    window.show_view(view)
+    view.on_key_press(arcade.key.T, 0)
+    assert view.renderer.message == "you steer Thief; its Flee goal is set aside (T hands it back)"
+    view.on_key_press(arcade.key.LEFT, 0)  # her heading, east, a hexside to the left
+    assert played.scene.driver.manual == {thief: {"heading": 1}}
+    view.on_key_press(arcade.key.SPACE, 0)
+    assert played.world.get(thief, Position).hex[1] > 0
+    view.on_key_press(arcade.key.T, 0)
+    assert played.world.has(thief, Flee) and played.steered == {}
+
+
+def test_a_rider_steering_its_mount_shows_the_mounts_plan_and_t_takes_the_pair_over(window: Any) -> None:
+    # In the joust each knight's Charge steers his horse, which has a GoTo of its own for when he is thrown.
+    played = render.Stage(build_scene(read_scene("joust")))
+    ids = {name: entity for entity, name in played.scene.names.items()}
+    bay, knight = ids["Bay"], ids["Sir Aldric"]
+    played.selected = knight
+    ridden = plan(played.world, knight)
+    assert ridden.entity == bay
+    steps = ", ".join(f"{index} {render.odds(turn.failure_chance)}" for index, turn in enumerate(ridden.turns, 1))
+    planned = f"{len(ridden.turns)} turns planned, goal {'reached' if ridden.reaches else 'not reached yet'}: {steps}"
+    assert played.plan_lines(knight) == [f"Charge, steering Bay, {planned}"]
+    played.selected = bay  # the horse shows the plan it follows, its rider's (it used to say it had none)
+    assert played.plan_lines(bay) == [f"Sir Aldric's Charge, {planned}"]
+    render.Renderer(played).draw(1.0)
+    view = DemoView(played)
+    window.show_view(view)
+    view.on_key_press(arcade.key.PLUS, 0)
+    assert view.renderer.message == "Sir Aldric follows its Charge goal: T takes it over"
+    view.on_key_press(arcade.key.T, 0)
+    assert view.renderer.message == (
+        "you steer Sir Aldric and Bay: the keys steer Bay; set aside: Sir Aldric's Charge, Bay's GoTo "
+        "(T hands them back)"
+    )
+    assert not played.world.has(knight, Charge) and not played.world.has(bay, GoTo)
+    assert played.plan_lines(bay) == ["steered by you (GoTo set aside)"]
+    played.selected = knight  # either of the pair: the keys steer the horse
+    view.on_key_press(arcade.key.PLUS, 0)
+    assert played.scene.driver.manual == {bay: {"throttle": 1}}
+    view.on_key_press(arcade.key.SPACE, 0)
+    assert played.world.get(bay, Velocity).yps == 1
+    view.on_key_press(arcade.key.T, 0)
+    assert view.renderer.message == "Sir Aldric follows its Charge goal again; Bay follows its GoTo goal again"
+    assert played.world.has(knight, Charge) and played.world.has(bay, GoTo) and played.steered == {}
 
 
 def test_the_key_bar_and_the_help_name_the_take_over_key(window: Any, tmp_path: Path) -> None:
@@ -235,3 +294,21 @@ def test_a_plan_label_keeps_off_the_bodies_and_inside_the_window(window: Any, tm
     renderer.draw_plan_labels({east: words}, taken)
     _, _, right, top = taken[-1]
     assert right < x and top < y  # left of the ring, below it
+
+
+def test_a_rider_without_a_goal_shows_the_plan_its_mount_follows_and_t_takes_the_pair_over(window: Any) -> None:
+    # In the pursuit the horse holds the Pursue goal and its rider none: the planner steers the horse by its own.
+    played = render.Stage(build_scene(read_scene("pursuit")))
+    ids = {name: entity for entity, name in played.scene.names.items()}
+    horse, rider = ids["Horse"], ids["Rider"]
+    played.selected = rider
+    shown = played.shown_plan(rider)
+    assert shown is not None and shown.plan == plan(played.world, horse)
+    assert played.plan_lines(rider)[0].startswith("Horse's Pursue, ")
+    render.Renderer(played).draw(1.0)
+    assert (
+        played.take_over()
+        == "you steer Rider and Horse: the keys steer Horse; set aside: Horse's Pursue (T hands them back)"
+    )
+    assert played.plan_lines(rider) == ["steered by you"]
+    assert played.take_over() == "Horse follows its Pursue goal again"

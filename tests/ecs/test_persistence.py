@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 
 import esper_motion.components
 from esper_motion.components import (
-    GOAL_TYPES,
     MAX_ALTITUDE_YD,
     MAX_MOVE,
     MAX_SPEED_YPS,
@@ -37,6 +36,7 @@ from esper_motion.components import (
     Footing,
     GoTo,
     Hold,
+    Hunt,
     Intent,
     KeepStation,
     KeptPlan,
@@ -61,7 +61,7 @@ from esper_motion.components.flight import (
     FlightIntent,
     FlightMode,
 )
-from esper_motion.components.goals import MAX_RANGE_YD
+from esper_motion.components.goals import ALL_GOAL_TYPES, MAX_RANGE_YD
 from esper_motion.components.gurps import LossCause
 from esper_motion.components.mount import (
     CHARGES,
@@ -1377,6 +1377,7 @@ def strategies(ids: st.SearchStrategy[int]) -> dict[type[Any], st.SearchStrategy
             )
         ),
         Hold: st.builds(Hold),
+        Hunt: st.builds(Hunt, range_yd=st.integers(0, MAX_RANGE_YD)),
         Caution: st.builds(Caution, failure_chance=st.floats(0, 1)),
         KeptPlan: kept_plans(),
     }
@@ -1459,8 +1460,8 @@ def worlds(draw: st.DrawFn) -> World:
     choices = strategies(ids)
     for kept_entity in keep:
         kinds = draw(st.lists(st.sampled_from(list(choices)), unique=True, max_size=6))
-        goal = [kind for kind in kinds if kind in GOAL_TYPES][:1]  # one goal at a time
-        kinds = [kind for kind in kinds if kind not in GOAL_TYPES or kind in goal]
+        goal = [kind for kind in kinds if kind in ALL_GOAL_TYPES][:1]  # one goal at a time
+        kinds = [kind for kind in kinds if kind not in ALL_GOAL_TYPES or kind in goal]
         entity = world.spawn(*(draw(choices[kind]) for kind in kinds))
         if not kept_entity:
             world.despawn(entity)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from esper_motion.components import Caution, Flee, GoTo, Hold, KeepStation, Patrol, Position, Pursue
+from esper_motion.components import Caution, Flee, GoTo, Hold, Hunt, KeepStation, Patrol, Position, Pursue
 from esper_motion.components.spelljammer import (
     Mobility,
     RoundIntent,
@@ -21,9 +21,9 @@ from esper_motion.components.spelljammer import (
     Vegetation,
     VegetationZone,
 )
-from esper_motion.ecs import RollMade, World, WorldError
+from esper_motion.ecs import RollMade, World, WorldError, hexgrid
 from esper_motion.ecs.hexgrid import distance
-from esper_motion.systems.spelljammer import GoalLost, GoalUnreachable, Options, install, plan
+from esper_motion.systems.spelljammer import GoalLost, GoalUnreachable, Options, install, plan, quarry
 from esper_motion.systems.spelljammer._shared import VegetationMap
 from esper_motion.systems.spelljammer.rules import allowed_modes
 
@@ -75,6 +75,7 @@ def random_world(seed: int) -> tuple[World, list[int]]:
                     KeepStation(other, range_yd=rng.randrange(1, 4)),
                     Patrol((hex, (0, 0))),
                     Hold(),
+                    Hunt(range_yd=rng.randrange(3)),
                 ]
             )
             world.add(entity, goal)
@@ -158,6 +159,51 @@ def test_a_runner_flees_straight_away_and_slows_once_out_of_range() -> None:
     world.close()
 
 
+def forked_flight(thickets: dict[int, Vegetation], *, guard_tmr: int = 15) -> tuple[World, int]:
+    """A thief at the fork of three ways away from a guard 10 hexes west who fast sprints after her: along heading 0
+    open ground, along headings 1 and 5 the thickets given (discs of radius 4 whose near edge is beside her). 30 ft
+    hexes: she makes 8 hexes a round at a fast sprint, the guard 10 at TMR 15."""
+    world = new_world(hex_ft=30)
+    for heading, vegetation in thickets.items():
+        dq, dr = hexgrid.DIRECTIONS[heading]
+        world.spawn(Position(5 * dq, 5 * dr), VegetationZone(vegetation, radius_hex=4))
+    guard = character(world, (-10, 0), tmr=guard_tmr, mode="fast_sprint")
+    thief = character(world, (0, 0), Flee(guard, range_yd=30))
+    world.get(guard, RoundIntent).chase = thief
+    return world, thief
+
+
+@pytest.mark.parametrize(
+    ("thickets", "heading"),
+    [
+        ({1: Vegetation.VERY_DENSE}, 1),
+        ({1: Vegetation.VERY_DENSE, 5: Vegetation.HEAVY}, 1),
+        ({1: Vegetation.HEAVY, 5: Vegetation.VERY_DENSE}, 5),
+        ({1: Vegetation.DENSE, 5: Vegetation.HEAVY}, 1),
+    ],
+)
+def test_a_runner_flees_into_the_thicket_that_slows_a_faster_pursuer_most(
+    thickets: dict[int, Vegetation], heading: int
+) -> None:
+    # Beside the guard in the thicket the thief loses 1/8 hex a round in very dense vegetation (both walk), 3/4 in
+    # heavy, 2 hexes on open ground: she takes the thicket that slows him most, over the open way and over a
+    # lighter one. (The planner used to run for the open way: two rounds ahead it gains most there.)
+    world, thief = forked_flight(thickets)
+    first = plan(world, thief, rounds=1).rounds[0]
+    assert (first.heading, first.mode) == (heading, SpeedMode.FAST_SPRINT)
+    world.step()
+    assert world.get(thief, Position).hex == first.end
+    assert VegetationMap(zone for _, zone in world.scan(Position, VegetationZone)).at(first.end) is thickets[heading]
+    world.close()
+
+
+def test_a_runner_keeps_to_open_ground_from_a_slower_pursuer_and_from_a_thicket_that_slows_too_little() -> None:
+    for thickets, guard_tmr in (({1: Vegetation.VERY_DENSE, 5: Vegetation.HEAVY}, 9), ({1: Vegetation.HEAVY}, 15)):
+        world, thief = forked_flight(thickets, guard_tmr=guard_tmr)
+        assert plan(world, thief, rounds=1).rounds[0].heading == 0
+        world.close()
+
+
 def test_a_pursuit_action_beyond_the_caution_is_not_attempted() -> None:
     for caution, kept in ((0.3, False), (0.5, True)):
         world = new_world()
@@ -193,6 +239,43 @@ def test_a_goal_that_cannot_be_neared_says_so_and_the_plan_of_an_entity_without_
     assert [e.entity for e in events if isinstance(e, GoalUnreachable)] == [slow]
     with pytest.raises(WorldError, match=f"entity {runner} has no goal"):
         plan(world, runner)
+    world.close()
+
+
+def test_a_hunter_chases_the_nearest_character_fleeing_from_it_choosing_the_speed_mode_each_round() -> None:
+    world = new_world()
+    hunter = character(world, (0, 0), Hunt(), tmr=12)
+    far = character(world, (14, 0), heading=0, mode="walk")
+    near = character(world, (0, 9), heading=1, mode="walk")
+    world.add(far, Flee(hunter, range_yd=20))
+    world.get(near, RoundIntent).flee_from = (hunter,)
+    stranger = character(world, (2, 0), heading=0, mode="walk")  # flees from nobody: no quarry
+    assert quarry(world, hunter) == near
+    [first] = plan(world, hunter, rounds=1).rounds
+    # 9 hexes off, walking away at 12 a round: a Run (24) is the slowest chase mode that comes beside her.
+    assert (first.chase, first.mode, first.rolls) == (near, SpeedMode.RUN, ())
+    world.step()
+    assert distance(world.get(hunter, Position).hex, world.get(near, Position).hex) == 1
+    world.get(near, RoundIntent).flee_from = ()  # she gives up: the other is its quarry now
+    assert quarry(world, hunter) == far
+    assert plan(world, hunter, rounds=1).rounds[0].chase == far
+    world.step()
+    assert world.get(hunter, RoundIntent).chase == far
+    assert stranger not in (quarry(world, hunter), world.get(hunter, RoundIntent).chase)
+    world.close()
+
+
+def test_a_hunter_with_no_quarry_holds_and_says_why_and_holds_one_goal_at_a_time() -> None:
+    world = new_world()
+    hunter = character(world, (0, 0), Hunt(range_yd=2), heading=0, mode="run")
+    character(world, (4, 0), heading=0, mode="walk")
+    events = world.step()
+    assert [(e.entity, e.goal) for e in events if isinstance(e, GoalUnreachable)] == [(hunter, "Hunt")]
+    assert world.get(hunter, Position).hex == (0, 0)
+    with pytest.raises(WorldError, match="cannot follow its Hunt goal now: no character flees from it"):
+        plan(world, hunter)
+    with pytest.raises(WorldError, match="one goal at a time"):
+        world.add(hunter, Hold())
     world.close()
 
 

@@ -25,7 +25,8 @@ die and breaks every tie by the order in which states were found, so the same wo
 
 A plan found is kept (``KeptPlan``, written by :func:`~esper_motion.systems.gurps.planner.system.decide`) and
 followed while the world stays as it assumed (:func:`kept_turns`), or, for a pursuer far behind, while the quarry
-it pursues stays beyond its reach (:func:`far_leg`). The seams a planner for other movers builds on:
+it pursues stays beyond its reach (:func:`far_leg`). A mover the turn's budget of searches leaves out takes a turn
+chosen without one (:func:`one_turn`). The seams a planner for other movers builds on:
 :class:`State` (a node), :func:`candidates` (the intents tried from one), :func:`advance` (one simulated turn).
 """
 
@@ -39,7 +40,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeGuard
 
 from esper_motion.components.goals import Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Patrol, Pursue
 from esper_motion.components.gurps import Control, Intent, Mover, MoveState, Posture
@@ -296,6 +297,28 @@ def _into_another(moving: Moving, entity: int, ram: int | None, turn: int, hex: 
         return False
     other = moving[turn - 1].get(hex)
     return other is not None and other not in {entity, ram}
+
+
+def taken(
+    outcome: Outcome | None,
+    entity: int,
+    turn: int,
+    *,
+    caution: float,
+    ram: int | None,
+    moving: Moving,
+    floor_yd: int = 0,
+) -> TypeGuard[Outcome]:
+    """Whether the planner may take ``outcome``, ``entity``'s turn ``turn`` (1-based) simulated by :func:`advance`:
+    the rules allow it, its chance of failing a roll is at most ``caution``, it runs into nothing but ``ram``, it
+    covers and ends at ``floor_yd`` yards or more, and it ends where ``moving`` puts no other mover."""
+    if outcome is None or (outcome.failure_chance and outcome.failure_chance > caution):
+        return False
+    if outcome.struck is not None and outcome.struck != ram:
+        return False
+    if floor_yd and (len(outcome.path) < floor_yd or outcome.state.velocity < floor_yd):
+        return False
+    return not _into_another(moving, entity, ram, turn, outcome.state.hex)
 
 
 def _place(aim: Aim, turn: int) -> Hex | None:
@@ -647,18 +670,13 @@ def search(
                 break
             evaluated += 1
             outcome = advance(world, chosen, index, template._replace(intent=intent), node.state, lim=lim, walks=walks)
-            if outcome is None or (outcome.failure_chance and outcome.failure_chance > caution):
-                continue
-            if outcome.struck is not None and outcome.struck != aim.ram:
-                stop = stop_short(template, intent, outcome) if length > 1 else None
-                if stop is not None and stop not in tried and stop not in short_of:
-                    short_of.append(stop)
-                continue
-            if floor_yd and (len(outcome.path) < floor_yd or outcome.state.velocity < floor_yd):
+            if not taken(outcome, root.entity, ahead, caution=caution, ram=aim.ram, moving=moving, floor_yd=floor_yd):
+                if length > 1 and outcome is not None and outcome.failure_chance <= caution:
+                    stop = stop_short(template, intent, outcome) if outcome.struck not in (None, aim.ram) else None
+                    if stop is not None and stop not in tried and stop not in short_of:
+                        short_of.append(stop)
                 continue
             if length > 1 and not way_on(index, outcome.state.hex, outcome.state.facing, length, **figure):
-                continue
-            if _into_another(moving, root.entity, aim.ram, node.turn + 1, outcome.state.hex):
                 continue
             after = capped(outcome.state, enough)
             if after is not outcome.state:
@@ -802,12 +820,63 @@ def kept_turns(
         intent = kept_intent(kept, turn)
         body = root if turn == 0 else body_in(root, state)
         outcome = advance(world, chosen, index, body._replace(intent=intent), state)
-        if outcome is None or outcome.failure_chance > caution:
+        if not taken(outcome, root.entity, turn + 1, caution=caution, ram=ram, moving=moving):
             break
         after = capped(outcome.state, enough)
-        if (outcome.struck is not None and outcome.struck != ram) or after != kept_state(kept, turn + 1):
-            break
-        if _into_another(moving, root.entity, ram, turn + 1, after.hex):
+        if after != kept_state(kept, turn + 1):
             break
         found.append(PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, kept.meets[turn], after))
     return tuple(found)
+
+
+def one_turn(
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    root: Body,
+    goal: Goal,
+    *,
+    caution: float,
+    kept: KeptPlan | None,
+    moving: Moving = (),
+    floor_yd: int = 0,
+) -> PlannedTurn | None:
+    """A turn for ``root`` chosen without a search (docs/goals.md > The planning budget): the next turn of ``kept``
+    when, simulated from where ``root`` is now, the planner may take it (:func:`taken`); else the first of its
+    :func:`candidates` it may take, tried in the order of how near the goal each would end on a straight way (the
+    turn made as it opens, then straight on for the yards the throttle sets, at high speed its present velocity;
+    the straight line to the goal, walls left out; of as near, the candidates' order); None when it may take none
+    (or the entity the goal names is gone). A body several hexes long takes no turn that leaves it no way on, as in
+    the search."""
+    aim = aim_of(world, goal, 1)
+    if aim is None:
+        return None
+    state = state_of(root)
+    lim = limits(world, root, chosen)
+    tried = candidates(root, lim, caution > 0, yards_short(aim, state, 1), _place(aim, 1))
+    high = root.control.state is MoveState.HIGH_SPEED
+    way = root.velocity.heading if high else root.facing.direction
+    paces: dict[int, int] = {}  # the yards each throttle sets below high speed
+
+    def near(intent: Intent) -> int:
+        if high:
+            yards, velocity = root.velocity.yps, max(0, root.velocity.yps + intent.throttle)
+        else:
+            if intent.throttle not in paces:
+                paces[intent.throttle] = ordinary_yards(root._replace(intent=intent), lim)
+            yards = velocity = paces[intent.throttle]
+        end = along(state.hex, yards, (way + intent.turn) % 6, 1)
+        return yards_short(aim, state._replace(hex=end, velocity=velocity), 1)
+
+    first = (kept_intent(kept, 0),) if kept is not None and kept.throttles else ()
+    walks: Walks = {}
+    length = index.length(root.entity)
+    figure = {"altitude_yd": root.position.altitude_yd, "height_yd": figure_height_yd(root.mover)}
+    for intent in (*first, *sorted(tried, key=near)):
+        outcome = advance(world, chosen, index, root._replace(intent=intent), state, lim=lim, walks=walks)
+        if not taken(outcome, root.entity, 1, caution=caution, ram=aim.ram, moving=moving, floor_yd=floor_yd):
+            continue
+        if length == 1 or way_on(index, outcome.state.hex, outcome.state.facing, length, **figure):
+            met = meets(aim, outcome.state, outcome.path, outcome.struck, 1)
+            return PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met, outcome.state)
+    return None

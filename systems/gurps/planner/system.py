@@ -4,10 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-from esper_motion.components.goals import GOAL_TYPES, Caution, Charge, Flee, Goal, KeepStation, KeptPlan, Patrol, Pursue
+from esper_motion.components.goals import (
+    GOAL_TYPES,
+    MAX_WAITED,
+    Caution,
+    Charge,
+    Flee,
+    Goal,
+    KeepStation,
+    KeptPlan,
+    Patrol,
+    Pursue,
+)
 from esper_motion.components.gurps import Intent, Maneuver, MoveState, Obstacle, Posture, PostureState
 from esper_motion.components.motion import Position
 from esper_motion.ecs import Phase, System, World, WorldError, watch
@@ -30,10 +42,12 @@ from esper_motion.systems.gurps.planner.search import (
     Moving,
     Plan,
     PlannedTurn,
+    kept_intent,
     kept_turns,
     motion,
     moving_others,
     named_entity,
+    one_turn,
     search,
     state_of,
 )
@@ -46,9 +60,22 @@ REPLAN_LEFT: Final = 2
 """A kept plan that does not reach the goal is searched again once fewer of its turns than this are left (one that
 reaches it is followed to its end)."""
 
+SEARCHES_PER_TURN: Final = 8
+"""The most searches the planner makes in one turn (docs/goals.md > The planning budget): the movers that need one
+get it in the order of the turns they have waited for one (``KeptPlan.waited``), then of initiative; the rest take a
+turn chosen without a search (:func:`~esper_motion.systems.gurps.planner.search.one_turn`)."""
+
+
+@dataclass(slots=True)
+class Budget:
+    """The searches the planner may still make this turn (:data:`SEARCHES_PER_TURN` as it opens)."""
+
+    left: int
+
+
 _PER_TURN = ("throttles", "turns", "at_once", "pushes", "veers", "meets")
 _PER_STATE = ("hexes", "facings", "headings", "velocities", "straight_yd", "high_speed")
-_KEPT_FIELDS = tuple(field.name for field in dataclasses.fields(KeptPlan))
+_KEPT_FIELDS = tuple(field.name for field in dataclasses.fields(KeptPlan) if field.name != "waited")
 
 
 def goals(world: World) -> dict[int, Goal]:
@@ -133,7 +160,9 @@ def _lose_target(world: World, entity: int, goal: Goal) -> bool:
 
 class GoalPlanner(System):
     """DECIDE phase: writes the ``Intent`` of every mover with a goal, in initiative order, from the first turn of the
-    plan its search finds (:mod:`esper_motion.systems.gurps.planner.search`); every other entity's intent stays as the
+    plan its search finds (:mod:`esper_motion.systems.gurps.planner.search`), at most :data:`SEARCHES_PER_TURN` a
+    turn (past that, the movers that waited longest for a search first, and the others a turn chosen without one:
+    docs/goals.md > The planning budget); every other entity's intent stays as the
     game wrote it; a mover at rest that is down (prone, kneeling...) first gets up, with a Change Posture to standing.
     Reads the goal components, ``Caution`` and what the intent check, the preview and the velocity change read;
     writes ``Intent`` (every field), ``Posture.target`` of a mover getting up, a flier's ``FlightIntent`` level
@@ -179,7 +208,8 @@ class GoalPlanner(System):
             self._fields.clear()
             self._layout = layout
         moving = moving_others(world, HORIZON)
-        for body in bodies(world):
+        budget = Budget(SEARCHES_PER_TURN)
+        for body in sorted(bodies(world), key=lambda body: -_waited(world, body)):  # stable: then initiative order
             steer = steers.get(body.entity)
             if steer is None:
                 continue
@@ -192,7 +222,9 @@ class GoalPlanner(System):
                 continue
             caution = caution_of(world, steer.decider)
             goal = _searched(world, index, body, steer, record=True)
-            chosen_plan = decide(world, chosen, index, body, goal, caution=caution, fields=self._fields, moving=moving)
+            chosen_plan = decide(
+                world, chosen, index, body, goal, caution=caution, fields=self._fields, moving=moving, budget=budget
+            )
             self._follow(world, body, steer, chosen_plan)
         self._unplannable = said
 
@@ -228,32 +260,45 @@ def decide(
     caution: float,
     fields: Fields,
     moving: Moving,
+    budget: Budget | None = None,
 ) -> Plan:
-    """The plan ``body`` follows this turn toward ``goal``: its kept plan (``KeptPlan``) while the world stays as that
-    assumed (:func:`~esper_motion.systems.gurps.planner.search.kept_turns`) and it has turns enough left
-    (:data:`REPLAN_LEFT`), else a new search, kept when it brings the mover nearer. Writes the ``KeptPlan`` (adding
-    one the first time: after that only its fields change). ``caution``: the ``Caution`` of whoever holds the goal
-    (a rider steering its mount: the rider's)."""
+    """The plan ``body`` follows this turn toward ``goal`` (:func:`_chosen`), spending one of ``budget``'s searches
+    when it searches. Writes the ``KeptPlan`` (adding one the first time: after that only its fields change): the
+    plan searched, the kept plan one turn on (also when a turn chosen without a search is its next turn), or, for any
+    other turn chosen without a search, no plan; one more turn waited for each turn chosen without a search.
+    ``caution``: the ``Caution`` of whoever holds the goal (a rider steering its mount: the rider's)."""
     kept = world.try_get(body.entity, KeptPlan)
-    following = _following(world, chosen, index, body, goal, caution=caution, most=1, moving=moving)
-    if following is not None:
+    found, how = _chosen(world, chosen, index, body, goal, caution=caution, moving=moving, fields=fields, budget=budget)
+    assert found is not None  # a lost target was set to None before
+    if how == "kept":
         assert kept is not None
         _move_on(kept)
-        return following
-    found = search(
-        world, chosen, index, body, goal, caution=caution, fields=fields, moving=moving, floor_yd=floor_yd(world, body)
-    )
-    assert found is not None  # a lost target was set to None before
-    made = _kept_of(world, goal, caution, found)
+        return found
+    waited = 0 if how == "searched" else min(MAX_WAITED, 1 + (0 if kept is None else kept.waited))
+    if how == "budgeted" and kept is not None and kept.throttles and found.turns[0].intent == kept_intent(kept, 0):
+        _move_on(kept)  # its next turn taken: the rest are tried next time
+        kept.waited = waited
+        return found
+    made = _kept_of(world, goal, caution, found) if how == "searched" else _NO_PLAN
     if kept is None:
-        world.add(body.entity, made)
-    else:
-        for name in _KEPT_FIELDS:
-            setattr(kept, name, getattr(made, name))
+        world.add(body.entity, dataclasses.replace(made, waited=waited))
+        return found
+    for name in _KEPT_FIELDS:
+        value = getattr(made, name)
+        if getattr(kept, name) != value:
+            setattr(kept, name, value)
+    kept.waited = waited
     return found
 
 
-def _following(
+_NO_PLAN: Final = KeptPlan()
+
+
+How = Literal["kept", "searched", "budgeted"]
+"""How :func:`_chosen` came by its plan: the kept plan's turns, a search, or a turn chosen without a search."""
+
+
+def _chosen(
     world: World,
     chosen: Rules,
     index: SpatialIndex,
@@ -261,17 +306,50 @@ def _following(
     goal: Goal,
     *,
     caution: float,
-    most: int,
     moving: Moving,
-) -> Plan | None:
-    """The first ``most`` turns of ``body``'s kept plan, when it follows it this turn (:func:`decide`), else None."""
+    most: int = 1,
+    horizon: int = HORIZON,
+    fields: Fields | None = None,
+    budget: Budget | None = None,
+) -> tuple[Plan | None, How]:
+    """The plan ``body`` follows toward ``goal``, and how it came by it: the first ``most`` turns of its kept plan
+    (``KeptPlan``) while the world stays as that assumed
+    (:func:`~esper_motion.systems.gurps.planner.search.kept_turns`) and it has turns enough left
+    (:data:`REPLAN_LEFT`); else, once ``budget`` is spent, a turn chosen without a search
+    (:func:`~esper_motion.systems.gurps.planner.search.one_turn`), when it finds one; else a new search over
+    ``horizon`` turns (None when the entity the goal names is gone)."""
     kept = world.try_get(body.entity, KeptPlan)
-    if kept is None or not (kept.reaches or len(kept.throttles) >= REPLAN_LEFT):
-        return None
-    turns = kept_turns(world, chosen, index, body, goal, caution=caution, kept=kept, most=most, moving=moving)
-    if not turns:
-        return None
-    return Plan(body.entity, turns, kept.reaches and len(turns) == len(kept.throttles), True, len(turns))
+    if kept is not None and (kept.reaches or len(kept.throttles) >= REPLAN_LEFT):
+        turns = kept_turns(world, chosen, index, body, goal, caution=caution, kept=kept, most=most, moving=moving)
+        if turns:
+            reaches = kept.reaches and len(turns) == len(kept.throttles)
+            return Plan(body.entity, turns, reaches, True, len(turns)), "kept"
+    floor = floor_yd(world, body)
+    if budget is not None and budget.left <= 0:
+        turn = one_turn(world, chosen, index, body, goal, caution=caution, kept=kept, moving=moving, floor_yd=floor)
+        if turn is not None:  # it does its best this turn: whether the goal is beyond reach waits for a search
+            return Plan(body.entity, (turn,), turn.meets_goal, True, 1), "budgeted"
+    if budget is not None:
+        budget.left -= 1
+    found = search(
+        world,
+        chosen,
+        index,
+        body,
+        goal,
+        caution=caution,
+        horizon=horizon,
+        fields=fields,
+        moving=moving,
+        floor_yd=floor,
+    )
+    return found, "searched"
+
+
+def _waited(world: World, body: Body) -> int:
+    """The turns ``body`` waited for a search (``KeptPlan.waited``; 0 without a kept plan)."""
+    kept = world.try_get(body.entity, KeptPlan)
+    return 0 if kept is None else kept.waited
 
 
 def _kept_of(world: World, goal: Goal, caution: float, found: Plan) -> KeptPlan:
@@ -358,18 +436,8 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
     try:
         moving = moving_others(world, turns)
         searched = _searched(world, index, body, steer, record=False)
-        found_plan = _following(
-            world, chosen, index, body, searched, caution=caution, most=turns, moving=moving
-        ) or search(
-            world,
-            chosen,
-            index,
-            body,
-            searched,
-            caution=caution,
-            horizon=turns,
-            moving=moving,
-            floor_yd=floor_yd(world, body),
+        found_plan, _ = _chosen(
+            world, chosen, index, body, searched, caution=caution, moving=moving, most=turns, horizon=turns
         )
     finally:
         watch.resume()

@@ -1,16 +1,23 @@
 """What the planner saves without changing its plans (the walks of one state's candidates, the yards fields round
-walls), and where it searches less: a pursuer far behind keeps its plan when the quarry changes speed."""
+walls), and where it searches less: a pursuer far behind keeps its plan when the quarry changes speed, and no more
+searches a turn than the planning budget, the movers that waited the longest first, the others taking a turn chosen
+without one."""
 
 from __future__ import annotations
 
 from dataclasses import fields
+from pathlib import Path
+from typing import Any
 
 import pytest
 from support import gurps_world
 from support.highspeed import mover
 
-from esper_motion.components import Intent, KeptPlan, MoveState, Obstacle, Position, Pursue, Velocity
+from esper_motion.components import GoTo, Intent, KeptPlan, MoveState, Obstacle, Position, Pursue, Velocity
+from esper_motion.ecs import World
+from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.gurps import plan
+from esper_motion.systems.gurps.planner import system as planner_system
 from esper_motion.systems.gurps.planner.search import (
     WALKED_FIELDS,
     Fields,
@@ -20,7 +27,7 @@ from esper_motion.systems.gurps.planner.search import (
     state_of,
     yards_field,
 )
-from esper_motion.systems.gurps.shared.movers import body_of, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import bodies, body_of, installed_rules, limits
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
 
@@ -87,3 +94,77 @@ def test_a_pursuer_far_behind_keeps_its_plan_when_the_quarry_changes_speed_and_a
     world.get(quarry, Velocity).yps = 5  # the game speeds it up: not where the plan put it next turn
     shown = plan(world, pursuer)
     assert (shown.evaluated > len(shown.turns)) is searches  # the kept turns only, simulated again: no search
+
+
+def runners(world: World) -> list[int]:
+    """Five runners far apart, each going to a hex 30 yards away, in initiative order."""
+    for number in range(5):
+        mover(world, at=(0, 20 * number), extra=(GoTo((30, 20 * number)),))
+    return [body.entity for body in bodies(world)]
+
+
+def counted_searches(monkeypatch: pytest.MonkeyPatch, budget: int) -> list[int]:
+    """Set the planning budget; the searches made so far, one entry each (the mover's entity)."""
+    monkeypatch.setattr(planner_system, "SEARCHES_PER_TURN", budget)
+    real = planner_system.search
+    made: list[int] = []
+
+    def counted(world: World, chosen: Any, index: Any, root: Any, *args: Any, **kwargs: Any) -> Any:
+        made.append(root.entity)
+        return real(world, chosen, index, root, *args, **kwargs)
+
+    monkeypatch.setattr(planner_system, "search", counted)
+    return made
+
+
+def test_no_more_searches_a_turn_than_the_budget_the_movers_that_waited_longest_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    world = gurps_world()
+    movers = runners(world)
+    made = counted_searches(monkeypatch, 2)
+    gaps = [distance(world.get(entity, Position).hex, (30, 20 * n)) for n, entity in enumerate(movers)]
+    world.step()
+    assert made == movers[:2]  # in initiative order: none waited yet
+    assert [world.get(entity, KeptPlan).waited for entity in movers] == [0, 0, 1, 1, 1]
+    assert all(  # those left without a search took a turn toward their goal all the same
+        distance(world.get(entity, Position).hex, (30, 20 * n)) < gaps[n] for n, entity in enumerate(movers)
+    )
+    world.step()  # the first two follow their plans: the budget goes to those that waited
+    assert made == [*movers[:2], *movers[2:4]]
+    assert [world.get(entity, KeptPlan).waited for entity in movers] == [0, 0, 0, 0, 2]
+    world.step()
+    assert made[4] == movers[4]  # the longest wait first
+
+
+def test_a_world_saved_while_movers_wait_for_a_search_plays_the_same_after_a_load(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    world = gurps_world()
+    movers = runners(world)
+    counted_searches(monkeypatch, 1)
+    world.step()
+    assert [world.get(entity, KeptPlan).waited for entity in movers] == [0, 1, 1, 1, 1]
+    world.save(tmp_path / "waiting.json")
+    loaded = World.load(tmp_path / "waiting.json")
+    for _ in range(6):
+        assert [repr(event) for event in loaded.step()] == [repr(event) for event in world.step()]
+        assert [loaded.get(entity, Position).hex for entity in movers] == [
+            world.get(entity, Position).hex for entity in movers
+        ]
+
+
+def test_a_mover_left_without_a_search_takes_its_kept_plans_next_turn_while_the_rules_accept_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    world = gurps_world()
+    runner = mover(world, extra=(GoTo((40, 0)),))
+    world.step()
+    kept = world.get(runner, KeptPlan)
+    left, throttle = len(kept.throttles), kept.throttles[0]
+    made = counted_searches(monkeypatch, 0)
+    world.get(runner, GoTo).stop = False  # another goal: the plan no longer holds, and no search is left
+    world.step()
+    assert made == []
+    assert world.get(runner, Intent).throttle == throttle
+    assert (len(kept.throttles), kept.waited) == (left - 1, 1)

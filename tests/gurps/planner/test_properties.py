@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.worlds import (
@@ -30,6 +31,7 @@ from esper_motion.components import Caution, Charge, Flee, GoTo, Hold, KeepStati
 from esper_motion.ecs import World
 from esper_motion.systems.gurps import Rules
 from esper_motion.systems.gurps.events import GoalLost
+from esper_motion.systems.gurps.planner import system as planner_system
 
 RUNS = settings(
     max_examples=12,
@@ -93,3 +95,12 @@ def test_the_planner_never_writes_an_intent_the_step_refuses(seed: int, shape: t
             if named and named[0] is not None and world.exists(named[0]) and not world.has(named[0], Rider):
                 world.despawn(named[0])
                 assert any(isinstance(event, GoalLost) for event in world.step())
+
+
+@RUNS
+@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from([Rules.basic(), Rules.house()]))
+def test_no_turn_chosen_without_a_search_is_refused_either(
+    monkeypatch: pytest.MonkeyPatch, seed: int, rules: Rules
+) -> None:
+    monkeypatch.setattr(planner_system, "SEARCHES_PER_TURN", 0)  # no search but where no such turn is found
+    test_the_planner_never_writes_an_intent_the_step_refuses.hypothesis.inner_test(seed, (1, rules), 20)  # type: ignore[attr-defined]
