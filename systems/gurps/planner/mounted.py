@@ -72,9 +72,17 @@ def mount_out_of_control(world: World, steer: Steer) -> str | None:
         return None
     if mount.out_of_control:
         return f"its rider has lost control of mount {steer.mover}"
-    if mount.spooked:
+    if bucking(world, steer):
         return f"its mount {steer.mover} is spooked: it bucks until its rider calms it"
     return None
+
+
+def bucking(world: World, steer: Steer) -> bool:
+    """Whether the mount ``steer``'s rider steers is spooked (``Mount.spooked``): the planner leaves it alone, and
+    says nothing of it (``MountSpooked`` and the rider's rolls to calm it say it all), so that a world saved and
+    loaded while it bucks plays on the same."""
+    mount = world.try_get(steer.mover, Mount) if steer.decider != steer.mover else None
+    return mount is not None and mount.spooked
 
 
 def out_of_fight(world: World, entity: int) -> str | None:

@@ -30,6 +30,7 @@ from esper_motion.systems.gurps.planner.cover import cover_goal
 from esper_motion.systems.gurps.planner.flight import airborne_why, floor_yd, fly_level
 from esper_motion.systems.gurps.planner.mounted import (
     Steer,
+    bucking,
     charge_goal,
     mount_out_of_control,
     out_of_fight,
@@ -216,7 +217,8 @@ class GoalPlanner(System):
             _lose_target(world, steer.decider, steer.goal)
             why = _unplanned(world, body, steer)
             if why is not None:
-                self._cannot(steer.decider, steer.goal, why, said)
+                if not bucking(world, steer):
+                    self._cannot(steer.decider, steer.goal, why, said)
                 continue
             if _get_up(world, body):
                 continue
