@@ -61,12 +61,28 @@ def steering(world: World, found: dict[int, Goal]) -> tuple[dict[int, Steer], di
     return steers, idle
 
 
-def mount_out_of_control(world: World, steer: Steer) -> bool:
-    """Whether ``steer``'s rider has lost control of the mount it steers (house rules: ``Mount.out_of_control``)."""
+def mount_out_of_control(world: World, steer: Steer) -> str | None:
+    """Why ``steer``'s rider cannot steer the mount it rides now, or None: it has lost control of it (house rules:
+    ``Mount.out_of_control``), or the mount is spooked, shying and bucking until its rider fights it calm (Basic
+    Set: Mounted Combat > Spooked Mounts). Its rider's goal steers it again once control comes back."""
     if steer.decider == steer.mover:
-        return False
+        return None
     mount = world.try_get(steer.mover, Mount)
-    return mount is not None and mount.out_of_control
+    if mount is None:
+        return None
+    if mount.out_of_control:
+        return f"its rider has lost control of mount {steer.mover}"
+    if bucking(world, steer):
+        return f"its mount {steer.mover} is spooked: it bucks until its rider calms it"
+    return None
+
+
+def bucking(world: World, steer: Steer) -> bool:
+    """Whether the mount ``steer``'s rider steers is spooked (``Mount.spooked``): the planner leaves it alone, and
+    says nothing of it (``MountSpooked`` and the rider's rolls to calm it say it all), so that a world saved and
+    loaded while it bucks plays on the same."""
+    mount = world.try_get(steer.mover, Mount) if steer.decider != steer.mover else None
+    return mount is not None and mount.spooked
 
 
 def out_of_fight(world: World, entity: int) -> str | None:

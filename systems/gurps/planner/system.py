@@ -31,6 +31,7 @@ from esper_motion.systems.gurps.planner.cover import cover_goal
 from esper_motion.systems.gurps.planner.flight import FLIER_GOALS, airborne_why, flier_goal, floor_yd, fly, fly_level
 from esper_motion.systems.gurps.planner.mounted import (
     Steer,
+    bucking,
     charge_goal,
     mount_out_of_control,
     out_of_fight,
@@ -105,9 +106,7 @@ def _unplanned(world: World, body: Body, steer: Steer) -> str | None:
         return why
     if body.control.state is MoveState.OUT_OF_CONTROL:
         return "out of control"
-    if mount_out_of_control(world, steer):
-        return f"its rider has lost control of mount {steer.mover}"
-    return None
+    return mount_out_of_control(world, steer)
 
 
 def _searched(world: World, index: SpatialIndex, body: Body, steer: Steer, *, record: bool) -> Goal:
@@ -223,7 +222,8 @@ class GoalPlanner(System):
             _lose_target(world, steer.decider, steer.goal)
             why = _unplanned(world, body, steer)
             if why is not None:
-                self._cannot(steer.decider, steer.goal, why, said)
+                if not bucking(world, steer):
+                    self._cannot(steer.decider, steer.goal, why, said)
                 continue
             if _get_up(world, body):
                 continue

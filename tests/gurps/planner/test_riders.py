@@ -15,6 +15,7 @@ from esper_motion.ecs import WorldError
 from esper_motion.systems.gurps import Rules, plan
 from esper_motion.systems.gurps.events import GoalUnreachable
 from esper_motion.systems.gurps.mounted.common import seat
+from esper_motion.systems.gurps.mounted.spooking import spook
 
 
 def test_a_rider_with_a_goal_steers_its_mount_there() -> None:
@@ -93,3 +94,20 @@ def test_a_mover_out_of_control_is_said_once_and_resumes_in_control() -> None:
     for _ in range(6):
         assert not of_type(world.step(), GoalUnreachable)
     assert world.get(runner, Position).hex == (12, 0) != start
+
+
+def test_a_spooked_mount_is_not_planned_until_its_rider_calms_it() -> None:
+    """Basic Set: Mounted Combat > Spooked Mounts: a spooked mount shies and bucks; its rider's goal steers it again
+    once it is calmed."""
+    world = gurps_world()
+    horse, rider = mounted_pair(world, velocity=4)
+    world.add(rider, GoTo((20, 0)))
+    spook(world, horse)
+    world.get(horse, Intent).throttle = -4  # what the game (or the last plan) left it: the planner leaves it
+    with pytest.raises(WorldError, match=f"its mount {horse} is spooked: it bucks until its rider calms it"):
+        plan(world, rider)
+    assert not of_type(world.step(), GoalUnreachable)  # MountSpooked has said it
+    assert world.get(horse, Velocity).yps == 0
+    world.get(horse, Mount).spooked_from = None  # calmed
+    world.step()
+    assert world.get(horse, Velocity).yps > 0  # steered by the rider's goal again
