@@ -30,8 +30,8 @@ The invariant checks (each returns the problems it found, so a failing test prin
   speed; for a flier in the air also its dive limit: one that lands faster is slowed to its ground top speed), and
   a velocity that rose this turn never above the top speed the rules gave it for this turn. Excepted, and held to
   the dive limit instead: a flier pulling out of a stall or a wipe-out into a dive (its speed comes from the fall),
-  and under the house rules a flier that dived this turn (a dive gathers speed past top speed, up to the absolute
-  dive maximum: House rules: Flying Movement and Combat).
+  and under the house rules a flier that dived this turn or dropped out of control (a dive, and such a drop,
+  gathers speed past top speed, up to the absolute dive maximum: House rules: Flying Movement and Combat).
 - :func:`link_problems`: every rider is either on foot (no mount, not carried) or seated on a live mount that
   lists it, carried by it and sitting at its seat; every mount lists only live riders that name it, no more than
   its seats.
@@ -84,7 +84,7 @@ from esper_motion.ecs import Event, IntentError, World, WorldError
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance
 from esper_motion.systems import spelljammer
 from esper_motion.systems.gurps import Rules, install, preview, rules
-from esper_motion.systems.gurps.events import AltitudeChanged, LiftRegained, StallRecovered
+from esper_motion.systems.gurps.events import AltitudeChanged, Falling, LiftRegained, StallRecovered
 from esper_motion.systems.gurps.highspeed.intent import check_intent
 from esper_motion.systems.gurps.mounted.common import mount_body, mount_seat, seat
 from esper_motion.systems.gurps.mounted.mounted_results import mount_hit, rider_stunned
@@ -603,7 +603,8 @@ def speed_problems(world: World, before: dict[int, tuple[int, int]], events: lis
     chosen = installed_rules(world)
     from_a_fall = {event.entity for event in events if isinstance(event, (StallRecovered, LiftRegained))}
     if chosen.flight == "house":
-        from_a_fall |= {e.entity for e in events if isinstance(e, AltitudeChanged) and e.climb_yd < 0}
+        dived = {e.entity for e in events if isinstance(e, AltitudeChanged) and e.climb_yd < 0}
+        from_a_fall |= dived | {e.entity for e in events if isinstance(e, Falling)}
     problems = []
     for body in bodies(world):
         entity, velocity = body.entity, body.velocity.yps
