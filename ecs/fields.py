@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
+import sys
 import types
 import typing
 from dataclasses import dataclass
@@ -198,7 +200,7 @@ def plan(cls: type[Any]) -> Plan:
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         raise TypeError(f"{cls!r} is not a dataclass: it has no plan")
     try:
-        hints = typing.get_type_hints(cls)
+        hints = _field_hints(cls)
     except NameError as error:
         raise FieldTypeError(((cls.__name__, ""),), None, f"its field types cannot be read ({error})") from None
     read = []
@@ -215,6 +217,26 @@ def plan(cls: type[Any]) -> Plan:
         cls.__dataclass_params__.frozen,  # type: ignore[attr-defined]
     )
     return found
+
+
+def _field_hints(cls: type[Any]) -> dict[str, Any]:
+    """The declared types of dataclass ``cls``'s fields. Python 3.10's ``typing.get_type_hints`` refuses a class whose
+    annotations are strings and name an ``InitVar``; then only the fields' own annotations are evaluated, in the
+    namespace of the class that declares each, as ``get_type_hints`` would."""
+    try:
+        return typing.get_type_hints(cls)
+    except TypeError:
+        if sys.version_info >= (3, 11):
+            raise
+    names = {item.name for item in dataclasses.fields(cls)}
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        module = sys.modules.get(base.__module__)
+        namespace = dict(vars(module)) if module is not None else {}
+        for name, declared in inspect.get_annotations(base).items():
+            if name in names:
+                hints[name] = eval(declared, namespace, dict(vars(base))) if isinstance(declared, str) else declared
+    return hints
 
 
 def kind_of(declared: Any) -> Kind:
