@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, Literal
 
+from esper_motion.components.flight import FlightIntent
 from esper_motion.components.goals import (
     GOAL_TYPES,
     MAX_WAITED,
@@ -28,7 +29,15 @@ from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.planner.cover import cover_goal
-from esper_motion.systems.gurps.planner.flight import FLIER_GOALS, airborne_why, flier_goal, floor_yd, fly, fly_level
+from esper_motion.systems.gurps.planner.flight import (
+    FLIER_GOALS,
+    airborne_why,
+    flier_goal,
+    floor_yd,
+    fly,
+    fly_level,
+    kept_paths,
+)
 from esper_motion.systems.gurps.planner.mounted import (
     Steer,
     bucking,
@@ -118,7 +127,7 @@ def _searched(world: World, index: SpatialIndex, body: Body, steer: Steer, *, re
         return charge_goal(world, steer.mover, goal, record=record)
     if isinstance(goal, Flee) and goal.cover:
         return cover_goal(world, index, body, goal)
-    if isinstance(goal, FLIER_GOALS):
+    if isinstance(goal, (*FLIER_GOALS, Pursue)):
         return flier_goal(world, steer.mover, goal, record=record)
     return goal
 
@@ -214,6 +223,8 @@ class GoalPlanner(System):
             self._fields.clear()
             self._layout = layout
         moving = moving_others(world, HORIZON)
+        if any(world.has(steer.mover, FlightIntent) for steer in steers.values()):
+            kept_paths(world)  # what fliers foresee of the others: read before any kept plan moves on this turn
         budget = Budget(SEARCHES_PER_TURN)
         for body in sorted(bodies(world), key=lambda body: -_waited(world, body)):  # stable: then initiative order
             steer = steers.get(body.entity)

@@ -23,6 +23,7 @@ from esper_motion.components import (
     Velocity,
 )
 from esper_motion.components.flight import Flight, FlightIntent, FlightMode
+from esper_motion.demos import load_scene
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.gurps import Rules, plan
@@ -169,3 +170,16 @@ def test_a_flier_goal_without_flight_is_not_planned_and_says_why() -> None:
     runner = mover(world, extra=(Climb(10),))
     said = of_type(world.step(), GoalUnreachable)
     assert [(event.entity, event.why) for event in said] == [(runner, "a Climb goal without Flight: it cannot fly")]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_in_the_dogfight_both_fliers_strike_each_other_on_the_pass(seed: int) -> None:
+    # each aims at where the other will be (its kept plan, or the turn decided for it this turn) and strikes when its
+    # path comes within reach of where the other ends the turn, as the COMBAT phase measures it
+    world = load_scene("dogfight", seed=seed)
+    rolled: list[AttackRolled] = []
+    for _ in range(8):
+        rolled.extend(of_type(world.step(), AttackRolled))
+    [wyvern] = [entity for entity, _ in world.scan(Swoop)]
+    [griffin] = [entity for entity, _ in world.scan(Pursue)]
+    assert {(attack.attacker, attack.target) for attack in rolled} == {(griffin, wyvern), (wyvern, griffin)}
