@@ -23,13 +23,13 @@ no -4 and no cap for a flier's melee; under the Basic Set the ordinary Move and 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Final, NamedTuple
 
 from esper_motion.components.combat import Attack
 from esper_motion.components.flight import Flight, FlightIntent
 from esper_motion.components.goals import Charge, Climb, Flee, Goal, GoTo, KeepStation, KeptPlan, Land, Pursue, Swoop
-from esper_motion.components.gurps import Maneuver, MoveState
+from esper_motion.components.gurps import Intent, Maneuver, MoveState
 from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import Hex, distance
@@ -37,8 +37,21 @@ from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.flight.aerial import airborne, scene_atmosphere
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.planner.mounted import PASS_YD, carrier, charge_goal, run_past
-from esper_motion.systems.gurps.planner.search import HORIZON, PlannedTurn, advance, along, predicted, state_of
-from esper_motion.systems.gurps.shared.climbing import house_climbing, legs_cost
+from esper_motion.systems.gurps.planner.search import (
+    HORIZON,
+    Moving,
+    Plan,
+    PlannedTurn,
+    State,
+    advance,
+    along,
+    capped,
+    predicted,
+    search,
+    state_of,
+    straight_enough,
+)
+from esper_motion.systems.gurps.shared.climbing import house_climbing, legs_cost, speeds_after_climbs
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import body_hexes, two_hex
 from esper_motion.systems.gurps.shared.movers import BODY_TYPES, Body, body_of, installed_rules, limits
@@ -283,6 +296,111 @@ def fly(
     if world.has(body.entity, FlightIntent):
         _decided(world, chosen, index, body)
     return climbs
+
+
+def with_climbs(
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    body: Body,
+    goal: Goal,
+    *,
+    found: Plan,
+    searched: Goal,
+    caution: float,
+    most: int,
+    replan_left: int,
+    moving: Moving = (),
+) -> Plan:
+    """``found``, the level plan of flier ``body`` toward ``goal`` (searched as ``searched``), with each turn's
+    ``FlightIntent`` as the planner will write it when the turn comes (:func:`fly`) and the height it ends at, for at
+    most ``most`` turns: each turn flown again, the flier put where the turn before leaves it (its place, height,
+    facing, velocity, state, intent and the climb it flew last), with what the flight checks change (a slower
+    throttle, a Move and Attack, the yards a climb keeps back from the level path) and its path and odds then.
+    Where the planner will search again, so does this, from there (the other movers where ``moving`` puts them
+    then): where a turn leaves the flier in another state than the plan's, where the plan is one it keeps no longer
+    (one that does not meet the goal with fewer than ``replan_left`` turns left, one that comes no nearer, or of one
+    turn), and where the plan ends with the height its goal wants not reached. Every roll made; a dive's bonus to the
+    top speed after it is not carried on. Changes nothing in the world: what it sets as it goes (the flier's
+    components, ``Attack.target``, ``Swoop.wheeling``) is put back as it was."""
+    live = world.try_get(body.entity, FlightIntent)
+    if live is None or not found.turns:
+        return found
+    flight = world.get(body.entity, Flight)
+    attack = world.try_get(body.entity, Attack)
+    parts: tuple[object, ...] = (body.position, body.facing, body.velocity, body.control, body.intent, live, flight)
+    saved = [replace(part) for part in parts]  # type: ignore[type-var]
+    target = None if attack is None else attack.target
+    wheeling = goal.wheeling if isinstance(goal, Swoop) else False
+    turns: list[PlannedTurn] = []
+    ahead, current = list(found.turns), found
+    enough = straight_enough(world, chosen, body)
+    try:
+        while ahead and len(turns) < most:
+            planned = ahead.pop(0)
+            for name in _INTENT_FIELDS:
+                setattr(body.intent, name, getattr(planned.intent, name))
+            _fly(world, chosen, index, body, goal, first=planned, caution=caution)
+            outcome = advance(world, chosen, index, body, state_of(body))
+            if outcome is None:
+                break
+            altitude = body.position.altitude_yd + live.climb_yd
+            speed, _ = speeds_after_climbs(world, body, 0)  # house rules: what the climbs and dives do at once
+            after = capped(outcome.state, enough)
+            after = after._replace(velocity=max(0, after.velocity + speed - body.velocity.yps))
+            flown = replace(live)
+            turns.append(
+                replace(
+                    planned,
+                    intent=replace(body.intent),
+                    rolls=outcome.rolls,
+                    path=outcome.path,
+                    failure_chance=outcome.failure_chance,
+                    after=after,
+                    flight=flown,
+                    altitude_yd=altitude,
+                )
+            )
+            _put(body, after, altitude)
+            flight.climbed_yd, flight.flown_legs = flown.climb_yd, ()
+            kept = current.nearer and len(current.turns) > 1 and (current.reaches or len(ahead) >= replan_left)
+            want = wanted_altitude(world, body, goal)
+            if not kept or after != planned.after or (not ahead and want not in (None, altitude)):
+                fly_level(world, body)
+                again = search(
+                    world,
+                    chosen,
+                    index,
+                    body,
+                    searched,
+                    caution=caution,
+                    moving=moving[len(turns) :],
+                    floor_yd=floor_yd(world, body),
+                )
+                current = again if again is not None else replace(current, turns=())
+                ahead = list(current.turns)
+    finally:
+        for part, was in zip(parts, saved, strict=True):
+            for name in part.__slots__:  # type: ignore[attr-defined]
+                setattr(part, name, getattr(was, name))
+        if attack is not None:
+            attack.target = target
+        if isinstance(goal, Swoop):
+            goal.wheeling = wheeling
+    return replace(found, turns=tuple(turns), reaches=found.reaches and len(turns) >= len(found.turns))
+
+
+_INTENT_FIELDS: Final = tuple(field.name for field in fields(Intent))
+
+
+def _put(body: Body, state: State, altitude_yd: float) -> None:
+    """Set ``body``'s own components to ``state``, at ``altitude_yd``."""
+    body.position.q, body.position.r = state.hex
+    body.position.altitude_yd = altitude_yd
+    body.facing.direction = state.facing
+    body.velocity.yps, body.velocity.heading = state.velocity, state.heading
+    body.control.state = MoveState.HIGH_SPEED if state.high_speed else MoveState.NORMAL
+    body.control.straight_yd = state.straight_yd
 
 
 def _fly(

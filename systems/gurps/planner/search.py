@@ -42,6 +42,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import Final, NamedTuple, TypeGuard
 
+from esper_motion.components.flight import FlightIntent
 from esper_motion.components.goals import Climb, Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Land, Patrol, Pursue
 from esper_motion.components.gurps import Control, Intent, Mover, MoveState, Posture
 from esper_motion.components.motion import Facing, Position, Velocity
@@ -96,7 +97,8 @@ class State(NamedTuple):
 class PlannedTurn:
     """One turn of a plan: the intent, the rolls it needs with their exact odds, the hexes it enters, the chance
     that any of its rolls fails, whether it meets the goal, and the state it leaves the mover in (every roll
-    made)."""
+    made); for a flier, its ``FlightIntent`` that turn (the climb or descent) and the height it ends at (None for a
+    mover that does not fly: :func:`~esper_motion.systems.gurps.planner.flight.with_climbs`)."""
 
     intent: Intent
     rolls: tuple[RollForecast, ...]
@@ -104,6 +106,8 @@ class PlannedTurn:
     failure_chance: Fraction
     meets_goal: bool
     after: State
+    flight: FlightIntent | None = None
+    altitude_yd: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

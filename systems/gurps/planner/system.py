@@ -37,6 +37,7 @@ from esper_motion.systems.gurps.planner.flight import (
     fly,
     fly_level,
     kept_paths,
+    with_climbs,
 )
 from esper_motion.systems.gurps.planner.mounted import (
     Steer,
@@ -428,10 +429,12 @@ def _move_on(kept: KeptPlan) -> None:
 def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
     """The plan ``entity`` would follow toward its goal over the next ``turns`` turns, as the planner finds it now
     (the turns left of the plan it keeps, while that holds; else a new search): each turn's intent, the rolls it needs
-    with their exact odds, and its path (shown before it happens). For a rider that controls its mount, the mount's
-    plan (``Plan.entity`` is the mount). Nothing in the world changes. A :class:`~esper_motion.ecs.WorldError` for an
-    entity with no goal, no full GURPS body, or one the planner does not plan now (a stalled flier, a passenger,
-    a mount its rider steers, a mover out of control), or whose goal's entity is gone."""
+    with their exact odds, and its path (shown before it happens); for a flier, each turn's climb or descent and the
+    height it ends at (:func:`~esper_motion.systems.gurps.planner.flight.with_climbs`). For a rider that controls
+    its mount, the mount's plan (``Plan.entity`` is the mount). Nothing in the world changes. A
+    :class:`~esper_motion.ecs.WorldError` for an entity with no goal, no full GURPS body, or one the planner does
+    not plan now (a stalled flier, a passenger, a mount its rider steers, a mover out of control), or whose goal's
+    entity is gone."""
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
         raise WorldError(f"plan: turns = {turns!r}: expected a whole number of turns, 1 or more")
     found = goals(world)
@@ -468,6 +471,20 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
         found_plan, _ = _chosen(
             world, chosen, index, body, searched, caution=caution, moving=moving, most=turns, horizon=turns
         )
+        if found_plan is not None:
+            found_plan = with_climbs(
+                world,
+                chosen,
+                index,
+                body,
+                steer.goal,
+                found=found_plan,
+                searched=searched,
+                caution=caution,
+                most=turns,
+                replan_left=REPLAN_LEFT,
+                moving=moving,
+            )
     finally:
         watch.resume()
     if found_plan is None:

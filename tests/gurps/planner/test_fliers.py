@@ -5,6 +5,8 @@ limits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from support import gurps_world, of_type
 from support.highspeed import mover
@@ -183,3 +185,41 @@ def test_in_the_dogfight_both_fliers_strike_each_other_on_the_pass(seed: int) ->
     [wyvern] = [entity for entity, _ in world.scan(Swoop)]
     [griffin] = [entity for entity, _ in world.scan(Pursue)]
     assert {(attack.attacker, attack.target) for attack in rolled} == {(griffin, wyvern), (wyvern, griffin)}
+
+
+PREVIEWED = [
+    (FlightMode.HOVER, lambda: Land((20, 4)), 0),
+    (FlightMode.HOVER, lambda: Climb(30, (12, 0)), 0),
+    (FlightMode.CANNOT_HOVER, lambda: Climb(30), 8),
+    (FlightMode.CANNOT_HOVER, lambda: Land((30, 0)), 8),
+]
+
+
+@pytest.mark.parametrize("rules", [Rules.basic(), Rules.house()], ids=["basic", "house"])
+@pytest.mark.parametrize(("mode", "goal", "velocity"), PREVIEWED, ids=["hover-land", "hover-climb", "climb", "land"])
+def test_a_fliers_plan_shows_the_climbs_and_heights_of_the_turns_it_then_plays(
+    rules: Rules, mode: FlightMode, goal: Callable[[], object], velocity: int
+) -> None:
+    world = gurps_world(rules)
+    at_speed = rules.house_flight and not mode.can_hover  # under the house rules such a flier is at speed in the air
+    drake = mover(
+        world,
+        altitude_yd=20.0,
+        velocity=velocity,
+        state=MoveState.HIGH_SPEED if at_speed else MoveState.NORMAL,
+        basic_move=6,
+        dx=12,
+        ht=12,
+        extra=(Flight(air_move=12, mode=mode), FlightIntent(), goal()),
+    )
+    shown = plan(world, drake)
+    assert world.get(drake, Position).altitude_yd == 20.0 and world.get(drake, FlightIntent) == FlightIntent()
+    assert len(shown.turns) >= 3 and any(turn.flight is not None and turn.flight.climb_yd for turn in shown.turns)
+    for turn in shown.turns:
+        world.step()
+        assert turn.flight is not None
+        assert (tuple(world.get(drake, Control).path), world.get(drake, Position).altitude_yd) == (
+            turn.path,
+            turn.altitude_yd,
+        )
+        assert world.get(drake, Flight).climbed_yd == turn.flight.climb_yd
