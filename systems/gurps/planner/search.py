@@ -470,9 +470,11 @@ def stop_short(body: Body, intent: Intent, outcome: Outcome) -> Intent | None:
     """Below high speed, ``intent`` with the throttle that ends ``body``'s turn on the last hex its walk entered
     before what it ran into (``outcome``): in a cramped place (the corner of a fence) every throttle
     :func:`candidates` tries may run into something, and for a body several hexes long, which turns only where its
-    hindquarters fit (:mod:`.room`), a short step is the move left. The search tries it for such bodies. None at
-    high speed (the yards are the velocity's), in the air or when that is the intent itself."""
-    if body.control.state is not MoveState.NORMAL or body.position.altitude_yd > 0:
+    hindquarters fit (:mod:`.room`), a short step is the move left. The search tries it for such bodies, a flier
+    lying flat in the air among them (the flight checks take it: a flier that cannot hover stopped short below its
+    stall speed is refused by :func:`taken`, as any turn below it). None at high speed (the yards are the
+    velocity's) or when that is the intent itself."""
+    if body.control.state is not MoveState.NORMAL:
         return None
     throttle = len(outcome.path) - body.velocity.yps
     return None if throttle == intent.throttle else replace(intent, throttle=throttle)

@@ -17,8 +17,10 @@ from esper_motion.components import (
     Control,
     Defenses,
     GoTo,
+    Intent,
     Land,
     MoveState,
+    Obstacle,
     Position,
     Pursue,
     Swoop,
@@ -29,7 +31,10 @@ from esper_motion.demos import load_scene
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.gurps import Rules, plan
-from esper_motion.systems.gurps.events import AttackRolled, GoalUnreachable, LostControl, Stalled
+from esper_motion.systems.gurps.events import AttackRolled, Collided, GoalUnreachable, LostControl, Stalled
+from esper_motion.systems.gurps.planner.search import advance, state_of, stop_short
+from esper_motion.systems.gurps.shared.movers import body_of
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 from esper_motion.systems.gurps.shared.transitions import stall_speed
 
 
@@ -223,3 +228,26 @@ def test_a_fliers_plan_shows_the_climbs_and_heights_of_the_turns_it_then_plays(
             turn.altitude_yd,
         )
         assert world.get(drake, Flight).climbed_yd == turn.flight.climb_yd
+
+
+def test_a_flier_lying_flat_may_stop_short_of_a_wall_and_the_step_plays_it() -> None:
+    # a body two hexes long in the air: the search tries the throttle that ends on the last hex before what a
+    # candidate ran into, as for a horse (stop_short), and the flight checks take it
+    world = gurps_world()
+    for r in range(-6, 7):
+        world.spawn(Position(5, r), Obstacle(height_yd=30.0))
+    drake = mover(world, velocity=6, altitude_yd=10.0, extra=(Flight(air_move=12, lying_flat=True), FlightIntent()))
+    index = SpatialIndex()
+    index.rebuild(world)
+    body = body_of(world, drake)
+    assert index.length(drake) == 2
+    full = Intent(throttle=6)
+    outcome = advance(world, Rules.basic(), index, body._replace(intent=full), state_of(body))
+    assert outcome is not None and outcome.struck is not None
+    stop = stop_short(body, full, outcome)
+    assert stop is not None and stop.throttle == -2
+    shortened = advance(world, Rules.basic(), index, body._replace(intent=stop), state_of(body))
+    assert shortened is not None and shortened.struck is None and shortened.path == ((1, 0), (2, 0), (3, 0), (4, 0))
+    world.get(drake, Intent).throttle = stop.throttle
+    assert not of_type(world.step(), Collided)
+    assert world.get(drake, Position) == Position(4, 0, altitude_yd=10.0)
