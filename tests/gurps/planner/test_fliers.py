@@ -16,6 +16,7 @@ from esper_motion.components import (
     Climb,
     Control,
     Defenses,
+    Flee,
     GoTo,
     Intent,
     Land,
@@ -251,3 +252,14 @@ def test_a_flier_lying_flat_may_stop_short_of_a_wall_and_the_step_plays_it() -> 
     world.get(drake, Intent).throttle = stop.throttle
     assert not of_type(world.step(), Collided)
     assert world.get(drake, Position) == Position(4, 0, altitude_yd=10.0)
+
+
+def test_a_flier_fleeing_keeps_its_height_and_gets_away_across_the_map() -> None:
+    # the reading: a range is counted across the map, and climbing only takes yards from the level path
+    world = gurps_world()
+    hound = mover(world, at=(3, 0))
+    drake = flier(world, FlightMode.HOVER, Flee(hound, range_yd=20))
+    for _ in range(4):
+        world.step()
+        assert world.get(drake, Position).altitude_yd == 10.0
+    assert distance(world.get(drake, Position).hex, world.get(hound, Position).hex) >= 20
