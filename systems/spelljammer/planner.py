@@ -40,20 +40,15 @@ from fractions import Fraction
 from typing import Final, NamedTuple
 
 from esper_motion.components.goals import (
-    ALL_GOAL_TYPES,
+    CHARACTER_GOAL_TYPES,
     Caution,
-    Charge,
-    Climb,
     Flee,
-    Goal,
     GoTo,
     Hold,
     Hunt,
     KeepStation,
-    Land,
     Patrol,
     Pursue,
-    Swoop,
 )
 from esper_motion.components.motion import Position
 from esper_motion.components.spelljammer import (
@@ -110,6 +105,9 @@ PURSUIT_FAIL_MULTIPLE: Final = 4
 """A pursuit action fails on a roll above 4x the score (5x or worse: ... > Chasing and Fleeing (Pursuit Actions))."""
 
 _PACE: Final = {row.mode: row.tmr_multiple for row in SPEEDS}
+
+Goal = GoTo | Pursue | Flee | KeepStation | Patrol | Hold
+"""A goal as the search plays it (a ``Hunt`` searches as a ``Pursue`` of its quarry)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,12 +228,13 @@ class _Under:
 
 
 def goals(world: World) -> dict[int, Goal | Hunt]:
-    """Every goal in ``world`` by entity (the first of :data:`~esper_motion.components.goals.ALL_GOAL_TYPES` an
-    entity holds)."""
+    """Every goal the planner plays in ``world`` by entity (the first of
+    :data:`~esper_motion.components.goals.CHARACTER_GOAL_TYPES` an entity holds; a character holds no other:
+    :data:`~esper_motion.components.goals.PLAYED`)."""
     found: dict[int, Goal | Hunt] = {}
-    for kind in reversed(ALL_GOAL_TYPES):
+    for kind in reversed(CHARACTER_GOAL_TYPES):
         for entity, (goal,) in world.scan(kind):
-            assert isinstance(goal, ALL_GOAL_TYPES)
+            assert isinstance(goal, CHARACTER_GOAL_TYPES)
             found[entity] = goal
     return found
 
@@ -310,10 +309,6 @@ def _aim(world: World, entity: int, goal: Goal) -> _Aim | str:
         return _Aim(goal, goal.hex, 0, away=False, passing=not goal.stop, chase=None)
     if isinstance(goal, Patrol):
         return _Aim(goal, goal.waypoints[goal.next_index], 0, away=False, passing=True, chase=None)
-    if isinstance(goal, Charge):
-        return "these rules have no mounted charge: it holds"
-    if isinstance(goal, (Climb, Land, Swoop)):
-        return "these rules have no flight: it holds"
     other = goal.source if isinstance(goal, Flee) else goal.target
     assert other is not None  # a lost entity was set to None, and the goal held, before this
     if not world.has(other, Position):
@@ -628,7 +623,7 @@ def plan(world: World, entity: int, rounds: int = HORIZON) -> RoundPlan:
         raise WorldError(f"plan: rounds = {rounds!r}: expected a whole number of rounds, 1 or more")
     goal = goals(world).get(entity)
     if goal is None:
-        kinds = ", ".join(kind.__name__ for kind in ALL_GOAL_TYPES)
+        kinds = ", ".join(kind.__name__ for kind in CHARACTER_GOAL_TYPES)
         raise WorldError(f"entity {entity} has no goal: give it one of {kinds}")
     if not all(world.has(entity, kind) for kind in (Mobility, RoundIntent, RoundState, Position)):
         raise WorldError(

@@ -12,7 +12,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from esper_motion.components import Caution, Flee, GoTo, Hold, Hunt, KeepStation, Patrol, Position, Pursue
+from esper_motion.components import (
+    Caution,
+    Charge,
+    Climb,
+    Flee,
+    GoTo,
+    Hold,
+    Hunt,
+    KeepStation,
+    Land,
+    Patrol,
+    Position,
+    Pursue,
+    Swoop,
+)
 from esper_motion.components.spelljammer import (
     Mobility,
     RoundIntent,
@@ -21,7 +35,7 @@ from esper_motion.components.spelljammer import (
     Vegetation,
     VegetationZone,
 )
-from esper_motion.ecs import RollMade, World, WorldError, hexgrid
+from esper_motion.ecs import LinkError, RollMade, World, WorldError, hexgrid
 from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.spelljammer import GoalLost, GoalUnreachable, Options, install, plan, quarry
 from esper_motion.systems.spelljammer._shared import VegetationMap
@@ -276,6 +290,28 @@ def test_a_hunter_with_no_quarry_holds_and_says_why_and_holds_one_goal_at_a_time
         plan(world, hunter)
     with pytest.raises(WorldError, match="one goal at a time"):
         world.add(hunter, Hold())
+    world.close()
+
+
+@pytest.mark.parametrize("goal", [Charge(None), Swoop(None), Climb(5), Land()], ids=lambda goal: type(goal).__name__)
+def test_a_gurps_only_goal_on_a_character_is_refused_when_set_naming_entity_goal_and_what_the_planner_plays(
+    goal: object,
+) -> None:
+    world = new_world()
+    guard = character(world, (0, 0))
+    before = world.entities()
+    name = type(goal).__name__
+    refusal = (
+        rf"entity {{}}: {name}.goal = '{name}': a goal the Spelljammer planner plays, entity {{}} being a Spelljammer "
+        r"character \(it holds Mobility and RoundIntent and RoundState\): one of GoTo, Pursue, Flee, KeepStation, "
+        r"Patrol, Hold, Hunt$"
+    )
+    with pytest.raises(LinkError, match=refusal.format(guard + 1, guard + 1)):
+        character(world, (3, 0), goal)
+    assert world.entities() == before
+    with pytest.raises(LinkError, match=refusal.format(guard, guard)):
+        world.add(guard, goal)
+    assert not world.has(guard, type(goal))
     world.close()
 
 
