@@ -138,7 +138,13 @@ register_rule_set(
     install,
     Options,
     scene=SceneSupport(
-        "spelljammer.RoundIntent", steer="heading", steer_wraps=6, die_faces=100, goals=CHARACTER_GOAL_TYPES, plan=plan
+        "spelljammer.RoundIntent",
+        steer="heading",
+        steer_wraps=6,
+        steer_ends="chase",
+        die_faces=100,
+        goals=CHARACTER_GOAL_TYPES,
+        plan=plan,
     ),
 )
 declare_members(
