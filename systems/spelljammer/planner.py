@@ -14,7 +14,11 @@ Movement). Ranges (``range_yd``) count hexes of the map.
   rules' TMR fraction and forbidden modes for it): a runner chased by a faster pursuer takes the way into the
   vegetation that slows the pursuer most, over open ground and over a lighter thicket, and one chased by a slower
   pursuer keeps to open ground. A runner takes only a way whose every hex is farther from the source than it starts
-  (it does not flee past it, nor along it).
+  (it does not flee past it, nor along it). Once out of range of a source that does not chase it, and not losing
+  that range within the search, it is no better off farther: it takes the round that costs least by the rules
+  (:data:`DEFENSE_PRICE` for the defense a mode gives up, :data:`FATIGUE_PRICE` for sprinting), standing while the
+  source stays off and moving off at the slowest mode that keeps its range as the source comes on; a runner that
+  is chased runs on, as far as it can (a chase is at a Run unless a side speeds up).
 - ``GoTo``, ``KeepStation`` and ``Patrol``: a heading and a mode toward the hex (stopping on it, or passing through),
   toward the entity, or toward the next waypoint; ``Hold``: stay put.
 
@@ -70,6 +74,7 @@ from esper_motion.systems.spelljammer.rules import (
     SPEEDS,
     SQUARE_FT,
     allowed_modes,
+    defense_allowed,
     movement_rate,
     nonlethal_damage,
 )
@@ -85,10 +90,15 @@ FATIGUE_PRICE: Final = 0.01
 """What a point of expected non-lethal damage from sprinting costs, in rounds: a character sprints only where it
 gains ground by it."""
 
+DEFENSE_PRICE: Final = 0.001
+"""What each part of its defense a character fleeing a source that does not chase it gives up for a round's speed
+mode costs, in rounds (Run gives up two: the whole DEF and the shield; Sprint three; Fast Sprint four: ... >
+Movement and Defense): of two ways that keep it as far off, it takes the one at the slower mode."""
+
 STRAIGHT_PRICE: Final = 0.001
-"""What each round of the character's top speed of straight-line distance from (or, fleeing, toward) its aim costs,
-in rounds: it only breaks ties between headings the hex count finds equal, so the character goes straight at it or
-straight away."""
+"""What each round of the character's top speed of straight-line distance from (or, fleeing while still short of
+its range, toward) its aim costs, in rounds: it only breaks ties between headings the hex count finds equal, so the
+character goes straight at it or straight away."""
 
 BEYOND_ROUNDS: Final = 3
 """The rounds past its plan's last that a fleeing character looks on from where that round ends, both sides moving
@@ -278,6 +288,21 @@ def _fatigue(mode: SpeedMode | None) -> float:
     return count * (sides + 1) / 2 + adds
 
 
+def _unchased(search: _Search) -> bool:
+    """Whether the character flees a source that does not chase it: out of range it keeps off at the least cost
+    (a chased runner runs on: a chase is at a Run unless a side speeds up, ... > Chasing and Fleeing)."""
+    return search.other is None or not search.other.chases_mover
+
+
+def _defense_lost(mode: SpeedMode | None) -> int:
+    """The parts of its defense a character gives up moving at ``mode`` (none standing still): the whole DEF, DEX,
+    the Defense skill, magic and the shield, as ... > Movement and Defense leaves them."""
+    if mode is None:
+        return 0
+    kept = defense_allowed(mode)
+    return sum(not part for part in (kept.full, kept.dex, kept.defense_skill, kept.magic, kept.shield))
+
+
 def _clamped(mode: SpeedMode, allowed: Sequence[SpeedMode]) -> SpeedMode:
     """``mode``, or the fastest of ``allowed`` no faster than it (Walk at least)."""
     if mode in allowed:
@@ -409,8 +434,9 @@ def _shortfall(
     gap = distance(me.hex, aimed)
     straight = STRAIGHT_PRICE * _euclid(me.hex, aimed) / search.scale
     if aim.away:
-        met = gap >= aim.range_hex
-        return max(0.0, aim.range_hex - gap - gained) / search.scale - straight, met
+        short = max(0.0, aim.range_hex - gap - gained) / search.scale
+        settled = short == 0 and _unchased(search)  # out of range, not losing it: no farther is any better
+        return 0.0 if settled else short - straight, gap >= aim.range_hex
     if aim.passing and aimed in line(start, me.hex):
         return 0.0, True
     met = gap <= aim.range_hex
@@ -467,9 +493,10 @@ def _cost(
             continue
         gained = _beyond(search, mine) if search.aim.away and depth == 1 else 0.0
         short, met = _shortfall(search, me.hex, mine, theirs, gained=gained)
-        cost = (
-            short + RISK_PRICE * float(failure) + FATIGUE_PRICE * _fatigue(choice.mode if mine.hex != me.hex else None)
-        )
+        moved = choice.mode if mine.hex != me.hex else None
+        cost = short + RISK_PRICE * float(failure) + FATIGUE_PRICE * _fatigue(moved)
+        if search.aim.away and _unchased(search):
+            cost += DEFENSE_PRICE * _defense_lost(moved)
         if met and search.aim.passing:
             depth_cost = 0.0  # passed through: the goal is done with
         elif depth > 1:

@@ -173,6 +173,41 @@ def test_a_runner_flees_straight_away_and_slows_once_out_of_range() -> None:
     world.close()
 
 
+def test_a_runner_out_of_range_of_a_source_that_does_not_chase_it_stays_off_at_the_least_cost() -> None:
+    # Before, a runner already out of range ran on at a Run along its way every round, for nothing.
+    world = new_world()
+    guard = character(world, (0, 0))
+    thief = character(world, (20, 0), Flee(guard, range_yd=10))
+    for _ in range(3):
+        world.step()
+        assert world.get(thief, Position).hex == (20, 0)  # the guard stays off: so does she, at full DEF
+    # The guard walks at her (12 hexes a round): she keeps away, never nearer it, at the slowest mode that does.
+    world.get(guard, RoundIntent).heading, world.get(guard, RoundIntent).mode = 0, SpeedMode.WALK
+    modes = []
+    for _ in range(4):
+        before = distance(world.get(thief, Position).hex, world.get(guard, Position).hex)
+        world.step()
+        after = distance(world.get(thief, Position).hex, world.get(guard, Position).hex)
+        assert after >= 10 and (before < 10 or after >= min(before, 12)), (before, after)
+        modes.append(world.get(thief, RoundState).mode)
+    assert modes == [SpeedMode.DODGE, SpeedMode.WALK, SpeedMode.WALK, SpeedMode.WALK]
+    world.close()
+
+
+@pytest.mark.parametrize("start", [(20, 0), (-20, 0), (0, 20), (12, -12), (5, 0)])
+def test_a_runner_never_closes_on_a_source_that_does_not_chase_it(start: tuple[int, int]) -> None:
+    world = new_world()
+    guard = character(world, (0, 0), heading=0, mode="walk")
+    thief = character(world, start, Flee(guard, range_yd=10))
+    for _ in range(4):
+        at, source = world.get(thief, Position).hex, world.get(guard, Position).hex
+        world.step()
+        moved = world.get(thief, Position).hex
+        assert all(distance(hex, source) > distance(at, source) for hex in hexgrid.line(at, moved)[1:])
+        assert world.get(thief, RoundState).mode in (None, SpeedMode.DODGE, SpeedMode.WALK, SpeedMode.RUN)
+    world.close()
+
+
 def forked_flight(thickets: dict[int, Vegetation], *, guard_tmr: int = 15) -> tuple[World, int]:
     """A thief at the fork of three ways away from a guard 10 hexes west who fast sprints after her: along heading 0
     open ground, along headings 1 and 5 the thickets given (discs of radius 4 whose near edge is beside her). 30 ft
