@@ -210,6 +210,11 @@ class YardsField:
         self._found, self._cut = found, cut
         return found
 
+    @property
+    def walked(self) -> bool:
+        """Whether the walk was made (a hex with a wall between it and the place was asked about)."""
+        return self._found is not None
+
     def serves(self, reach: int) -> bool:
         """Whether this field is the one :func:`yards_field` makes for ``reach``: its own, or, once walked, any reach
         past the furthest yards the walk found when no reach cut it short (the hexes beside those it went out from are
