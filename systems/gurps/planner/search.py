@@ -160,28 +160,46 @@ class YardsField:
         self._walls = frozenset(walls)  # the hexes a walk out from the place does not enter
         # each wall with its distance from the place, nearest first
         self._walls_at = sorted(((distance(place, wall), wall) for wall in walls), key=itemgetter(0))
-        self._clear: set[Hex] = set()  # hexes no wall lies between and the place
+        self._clear: dict[Hex, bool] = {}  # whether a shortest way from each hex asked about crosses no wall
         self._found: dict[Hex, int] | None = None  # the walk, once made
         self._cut = False
 
     def yards(self, hex: Hex) -> int:
         """The yards from ``hex`` to the place round the walls: the walk's (its plain distance where the walk did not
-        go). A hex with no wall on any of the shortest ways between it and the place (a wall ``w`` is on one when the
-        distances place-``w`` and ``w``-hex add up to place-hex) is that distance, as the walk would find, with no
-        walk made: the walk is made the first time another hex is asked about."""
+        go). A hex with a shortest way to the place that crosses no wall (:meth:`_straight`) is that distance, as the
+        walk would find, with no walk made: the walk is made the first time another hex is asked about."""
         found = self._found
         gap = distance(hex, self.place)
         if found is not None:
             return found.get(hex, gap)
-        if hex in self._clear:
+        if hex in self._walls or self._straight(hex, gap):  # the walk enters no wall
             return gap
+        return self.walk().get(hex, gap)
+
+    def _straight(self, hex: Hex, gap: int) -> bool:
+        """Whether one of the shortest ways from ``hex`` (not a wall, ``gap`` from the place) to the place crosses no
+        wall: when no wall is on any (a wall ``w`` is on one when the distances place-``w`` and ``w``-hex add up to
+        place-hex), else when such a way goes on from a hex beside it one nearer the place."""
+        known = self._clear.get(hex)
+        if known is not None:
+            return known
+        place, walls = self.place, self._walls
+        straight = True
         for to_wall, wall in self._walls_at:
             if to_wall > gap:
                 break
             if to_wall + distance(wall, hex) == gap:
-                return self.walk().get(hex, gap)
-        self._clear.add(hex)
-        return gap
+                straight = False
+                break
+        if not straight:
+            q, r = hex
+            for dq, dr in DIRECTIONS:
+                on = (q + dq, r + dr)
+                if on not in walls and distance(on, place) == gap - 1 and self._straight(on, gap - 1):
+                    straight = True
+                    break
+        self._clear[hex] = straight
+        return straight
 
     def walk(self) -> dict[Hex, int]:
         """The breadth-first walk out from the place, at most :data:`FIELD_HEXES` hexes, none further from it than
@@ -252,9 +270,10 @@ def yards_field(index: SpatialIndex, place: Hex, start: Hex, body: Body, fields:
     """The yards from each hex near the line from ``start`` to ``place`` to ``place``, round the obstacles ``body``
     cannot jump (a breadth-first walk out from ``place``, at most :data:`FIELD_HEXES` hexes, none further from it
     than the straight way plus :data:`FIELD_SLACK_YD`, rounded up: :data:`FIELD_STEP_YD`), worked out as asked for
-    (:class:`YardsField`: with no wall between a hex and the place, its plain distance, and no walk). Other bodies
-    move, so they stand in no way here. ``fields``: the fields worked out already for the obstacles of ``index``,
-    read and added to (the same inputs give the same field, so keeping them changes no plan)."""
+    (:class:`YardsField`: a hex with a shortest way to the place that crosses no wall, its plain distance, and no
+    walk). Other bodies move, so they stand in no way here. ``fields``: the fields worked out already for the
+    obstacles of ``index``, read and added to (the same inputs give the same field, so keeping them changes no
+    plan)."""
     height = figure_height_yd(body.mover)
     altitude = body.position.altitude_yd
     reach = -(-(distance(start, place) + FIELD_SLACK_YD) // FIELD_STEP_YD) * FIELD_STEP_YD
@@ -409,15 +428,10 @@ def _place(aim: Aim, turn: int) -> Hex | None:
 
 def yards_short(aim: Aim, state: State, turn: int) -> int:
     """How many yards ``state`` (after turn ``turn``) is from meeting ``aim``'s place; for a stop, its velocity."""
-    return _short_at(aim, state.hex, state.velocity, turn)
-
-
-def _short_at(aim: Aim, hex: Hex, velocity: int, turn: int) -> int:
-    """:func:`yards_short` of a state in ``hex`` at ``velocity``."""
     place = _place(aim, turn)
     if place is None:
-        return velocity
-    gap = distance(hex, place) if aim.yards_to is None else aim.yards_to.yards(hex)
+        return state.velocity
+    gap = distance(state.hex, place) if aim.yards_to is None else aim.yards_to.yards(state.hex)
     if aim.away:
         return max(0, aim.range_yd - gap)
     return max(0, gap - aim.range_yd)
@@ -938,21 +952,23 @@ def one_turn(
     high = root.control.state is MoveState.HIGH_SPEED
     way = root.velocity.heading if high else root.facing.direction
     paces: dict[int, int] = {}  # the yards each throttle sets below high speed
-    ends: dict[tuple[int, int], int] = {}  # how near each throttle and turn ends
+    place = _place(aim, 1)
+    (q, r), yps = state.hex, root.velocity.yps
 
     def near(intent: Intent) -> int:
-        key = (intent.throttle, intent.turn)
-        found = ends.get(key)
-        if found is None:
-            if high:
-                yards, velocity = root.velocity.yps, max(0, root.velocity.yps + intent.throttle)
-            else:
-                if intent.throttle not in paces:
-                    paces[intent.throttle] = ordinary_yards(root._replace(intent=intent), lim)
-                yards = velocity = paces[intent.throttle]
-            end = along(state.hex, yards, (way + intent.turn) % 6, 1)
-            found = ends[key] = _short_at(aim, end, velocity, 1)
-        return found
+        if high:
+            yards, velocity = yps, max(0, yps + intent.throttle)
+        else:
+            yards = paces.get(intent.throttle, -1)
+            if yards < 0:
+                yards = paces[intent.throttle] = ordinary_yards(root._replace(intent=intent), lim)
+            velocity = yards
+        if place is None:
+            return velocity
+        dq, dr = DIRECTIONS[(way + intent.turn) % 6]
+        x, y = place[0] - q - dq * yards, place[1] - r - dr * yards
+        gap = (abs(x) + abs(y) + abs(x + y)) // 2  # the distance from where it ends to the place
+        return max(0, aim.range_yd - gap) if aim.away else max(0, gap - aim.range_yd)
 
     def order() -> Iterator[Intent]:  # the candidates sorted only when the kept plan's turn is not taken
         if kept is not None and kept.throttles:

@@ -18,7 +18,7 @@ from support.highspeed import mover
 
 from esper_motion.components import GoTo, Intent, KeptPlan, MoveState, Obstacle, Position, Pursue, Velocity
 from esper_motion.ecs import World
-from esper_motion.ecs.hexgrid import Hex, distance, neighbour
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
 from esper_motion.systems.gurps import plan
 from esper_motion.systems.gurps.planner import system as planner_system
 from esper_motion.systems.gurps.planner.search import (
@@ -113,15 +113,22 @@ def test_a_yards_field_kept_serves_a_mover_nearing_its_place_as_a_new_one_would(
 @settings(max_examples=60, deadline=None)
 @given(
     walls=st.lists(st.tuples(st.integers(-14, 14), st.integers(-14, 14)), max_size=40),
+    rows=st.lists(
+        st.tuples(st.integers(-10, 10), st.integers(-10, 10), st.integers(0, 5), st.integers(1, 14)), max_size=3
+    ),
     start=st.tuples(st.integers(-60, 60), st.integers(-20, 20)),
     asked=st.lists(st.tuples(st.integers(-70, 70), st.integers(-70, 70)), min_size=1, max_size=60),
 )
 def test_a_yards_field_asked_hex_by_hex_gives_the_yards_of_the_whole_walk(
-    walls: list[Hex], start: Hex, asked: list[Hex]
+    walls: list[Hex], rows: list[tuple[int, int, int, int]], start: Hex, asked: list[Hex]
 ) -> None:
-    """Asked in any order, a hex with no wall between it and the place gets its plain distance with no walk made,
-    and the others the walk's yards: always what the whole walk finds (its plain distance where it did not go)."""
+    """Asked in any order, a hex with a shortest way to the place that crosses no wall gets its plain distance with
+    no walk made, and the others the walk's yards: always what the whole walk finds (its plain distance where it did
+    not go). Walls scattered, and in rows (fences) that hide hexes behind them."""
     place = (0, 0)
+    for q, r, way, length in rows:
+        dq, dr = DIRECTIONS[way]
+        walls = [*walls, *((q + dq * step, r + dr * step) for step in range(length))]
     index, runner, world = wall_world(walls)
     field = yards_field(index, place, start, body_of(world, runner))
     expected = walked_out(set(walls) - {place}, place, field.reach)
