@@ -44,6 +44,7 @@ from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Final, NamedTuple, TypeGuard
 
+from esper_motion.components.flight import FlightIntent
 from esper_motion.components.goals import Climb, Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Land, Patrol, Pursue
 from esper_motion.components.gurps import Control, Intent, Mover, MoveState, Posture
 from esper_motion.components.motion import Facing, Position, Velocity
@@ -98,7 +99,8 @@ class State(NamedTuple):
 class PlannedTurn:
     """One turn of a plan: the intent, the rolls it needs with their exact odds, the hexes it enters, the chance
     that any of its rolls fails, whether it meets the goal, and the state it leaves the mover in (every roll
-    made)."""
+    made); for a flier, its ``FlightIntent`` that turn (the climb or descent) and the height it ends at (None for a
+    mover that does not fly: :func:`~esper_motion.systems.gurps.planner.flight.with_climbs`)."""
 
     intent: Intent
     rolls: tuple[RollForecast, ...]
@@ -106,6 +108,8 @@ class PlannedTurn:
     failure_chance: Fraction
     meets_goal: bool
     after: State
+    flight: FlightIntent | None = None
+    altitude_yd: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -562,9 +566,11 @@ def stop_short(body: Body, intent: Intent, outcome: Outcome) -> Intent | None:
     """Below high speed, ``intent`` with the throttle that ends ``body``'s turn on the last hex its walk entered
     before what it ran into (``outcome``): in a cramped place (the corner of a fence) every throttle
     :func:`candidates` tries may run into something, and for a body several hexes long, which turns only where its
-    hindquarters fit (:mod:`.room`), a short step is the move left. The search tries it for such bodies. None at
-    high speed (the yards are the velocity's), in the air or when that is the intent itself."""
-    if body.control.state is not MoveState.NORMAL or body.position.altitude_yd > 0:
+    hindquarters fit (:mod:`.room`), a short step is the move left. The search tries it for such bodies, a flier
+    lying flat in the air among them (the flight checks take it: a flier that cannot hover stopped short below its
+    stall speed is refused by :func:`taken`, as any turn below it). None at high speed (the yards are the
+    velocity's) or when that is the intent itself."""
+    if body.control.state is not MoveState.NORMAL:
         return None
     throttle = len(outcome.path) - body.velocity.yps
     return None if throttle == intent.throttle else replace(intent, throttle=throttle)
