@@ -198,7 +198,7 @@ class GoalPlanner(System):
 
     def __init__(self) -> None:
         super().__init__()
-        self._fields: Fields = {}  # the searches' yards fields, kept while the obstacles stay as they are
+        self._fields = Fields()  # the searches' yards fields, kept while the obstacles stay as they are
         self._layout: object = None
         self._unplannable: dict[int, str] = {}  # why each mover it could not plan was not planned, as last said
 
