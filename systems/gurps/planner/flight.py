@@ -286,14 +286,16 @@ def fly(
     *,
     first: PlannedTurn | None,
     caution: float,
+    foresee: bool = True,
 ) -> bool:
     """Write the ``FlightIntent`` of flier ``body`` for the first planned turn ``first`` (its ``Intent`` written
     already): the largest climb or descent toward :func:`wanted_altitude` with which the turn still passes
     (:func:`_accepted`), else level; and on a ``Swoop``'s run, the strike on the pass (:func:`_strike`). Whether the
-    altitude comes nearer the one wanted. What the planner then foresees of the flier (:func:`foreseen`) is the turn
-    decided, every roll made, and its kept plan after it."""
-    climbs = _fly(world, chosen, index, body, goal, first=first, caution=caution)
-    if world.has(body.entity, FlightIntent):
+    altitude comes nearer the one wanted. With ``foresee`` (the planner's own turn, not a preview's), what the planner
+    then foresees of the flier (:func:`foreseen`) is the turn decided, every roll made, and its kept plan after it."""
+    intent = world.try_get(body.entity, FlightIntent)
+    climbs = _fly(world, chosen, index, body, goal, intent=intent, first=first, caution=caution)
+    if foresee and intent is not None:
         _decided(world, chosen, index, body)
     return climbs
 
@@ -340,7 +342,7 @@ def with_climbs(
             planned = ahead.pop(0)
             for name in _INTENT_FIELDS:
                 setattr(body.intent, name, getattr(planned.intent, name))
-            _fly(world, chosen, index, body, goal, first=planned, caution=caution)
+            fly(world, chosen, index, body, goal, first=planned, caution=caution, foresee=False)
             outcome = advance(world, chosen, index, body, state_of(body))
             if outcome is None:
                 break
@@ -410,10 +412,10 @@ def _fly(
     body: Body,
     goal: Goal,
     *,
+    intent: FlightIntent | None,
     first: PlannedTurn | None,
     caution: float,
 ) -> bool:
-    intent = world.try_get(body.entity, FlightIntent)
     fly_level(world, body)
     if intent is None or first is None:
         return False
