@@ -744,7 +744,7 @@ def search(
     enough = straight_enough(world, chosen, root)
     first = _Node(start, 0, 0.0, None, None, False)
     best = first
-    best_key: tuple[int, float, int] | None = None
+    best_key: tuple[int, float, int, int] | None = None
     short_now = yards_short(aim, start, 1)
     if yards_short(aim, start, horizon) > top * (horizon - 1):  # where the goal will be then
         budget = min(budget, FAR_BUDGET)
@@ -792,7 +792,8 @@ def search(
             met = meets(aim, outcome.state, outcome.path, outcome.struck, turn)
             child = _Node(outcome.state, turn, cost, node, (intent, outcome), met)
             short = yards_short(aim, outcome.state, turn)
-            child_key = (0 if met else max(1, short), cost, turn)
+            coasted = _coasted(aim, outcome.state, turn) if aim.stop and not met else 0
+            child_key = (0 if met else max(1, short), cost, coasted, turn)
             if best_key is None or child_key < best_key:
                 best, best_key = child, child_key
             bound = 0.0 if met else short / top if short else 1.0
@@ -803,6 +804,20 @@ def search(
             heapq.heappush(frontier, (cost + GREED * bound, bound, off, pace, found, child))
     nearer = best_key is not None and (best.met or best_key[0] < short_now)
     return _plan(root.entity, best, best.met, nearer, evaluated)
+
+
+def _coasted(aim: Aim, state: State, turn: int) -> int:
+    """How far (the square of the straight-line length, in hexes) ``state`` (after turn ``turn``) would be from
+    ``aim``'s place a turn later at its velocity along its heading: of two best-effort plans toward a stop as near
+    and as cheap, the one whose momentum carries it nearer (a mover past the hex it stops on, at high speed, where
+    every throttle covers the same yards this turn, slows, and of two as slow the one turning toward the hex, to come
+    back)."""
+    place = _place(aim, turn + 1)
+    if place is None:
+        return 0
+    q, r = along(state.hex, state.velocity, state.heading, 1)
+    dq, dr = place[0] - q, place[1] - r
+    return dq * dq + dq * dr + dr * dr
 
 
 def _plan(entity: int, node: _Node, reaches: bool, nearer: bool, evaluated: int) -> Plan:
