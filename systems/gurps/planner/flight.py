@@ -54,7 +54,7 @@ from esper_motion.systems.gurps.planner.search import (
 from esper_motion.systems.gurps.shared.climbing import house_climbing, legs_cost, speeds_after_climbs
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import body_hexes, two_hex
-from esper_motion.systems.gurps.shared.movers import BODY_TYPES, Body, body_of, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import BODY_TYPES, Body, Limits, body_of, installed_rules, limits
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import stall_speed
 
@@ -428,6 +428,8 @@ def _fly(
     step = 1 if gap > 0 else -1
     for climb in range(gap, 0, -step) if gap else ():
         intent.climb_yd = climb
+        if altitude + climb <= 0 and not _touches_down(world, chosen, index, body, goal):
+            continue
         if _accepted(world, chosen, index, body, climb, caution=caution):
             _strike(world, chosen, index, body, goal, caution=caution)
             return True
@@ -436,30 +438,74 @@ def _fly(
     return False
 
 
-def _held_speed(world: World, chosen: Rules, body: Body, goal: Goal) -> int | None:
+LAND_DESCENT_YD: Final = 5
+"""How many yards a flier that cannot hover on a ``Land`` is reckoned to come down a turn when it times its approach
+(:func:`_held_speed`): under the house rules a descent of 3 to 5 yards a turn is a turn of 60 degrees, which the
+turning radius of a slow flier allows without a roll, and a steady rate is no new turn (Flying Movement and
+Combat)."""
+
+
+def _touches_down(world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: Goal) -> bool:
+    """Whether flier ``body`` may come down to the ground at the end of its turn as written: any but one that cannot
+    hover on a ``Land``, which touches down only where its turn ends within its ground Move of the hex and slow
+    enough to be below high speed on the ground (its dive's gain of speed counted, house rules), so that its next
+    turn, on the ground, walks to the hex and stops there; else it stays a yard up and comes round again."""
+    flight = world.get(body.entity, Flight)
+    if not isinstance(goal, Land) or goal.hex is None or flight.mode.can_hover:
+        return True
+    outcome = advance(world, chosen, index, body, state_of(body))
+    if outcome is None:
+        return False
+    ground = _ground(world, chosen, body)
+    end = outcome.path[-1] if outcome.path else body.position.hex
+    after = outcome.state.velocity
+    if chosen.house_flight and body.control.state is MoveState.HIGH_SPEED:
+        after += rules.house_dive_speed_gain(math.ceil(body.position.altitude_yd))
+    return distance(end, goal.hex) <= ground.move and after <= ground.move
+
+
+def _held_speed(world: World, chosen: Rules, body: Body, goal: Goal, end: Hex | None) -> int | None:
     """The most velocity flier ``body`` should end this turn with, beyond what its plan says, or None:
 
     - house rules, at speed in the air: its normal top speed. A dive's bonus to the top speed lasts only a turn or so
       after the dive, and a velocity above the top speed once it ends loses control (House rules: Flying Movement and
       Combat; High Speed Movement); the search, which carries no dive bonus from turn to turn, would plan up to it;
     - on a ``Land`` within a turn's descent of the ground: the top speed it has on the ground, so that it comes down
-      no faster than it can run."""
+      no faster than it can run;
+    - on a ``Land`` by a flier that cannot hover, its turn ending in ``end``: the yards from there to the hex (at
+      least its stall speed), so that its next turn ends on the hex, where it touches down (:func:`_touches_down`)."""
     altitude = body.position.altitude_yd
     if altitude <= 0:
         return None
     flight = world.get(body.entity, Flight)
-    if isinstance(goal, Land) and altitude <= flight.air_move:
-        ground = limits(world, body._replace(position=replace(body.position, altitude_yd=0.0)), chosen)
-        return ground.top_speed
+    most = None
     if chosen.house_flight and body.control.state is MoveState.HIGH_SPEED:
-        return normal_top_speed(flight, body.mover, chosen)
-    return None
+        most = normal_top_speed(flight, body.mover, chosen)
+    if isinstance(goal, Land) and altitude <= flight.air_move:
+        most = _ground(world, chosen, body).top_speed
+    if isinstance(goal, Land) and goal.hex is not None and not flight.mode.can_hover:
+        gap = distance(body.position.hex, goal.hex)
+        pace = -(-gap // math.ceil(altitude / LAND_DESCENT_YD))  # over the hex as it comes down
+        if end is not None:
+            pace = min(pace, distance(end, goal.hex))  # next turn's yards end on the hex
+        if chosen.house_flight and body.control.state is MoveState.HIGH_SPEED:  # what the dive will add
+            pace -= rules.house_dive_speed_gain(min(LAND_DESCENT_YD, math.ceil(altitude)))
+        left = max(floor_yd(world, body), pace)
+        most = left if most is None else min(most, left)
+    return most
+
+
+def _ground(world: World, chosen: Rules, body: Body) -> Limits:
+    """``body``'s limits once it is on the ground."""
+    return limits(world, body._replace(position=replace(body.position, altitude_yd=0.0)), chosen)
 
 
 def _hold_speed(world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: Goal, *, caution: float) -> None:
     """Slow the planned turn of ``body`` toward :func:`_held_speed`: the throttle nearest it with which the turn still
     passes (:func:`_accepted`), or the plan's own."""
-    most = _held_speed(world, chosen, body, goal)
+    outcome = advance(world, chosen, index, body, state_of(body)) if isinstance(goal, Land) else None
+    end = outcome.path[-1] if outcome is not None and outcome.path else None
+    most = _held_speed(world, chosen, body, goal, end)
     planned = body.intent.throttle
     if most is None or body.velocity.yps + planned <= most:
         return
@@ -524,7 +570,7 @@ def _accepted(world: World, chosen: Rules, index: SpatialIndex, body: Body, clim
         if after + rules.house_dive_speed_gain(-climb) > top:
             return False  # the dive past the normal top speed asks a roll the forecast does not show
     if body.position.altitude_yd + climb <= 0 < body.position.altitude_yd:
-        ground = limits(world, body._replace(position=replace(body.position, altitude_yd=0.0)), chosen)
+        ground = _ground(world, chosen, body)
         if max(body.velocity.yps, outcome.state.velocity) > ground.top_speed:
             return False  # it would come down faster than it can run: a loss of control on the ground
     end = outcome.path[-1] if outcome.path else body.position.hex
