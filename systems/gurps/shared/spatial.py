@@ -63,7 +63,18 @@ class SpatialIndex:
     (1, 0)
     """
 
-    __slots__ = ("_at", "_bodies", "_footing", "_multi", "_obstacles", "_occupied", "_riders", "_shape", "_tails")
+    __slots__ = (
+        "_at",
+        "_bodies",
+        "_footing",
+        "_multi",
+        "_obstacles",
+        "_occupied",
+        "_riders",
+        "_shape",
+        "_tails",
+        "kept",
+    )
 
     def __init__(self) -> None:
         self._bodies: dict[Hex, list[Row]] = {}
@@ -78,6 +89,9 @@ class SpatialIndex:
         self._shape: tuple[object, ...] = ()
         self._riders: set[int] = set()
         self._multi: set[int] = set()
+        self.kept: object = None
+        """The mark of the step whose walk last refreshed the index (:func:`walked_index`): through the rest of that
+        step the systems keep it up to date themselves."""
 
     def rebuild(self, world: World) -> None:
         """Index every body, obstacle and footing tile of ``world`` where it stands now.
@@ -387,11 +401,28 @@ def shared_index(world: World) -> SpatialIndex:
     While a system runs the index is brought up to date once, at the first call of the run
     (:meth:`esper_motion.ecs.World.per_run`): what the systems change after that they tell it themselves
     (:meth:`SpatialIndex.move`, :meth:`~SpatialIndex.refile`, :func:`tell_index`), so a run that unseats many riders
-    does not read the whole world again for each.
+    does not read the whole world again for each. Once the turn's walk has refreshed it, the runs after it in the
+    same step refresh it only where a game's own system is installed (:func:`walked_index`).
     """
     index = _installed_index(world)
-    world.per_run(shared_index, lambda: index.refresh(world))
+    world.per_run(shared_index, lambda: _bring_up_to_date(world, index))
     return index
+
+
+def walked_index(world: World, index: SpatialIndex) -> None:
+    """Bring ``index`` up to date with ``world`` at the start of the turn's walk (:meth:`SpatialIndex.refresh`),
+    and mark it kept up to date by the systems for the rest of this step (:func:`shared_index`)."""
+    index.refresh(world)
+    index.kept = world.per_turn(walked_index, object)
+
+
+def _bring_up_to_date(world: World, index: SpatialIndex) -> None:
+    """Refresh ``index``, unless this step's walk refreshed it and only the library's own systems have run since:
+    each of them tells the index what it moves, so re-reading every body would find nothing to re-file. A world
+    running a game's own system refreshes at every run, as between steps (where ``per_turn`` is never the same)."""
+    if index.kept is world.per_turn(walked_index, object) and all(system.trusted for system in world.systems):
+        return
+    index.refresh(world)
 
 
 def tell_index(world: World, entity: int) -> None:
