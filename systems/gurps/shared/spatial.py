@@ -66,6 +66,7 @@ class SpatialIndex:
     __slots__ = (
         "_at",
         "_bodies",
+        "_crowds",
         "_footing",
         "_multi",
         "_obstacles",
@@ -77,7 +78,10 @@ class SpatialIndex:
     )
 
     def __init__(self) -> None:
-        self._bodies: dict[Hex, list[Row]] = {}
+        # The first body filed on each hex, and the others on hexes holding more than one: most hold one, and a
+        # row alone needs no list made, scanned and dropped as the body comes and goes.
+        self._bodies: dict[Hex, Row] = {}
+        self._crowds: dict[Hex, list[Row]] = {}
         self._obstacles: dict[Hex, list[tuple[int, Position, Obstacle]]] = {}
         self._footing: dict[Hex, tuple[int, Position, Footing]] = {}
         self._occupied: dict[Hex, int] = {}  # how many bodies, obstacles and footing tiles each hex holds
@@ -99,6 +103,7 @@ class SpatialIndex:
         Two footing tiles on one hex are a :class:`~esper_motion.ecs.errors.WorldError`: a hex has one kind of ground.
         """
         self._bodies = {}
+        self._crowds = {}
         self._obstacles = {}
         self._footing = {}
         self._occupied = {}
@@ -196,7 +201,7 @@ class SpatialIndex:
     def bodies_in_way(self, hex: Hex, entity: int, altitude_yd: float, height_yd: float) -> list[int]:
         """Bodies other than ``entity`` on ``hex`` that a figure ``height_yd`` tall at ``altitude_yd`` meets,
         lowest id first."""
-        rows = self._bodies.get(hex)
+        rows = self._on(hex)
         if not rows:
             return []
         found = []
@@ -329,13 +334,21 @@ class SpatialIndex:
 
     def _things(self, hex: Hex) -> Iterator[tuple[int, float, float]]:
         """Every body and obstacle on ``hex`` as (id, bottom, top)."""
-        for other, position, mover in self._bodies.get(hex, ()):
+        for other, position, mover in self._on(hex):
             yield other, position.altitude_yd, position.altitude_yd + figure_height_yd(mover)
         for other, position, obstacle in self._obstacles.get(hex, ()):
             yield other, position.altitude_yd, position.altitude_yd + obstacle.height_yd
 
     def _row(self, entity: int) -> Row:
-        return next(row for row in self._bodies[self._at[entity]] if row[0] == entity)
+        return next(row for row in self._on(self._at[entity]) if row[0] == entity)
+
+    def _on(self, hex: Hex) -> tuple[Row, ...]:
+        """The bodies filed on ``hex``, in no promised order."""
+        first = self._bodies.get(hex)
+        if first is None:
+            return ()
+        others = self._crowds.get(hex)
+        return (first,) if others is None else (first, *others)
 
     def _file(self, world: World, row: Row, multi: bool) -> None:
         """File a body where it stands: its own hex, and for one that may fill several (``multi``: a mount, a
@@ -358,23 +371,29 @@ class SpatialIndex:
         return row
 
     def _put(self, hex: Hex, row: Row) -> None:
-        rows = self._bodies.get(hex)
-        if rows is None:
-            self._bodies[hex] = [row]
-        else:
-            rows.append(row)
+        if self._bodies.setdefault(hex, row) is not row:
+            others = self._crowds.get(hex)
+            if others is None:
+                self._crowds[hex] = [row]
+            else:
+                others.append(row)
         self._occupied[hex] = self._occupied.get(hex, 0) + 1
 
     def _take(self, entity: int, hex: Hex) -> Row:
-        rows = self._bodies[hex]
-        for index, row in enumerate(rows):
-            if row[0] == entity:
-                del rows[index]
-                break
+        row = self._bodies.get(hex)
+        others = self._crowds.get(hex)
+        if row is not None and row[0] == entity:
+            if others is None:
+                del self._bodies[hex]
+            else:
+                self._bodies[hex] = others.pop()
         else:
-            raise WorldError(f"entity {entity} is not indexed on hex {hex}")
-        if not rows:
-            del self._bodies[hex]
+            found = next((index for index, other in enumerate(others or ()) if other[0] == entity), None)
+            if others is None or found is None:
+                raise WorldError(f"entity {entity} is not indexed on hex {hex}")
+            row = others.pop(found)
+        if others is not None and not others:
+            del self._crowds[hex]
         left = self._occupied[hex] - 1
         if left:
             self._occupied[hex] = left

@@ -20,7 +20,7 @@ from esper_motion.systems.gurps.shared.spatial import SpatialIndex, shared_index
 def layout(index: SpatialIndex) -> tuple[object, ...]:
     """What ``index`` files where: the bodies on each hex (in no order), each body's hexes, the counts of what each
     hex holds, the obstacles and footing tiles on each hex, and the riders it leaves unfiled."""
-    bodies = {hex: sorted(entity for entity, _, _ in rows) for hex, rows in index._bodies.items()}
+    bodies = {hex: sorted(entity for entity, _, _ in index._on(hex)) for hex in index._bodies}
     filed = {entity: index.hexes_of(entity) for entity in index._at}
     obstacles = {hex: sorted(entity for entity, _, _ in rows) for hex, rows in index._obstacles.items()}
     footing = {hex: tile[0] for hex, tile in index._footing.items()}
