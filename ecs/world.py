@@ -576,17 +576,21 @@ class World:
             self._this_turn = {}
             paused = False  # the watch is off while the library's systems run, on while a game's own run
             unhook = len(self._entities) >= _UNHOOK_FROM
+            held = _context.component_sets()
             try:
                 for system in self.systems:
+                    acts_on = system.acts_on
+                    if acts_on and not any(map(held.get, acts_on)):
+                        continue  # no entity holds what it acts on: nothing to do this turn
                     if system.trusted is not paused:
                         paused = system.trusted
                         watch.pause(unhook=unhook) if paused else watch.resume()
                     if paused:
                         self._run_system(system)
                         continue
-                    held = _context.contents()  # a game's own system: what it wrote, assigned or in place,
+                    kept = _context.contents()  # a game's own system: what it wrote, assigned or in place,
                     self._run_system(system)  # is checked before another system reads it
-                    self._check_written(changed=False, also=_context.changed_in_place(held))
+                    self._check_written(changed=False, also=_context.changed_in_place(kept))
                 self._stepping = False
                 self._apply_queue()
                 self.turn += 1
@@ -799,6 +803,11 @@ class System:
     """
 
     phase: ClassVar[Phase]
+
+    acts_on: ClassVar[tuple[type[Any], ...]] = ()
+    """The component types whose holders this system acts on, if it acts on nothing else: when its turn comes and no
+    entity holds a component of any of them, the step skips it (its queries would find nothing, and it would roll
+    no die). Empty (the default): it always runs."""
 
     trusted: ClassVar[bool] = False
     """Whether this is one of the library's own systems, whose writes to components need no check. A game's own

@@ -24,6 +24,7 @@ class MountLinkSystem(System):
     """
 
     phase = Phase.MOUNTED
+    acts_on = (Mount, Rider)
 
     def run(self) -> None:
         """Check every link, in initiative order."""
