@@ -22,7 +22,7 @@ import weakref
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import partial
-from operator import attrgetter, itemgetter
+from operator import attrgetter, is_, itemgetter
 from typing import Any, ClassVar, TypeVar, overload
 
 import esper
@@ -49,6 +49,11 @@ _OPEN: weakref.WeakSet[World] = weakref.WeakSet()
 _UNHOOK_FROM = 16
 """The fewest entities for which a step takes the field watch's hooks off while the library's systems run
 (:func:`esper_motion.ecs.watch.pause`): in a smaller world the writes cost less through the hooks."""
+
+_NO_TABLE: dict[type[Any], Any] = {}
+"""The table of an entity a world does not hold, for look-ups mapped over many (never written to)."""
+
+_second = itemgetter(1)
 
 _Members = tuple[tuple[type[Any], ...], tuple[type[Any], ...]]
 
@@ -637,13 +642,14 @@ class World:
         mine = self._held(written) if written else []
         if mine:
             _check_each(mine)
+        components = list(map(_second, mine))
         shape = links.structure()
-        linked = any(links.has_hook(kind) for kind in {type(component) for _, component in mine})
+        linked = any(map(links.has_hook, set(map(type, components))))
         if linked or (changed and shape is not self._links_checked):
             links.check_links(self)
             self._links_checked = shape
-        if mine:
-            watch.checked([component for _, component in mine])
+        if components:
+            watch.checked(components)
 
     def _check_members(self) -> None:
         """Refuse members of the installed rule sets (:func:`declare_members`) short of a component. Looked at again
@@ -708,6 +714,14 @@ class World:
         """The entity of this world holding registered ``component`` (the very object), or None. The index of
         what was given is built from the whole world when first needed (and again after a restore); an entry
         whose component has since left its entity is dropped when met."""
+        found, _ = self._known([component])
+        return found[0][0] if found else None
+
+    def _known(self, components: list[Any]) -> tuple[list[tuple[int, Any]], list[Any]]:
+        """Those of registered ``components`` the index of what was given finds held by an entity of this world
+        (the very object), with their entities, and the others, each in the order given. The index is built from
+        the whole world when first needed (and again after a restore); an entry whose component has since left its
+        entity is dropped when met. It goes through C-level maps: a game may have written thousands."""
         given = self._given
         if given is None:
             given = self._given = {
@@ -717,26 +731,29 @@ class World:
                 if type(held) in watch.looked_after
             }
             self._given_built = len(given)
-        entity = given.get(id(component))
-        if entity is None:
-            return None
-        table = self._entities.get(entity)
-        if table is not None and entity not in self._dead and table.get(type(component)) is component:
-            return entity
-        del given[id(component)]
-        return None
+        ids = list(map(id, components))
+        entities = list(map(given.get, ids))
+        lookup: Callable[[int | None, dict[type[Any], Any]], dict[type[Any], Any]] = self._entities.get  # type: ignore[assignment]
+        tables = map(lookup, entities, itertools.repeat(_NO_TABLE))
+        holds = map(is_, map(dict.get, tables, map(type, components)), components)
+        dead = self._dead
+        found: list[tuple[int, Any]] = []
+        unknown: list[Any] = []
+        for entity, component, key, held in zip(entities, components, ids, holds, strict=True):
+            if entity is None:
+                unknown.append(component)
+            elif held and not (dead and entity in dead):
+                found.append((entity, component))
+            else:
+                del given[key]
+                unknown.append(component)
+        return found, unknown
 
     def _held(self, components: list[Any]) -> list[tuple[int, Any]]:
         """Which of ``components`` this world holds, with their entities, in the order given: each found through
-        the index of what was given (:meth:`_holder`), and those it does not know (given the esper way, or
+        the index of what was given (:meth:`_known`), and those it does not know (given the esper way, or
         another world's) by a scan of their types (:func:`_held`). The active context is this world's."""
-        found, unknown = [], []
-        for component in components:
-            entity = self._holder(component)
-            if entity is None:
-                unknown.append(component)
-            else:
-                found.append((entity, component))
+        found, unknown = self._known(components)
         return found + _held(unknown) if unknown else found
 
     def _delete(self, entity: int) -> tuple[type[Any], ...]:
