@@ -55,7 +55,9 @@ _NO_TABLE: dict[type[Any], Any] = {}
 
 _second = itemgetter(1)
 
-_MEMBERS: dict[str, tuple[tuple[type[Any], ...], tuple[type[Any], ...]]] = {}
+_Members = tuple[tuple[type[Any], ...], tuple[type[Any], ...]]
+
+_MEMBERS: dict[str, _Members] = {}
 """For each rule set that declared its members: the component types a member needs, and those that make one."""
 
 
@@ -130,6 +132,7 @@ class World:
         self._given_built = 0  # how many entries the index held when it was last built
         self._contents: _context.Contents = []  # what lists and dicts held after the last turn (_context.contents)
         self._members_checked: object = None  # the structure of the members' types when last found sound
+        self._members_of: tuple[object, list[tuple[str, _Members]], tuple[type[Any], ...]] = (None, [], ())
         self._links_checked: object = None
         owned = self.context not in esper.list_worlds()
         with _context.active(self.context):  # switching creates the context if it is new
@@ -411,12 +414,11 @@ class World:
         return _kept(self._this_run, key, compute)
 
     def _run_system(self, system: System) -> None:
-        """Run ``system``'s part of the turn, with a fresh :meth:`per_run` store."""
-        self._this_run = {}
-        try:
-            system.run()
-        finally:
-            self._this_run = None
+        """Run ``system``'s part of the turn, with a fresh :meth:`per_run` store (the one the last system left, if
+        it kept nothing in it)."""
+        if self._this_run is None or self._this_run:
+            self._this_run = {}
+        system.run()
 
     def per_shape(
         self,
@@ -597,11 +599,13 @@ class World:
                     self._run_system(system)  # is checked before another system reads it
                     self._check_written(changed=False, also=_context.changed_in_place(kept))
                 self._stepping = False
+                self._this_run = None
                 self._apply_queue()
                 self.turn += 1
                 self._contents = _context.contents()
             except BaseException:
                 self._stepping = False
+                self._this_run = None
                 self._queue.clear()
                 if saved is not None:
                     _context.restore(saved[0])
@@ -619,8 +623,9 @@ class World:
         apply the deletions as despawns, check every registered component a game wrote, then the links between
         entities (:func:`esper_motion.ecs.links.check_links`) if anything came or went, or a linking component was
         written, since they were last found sound."""
-        with _context.reshaping() as touched:
-            _context.clear_dead(touched)
+        if self._dead:
+            with _context.reshaping() as touched:
+                _context.clear_dead(touched)
         self._check_members()
         self._check_written(changed=True, also=_context.changed_in_place(self._contents))
 
@@ -635,32 +640,27 @@ class World:
         if also:
             written = list({id(component): component for component in (*written, *also)}.values())
         mine = self._held(written) if written else []
-        watch.pause(unhook=False)  # the checks' own writes are the library's (and few)
-        try:
-            for entity, component in mine:
-                try:
-                    check_in_place(component)
-                except RuleValueError as error:
-                    raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
-                except MotionError as error:
-                    raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
-                except Exception as error:  # a game's own checks, or a value whose comparisons raise
-                    raise WorldError(f"entity {entity}: {_refusal(component, error)}") from error
-        finally:
-            watch.resume()
+        if mine:
+            _check_each(mine)
         components = list(map(_second, mine))
         shape = links.structure()
         linked = any(map(links.has_hook, set(map(type, components))))
         if linked or (changed and shape is not self._links_checked):
             links.check_links(self)
             self._links_checked = shape
-        watch.checked(components)
+        if components:
+            watch.checked(components)
 
     def _check_members(self) -> None:
         """Refuse members of the installed rule sets (:func:`declare_members`) short of a component. Looked at again
         only after components of the types they declared came or went."""
-        declared = [(rule_set, found) for rule_set, found in _MEMBERS.items() if rule_set in self.rules]
-        shape = _context.structure(*{kind: None for _, (needs, marks) in declared for kind in (*needs, *marks)})
+        counted = (len(_MEMBERS), tuple(self.rules))  # the declarations only ever grow
+        if self._members_of[0] != counted:  # the declared members of the installed rule sets, and their types
+            declared = [(rule_set, found) for rule_set, found in _MEMBERS.items() if rule_set in self.rules]
+            kinds = tuple({kind: None for _, (needs, marks) in declared for kind in (*needs, *marks)})
+            self._members_of = (counted, declared, kinds)
+        _, declared, kinds = self._members_of
+        shape = _context.structure(*kinds)
         if shape is self._members_checked:
             return
         for rule_set, (needs, marks) in declared:
@@ -804,6 +804,8 @@ class World:
             touched.update(change())
 
     def _apply_queue(self) -> None:
+        if not self._queue and not self._dead:
+            return
         queue, self._queue = self._queue, []
         with _context.reshaping() as touched:
             for change in queue:
@@ -891,6 +893,24 @@ def _note_containers(components: tuple[Any, ...]) -> None:
     for component in components:
         if _context.holds_containers(type(component)):
             watch.note(component)
+
+
+def _check_each(held: list[tuple[int, Any]]) -> None:
+    """Run each component's own checks (:func:`esper_motion.ecs.validate.check_in_place`), naming its entity in
+    the error of the first refused."""
+    watch.pause(unhook=False)  # the checks' own writes are the library's (and few)
+    try:
+        for entity, component in held:
+            try:
+                check_in_place(component)
+            except RuleValueError as error:
+                raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
+            except MotionError as error:
+                raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
+            except Exception as error:  # a game's own checks, or a value whose comparisons raise
+                raise WorldError(f"entity {entity}: {_refusal(component, error)}") from error
+    finally:
+        watch.resume()
 
 
 def _refusal(component: Any, error: Exception) -> str:
