@@ -24,7 +24,7 @@ class MountLinkSystem(System):
     """
 
     phase = Phase.MOUNTED
-    acts_on = (Mount, Rider)
+    acts_on = (Mount, Rider, Control)  # Control: a passenger carried by what is gone is put down
 
     def run(self) -> None:
         """Check every link, in initiative order."""
