@@ -871,10 +871,10 @@ def _take_off(entity: int, component_type: type[Any]) -> tuple[type[Any], ...]:
 def _refuse_shared(action: str, world: World, entity: int, components: tuple[Any, ...]) -> None:
     """Refuse to give ``entity`` of ``world`` a registered component object that is already another entity's, in
     this world or another: stepping one would change the other."""
-    for component in components:
-        if type(component) not in watch.looked_after:
-            continue
-        for other in _OPEN:
+    registered = [component for component in components if type(component) in watch.looked_after]
+    worlds = list(_OPEN) if registered else []
+    for component in registered:
+        for other in worlds:
             holder = other._holder(component)
             if holder is None or (other is world and holder == entity):
                 continue

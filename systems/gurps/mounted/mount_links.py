@@ -24,7 +24,6 @@ class MountLinkSystem(System):
     """
 
     phase = Phase.MOUNTED
-    acts_on = (Mount, Rider, Control)  # Control: a passenger carried by what is gone is put down
 
     def run(self) -> None:
         """Check every link, in initiative order."""
