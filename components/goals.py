@@ -20,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from esper_motion.components.motion import MAX_ALTITUDE_YD, MAX_SPEED_YPS
+from esper_motion.components.gurps import Mover
+from esper_motion.components.motion import MAX_ALTITUDE_YD, MAX_SPEED_YPS, Velocity
+from esper_motion.components.spelljammer import Mobility, RoundIntent, RoundState
 from esper_motion.ecs.errors import RuleValueError, WorldError
 from esper_motion.ecs.hexgrid import Hex, check_hex
 from esper_motion.ecs.links import LinkError, LinkView
@@ -68,13 +70,19 @@ def _check_target_link(goal: Any, entity: int, view: LinkView, name: str) -> Non
         raise LinkError(entity, owner, name, target, "an entity of this world")
 
 
-def _check_one_goal(goal: Any, entity: int, view: LinkView) -> None:
-    """Refuse a second goal on ``entity``."""
-    for kind in ALL_GOAL_TYPES:
-        if kind is not type(goal) and view.get(entity, kind) is not None:
-            raise LinkError(
-                entity, type(goal).__name__, "goal", kind.__name__, "one goal at a time: remove the other first"
-            )
+def _check_goal(goal: Any, entity: int, view: LinkView) -> None:
+    """Refuse a second goal on ``entity``, and a goal the planner of the rule set ``entity`` belongs to does not
+    play (:data:`PLAYED`)."""
+    kind = type(goal)
+    for other in ALL_GOAL_TYPES:
+        if other is not kind and view.get(entity, other) is not None:
+            raise LinkError(entity, kind.__name__, "goal", other.__name__, "one goal at a time: remove the other first")
+    for rule_set, member, marks, plays in PLAYED:
+        if kind not in plays and all(view.get(entity, mark) is not None for mark in marks):
+            holds = " and ".join(mark.__name__ for mark in marks)
+            played = ", ".join(goal.__name__ for goal in plays)
+            problem = f"a goal the {rule_set} planner plays, entity {entity} being {member} (it holds {holds})"
+            raise LinkError(entity, kind.__name__, "goal", kind.__name__, f"{problem}: one of {played}")
 
 
 @register("gurps.GoTo")
@@ -99,8 +107,8 @@ class GoTo:
         check_bool("GoTo", "stop", self.stop)
 
     def check_links(self, entity: int, view: LinkView) -> None:
-        """One goal at a time."""
-        _check_one_goal(self, entity, view)
+        """One goal at a time, of those its rule set's planner plays."""
+        _check_goal(self, entity, view)
 
 
 @register("gurps.Pursue")
@@ -123,9 +131,10 @@ class Pursue:
         return _links(self.target)
 
     def check_links(self, entity: int, view: LinkView) -> None:
-        """Refuse a target that is the mover itself or, when set, missing; one goal at a time."""
+        """Refuse a target that is the mover itself or, when set, missing; one goal at a time, of those its rule
+        set's planner plays."""
         _check_target_link(self, entity, view, "target")
-        _check_one_goal(self, entity, view)
+        _check_goal(self, entity, view)
 
 
 @register("gurps.Flee")
@@ -151,7 +160,7 @@ class Flee:
     def check_links(self, entity: int, view: LinkView) -> None:
         """Refuse a source that is the mover itself or, when set, missing; one goal at a time."""
         _check_target_link(self, entity, view, "source")
-        _check_one_goal(self, entity, view)
+        _check_goal(self, entity, view)
 
 
 @register("gurps.KeepStation")
@@ -172,9 +181,10 @@ class KeepStation:
         return _links(self.target)
 
     def check_links(self, entity: int, view: LinkView) -> None:
-        """Refuse a target that is the mover itself or, when set, missing; one goal at a time."""
+        """Refuse a target that is the mover itself or, when set, missing; one goal at a time, of those its rule
+        set's planner plays."""
         _check_target_link(self, entity, view, "target")
-        _check_one_goal(self, entity, view)
+        _check_goal(self, entity, view)
 
 
 @register("gurps.Patrol")
@@ -199,8 +209,8 @@ class Patrol:
         check_int("Patrol", "next_index", self.next_index, low=0, high=len(self.waypoints) - 1)
 
     def check_links(self, entity: int, view: LinkView) -> None:
-        """One goal at a time."""
-        _check_one_goal(self, entity, view)
+        """One goal at a time, of those its rule set's planner plays."""
+        _check_goal(self, entity, view)
 
 
 @register("gurps.Hold")
@@ -209,8 +219,8 @@ class Hold:
     """Come to a stop as soon as it safely can, and stay there."""
 
     def check_links(self, entity: int, view: LinkView) -> None:
-        """One goal at a time."""
-        _check_one_goal(self, entity, view)
+        """One goal at a time, of those its rule set's planner plays."""
+        _check_goal(self, entity, view)
 
 
 @register("gurps.Charge")
@@ -239,9 +249,10 @@ class Charge:
         return _links(self.target)
 
     def check_links(self, entity: int, view: LinkView) -> None:
-        """Refuse a target that is the mover itself or, when set, missing; one goal at a time."""
+        """Refuse a target that is the mover itself or, when set, missing; one goal at a time, of those its rule
+        set's planner plays."""
         _check_target_link(self, entity, view, "target")
-        _check_one_goal(self, entity, view)
+        _check_goal(self, entity, view)
 
 
 def _check_place(owner: str, hex: object) -> None:
@@ -274,8 +285,8 @@ class Climb:
         _check_place("Climb", self.hex)
 
     def check_links(self, entity: int, view: LinkView) -> None:
-        """One goal at a time."""
-        _check_one_goal(self, entity, view)
+        """One goal at a time, of those its rule set's planner plays."""
+        _check_goal(self, entity, view)
 
 
 @register("gurps.Land")
@@ -292,8 +303,8 @@ class Land:
         _check_place("Land", self.hex)
 
     def check_links(self, entity: int, view: LinkView) -> None:
-        """One goal at a time."""
-        _check_one_goal(self, entity, view)
+        """One goal at a time, of those its rule set's planner plays."""
+        _check_goal(self, entity, view)
 
 
 @register("gurps.Swoop")
@@ -320,9 +331,10 @@ class Swoop:
         return _links(self.target)
 
     def check_links(self, entity: int, view: LinkView) -> None:
-        """Refuse a target that is the mover itself or, when set, missing; one goal at a time."""
+        """Refuse a target that is the mover itself or, when set, missing; one goal at a time, of those its rule
+        set's planner plays."""
         _check_target_link(self, entity, view, "target")
-        _check_one_goal(self, entity, view)
+        _check_goal(self, entity, view)
 
 
 GOAL_TYPES: Final = (GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Charge, Climb, Land, Swoop)
@@ -334,13 +346,21 @@ GOAL_TYPES: Final = (GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Charge, Clim
 class Hunt:
     """Chase the nearest quarry to within ``range_yd`` (hexes between the two), choosing it afresh each round: its
     quarry is every character that flees from it (its ``Flee`` goal, or its ``RoundIntent.flee_from``, names the
-    hunter), the nearest first, then the lowest id. A goal of the Spelljammer planner alone: the GURPS planner plays
-    only :data:`GOAL_TYPES`, and a mover of its with a ``Hunt`` keeps the intent its game writes.
+    hunter), the nearest first, then the lowest id. A goal of the Spelljammer planner alone
+    (:data:`CHARACTER_GOAL_TYPES`): a GURPS mover refuses it (:data:`PLAYED`).
 
     >>> Hunt(range_yd=-1)
     Traceback (most recent call last):
     ...
     esper_motion.ecs.errors.RuleValueError: Hunt.range_yd = -1: expected a whole number from 0 to 1000
+    >>> from esper_motion.ecs import World
+    >>> with World() as world:
+    ...     world.spawn(Mover(5), Velocity(0), Hunt())
+    Traceback (most recent call last):
+    ...
+    esper_motion.ecs.links.LinkError: entity 1: Hunt.goal = 'Hunt': a goal the GURPS planner plays, entity 1 being \
+a GURPS mover (it holds Mover and Velocity): one of GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Charge, Climb, \
+Land, Swoop
     """
 
     range_yd: int = 1
@@ -349,12 +369,25 @@ class Hunt:
         check_int("Hunt", "range_yd", self.range_yd, low=0, high=MAX_RANGE_YD)
 
     def check_links(self, entity: int, view: LinkView) -> None:
-        """One goal at a time."""
-        _check_one_goal(self, entity, view)
+        """One goal at a time, of those its rule set's planner plays."""
+        _check_goal(self, entity, view)
 
 
 ALL_GOAL_TYPES: Final = (*GOAL_TYPES, Hunt)
 """Every goal component: an entity holds one of them at a time."""
+
+CHARACTER_GOAL_TYPES: Final = (GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Hunt)
+"""Every goal component the Spelljammer planner plays."""
+
+PLAYED: Final = (
+    ("GURPS", "a GURPS mover", (Mover, Velocity), GOAL_TYPES),
+    ("Spelljammer", "a Spelljammer character", (Mobility, RoundIntent, RoundState), CHARACTER_GOAL_TYPES),
+)
+"""Which goals each rule set's planner plays: the rule set, what an entity of it is and the components that make
+one (as the rule set declares its members), and the goal types its planner plays. A goal is refused when it is set
+(a spawn, an add, a load; and an add that makes its entity one of these) on an entity of a rule set whose planner
+does not play it, naming the entity, the goal and the goals that planner plays: a ``Hunt`` on a GURPS mover, a
+``Charge`` or a ``Swoop`` on a Spelljammer character."""
 
 Goal = GoTo | Pursue | Flee | KeepStation | Patrol | Hold | Charge | Climb | Land | Swoop
 """Any goal component."""

@@ -2,9 +2,10 @@
 
 Keys: Space steps a turn, P plays and pauses, Tab selects the next entity, T takes over the selected entity (its
 goal set aside, the keys steer it, the others follow their goals) and hands it back, Left and Right steer the
-selected entity for the next turn (a hexside left or right, as the rule set's intent allows), + and - change its
-throttle, Escape quits. Each turn's movement animates along the paths the entities actually took; the selected
-entity's plan toward its goal is drawn ahead of it, with each turn's odds.
+selected entity for the next turn (a hexside left or right, as the rule set's intent allows; a Spelljammer pursuer
+ends its chase, turning a hexside off the way to its runner), + and - change its throttle, Escape quits. Each
+turn's movement animates along the paths the entities actually took; the selected entity's plan toward its goal is
+drawn ahead of it, with each turn's odds.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import Any, Final
 
 import arcade
 
+from esper_motion.components import Position
 from esper_motion.demos.render import Renderer, Stage, open_window
-from esper_motion.ecs import MotionError
+from esper_motion.ecs import MotionError, hexgrid
 
 ANIMATION_SECONDS: Final = 0.9
 """How long one turn's movement takes on screen."""
@@ -88,18 +90,19 @@ class DemoView(arcade.View):
             self.renderer.message = self.stage.take_over()
         elif symbol in _STEER_KEYS:
             rule_set = self.stage.scene.spec.rule_set
-            self.nudge(rule_set.steer, _STEER_KEYS[symbol], wrap=rule_set.steer_wraps)
+            self.nudge(rule_set.steer, _STEER_KEYS[symbol], wrap=rule_set.steer_wraps, ends=rule_set.steer_ends)
         elif symbol in _THROTTLE_KEYS:
             self.nudge(self.stage.scene.spec.rule_set.throttle, _THROTTLE_KEYS[symbol])
         elif symbol == arcade.key.ESCAPE:
             self.window.close()
 
-    def nudge(self, field: str | None, by: int, *, wrap: int | None = None) -> None:
+    def nudge(self, field: str | None, by: int, *, wrap: int | None = None, ends: str | None = None) -> None:
         """Change one field of the selected entity's intent for the next turn by ``by``, if the intent allows it (a
         rider that steers its mount: the mount's intent, :meth:`~esper_motion.demos.render.Stage.steers`).
 
         A field that counts from 0 each turn (a turn, a throttle) starts from 0; one that wraps round (an
-        absolute heading, ``wrap`` = 6) starts from its present value.
+        absolute heading, ``wrap`` = 6) starts from its present value. Field ``ends`` of the intent, when it names
+        an entity (a Spelljammer chase), is ended: set to None, the heading starting from the way to that entity.
         """
         selected = self.stage.selected
         if selected is None or field is None:
@@ -120,6 +123,10 @@ class DemoView(arcade.View):
             return
         wanted: dict[str, Any] = dict(driver.manual.get(entity, {}))
         start = wanted.get(field, (getattr(current, field) or 0) if wrap else 0)
+        named = None if ends is None else wanted.get(ends, getattr(current, ends))
+        if ends is not None and named is not None:
+            wanted[ends] = None
+            start = _way_to(self.stage.world, entity, named, start)
         wanted[field] = (start + by) % wrap if wrap else start + by
         try:
             dataclasses.replace(current, **wanted)
@@ -127,8 +134,18 @@ class DemoView(arcade.View):
             self.renderer.message = f"{name}: {error}"
             return
         driver.manual[entity] = wanted
-        plan = ", ".join(f"{key} {value:+d}" for key, value in wanted.items())
+        plan = ", ".join(f"{key} {value:+d}" if value is not None else f"{key} ends" for key, value in wanted.items())
         self.renderer.message = f"{name} next turn: {plan}"
+
+
+def _way_to(world: Any, entity: int, other: int, otherwise: int) -> int:
+    """The hexside of ``entity``'s hex toward ``other``'s (the first step of the line between them), or
+    ``otherwise`` when one has no place or they share a hex."""
+    here, there = (world.try_get(who, Position) for who in (entity, other))
+    if here is None or there is None or here.hex == there.hex:
+        return otherwise
+    way = hexgrid.direction_to(here.hex, hexgrid.line(here.hex, there.hex)[1])
+    return otherwise if way is None else way
 
 
 def play(stage: Stage) -> None:

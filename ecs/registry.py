@@ -159,7 +159,9 @@ class SceneSupport:
     ``intent`` is the registered name of the component a scene's script writes; ``steer`` and ``throttle`` name
     its fields a player's steering and throttle keys change (``None`` when it has no such field);
     ``steer_wraps`` is set when the steering field is an absolute direction that wraps round (six hexsides)
-    rather than a change counted from 0 each turn. ``yards_before_turn`` gives the yards an entity must still
+    rather than a change counted from 0 each turn; ``steer_ends`` names a field holding an entity that steering
+    ends (sets to None: a Spelljammer chase, which keeps no heading), the steering then starting from the way to
+    that entity. ``yards_before_turn`` gives the yards an entity must still
     run straight before it may turn, or None where that does not apply. ``readouts`` are queries a scene may
     show for an entity (``readouts = ["couched lance"]``): each returns one line, or raises a ``MotionError``
     when it does not apply. ``die_faces`` is the highest face a script's ``dice`` may show (the largest die the
@@ -175,6 +177,7 @@ class SceneSupport:
     intent: str
     steer: str | None = None
     steer_wraps: int | None = None
+    steer_ends: str | None = None
     throttle: str | None = None
     yards_before_turn: Callable[[World, int], int | None] | None = None
     readouts: Mapping[str, Callable[[World, int], str]] = dataclasses.field(default_factory=dict)

@@ -42,7 +42,7 @@ True
 from __future__ import annotations
 
 from esper_motion.components import Position
-from esper_motion.components.goals import ALL_GOAL_TYPES
+from esper_motion.components.goals import CHARACTER_GOAL_TYPES
 from esper_motion.components.spelljammer import Mobility, RoundIntent, RoundState
 from esper_motion.ecs import SceneSupport, System, World, WorldError, declare_members, register_rule_set
 from esper_motion.systems.spelljammer import events, rules
@@ -138,7 +138,13 @@ register_rule_set(
     install,
     Options,
     scene=SceneSupport(
-        "spelljammer.RoundIntent", steer="heading", steer_wraps=6, die_faces=100, goals=ALL_GOAL_TYPES, plan=plan
+        "spelljammer.RoundIntent",
+        steer="heading",
+        steer_wraps=6,
+        steer_ends="chase",
+        die_faces=100,
+        goals=CHARACTER_GOAL_TYPES,
+        plan=plan,
     ),
 )
 declare_members(

@@ -14,7 +14,11 @@ Movement). Ranges (``range_yd``) count hexes of the map.
   rules' TMR fraction and forbidden modes for it): a runner chased by a faster pursuer takes the way into the
   vegetation that slows the pursuer most, over open ground and over a lighter thicket, and one chased by a slower
   pursuer keeps to open ground. A runner takes only a way whose every hex is farther from the source than it starts
-  (it does not flee past it, nor along it).
+  (it does not flee past it, nor along it). Once out of range of a source that does not chase it, and not losing
+  that range within the search, it is no better off farther: it takes the round that costs least by the rules
+  (:data:`DEFENSE_PRICE` for the defense a mode gives up, :data:`FATIGUE_PRICE` for sprinting), standing while the
+  source stays off and moving off at the slowest mode that keeps its range as the source comes on; a runner that
+  is chased runs on, as far as it can (a chase is at a Run unless a side speeds up).
 - ``GoTo``, ``KeepStation`` and ``Patrol``: a heading and a mode toward the hex (stopping on it, or passing through),
   toward the entity, or toward the next waypoint; ``Hold``: stay put.
 
@@ -40,20 +44,15 @@ from fractions import Fraction
 from typing import Final, NamedTuple
 
 from esper_motion.components.goals import (
-    ALL_GOAL_TYPES,
+    CHARACTER_GOAL_TYPES,
     Caution,
-    Charge,
-    Climb,
     Flee,
-    Goal,
     GoTo,
     Hold,
     Hunt,
     KeepStation,
-    Land,
     Patrol,
     Pursue,
-    Swoop,
 )
 from esper_motion.components.motion import Position
 from esper_motion.components.spelljammer import (
@@ -75,6 +74,7 @@ from esper_motion.systems.spelljammer.rules import (
     SPEEDS,
     SQUARE_FT,
     allowed_modes,
+    defense_allowed,
     movement_rate,
     nonlethal_damage,
 )
@@ -90,10 +90,15 @@ FATIGUE_PRICE: Final = 0.01
 """What a point of expected non-lethal damage from sprinting costs, in rounds: a character sprints only where it
 gains ground by it."""
 
+DEFENSE_PRICE: Final = 0.001
+"""What each part of its defense a character fleeing a source that does not chase it gives up for a round's speed
+mode costs, in rounds (Run gives up two: the whole DEF and the shield; Sprint three; Fast Sprint four: ... >
+Movement and Defense): of two ways that keep it as far off, it takes the one at the slower mode."""
+
 STRAIGHT_PRICE: Final = 0.001
-"""What each round of the character's top speed of straight-line distance from (or, fleeing, toward) its aim costs,
-in rounds: it only breaks ties between headings the hex count finds equal, so the character goes straight at it or
-straight away."""
+"""What each round of the character's top speed of straight-line distance from (or, fleeing while still short of
+its range, toward) its aim costs, in rounds: it only breaks ties between headings the hex count finds equal, so the
+character goes straight at it or straight away."""
 
 BEYOND_ROUNDS: Final = 3
 """The rounds past its plan's last that a fleeing character looks on from where that round ends, both sides moving
@@ -110,6 +115,9 @@ PURSUIT_FAIL_MULTIPLE: Final = 4
 """A pursuit action fails on a roll above 4x the score (5x or worse: ... > Chasing and Fleeing (Pursuit Actions))."""
 
 _PACE: Final = {row.mode: row.tmr_multiple for row in SPEEDS}
+
+Goal = GoTo | Pursue | Flee | KeepStation | Patrol | Hold
+"""A goal as the search plays it (a ``Hunt`` searches as a ``Pursue`` of its quarry)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,12 +238,13 @@ class _Under:
 
 
 def goals(world: World) -> dict[int, Goal | Hunt]:
-    """Every goal in ``world`` by entity (the first of :data:`~esper_motion.components.goals.ALL_GOAL_TYPES` an
-    entity holds)."""
+    """Every goal the planner plays in ``world`` by entity (the first of
+    :data:`~esper_motion.components.goals.CHARACTER_GOAL_TYPES` an entity holds; a character holds no other:
+    :data:`~esper_motion.components.goals.PLAYED`)."""
     found: dict[int, Goal | Hunt] = {}
-    for kind in reversed(ALL_GOAL_TYPES):
+    for kind in reversed(CHARACTER_GOAL_TYPES):
         for entity, (goal,) in world.scan(kind):
-            assert isinstance(goal, ALL_GOAL_TYPES)
+            assert isinstance(goal, CHARACTER_GOAL_TYPES)
             found[entity] = goal
     return found
 
@@ -279,6 +288,21 @@ def _fatigue(mode: SpeedMode | None) -> float:
     return count * (sides + 1) / 2 + adds
 
 
+def _unchased(search: _Search) -> bool:
+    """Whether the character flees a source that does not chase it: out of range it keeps off at the least cost
+    (a chased runner runs on: a chase is at a Run unless a side speeds up, ... > Chasing and Fleeing)."""
+    return search.other is None or not search.other.chases_mover
+
+
+def _defense_lost(mode: SpeedMode | None) -> int:
+    """The parts of its defense a character gives up moving at ``mode`` (none standing still): the whole DEF, DEX,
+    the Defense skill, magic and the shield, as ... > Movement and Defense leaves them."""
+    if mode is None:
+        return 0
+    kept = defense_allowed(mode)
+    return sum(not part for part in (kept.full, kept.dex, kept.defense_skill, kept.magic, kept.shield))
+
+
 def _clamped(mode: SpeedMode, allowed: Sequence[SpeedMode]) -> SpeedMode:
     """``mode``, or the fastest of ``allowed`` no faster than it (Walk at least)."""
     if mode in allowed:
@@ -310,10 +334,6 @@ def _aim(world: World, entity: int, goal: Goal) -> _Aim | str:
         return _Aim(goal, goal.hex, 0, away=False, passing=not goal.stop, chase=None)
     if isinstance(goal, Patrol):
         return _Aim(goal, goal.waypoints[goal.next_index], 0, away=False, passing=True, chase=None)
-    if isinstance(goal, Charge):
-        return "these rules have no mounted charge: it holds"
-    if isinstance(goal, (Climb, Land, Swoop)):
-        return "these rules have no flight: it holds"
     other = goal.source if isinstance(goal, Flee) else goal.target
     assert other is not None  # a lost entity was set to None, and the goal held, before this
     if not world.has(other, Position):
@@ -414,8 +434,9 @@ def _shortfall(
     gap = distance(me.hex, aimed)
     straight = STRAIGHT_PRICE * _euclid(me.hex, aimed) / search.scale
     if aim.away:
-        met = gap >= aim.range_hex
-        return max(0.0, aim.range_hex - gap - gained) / search.scale - straight, met
+        short = max(0.0, aim.range_hex - gap - gained) / search.scale
+        settled = short == 0 and _unchased(search)  # out of range, not losing it: no farther is any better
+        return 0.0 if settled else short - straight, gap >= aim.range_hex
     if aim.passing and aimed in line(start, me.hex):
         return 0.0, True
     met = gap <= aim.range_hex
@@ -472,9 +493,10 @@ def _cost(
             continue
         gained = _beyond(search, mine) if search.aim.away and depth == 1 else 0.0
         short, met = _shortfall(search, me.hex, mine, theirs, gained=gained)
-        cost = (
-            short + RISK_PRICE * float(failure) + FATIGUE_PRICE * _fatigue(choice.mode if mine.hex != me.hex else None)
-        )
+        moved = choice.mode if mine.hex != me.hex else None
+        cost = short + RISK_PRICE * float(failure) + FATIGUE_PRICE * _fatigue(moved)
+        if search.aim.away and _unchased(search):
+            cost += DEFENSE_PRICE * _defense_lost(moved)
         if met and search.aim.passing:
             depth_cost = 0.0  # passed through: the goal is done with
         elif depth > 1:
@@ -628,7 +650,7 @@ def plan(world: World, entity: int, rounds: int = HORIZON) -> RoundPlan:
         raise WorldError(f"plan: rounds = {rounds!r}: expected a whole number of rounds, 1 or more")
     goal = goals(world).get(entity)
     if goal is None:
-        kinds = ", ".join(kind.__name__ for kind in ALL_GOAL_TYPES)
+        kinds = ", ".join(kind.__name__ for kind in CHARACTER_GOAL_TYPES)
         raise WorldError(f"entity {entity} has no goal: give it one of {kinds}")
     if not all(world.has(entity, kind) for kind in (Mobility, RoundIntent, RoundState, Position)):
         raise WorldError(

@@ -294,9 +294,9 @@ def test_arrow_keys_turn_an_absolute_heading_round_and_refuse_what_the_intent_fo
     assert view.renderer.message == "this rule set has no such intent"
     view.on_key_press(arcade.key.TAB, 0)
     view.on_key_press(arcade.key.T, 0)
-    view.on_key_press(arcade.key.LEFT, 0)  # the guard chases: a pursuer follows its runner and has no heading
-    assert view.renderer.message.startswith("Guard: RoundIntent.heading = 1: expected None while chasing")
-    assert 2 not in played.scene.driver.manual
+    view.on_key_press(arcade.key.LEFT, 0)  # the guard chases: the key ends it, a hexside left of the way to her
+    assert view.renderer.message == "Guard next turn: chase ends, heading +1"
+    assert played.scene.driver.manual[2] == {"chase": None, "heading": 1}
     view.on_key_press(arcade.key.SPACE, 0)
     assert played.world.turn == 1
     assert played.motions[1].hexes[-1] == played.world.get(1, Position).hex

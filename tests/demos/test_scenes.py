@@ -559,6 +559,11 @@ BAD += [
         id="two goals",
     ),
     pytest.param(
+        _goal('"spelljammer.Hunt" = {}'),
+        ("entity 'Runner'", "Hunt.goal", "being a GURPS mover (it holds Mover and Velocity): one of GoTo"),
+        id="a goal the rule set's planner does not play",
+    ),
+    pytest.param(
         ("height = 5", "height = 5\nedge = { Position = { q = 0, r = 0 } }"),
         ("map edge", "Position", "the edge takes its positions from the map"),
         id="a map edge with a position",
@@ -741,6 +746,19 @@ def test_a_bad_scene_file_is_refused_naming_file_entity_and_field(
     assert raised.value.where == where
     assert field in raised.value.field
     assert problem in message
+
+
+def test_a_charge_on_a_spelljammer_character_is_refused_naming_file_entity_and_field(tmp_path: Path) -> None:
+    flee = '"gurps.Flee" = { source = { entity = "Guard" }, range_yd = 8 }'
+    text = scene_path("chase").read_text(encoding="utf-8")
+    assert flee in text
+    path = write(tmp_path, text.replace(flee, '"gurps.Charge" = { target = { entity = "Guard" } }'), "chase.toml")
+    with pytest.raises(SceneError) as raised:
+        build_scene(read_scene(str(path)))
+    assert str(raised.value).startswith(f"{path}: ")
+    assert (raised.value.where, raised.value.field) == ("entity 'Thief'", "gurps.Charge.goal")
+    assert "a goal the Spelljammer planner plays" in str(raised.value)
+    assert str(raised.value).endswith("one of GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Hunt")
 
 
 def test_broken_toml_is_refused_naming_the_file(tmp_path: Path) -> None:

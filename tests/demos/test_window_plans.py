@@ -15,7 +15,17 @@ import pytest
 arcade = pytest.importorskip("arcade")
 
 from esper_motion import cli  # noqa: E402
-from esper_motion.components import Charge, Control, Flee, GoTo, MoveState, Position, Pursue, Velocity  # noqa: E402
+from esper_motion.components import (  # noqa: E402
+    Charge,
+    Control,
+    Flee,
+    GoTo,
+    MoveState,
+    Position,
+    Pursue,
+    RoundIntent,
+    Velocity,
+)
 from esper_motion.demos import render, scene_file  # noqa: E402
 from esper_motion.demos.scene import build_scene  # noqa: E402
 from esper_motion.demos.scene_file import read_scene  # noqa: E402
@@ -220,6 +230,37 @@ def test_the_window_shows_the_spelljammer_plans_and_t_steers_a_character_by_head
     assert played.world.get(thief, Position).hex[1] > 0
     view.on_key_press(arcade.key.T, 0)
     assert played.world.has(thief, Flee) and played.steered == {}
+
+
+def test_a_taken_over_spelljammer_pursuer_ends_its_chase_from_the_keys(window: Any) -> None:
+    # Before, the keys could not steer a pursuer taken over mid-chase: a heading is refused while it chases.
+    played = render.Stage(build_scene(read_scene("chase")))
+    thief, guard = played.scene.actors
+    view = DemoView(played)
+    window.show_view(view)
+    view.on_key_press(arcade.key.SPACE, 0)
+    intent = played.world.get(guard, RoundIntent)
+    assert intent.chase == thief and intent.heading is None  # the planner's chase, as the take-over finds it
+    played.selected = guard
+    view.on_key_press(arcade.key.T, 0)
+    assert view.renderer.message == "you steer Guard; its Pursue goal is set aside (T hands it back)"
+    guard_at, thief_at = (played.world.get(who, Position).hex for who in (guard, thief))
+    toward = hexgrid.direction_to(guard_at, hexgrid.line(guard_at, thief_at)[1])
+    assert toward is not None
+    view.on_key_press(arcade.key.RIGHT, 0)  # a hexside right of the way to the thief
+    assert played.scene.driver.manual == {guard: {"chase": None, "heading": (toward - 1) % 6}}
+    assert view.renderer.message == f"Guard next turn: chase ends, heading {(toward - 1) % 6:+d}"
+    view.on_key_press(arcade.key.RIGHT, 0)
+    assert played.scene.driver.manual == {guard: {"chase": None, "heading": (toward - 2) % 6}}
+    view.on_key_press(arcade.key.SPACE, 0)
+    intent = played.world.get(guard, RoundIntent)
+    assert (intent.chase, intent.heading) == (None, (toward - 2) % 6)
+    moved = played.world.get(guard, Position).hex
+    assert moved != guard_at and hexgrid.line(guard_at, moved)[1] == hexgrid.neighbour(guard_at, (toward - 2) % 6)
+    view.on_key_press(arcade.key.T, 0)  # handed back, it chases again
+    assert played.world.has(guard, Pursue)
+    view.on_key_press(arcade.key.SPACE, 0)
+    assert played.world.get(guard, RoundIntent).chase == thief
 
 
 def test_a_rider_steering_its_mount_shows_the_mounts_plan_and_t_takes_the_pair_over(window: Any) -> None:

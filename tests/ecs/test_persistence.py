@@ -64,7 +64,7 @@ from esper_motion.components.flight import (
     FlightIntent,
     FlightMode,
 )
-from esper_motion.components.goals import ALL_GOAL_TYPES, MAX_RANGE_YD
+from esper_motion.components.goals import ALL_GOAL_TYPES, MAX_RANGE_YD, PLAYED
 from esper_motion.components.gurps import LossCause
 from esper_motion.components.mount import (
     CHARGES,
@@ -1472,13 +1472,18 @@ def worlds(draw: st.DrawFn) -> World:
     choices = strategies(ids)
     for kept_entity in keep:
         kinds = draw(st.lists(st.sampled_from(list(choices)), unique=True, max_size=6))
-        goal = [kind for kind in kinds if kind in ALL_GOAL_TYPES][:1]  # one goal at a time
+        goal = [kind for kind in kinds if kind in ALL_GOAL_TYPES and played(kind, kinds)][:1]  # one goal at a time
         kinds = [kind for kind in kinds if kind not in ALL_GOAL_TYPES or kind in goal]
         entity = world.spawn(*(draw(choices[kind]) for kind in kinds))
         if not kept_entity:
             world.despawn(entity)
     seat_riders(draw, world, kept)
     return world
+
+
+def played(goal: type[Any], kinds: list[type[Any]]) -> bool:
+    """Whether an entity of component ``kinds`` may hold ``goal``: its rule set's planner plays it (``PLAYED``)."""
+    return all(goal in plays for _, _, marks, plays in PLAYED if all(mark in kinds for mark in marks))
 
 
 def seat_riders(draw: st.DrawFn, world: World, kept: list[int]) -> None:

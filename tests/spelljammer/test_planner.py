@@ -12,7 +12,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from esper_motion.components import Caution, Flee, GoTo, Hold, Hunt, KeepStation, Patrol, Position, Pursue
+from esper_motion.components import (
+    Caution,
+    Charge,
+    Climb,
+    Flee,
+    GoTo,
+    Hold,
+    Hunt,
+    KeepStation,
+    Land,
+    Patrol,
+    Position,
+    Pursue,
+    Swoop,
+)
 from esper_motion.components.spelljammer import (
     Mobility,
     RoundIntent,
@@ -21,7 +35,7 @@ from esper_motion.components.spelljammer import (
     Vegetation,
     VegetationZone,
 )
-from esper_motion.ecs import RollMade, World, WorldError, hexgrid
+from esper_motion.ecs import LinkError, RollMade, World, WorldError, hexgrid
 from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.spelljammer import GoalLost, GoalUnreachable, Options, install, plan, quarry
 from esper_motion.systems.spelljammer._shared import VegetationMap
@@ -159,6 +173,41 @@ def test_a_runner_flees_straight_away_and_slows_once_out_of_range() -> None:
     world.close()
 
 
+def test_a_runner_out_of_range_of_a_source_that_does_not_chase_it_stays_off_at_the_least_cost() -> None:
+    # Before, a runner already out of range ran on at a Run along its way every round, for nothing.
+    world = new_world()
+    guard = character(world, (0, 0))
+    thief = character(world, (20, 0), Flee(guard, range_yd=10))
+    for _ in range(3):
+        world.step()
+        assert world.get(thief, Position).hex == (20, 0)  # the guard stays off: so does she, at full DEF
+    # The guard walks at her (12 hexes a round): she keeps away, never nearer it, at the slowest mode that does.
+    world.get(guard, RoundIntent).heading, world.get(guard, RoundIntent).mode = 0, SpeedMode.WALK
+    modes = []
+    for _ in range(4):
+        before = distance(world.get(thief, Position).hex, world.get(guard, Position).hex)
+        world.step()
+        after = distance(world.get(thief, Position).hex, world.get(guard, Position).hex)
+        assert after >= 10 and (before < 10 or after >= min(before, 12)), (before, after)
+        modes.append(world.get(thief, RoundState).mode)
+    assert modes == [SpeedMode.DODGE, SpeedMode.WALK, SpeedMode.WALK, SpeedMode.WALK]
+    world.close()
+
+
+@pytest.mark.parametrize("start", [(20, 0), (-20, 0), (0, 20), (12, -12), (5, 0)])
+def test_a_runner_never_closes_on_a_source_that_does_not_chase_it(start: tuple[int, int]) -> None:
+    world = new_world()
+    guard = character(world, (0, 0), heading=0, mode="walk")
+    thief = character(world, start, Flee(guard, range_yd=10))
+    for _ in range(4):
+        at, source = world.get(thief, Position).hex, world.get(guard, Position).hex
+        world.step()
+        moved = world.get(thief, Position).hex
+        assert all(distance(hex, source) > distance(at, source) for hex in hexgrid.line(at, moved)[1:])
+        assert world.get(thief, RoundState).mode in (None, SpeedMode.DODGE, SpeedMode.WALK, SpeedMode.RUN)
+    world.close()
+
+
 def forked_flight(thickets: dict[int, Vegetation], *, guard_tmr: int = 15) -> tuple[World, int]:
     """A thief at the fork of three ways away from a guard 10 hexes west who fast sprints after her: along heading 0
     open ground, along headings 1 and 5 the thickets given (discs of radius 4 whose near edge is beside her). 30 ft
@@ -276,6 +325,28 @@ def test_a_hunter_with_no_quarry_holds_and_says_why_and_holds_one_goal_at_a_time
         plan(world, hunter)
     with pytest.raises(WorldError, match="one goal at a time"):
         world.add(hunter, Hold())
+    world.close()
+
+
+@pytest.mark.parametrize("goal", [Charge(None), Swoop(None), Climb(5), Land()], ids=lambda goal: type(goal).__name__)
+def test_a_gurps_only_goal_on_a_character_is_refused_when_set_naming_entity_goal_and_what_the_planner_plays(
+    goal: object,
+) -> None:
+    world = new_world()
+    guard = character(world, (0, 0))
+    before = world.entities()
+    name = type(goal).__name__
+    refusal = (
+        rf"entity {{}}: {name}.goal = '{name}': a goal the Spelljammer planner plays, entity {{}} being a Spelljammer "
+        r"character \(it holds Mobility and RoundIntent and RoundState\): one of GoTo, Pursue, Flee, KeepStation, "
+        r"Patrol, Hold, Hunt$"
+    )
+    with pytest.raises(LinkError, match=refusal.format(guard + 1, guard + 1)):
+        character(world, (3, 0), goal)
+    assert world.entities() == before
+    with pytest.raises(LinkError, match=refusal.format(guard, guard)):
+        world.add(guard, goal)
+    assert not world.has(guard, type(goal))
     world.close()
 
 

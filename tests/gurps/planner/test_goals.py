@@ -8,7 +8,19 @@ import pytest
 from support import gurps_world
 from support.highspeed import mover
 
-from esper_motion.components import Caution, Charge, Flee, GoTo, Hold, KeepStation, Patrol, Pursue
+from esper_motion.components import (
+    Caution,
+    Charge,
+    Flee,
+    GoTo,
+    Hold,
+    Hunt,
+    KeepStation,
+    Mover,
+    Patrol,
+    Pursue,
+    Velocity,
+)
 from esper_motion.ecs import LinkError, RuleValueError
 
 
@@ -74,6 +86,30 @@ def test_one_goal_at_a_time() -> None:
     world.remove(runner, GoTo)
     world.add(runner, Hold())
     assert world.has(runner, Hold)
+
+
+GURPS_PLAYS = "one of GoTo, Pursue, Flee, KeepStation, Patrol, Hold, Charge, Climb, Land, Swoop"
+
+
+def test_a_spelljammer_hunt_on_a_gurps_mover_is_refused_when_set_naming_entity_goal_and_what_the_planner_plays() -> (
+    None
+):
+    world = gurps_world()
+    runner = mover(world)
+    before = world.entities()
+    refusal = r"entity {}: Hunt.goal = 'Hunt': a goal the GURPS planner plays, .*\(it holds Mover and Velocity\)"
+    with pytest.raises(LinkError, match=refusal.format(runner + 1)) as caught:
+        mover(world, at=(3, 0), extra=(Hunt(),))
+    assert str(caught.value).endswith(GURPS_PLAYS)
+    assert world.entities() == before
+    with pytest.raises(LinkError, match=refusal.format(runner)):
+        world.add(runner, Hunt())
+    assert not world.has(runner, Hunt)
+    # What would make an entity holding a Hunt a GURPS mover is refused too.
+    hunter = world.spawn(Hunt(), Velocity(0))
+    with pytest.raises(LinkError, match=refusal.format(hunter)):
+        world.add(hunter, Mover(5))
+    assert not world.has(hunter, Mover)
 
 
 def test_a_goal_set_wrong_between_steps_is_refused_before_the_next() -> None:
