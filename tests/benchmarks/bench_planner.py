@@ -14,6 +14,9 @@ Printed, all CPU time (``time.process_time``) in this process:
   search at most ``NODE_BUDGET``, a kept plan's turn one), the mean number of searches a turn (at most the planning
   budget, ``SEARCHES_PER_TURN``, which ``--searches`` sets, unless a turn chosen without one finds none) and of
   turns chosen without one, the budget spent (``one_turn``); the rest of the decisions follow a kept plan;
+- the yards fields round walls the searches made over the run (kept while the walls stay as they are), and how many
+  of them walked out from their place (the others gave only hexes with no wall between them and the place, whose
+  yards are their plain distance: ``YardsField``);
 - how far the runners got by the last turn: of those going to a hex, how many are there and the mean yards left;
   of the pursuers, the mean yards to the quarry (the budget changes plans in a crowd: docs/goals.md);
 - per turn: the median step of the world with goals (the planner included) against two worlds with no goal: the
@@ -201,6 +204,9 @@ def _measured(movers: int, turns: int, seed: int) -> dict[str, Any]:
             planned.step()
     finally:
         planner_system.decide, planner_system.search, planner_system.one_turn = real, real_search, real_one
+    planner = next(system for system in planned.systems if isinstance(system, GoalPlanner))
+    kept_fields = planner._fields.by_place.values()  # what it kept over the run
+    made = [field for kept in kept_fields for field in kept]
     with_goals = steps(build(movers, seed, with_goals=True), turns)
     replay = build(movers, seed, with_goals=False)
     replay_steps = replayed(replay, recorder.turns)
@@ -215,6 +221,8 @@ def _measured(movers: int, turns: int, seed: int) -> dict[str, Any]:
         "searches_per_turn": searches[0] / turns,
         "budgeted_per_turn": budgeted[0] / turns,
         "planning_budget": planner_system.SEARCHES_PER_TURN,
+        "yards_fields": len(made),
+        "yards_fields_walked": sum(field.walked for field in made),
         "step_with_goals_ms": 1000 * statistics.median(with_goals),
         "step_replay_ms": 1000 * statistics.median(replay_steps),
         "step_still_ms": 1000 * statistics.median(still),
@@ -243,7 +251,8 @@ def main() -> None:
         f"  the planner per mover per turn: median {figures['decide_median_ms']:.2f} ms, "
         f"99th percentile {figures['decide_p99_ms']:.2f} ms, {figures['turns_simulated_mean']:.0f} turns simulated; "
         f"{figures['searches_per_turn']:.0f} searches a turn (budget {figures['planning_budget']}), "
-        f"{figures['budgeted_per_turn']:.0f} turns chosen without one"
+        f"{figures['budgeted_per_turn']:.0f} turns chosen without one; {figures['yards_fields']} yards fields, "
+        f"{figures['yards_fields_walked']} of them walked"
     )
     print(
         f"  a step: {figures['step_with_goals_ms']:.1f} ms with goals; without: {figures['step_replay_ms']:.1f} ms "

@@ -23,25 +23,38 @@ no -4 and no cap for a flier's melee; under the Basic Set the ordinary Move and 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
-from typing import Final
+from dataclasses import fields, replace
+from typing import Final, NamedTuple
 
 from esper_motion.components.combat import Attack
 from esper_motion.components.flight import Flight, FlightIntent
-from esper_motion.components.goals import Charge, Climb, Flee, Goal, GoTo, KeepStation, Land, Pursue, Swoop
-from esper_motion.components.gurps import Maneuver, MoveState
+from esper_motion.components.goals import Charge, Climb, Flee, Goal, GoTo, KeepStation, KeptPlan, Land, Pursue, Swoop
+from esper_motion.components.gurps import Intent, Maneuver, MoveState
 from esper_motion.components.motion import Position, Velocity
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import Hex, distance
 from esper_motion.systems.gurps import rules
 from esper_motion.systems.gurps.flight.aerial import airborne, scene_atmosphere
 from esper_motion.systems.gurps.options import Rules
-from esper_motion.systems.gurps.planner.mounted import carrier, charge_goal, run_past
-from esper_motion.systems.gurps.planner.search import HORIZON, PlannedTurn, advance, predicted, state_of
-from esper_motion.systems.gurps.shared.climbing import house_climbing, legs_cost
+from esper_motion.systems.gurps.planner.mounted import PASS_YD, carrier, charge_goal, run_past
+from esper_motion.systems.gurps.planner.search import (
+    HORIZON,
+    Moving,
+    Plan,
+    PlannedTurn,
+    State,
+    advance,
+    along,
+    capped,
+    predicted,
+    search,
+    state_of,
+    straight_enough,
+)
+from esper_motion.systems.gurps.shared.climbing import house_climbing, legs_cost, speeds_after_climbs
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import body_hexes, two_hex
-from esper_motion.systems.gurps.shared.movers import Body, limits
+from esper_motion.systems.gurps.shared.movers import BODY_TYPES, Body, body_of, installed_rules, limits
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 from esper_motion.systems.gurps.shared.transitions import stall_speed
 
@@ -73,12 +86,17 @@ def floor_yd(world: World, body: Body) -> int:
     return stall_speed(world, body.entity)
 
 
-def flier_goal(world: World, mover: int, goal: Climb | Land | Swoop, *, record: bool) -> Goal:
+def flier_goal(world: World, mover: int, goal: Climb | Land | Swoop | Pursue, *, record: bool) -> Goal:
     """The goal the search plans the level path of this turn by, for a flier goal of the body ``mover``: for a
     ``Climb`` or ``Land`` a stop on its hex (a flier that cannot hover passes over it, and so circles it until it is
     down), its hex None taken as the one it is over (``record``: written into the goal, as the planner does and a
     preview does not, so that it circles that one); for a ``Swoop`` its run past the foe or its flight away, as a
-    lance charge's (``record``: write ``Swoop.wheeling``)."""
+    lance charge's (``record``: write ``Swoop.wheeling``); for a ``Pursue`` by a flier in the air with a melee
+    ``Attack`` of a foe in the air, a pass through where the foe will be when it gets there (:func:`meeting`), where
+    its strike reaches the foe as the COMBAT phase measures it (the foe where it ends the turn); any other
+    ``Pursue`` as it is."""
+    if isinstance(goal, Pursue):
+        return _pursuit(world, mover, goal)
     if isinstance(goal, Swoop):
         return _swoop_goal(world, mover, goal, record=record)
     place = goal.hex if goal.hex is not None else world.get(mover, Position).hex
@@ -87,11 +105,28 @@ def flier_goal(world: World, mover: int, goal: Climb | Land | Swoop, *, record: 
     return GoTo(place, stop=_hovers(world, mover) or isinstance(goal, Land))
 
 
+def _pursuit(world: World, mover: int, goal: Pursue) -> Goal:
+    attack = world.try_get(mover, Attack)
+    target = goal.target
+    if goal.ram or attack is None or attack.weapon != "melee" or not airborne(world, mover):
+        return goal
+    if target is None or not world.exists(target) or not world.has(target, Position):
+        return goal
+    foe = carrier(world, target)
+    if not airborne(world, foe):
+        return goal
+    return GoTo(
+        run_past(
+            world.get(mover, Position).hex, meeting(world, mover, foe), PASS_YD, world.get(mover, Velocity).heading
+        ),
+        stop=False,
+    )
+
+
 def _swoop_goal(world: World, mover: int, goal: Swoop, *, record: bool) -> Goal:
     """A ``Swoop``'s turn, as a lance charge's round (:func:`~esper_motion.systems.gurps.planner.mounted.charge_goal`)
-    but led: on the run, a pass beside where the foe will be when the flier gets there at its speed (at its present
-    velocity, at most :data:`~esper_motion.systems.gurps.planner.search.HORIZON` turns on), so that a flier closes on
-    a foe that flies too."""
+    but led: on the run, a pass beside where the foe will be when the flier can get there (:func:`meeting`), so that a
+    flier closes on a foe that flies too."""
     if goal.target is None or not world.exists(goal.target) or not world.has(goal.target, Position):
         return charge_goal(world, mover, Charge(goal.target, run_yd=goal.run_yd), record=False)
     foe = carrier(world, goal.target)
@@ -102,8 +137,76 @@ def _swoop_goal(world: World, mover: int, goal: Swoop, *, record: bool) -> Goal:
         goal.wheeling = wheeling
     if wheeling:
         return Flee(foe, range_yd=goal.run_yd)
-    turns = min(HORIZON, max(1, -(-distance(here, world.get(foe, Position).hex) // max(1, velocity.yps))))
-    return GoTo(run_past(here, predicted(world, foe, turns), goal.run_yd, velocity.heading), stop=False)
+    return GoTo(run_past(here, meeting(world, mover, foe), goal.run_yd, velocity.heading), stop=False)
+
+
+def meeting(world: World, mover: int, foe: int) -> Hex:
+    """Where flier ``mover`` can meet ``foe``: where the foe will be (:func:`foreseen`) after the fewest turns, at most
+    :data:`~esper_motion.systems.gurps.planner.search.HORIZON`, in which the flier at its top speed covers the yards
+    to there (the last of them when none is so near)."""
+    here = world.get(mover, Position).hex
+    top = max(1, limits(world, body_of(world, mover), installed_rules(world)).top_speed)
+    ahead = foreseen(world, foe)
+    return next((hex for turn, hex in enumerate(ahead, start=1) if distance(here, hex) <= top * turn), ahead[-1])
+
+
+class Foresight(NamedTuple):
+    """What the planner foresees of a mover this turn (:func:`foreseen`): its hexes after each of the next
+    :data:`~esper_motion.systems.gurps.planner.search.HORIZON` turns, and its height at the end of this one (None:
+    not known yet)."""
+
+    hexes: tuple[Hex, ...]
+    altitude_yd: float | None
+
+
+def foreseen(world: World, entity: int) -> tuple[Hex, ...]:
+    """Where ``entity`` will be after each of the next :data:`~esper_motion.systems.gurps.planner.search.HORIZON`
+    turns: once the planner has decided a flier's turn, the turn decided (every roll made), then its kept plan; before
+    that, and for any other mover, its own kept plan (``KeptPlan``) while it is where the plan put it for now; past
+    the plan's end at its last velocity and heading; and with no such plan at its present velocity along its heading
+    (:func:`~esper_motion.systems.gurps.planner.search.predicted`)."""
+    found = kept_paths(world).get(entity)
+    return found.hexes if found is not None else tuple(predicted(world, entity, turn) for turn in range(1, HORIZON + 1))
+
+
+def kept_paths(world: World) -> dict[int, Foresight]:
+    """The :class:`Foresight` of every mover the planner foresees by its kept plan or its turn decided, worked out
+    from the kept plans the first time it is asked in a turn (the planner asks before it plans anyone, so that no
+    kept plan has moved on yet) and brought up to date as each flier's turn is decided (:func:`fly`)."""
+    return world.per_turn(kept_paths, lambda: _kept_paths(world))
+
+
+def _kept_paths(world: World) -> dict[int, Foresight]:
+    found: dict[int, Foresight] = {}
+    for entity, (kept, position) in world.scan(KeptPlan, Position):
+        if len(kept.hexes) >= 2 and kept.hexes[0] == position.hex:
+            found[entity] = Foresight(_on(kept, 1), None)
+    return found
+
+
+def _on(kept: KeptPlan, start: int) -> tuple[Hex, ...]:
+    """The hexes of ``kept`` from its state ``start`` on, :data:`~esper_motion.systems.gurps.planner.search.HORIZON`
+    of them, past its last at its last velocity and heading."""
+    planned = kept.hexes[start : start + HORIZON]
+    last = start + len(planned) - 1
+    rest = range(1, HORIZON + 1 - len(planned))
+    return (*planned, *(along(planned[-1], kept.velocities[last], kept.headings[last], turn) for turn in rest))
+
+
+def _decided(world: World, chosen: Rules, index: SpatialIndex, body: Body) -> None:
+    """Foresee ``body`` by the turn just decided for it (:func:`kept_paths`)."""
+    outcome = advance(world, chosen, index, body, state_of(body))
+    if outcome is None:
+        return
+    end = outcome.state
+    intent = world.try_get(body.entity, FlightIntent)
+    altitude = body.position.altitude_yd + (intent.climb_yd if intent is not None else 0)
+    kept = world.try_get(body.entity, KeptPlan)
+    if kept is not None and kept.hexes and kept.hexes[0] == end.hex:
+        hexes = _on(kept, 0)
+    else:
+        hexes = tuple(along(end.hex, end.velocity, end.heading, turn) for turn in range(HORIZON))
+    kept_paths(world)[body.entity] = Foresight(hexes, altitude)
 
 
 def _hovers(world: World, entity: int) -> bool:
@@ -131,7 +234,7 @@ def wanted_altitude(world: World, body: Body, goal: Goal) -> int | None:
         other = goal.target
         if other is None or not world.has(other, Position) or not airborne(world, carrier(world, other)):
             return None
-        return max(1, math.floor(world.get(carrier(world, other), Position).altitude_yd))
+        return max(1, math.floor(foreseen_altitude(world, carrier(world, other))))
     if not isinstance(goal, Swoop) or goal.target is None or not world.has(goal.target, Position):
         return None
     if goal.wheeling:
@@ -142,6 +245,22 @@ def wanted_altitude(world: World, body: Body, goal: Goal) -> int | None:
     reach = 1 if attack is None else attack.reach_yd
     turns_away = max(0, -(-(gap - reach) // max(1, body.velocity.yps)) - 1)
     return min(max(goal.height_yd, 1), strike_altitude(world, goal.target) + GLIDE_YD * turns_away)
+
+
+def foreseen_altitude(world: World, entity: int) -> float:
+    """The height ``entity`` will be at by the end of this turn, as far as the planner foresees it: for a flier whose
+    own goal wants a height of its own (``Climb``, ``Land``, ``Swoop``), that height (:func:`wanted_altitude`), else
+    the height it is at. Two fliers after each other so meet at the one's height, where each chasing the other's
+    present height would swap them."""
+    known = kept_paths(world).get(entity)
+    if known is not None and known.altitude_yd is not None:
+        return known.altitude_yd
+    goal: Goal | None = world.try_get(entity, Climb) or world.try_get(entity, Land) or world.try_get(entity, Swoop)
+    altitude = world.get(entity, Position).altitude_yd
+    if goal is None or not airborne(world, entity) or not all(world.has(entity, kind) for kind in BODY_TYPES):
+        return altitude
+    want = wanted_altitude(world, body_of(world, entity), goal)
+    return altitude if want is None else float(want)
 
 
 def strike_altitude(world: World, target: int) -> int:
@@ -167,12 +286,136 @@ def fly(
     *,
     first: PlannedTurn | None,
     caution: float,
+    foresee: bool = True,
 ) -> bool:
     """Write the ``FlightIntent`` of flier ``body`` for the first planned turn ``first`` (its ``Intent`` written
     already): the largest climb or descent toward :func:`wanted_altitude` with which the turn still passes
     (:func:`_accepted`), else level; and on a ``Swoop``'s run, the strike on the pass (:func:`_strike`). Whether the
-    altitude comes nearer the one wanted."""
+    altitude comes nearer the one wanted. With ``foresee`` (the planner's own turn, not a preview's), what the planner
+    then foresees of the flier (:func:`foreseen`) is the turn decided, every roll made, and its kept plan after it."""
     intent = world.try_get(body.entity, FlightIntent)
+    climbs = _fly(world, chosen, index, body, goal, intent=intent, first=first, caution=caution)
+    if foresee and intent is not None:
+        _decided(world, chosen, index, body)
+    return climbs
+
+
+def with_climbs(
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    body: Body,
+    goal: Goal,
+    *,
+    found: Plan,
+    searched: Goal,
+    caution: float,
+    most: int,
+    replan_left: int,
+    moving: Moving = (),
+) -> Plan:
+    """``found``, the level plan of flier ``body`` toward ``goal`` (searched as ``searched``), with each turn's
+    ``FlightIntent`` as the planner will write it when the turn comes (:func:`fly`) and the height it ends at, for at
+    most ``most`` turns: each turn flown again, the flier put where the turn before leaves it (its place, height,
+    facing, velocity, state, intent and the climb it flew last), with what the flight checks change (a slower
+    throttle, a Move and Attack, the yards a climb keeps back from the level path) and its path and odds then.
+    Where the planner will search again, so does this, from there (the other movers where ``moving`` puts them
+    then): where a turn leaves the flier in another state than the plan's, where the plan is one it keeps no longer
+    (one that does not meet the goal with fewer than ``replan_left`` turns left, one that comes no nearer, or of one
+    turn), and where the plan ends with the height its goal wants not reached. Every roll made; a dive's bonus to the
+    top speed after it is not carried on. Changes nothing in the world: what it sets as it goes (the flier's
+    components, ``Attack.target``, ``Swoop.wheeling``) is put back as it was."""
+    live = world.try_get(body.entity, FlightIntent)
+    if live is None or not found.turns:
+        return found
+    flight = world.get(body.entity, Flight)
+    attack = world.try_get(body.entity, Attack)
+    parts: tuple[object, ...] = (body.position, body.facing, body.velocity, body.control, body.intent, live, flight)
+    saved = [replace(part) for part in parts]  # type: ignore[type-var]
+    target = None if attack is None else attack.target
+    wheeling = goal.wheeling if isinstance(goal, Swoop) else False
+    turns: list[PlannedTurn] = []
+    ahead, current = list(found.turns), found
+    enough = straight_enough(world, chosen, body)
+    try:
+        while ahead and len(turns) < most:
+            planned = ahead.pop(0)
+            for name in _INTENT_FIELDS:
+                setattr(body.intent, name, getattr(planned.intent, name))
+            fly(world, chosen, index, body, goal, first=planned, caution=caution, foresee=False)
+            outcome = advance(world, chosen, index, body, state_of(body))
+            if outcome is None:
+                break
+            altitude = body.position.altitude_yd + live.climb_yd
+            speed, _ = speeds_after_climbs(world, body, 0)  # house rules: what the climbs and dives do at once
+            after = capped(outcome.state, enough)
+            after = after._replace(velocity=max(0, after.velocity + speed - body.velocity.yps))
+            flown = replace(live)
+            turns.append(
+                replace(
+                    planned,
+                    intent=replace(body.intent),
+                    rolls=outcome.rolls,
+                    path=outcome.path,
+                    failure_chance=outcome.failure_chance,
+                    after=after,
+                    flight=flown,
+                    altitude_yd=altitude,
+                )
+            )
+            _put(body, after, altitude)
+            flight.climbed_yd, flight.flown_legs = flown.climb_yd, ()
+            kept = current.nearer and len(current.turns) > 1 and (current.reaches or len(ahead) >= replan_left)
+            want = wanted_altitude(world, body, goal)
+            if not kept or after != planned.after or (not ahead and want not in (None, altitude)):
+                fly_level(world, body)
+                again = search(
+                    world,
+                    chosen,
+                    index,
+                    body,
+                    searched,
+                    caution=caution,
+                    moving=moving[len(turns) :],
+                    floor_yd=floor_yd(world, body),
+                )
+                current = again if again is not None else replace(current, turns=())
+                ahead = list(current.turns)
+    finally:
+        for part, was in zip(parts, saved, strict=True):
+            for name in part.__slots__:  # type: ignore[attr-defined]
+                setattr(part, name, getattr(was, name))
+        if attack is not None:
+            attack.target = target
+        if isinstance(goal, Swoop):
+            goal.wheeling = wheeling
+    return replace(found, turns=tuple(turns), reaches=found.reaches and len(turns) >= len(found.turns))
+
+
+_INTENT_FIELDS: Final = tuple(field.name for field in fields(Intent))
+
+
+def _put(body: Body, state: State, altitude_yd: float) -> None:
+    """Set ``body``'s own components to ``state``, at ``altitude_yd``."""
+    body.position.q, body.position.r = state.hex
+    body.position.altitude_yd = altitude_yd
+    body.facing.direction = state.facing
+    body.velocity.yps, body.velocity.heading = state.velocity, state.heading
+    body.control.state = MoveState.HIGH_SPEED if state.high_speed else MoveState.NORMAL
+    body.control.straight_yd = state.straight_yd
+
+
+def _fly(
+    world: World,
+    chosen: Rules,
+    index: SpatialIndex,
+    body: Body,
+    goal: Goal,
+    *,
+    intent: FlightIntent | None,
+    first: PlannedTurn | None,
+    caution: float,
+) -> bool:
     fly_level(world, body)
     if intent is None or first is None:
         return False
@@ -229,10 +472,10 @@ def _hold_speed(world: World, chosen: Rules, index: SpatialIndex, body: Body, go
 
 def _strike(world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: Goal, *, caution: float) -> None:
     """On a ``Swoop``'s run, or a ``Pursue``, whose turn (with the climb asked) comes within the flier's melee reach of
-    the foe, across the map at any yard of its path and in height at its end (as the COMBAT phase measures a strike),
-    the foe where it is or where it will be at its present velocity (a foe that turns may be either), ask the attack:
-    ``Attack.target`` the foe on a Move and Attack, when the turn still passes on that maneuver; a swoop's pass is then
-    made (``Swoop.wheeling``)."""
+    the foe as the COMBAT phase measures a strike (across the map at any yard of its path, in height at its end,
+    against the foe where it ends the turn), the foe where the planner foresees it (:func:`foreseen`,
+    :func:`foreseen_altitude`), ask the attack: ``Attack.target`` the foe on a Move and Attack, when the turn still
+    passes on that maneuver; a swoop's pass is then made (``Swoop.wheeling``)."""
     if isinstance(goal, Swoop) and goal.wheeling:
         return
     if not isinstance(goal, (Swoop, Pursue)) or goal.target is None:
@@ -241,13 +484,13 @@ def _strike(world: World, chosen: Rules, index: SpatialIndex, body: Body, goal: 
     if attack is None or attack.weapon != "melee":
         return
     moving = carrier(world, goal.target)
-    foes = (predicted(world, moving, 1), world.get(moving, Position).hex)
+    foe = foreseen(world, moving)[0]
     intent = world.get(body.entity, FlightIntent)
     end = body.position.altitude_yd + intent.climb_yd
-    if math.floor(abs(end - world.get(moving, Position).altitude_yd)) > attack.reach_yd:
+    if math.floor(abs(end - foreseen_altitude(world, moving))) > attack.reach_yd:
         return
     outcome = advance(world, chosen, index, body, state_of(body))
-    if outcome is None or not any(distance(hex, foe) <= attack.reach_yd for hex in outcome.path for foe in foes):
+    if outcome is None or not any(distance(hex, foe) <= attack.reach_yd for hex in outcome.path):
         return
     planned = body.intent.maneuver
     body.intent.maneuver = Maneuver.MOVE_AND_ATTACK

@@ -35,13 +35,16 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Final, NamedTuple, TypeGuard
 
+from esper_motion.components.flight import FlightIntent
 from esper_motion.components.goals import Climb, Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Land, Patrol, Pursue
 from esper_motion.components.gurps import Control, Intent, Mover, MoveState, Posture
 from esper_motion.components.motion import Facing, Position, Velocity
@@ -96,7 +99,8 @@ class State(NamedTuple):
 class PlannedTurn:
     """One turn of a plan: the intent, the rolls it needs with their exact odds, the hexes it enters, the chance
     that any of its rolls fails, whether it meets the goal, and the state it leaves the mover in (every roll
-    made)."""
+    made); for a flier, its ``FlightIntent`` that turn (the climb or descent) and the height it ends at (None for a
+    mover that does not fly: :func:`~esper_motion.systems.gurps.planner.flight.with_climbs`)."""
 
     intent: Intent
     rolls: tuple[RollForecast, ...]
@@ -104,6 +108,8 @@ class PlannedTurn:
     failure_chance: Fraction
     meets_goal: bool
     after: State
+    flight: FlightIntent | None = None
+    altitude_yd: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +138,7 @@ class Aim:
     away: bool
     ram: int | None
     match_yps: int | None = None  # the velocity to keep (beside an entity: its own)
-    yards_to: dict[Hex, int] | None = None  # for a place that stays put: the yards to it round walls (yards_field)
+    yards_to: YardsField | None = None  # for a place that stays put: the yards to it round walls (yards_field)
 
 
 FIELD_SLACK_YD: Final = 12
@@ -142,57 +148,153 @@ FIELD_STEP_YD: Final = 16
 """:func:`yards_field` looks as far as the straight line and its slack, rounded up to a multiple of this, so that a
 field the planner keeps (``fields``) serves a mover for many turns as it nears its goal."""
 
-Fields = dict[tuple[Hex, float, float], list[tuple[int, float, dict[Hex, int]]]]
-"""Yards fields kept while the obstacles stay as they are, by place, figure height and altitude: each with the least
-and the most reach that get it (a field no reach cut short serves every reach past its furthest yards)."""
-
 FIELD_HEXES: Final = 4_000
 """The most hexes :func:`yards_field` visits."""
 
 
-def yards_field(
-    index: SpatialIndex, place: Hex, start: Hex, body: Body, fields: Fields | None = None
-) -> dict[Hex, int]:
+class YardsField:
+    """The yards from each hex within ``reach`` of ``place`` to it round the ``walls`` (:func:`yards_field`), worked
+    out as they are asked for (:meth:`yards`)."""
+
+    __slots__ = ("_clear", "_cut", "_found", "_walls", "_walls_at", "place", "reach")
+
+    def __init__(self, place: Hex, reach: int, walls: Collection[Hex]) -> None:
+        self.place = place
+        self.reach = reach
+        self._walls = frozenset(walls)  # the hexes a walk out from the place does not enter
+        # each wall with its distance from the place, nearest first
+        self._walls_at = sorted(((distance(place, wall), wall) for wall in walls), key=itemgetter(0))
+        self._clear: dict[Hex, bool] = {}  # whether a shortest way from each hex asked about crosses no wall
+        self._found: dict[Hex, int] | None = None  # the walk, once made
+        self._cut = False
+
+    def yards(self, hex: Hex) -> int:
+        """The yards from ``hex`` to the place round the walls: the walk's (its plain distance where the walk did not
+        go). A hex with a shortest way to the place that crosses no wall (:meth:`_straight`) is that distance, as the
+        walk would find, with no walk made: the walk is made the first time another hex is asked about."""
+        found = self._found
+        gap = distance(hex, self.place)
+        if found is not None:
+            return found.get(hex, gap)
+        if hex in self._walls or self._straight(hex, gap):  # the walk enters no wall
+            return gap
+        return self.walk().get(hex, gap)
+
+    def _straight(self, hex: Hex, gap: int) -> bool:
+        """Whether one of the shortest ways from ``hex`` (not a wall, ``gap`` from the place) to the place crosses no
+        wall: when no wall is on any (a wall ``w`` is on one when the distances place-``w`` and ``w``-hex add up to
+        place-hex), else when such a way goes on from a hex beside it one nearer the place."""
+        known = self._clear.get(hex)
+        if known is not None:
+            return known
+        place, walls = self.place, self._walls
+        straight = True
+        for to_wall, wall in self._walls_at:
+            if to_wall > gap:
+                break
+            if to_wall + distance(wall, hex) == gap:
+                straight = False
+                break
+        if not straight:
+            q, r = hex
+            for dq, dr in DIRECTIONS:
+                on = (q + dq, r + dr)
+                if on not in walls and distance(on, place) == gap - 1 and self._straight(on, gap - 1):
+                    straight = True
+                    break
+        self._clear[hex] = straight
+        return straight
+
+    def walk(self) -> dict[Hex, int]:
+        """The breadth-first walk out from the place, at most :data:`FIELD_HEXES` hexes, none further from it than
+        ``reach`` (made once): the yards to the place from each hex it enters."""
+        if self._found is not None:
+            return self._found
+        place, reach, walls = self.place, self.reach, self._walls
+        found = {place: 0}
+        queue = deque([place])
+        pq, pr = place
+        cut = False  # whether the reach left out a hex
+        while queue and len(found) < FIELD_HEXES:
+            q, r = hex = queue.popleft()
+            yards = found[hex] + 1
+            x, y = q - pq, r - pr
+            near = (abs(x) + abs(y) + abs(x + y)) // 2 < reach  # then every hex beside it is within reach (distance)
+            for dq, dr in DIRECTIONS:
+                ahead = (q + dq, r + dr)
+                if ahead in found or ahead in walls:
+                    continue
+                if not near and (abs(x + dq) + abs(y + dr) + abs(x + dq + y + dr)) // 2 > reach:
+                    cut = True
+                    continue
+                found[ahead] = yards
+                queue.append(ahead)
+        self._found, self._cut = found, cut
+        return found
+
+    @property
+    def walked(self) -> bool:
+        """Whether the walk was made (a hex with a wall between it and the place was asked about)."""
+        return self._found is not None
+
+    def serves(self, reach: int) -> bool:
+        """Whether this field is the one :func:`yards_field` makes for ``reach``: its own, or, once walked, any reach
+        past the furthest yards the walk found when no reach cut it short (the hexes beside those it went out from are
+        then all within such a reach)."""
+        if reach == self.reach:
+            return True
+        found = self._found
+        return found is not None and not self._cut and reach > max(found.values())
+
+
+@dataclass(slots=True)
+class Fields:
+    """Yards fields kept while the obstacles stay as they are (:func:`yards_field`): by place, figure height and
+    altitude, and the walls for each figure height and altitude."""
+
+    by_place: dict[tuple[Hex, float, float], list[YardsField]] = dataclass_field(default_factory=dict)
+    walls: dict[tuple[float, float], frozenset[Hex]] = dataclass_field(default_factory=dict)
+
+    def clear(self) -> None:
+        """Forget them all (the obstacles changed)."""
+        self.by_place.clear()
+        self.walls.clear()
+
+
+def walls_of(index: SpatialIndex, altitude_yd: float, height_yd: float) -> frozenset[Hex]:
+    """The hexes holding an obstacle a figure ``height_yd`` tall at ``altitude_yd`` cannot jump."""
+    return frozenset(
+        hex
+        for hex in index.obstacle_hexes()
+        if any(not obstacle.crossable for _, obstacle in index.obstacles_in_way(hex, altitude_yd, height_yd))
+    )
+
+
+def yards_field(index: SpatialIndex, place: Hex, start: Hex, body: Body, fields: Fields | None = None) -> YardsField:
     """The yards from each hex near the line from ``start`` to ``place`` to ``place``, round the obstacles ``body``
     cannot jump (a breadth-first walk out from ``place``, at most :data:`FIELD_HEXES` hexes, none further from it
-    than the straight way plus :data:`FIELD_SLACK_YD`, rounded up: :data:`FIELD_STEP_YD`). Other bodies move, so they
-    stand in no way here. ``fields``: the fields worked out already for the obstacles of ``index``, read and added
-    to (the same inputs give the same field, so keeping them changes no plan)."""
+    than the straight way plus :data:`FIELD_SLACK_YD`, rounded up: :data:`FIELD_STEP_YD`), worked out as asked for
+    (:class:`YardsField`: a hex with a shortest way to the place that crosses no wall, its plain distance, and no
+    walk). Other bodies move, so they stand in no way here. ``fields``: the fields worked out already for the
+    obstacles of ``index``, read and added to (the same inputs give the same field, so keeping them changes no
+    plan)."""
     height = figure_height_yd(body.mover)
     altitude = body.position.altitude_yd
     reach = -(-(distance(start, place) + FIELD_SLACK_YD) // FIELD_STEP_YD) * FIELD_STEP_YD
-    kept = None if fields is None else fields.setdefault((place, height, altitude), [])
-    for least, most, field in kept or ():
-        if least <= reach <= most:
-            return field
-    found = {place: 0}
-    queue = deque([place])
-    occupied = index.occupied  # nothing stands anywhere else
-    pq, pr = place
-    cut = False  # whether the reach left out a hex
-    while queue and len(found) < FIELD_HEXES:
-        q, r = hex = queue.popleft()
-        yards = found[hex] + 1
-        x, y = q - pq, r - pr
-        near = (abs(x) + abs(y) + abs(x + y)) // 2 < reach  # then every hex beside it is within reach (distance)
-        for dq, dr in DIRECTIONS:
-            ahead = (q + dq, r + dr)
-            if ahead in found:
-                continue
-            if not near and (abs(x + dq) + abs(y + dr) + abs(x + dq + y + dr)) // 2 > reach:
-                cut = True
-                continue
-            if ahead in occupied and any(
-                not obstacle.crossable for _, obstacle in index.obstacles_in_way(ahead, altitude, height)
-            ):
-                continue
-            found[ahead] = yards
-            queue.append(ahead)
+    walls = None if fields is None else fields.walls.get((altitude, height))
+    if walls is None:
+        walls = walls_of(index, altitude, height)
+    kept = None
+    if fields is not None:
+        fields.walls[altitude, height] = walls
+        kept = fields.by_place.setdefault((place, height, altitude), [])
+        for field in kept:
+            if field.serves(reach):
+                return field
+    made = YardsField(place, reach, [wall for wall in walls if wall != place and distance(place, wall) <= reach])
     if kept is not None:
-        # uncut, the walk is the same for any reach past the furthest yards it found (the hexes beside those it went
-        # out from are all within such a reach)
-        kept.append((reach, reach, found) if cut else (max(found.values()) + 1, math.inf, found))
-    return found
+        kept.append(made)
+    return made
 
 
 def aim_of(
@@ -333,9 +435,7 @@ def yards_short(aim: Aim, state: State, turn: int) -> int:
     place = _place(aim, turn)
     if place is None:
         return state.velocity
-    gap = distance(state.hex, place)
-    if aim.yards_to is not None:
-        gap = aim.yards_to.get(state.hex, gap)
+    gap = distance(state.hex, place) if aim.yards_to is None else aim.yards_to.yards(state.hex)
     if aim.away:
         return max(0, aim.range_yd - gap)
     return max(0, gap - aim.range_yd)
@@ -466,9 +566,11 @@ def stop_short(body: Body, intent: Intent, outcome: Outcome) -> Intent | None:
     """Below high speed, ``intent`` with the throttle that ends ``body``'s turn on the last hex its walk entered
     before what it ran into (``outcome``): in a cramped place (the corner of a fence) every throttle
     :func:`candidates` tries may run into something, and for a body several hexes long, which turns only where its
-    hindquarters fit (:mod:`.room`), a short step is the move left. The search tries it for such bodies. None at
-    high speed (the yards are the velocity's), in the air or when that is the intent itself."""
-    if body.control.state is not MoveState.NORMAL or body.position.altitude_yd > 0:
+    hindquarters fit (:mod:`.room`), a short step is the move left. The search tries it for such bodies, a flier
+    lying flat in the air among them (the flight checks take it: a flier that cannot hover stopped short below its
+    stall speed is refused by :func:`taken`, as any turn below it). None at high speed (the yards are the
+    velocity's) or when that is the intent itself."""
+    if body.control.state is not MoveState.NORMAL:
         return None
     throttle = len(outcome.path) - body.velocity.yps
     return None if throttle == intent.throttle else replace(intent, throttle=throttle)
@@ -853,26 +955,36 @@ def one_turn(
         return None
     state = state_of(root)
     lim = limits(world, root, chosen)
-    tried = candidates(root, lim, caution > 0, yards_short(aim, state, 1), _place(aim, 1))
     high = root.control.state is MoveState.HIGH_SPEED
     way = root.velocity.heading if high else root.facing.direction
     paces: dict[int, int] = {}  # the yards each throttle sets below high speed
+    place = _place(aim, 1)
+    (q, r), yps = state.hex, root.velocity.yps
 
     def near(intent: Intent) -> int:
         if high:
-            yards, velocity = root.velocity.yps, max(0, root.velocity.yps + intent.throttle)
+            yards, velocity = yps, max(0, yps + intent.throttle)
         else:
-            if intent.throttle not in paces:
-                paces[intent.throttle] = ordinary_yards(root._replace(intent=intent), lim)
-            yards = velocity = paces[intent.throttle]
-        end = along(state.hex, yards, (way + intent.turn) % 6, 1)
-        return yards_short(aim, state._replace(hex=end, velocity=velocity), 1)
+            yards = paces.get(intent.throttle, -1)
+            if yards < 0:
+                yards = paces[intent.throttle] = ordinary_yards(root._replace(intent=intent), lim)
+            velocity = yards
+        if place is None:
+            return velocity
+        dq, dr = DIRECTIONS[(way + intent.turn) % 6]
+        x, y = place[0] - q - dq * yards, place[1] - r - dr * yards
+        gap = (abs(x) + abs(y) + abs(x + y)) // 2  # the distance from where it ends to the place
+        return max(0, aim.range_yd - gap) if aim.away else max(0, gap - aim.range_yd)
 
-    first = (kept_intent(kept, 0),) if kept is not None and kept.throttles else ()
+    def order() -> Iterator[Intent]:  # the candidates sorted only when the kept plan's turn is not taken
+        if kept is not None and kept.throttles:
+            yield kept_intent(kept, 0)
+        yield from sorted(candidates(root, lim, caution > 0, yards_short(aim, state, 1), _place(aim, 1)), key=near)
+
     walks: Walks = {}
     length = index.length(root.entity)
     figure = {"altitude_yd": root.position.altitude_yd, "height_yd": figure_height_yd(root.mover)}
-    for intent in (*first, *sorted(tried, key=near)):
+    for intent in order():
         outcome = advance(world, chosen, index, root._replace(intent=intent), state, lim=lim, walks=walks)
         if not taken(outcome, root.entity, 1, caution=caution, ram=aim.ram, moving=moving, floor_yd=floor_yd):
             continue

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, Literal
 
+from esper_motion.components.flight import FlightIntent
 from esper_motion.components.goals import (
     GOAL_TYPES,
     MAX_WAITED,
@@ -28,7 +29,16 @@ from esper_motion.ecs.hexgrid import Hex
 from esper_motion.systems.gurps.events import GoalLost, GoalUnreachable
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.planner.cover import cover_goal
-from esper_motion.systems.gurps.planner.flight import FLIER_GOALS, airborne_why, flier_goal, floor_yd, fly, fly_level
+from esper_motion.systems.gurps.planner.flight import (
+    FLIER_GOALS,
+    airborne_why,
+    flier_goal,
+    floor_yd,
+    fly,
+    fly_level,
+    kept_paths,
+    with_climbs,
+)
 from esper_motion.systems.gurps.planner.mounted import (
     Steer,
     bucking,
@@ -118,7 +128,7 @@ def _searched(world: World, index: SpatialIndex, body: Body, steer: Steer, *, re
         return charge_goal(world, steer.mover, goal, record=record)
     if isinstance(goal, Flee) and goal.cover:
         return cover_goal(world, index, body, goal)
-    if isinstance(goal, FLIER_GOALS):
+    if isinstance(goal, (*FLIER_GOALS, Pursue)):
         return flier_goal(world, steer.mover, goal, record=record)
     return goal
 
@@ -189,7 +199,7 @@ class GoalPlanner(System):
 
     def __init__(self) -> None:
         super().__init__()
-        self._fields: Fields = {}  # the searches' yards fields, kept while the obstacles stay as they are
+        self._fields = Fields()  # the searches' yards fields, kept while the obstacles stay as they are
         self._layout: object = None
         self._unplannable: dict[int, str] = {}  # why each mover it could not plan was not planned, as last said
         self._ran_on = -1  # the turn it last ran
@@ -219,6 +229,8 @@ class GoalPlanner(System):
             self._fields.clear()
             self._layout = layout
         moving = moving_others(world, HORIZON)
+        if any(world.has(steer.mover, FlightIntent) for steer in steers.values()):
+            kept_paths(world)  # what fliers foresee of the others: read before any kept plan moves on this turn
         budget = Budget(SEARCHES_PER_TURN)
         for body in sorted(bodies(world), key=lambda body: -_waited(world, body)):  # stable: then initiative order
             steer = steers.get(body.entity)
@@ -422,10 +434,12 @@ def _move_on(kept: KeptPlan) -> None:
 def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
     """The plan ``entity`` would follow toward its goal over the next ``turns`` turns, as the planner finds it now
     (the turns left of the plan it keeps, while that holds; else a new search): each turn's intent, the rolls it needs
-    with their exact odds, and its path (shown before it happens). For a rider that controls its mount, the mount's
-    plan (``Plan.entity`` is the mount). Nothing in the world changes. A :class:`~esper_motion.ecs.WorldError` for an
-    entity with no goal, no full GURPS body, or one the planner does not plan now (a stalled flier, a passenger,
-    a mount its rider steers, a mover out of control), or whose goal's entity is gone."""
+    with their exact odds, and its path (shown before it happens); for a flier, each turn's climb or descent and the
+    height it ends at (:func:`~esper_motion.systems.gurps.planner.flight.with_climbs`). For a rider that controls
+    its mount, the mount's plan (``Plan.entity`` is the mount). Nothing in the world changes. A
+    :class:`~esper_motion.ecs.WorldError` for an entity with no goal, no full GURPS body, or one the planner does
+    not plan now (a stalled flier, a passenger, a mount its rider steers, a mover out of control), or whose goal's
+    entity is gone."""
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
         raise WorldError(f"plan: turns = {turns!r}: expected a whole number of turns, 1 or more")
     found = goals(world)
@@ -462,6 +476,20 @@ def plan(world: World, entity: int, turns: int = HORIZON) -> Plan:
         found_plan, _ = _chosen(
             world, chosen, index, body, searched, caution=caution, moving=moving, most=turns, horizon=turns
         )
+        if found_plan is not None:
+            found_plan = with_climbs(
+                world,
+                chosen,
+                index,
+                body,
+                steer.goal,
+                found=found_plan,
+                searched=searched,
+                caution=caution,
+                most=turns,
+                replan_left=REPLAN_LEFT,
+                moving=moving,
+            )
     finally:
         watch.resume()
     if found_plan is None:

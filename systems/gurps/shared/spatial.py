@@ -14,7 +14,7 @@ passes over what it clears (Basic Set: Flying Combat > Aerial Movement).
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Iterator
+from collections.abc import Collection, Container, Iterable, Iterator
 from itertools import chain
 from typing import Final
 
@@ -177,6 +177,10 @@ class SpatialIndex:
         """The hexes holding anything indexed (a body, an obstacle, a footing tile); nothing is on any other hex,
         so a path asks about a hex in detail only when it is in here. Read it, never change it."""
         return self._occupied
+
+    def obstacle_hexes(self) -> Collection[Hex]:
+        """The hexes holding an obstacle (read them, never change them)."""
+        return self._obstacles.keys()
 
     def footing_extra(self, hex: Hex) -> int:
         """Extra movement points to enter ``hex`` on the ground (0 where there is no footing tile)."""

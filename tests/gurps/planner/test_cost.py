@@ -5,23 +5,28 @@ without one."""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support import gurps_world
 from support.highspeed import mover
 
 from esper_motion.components import GoTo, Intent, KeptPlan, MoveState, Obstacle, Position, Pursue, Velocity
 from esper_motion.ecs import World
-from esper_motion.ecs.hexgrid import distance
+from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
 from esper_motion.systems.gurps import plan
 from esper_motion.systems.gurps.planner import system as planner_system
 from esper_motion.systems.gurps.planner.search import (
+    FIELD_HEXES,
     WALKED_FIELDS,
     Fields,
     Walks,
+    YardsField,
     advance,
     candidates,
     state_of,
@@ -65,19 +70,77 @@ def test_the_candidates_of_a_state_sharing_their_walks_have_the_outcomes_they_ha
     assert len(walks) < len([outcome for outcome in alone if outcome is not None])  # some walks were shared
 
 
-def test_a_yards_field_kept_serves_a_mover_nearing_its_place_as_a_new_one_would() -> None:
+def walked_out(walls: set[Hex], place: Hex, reach: int) -> dict[Hex, int]:
+    """The yards to ``place`` round ``walls`` as a plain breadth-first walk finds them, one hex at a time, at most
+    ``FIELD_HEXES`` hexes, none further than ``reach`` from ``place``: what a yards field must give."""
+    found = {place: 0}
+    queue = deque([place])
+    while queue and len(found) < FIELD_HEXES:
+        hex = queue.popleft()
+        for way in range(6):
+            ahead = neighbour(hex, way)
+            if ahead not in found and ahead not in walls and distance(ahead, place) <= reach:
+                found[ahead] = found[hex] + 1
+                queue.append(ahead)
+    return found
+
+
+def wall_world(walls: list[Hex]) -> tuple[SpatialIndex, int, World]:
     world = gurps_world()
-    for r in range(-3, 4):
-        world.spawn(Position(10, r), Obstacle())  # a wall before the place
-    runner = mover(world)
+    for q, r in walls:
+        world.spawn(Position(q, r), Obstacle())
+    runner = mover(world, at=(-200, 0))
     index = SpatialIndex()
     index.rebuild(world)
+    return index, runner, world
+
+
+def test_a_yards_field_kept_serves_a_mover_nearing_its_place_as_a_new_one_would() -> None:
+    walls = [(10, r) for r in range(-3, 4)]  # a wall before the place
+    index, runner, world = wall_world(walls)
     body = body_of(world, runner)
-    kept: Fields = {}
+    kept = Fields()
+    hexes = [(q, r) for q in range(-45, 20) for r in range(-12, 13)]
     for start in ((-40, 0), (-30, 0), (-20, 0), (-10, 0), (9, 0)):
-        assert yards_field(index, (12, 0), start, body, kept) == yards_field(index, (12, 0), start, body)
+        field = yards_field(index, (12, 0), start, body, kept)
+        new = yards_field(index, (12, 0), start, body)
+        expected = walked_out(set(walls), (12, 0), new.reach)
+        assert [field.yards(hex) for hex in hexes] == [expected.get(hex, distance(hex, (12, 0))) for hex in hexes]
     # reaches 64, 64, 48, 48 and 16: the first walk, no reach cut short, serves 48 too
-    assert sum(len(found) for found in kept.values()) == 2
+    assert sum(len(found) for found in kept.by_place.values()) == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    walls=st.lists(st.tuples(st.integers(-14, 14), st.integers(-14, 14)), max_size=40),
+    rows=st.lists(
+        st.tuples(st.integers(-10, 10), st.integers(-10, 10), st.integers(0, 5), st.integers(1, 14)), max_size=3
+    ),
+    start=st.tuples(st.integers(-60, 60), st.integers(-20, 20)),
+    asked=st.lists(st.tuples(st.integers(-70, 70), st.integers(-70, 70)), min_size=1, max_size=60),
+)
+def test_a_yards_field_asked_hex_by_hex_gives_the_yards_of_the_whole_walk(
+    walls: list[Hex], rows: list[tuple[int, int, int, int]], start: Hex, asked: list[Hex]
+) -> None:
+    """Asked in any order, a hex with a shortest way to the place that crosses no wall gets its plain distance with
+    no walk made, and the others the walk's yards: always what the whole walk finds (its plain distance where it did
+    not go). Walls scattered, and in rows (fences) that hide hexes behind them."""
+    place = (0, 0)
+    for q, r, way, length in rows:
+        dq, dr = DIRECTIONS[way]
+        walls = [*walls, *((q + dq * step, r + dr * step) for step in range(length))]
+    index, runner, world = wall_world(walls)
+    field = yards_field(index, place, start, body_of(world, runner))
+    expected = walked_out(set(walls) - {place}, place, field.reach)
+    asked = [*asked, *((q, 0) for q in range(-20, 21))]  # hexes behind walls, when there are some
+    assert [field.yards(hex) for hex in asked] == [expected.get(hex, distance(hex, place)) for hex in asked]
+
+
+def test_a_yards_field_with_no_wall_on_the_way_walks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    index, runner, world = wall_world([(5, 5), (-8, 3)])  # walls off the line
+    field = yards_field(index, (12, 0), (0, 0), body_of(world, runner))
+    monkeypatch.setattr(YardsField, "walk", lambda self: pytest.fail("walked"))
+    assert [field.yards((q, 0)) for q in range(-5, 13)] == list(range(17, -1, -1))
 
 
 @pytest.mark.parametrize(

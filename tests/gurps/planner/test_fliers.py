@@ -5,6 +5,8 @@ limits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from support import gurps_world, of_type
 from support.highspeed import mover
@@ -14,19 +16,26 @@ from esper_motion.components import (
     Climb,
     Control,
     Defenses,
+    Flee,
     GoTo,
+    Intent,
     Land,
     MoveState,
+    Obstacle,
     Position,
     Pursue,
     Swoop,
     Velocity,
 )
 from esper_motion.components.flight import Flight, FlightIntent, FlightMode
+from esper_motion.demos import load_scene
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import distance
 from esper_motion.systems.gurps import Rules, plan
-from esper_motion.systems.gurps.events import AttackRolled, GoalUnreachable, LostControl, Stalled
+from esper_motion.systems.gurps.events import AttackRolled, Collided, GoalUnreachable, LostControl, Stalled
+from esper_motion.systems.gurps.planner.search import advance, state_of, stop_short
+from esper_motion.systems.gurps.shared.movers import body_of
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 from esper_motion.systems.gurps.shared.transitions import stall_speed
 
 
@@ -169,3 +178,88 @@ def test_a_flier_goal_without_flight_is_not_planned_and_says_why() -> None:
     runner = mover(world, extra=(Climb(10),))
     said = of_type(world.step(), GoalUnreachable)
     assert [(event.entity, event.why) for event in said] == [(runner, "a Climb goal without Flight: it cannot fly")]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_in_the_dogfight_both_fliers_strike_each_other_on_the_pass(seed: int) -> None:
+    # each aims at where the other will be (its kept plan, or the turn decided for it this turn) and strikes when its
+    # path comes within reach of where the other ends the turn, as the COMBAT phase measures it
+    world = load_scene("dogfight", seed=seed)
+    rolled: list[AttackRolled] = []
+    for _ in range(8):
+        rolled.extend(of_type(world.step(), AttackRolled))
+    [wyvern] = [entity for entity, _ in world.scan(Swoop)]
+    [griffin] = [entity for entity, _ in world.scan(Pursue)]
+    assert {(attack.attacker, attack.target) for attack in rolled} == {(griffin, wyvern), (wyvern, griffin)}
+
+
+PREVIEWED = [
+    (FlightMode.HOVER, lambda: Land((20, 4)), 0),
+    (FlightMode.HOVER, lambda: Climb(30, (12, 0)), 0),
+    (FlightMode.CANNOT_HOVER, lambda: Climb(30), 8),
+    (FlightMode.CANNOT_HOVER, lambda: Land((30, 0)), 8),
+]
+
+
+@pytest.mark.parametrize("rules", [Rules.basic(), Rules.house()], ids=["basic", "house"])
+@pytest.mark.parametrize(("mode", "goal", "velocity"), PREVIEWED, ids=["hover-land", "hover-climb", "climb", "land"])
+def test_a_fliers_plan_shows_the_climbs_and_heights_of_the_turns_it_then_plays(
+    rules: Rules, mode: FlightMode, goal: Callable[[], object], velocity: int
+) -> None:
+    world = gurps_world(rules)
+    at_speed = rules.house_flight and not mode.can_hover  # under the house rules such a flier is at speed in the air
+    drake = mover(
+        world,
+        altitude_yd=20.0,
+        velocity=velocity,
+        state=MoveState.HIGH_SPEED if at_speed else MoveState.NORMAL,
+        basic_move=6,
+        dx=12,
+        ht=12,
+        extra=(Flight(air_move=12, mode=mode), FlightIntent(), goal()),
+    )
+    shown = plan(world, drake)
+    assert world.get(drake, Position).altitude_yd == 20.0 and world.get(drake, FlightIntent) == FlightIntent()
+    assert len(shown.turns) >= 3 and any(turn.flight is not None and turn.flight.climb_yd for turn in shown.turns)
+    for turn in shown.turns:
+        world.step()
+        assert turn.flight is not None
+        assert (tuple(world.get(drake, Control).path), world.get(drake, Position).altitude_yd) == (
+            turn.path,
+            turn.altitude_yd,
+        )
+        assert world.get(drake, Flight).climbed_yd == turn.flight.climb_yd
+
+
+def test_a_flier_lying_flat_may_stop_short_of_a_wall_and_the_step_plays_it() -> None:
+    # a body two hexes long in the air: the search tries the throttle that ends on the last hex before what a
+    # candidate ran into, as for a horse (stop_short), and the flight checks take it
+    world = gurps_world()
+    for r in range(-6, 7):
+        world.spawn(Position(5, r), Obstacle(height_yd=30.0))
+    drake = mover(world, velocity=6, altitude_yd=10.0, extra=(Flight(air_move=12, lying_flat=True), FlightIntent()))
+    index = SpatialIndex()
+    index.rebuild(world)
+    body = body_of(world, drake)
+    assert index.length(drake) == 2
+    full = Intent(throttle=6)
+    outcome = advance(world, Rules.basic(), index, body._replace(intent=full), state_of(body))
+    assert outcome is not None and outcome.struck is not None
+    stop = stop_short(body, full, outcome)
+    assert stop is not None and stop.throttle == -2
+    shortened = advance(world, Rules.basic(), index, body._replace(intent=stop), state_of(body))
+    assert shortened is not None and shortened.struck is None and shortened.path == ((1, 0), (2, 0), (3, 0), (4, 0))
+    world.get(drake, Intent).throttle = stop.throttle
+    assert not of_type(world.step(), Collided)
+    assert world.get(drake, Position) == Position(4, 0, altitude_yd=10.0)
+
+
+def test_a_flier_fleeing_keeps_its_height_and_gets_away_across_the_map() -> None:
+    # the reading: a range is counted across the map, and climbing only takes yards from the level path
+    world = gurps_world()
+    hound = mover(world, at=(3, 0))
+    drake = flier(world, FlightMode.HOVER, Flee(hound, range_yd=20))
+    for _ in range(4):
+        world.step()
+        assert world.get(drake, Position).altitude_yd == 10.0
+    assert distance(world.get(drake, Position).hex, world.get(hound, Position).hex) >= 20
