@@ -89,6 +89,12 @@ def entities_with(kind: type[Any]) -> set[int]:
 _NONE: Final[set[int]] = set()
 
 
+def component_sets() -> dict[type[Any], set[int]]:
+    """The active context's entities by component type: esper's own table, which holds a type only while some entity
+    holds a component of it (read only)."""
+    return esper._components
+
+
 class _Structure:
     """Never a component: esper's cached list of its rows (always empty) is one more entry of esper's query cache,
     which esper drops whole whenever an entity or a component comes or goes in the context."""

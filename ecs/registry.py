@@ -133,7 +133,13 @@ def name_of(cls: type[Any]) -> str:
 
 def registered_types() -> tuple[type[Any], ...]:
     """Every registered class, in the order of registration."""
-    return tuple(_BY_TYPE)
+    found = _IN_ORDER[0]
+    if len(found) != len(_BY_TYPE):  # classes are only ever added
+        found = _IN_ORDER[0] = tuple(_BY_TYPE)
+    return found
+
+
+_IN_ORDER: list[tuple[type[Any], ...]] = [()]
 
 
 def type_named(name: str) -> type[Any]:

@@ -22,7 +22,7 @@ import weakref
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import partial
-from operator import attrgetter, itemgetter
+from operator import attrgetter, is_, itemgetter
 from typing import Any, ClassVar, TypeVar, overload
 
 import esper
@@ -50,7 +50,14 @@ _UNHOOK_FROM = 16
 """The fewest entities for which a step takes the field watch's hooks off while the library's systems run
 (:func:`esper_motion.ecs.watch.pause`): in a smaller world the writes cost less through the hooks."""
 
-_MEMBERS: dict[str, tuple[tuple[type[Any], ...], tuple[type[Any], ...]]] = {}
+_NO_TABLE: dict[type[Any], Any] = {}
+"""The table of an entity a world does not hold, for look-ups mapped over many (never written to)."""
+
+_second = itemgetter(1)
+
+_Members = tuple[tuple[type[Any], ...], tuple[type[Any], ...]]
+
+_MEMBERS: dict[str, _Members] = {}
 """For each rule set that declared its members: the component types a member needs, and those that make one."""
 
 
@@ -125,6 +132,7 @@ class World:
         self._given_built = 0  # how many entries the index held when it was last built
         self._contents: _context.Contents = []  # what lists and dicts held after the last turn (_context.contents)
         self._members_checked: object = None  # the structure of the members' types when last found sound
+        self._members_of: tuple[object, list[tuple[str, _Members]], tuple[type[Any], ...]] = (None, [], ())
         self._links_checked: object = None
         owned = self.context not in esper.list_worlds()
         with _context.active(self.context):  # switching creates the context if it is new
@@ -406,12 +414,11 @@ class World:
         return _kept(self._this_run, key, compute)
 
     def _run_system(self, system: System) -> None:
-        """Run ``system``'s part of the turn, with a fresh :meth:`per_run` store."""
-        self._this_run = {}
-        try:
-            system.run()
-        finally:
-            self._this_run = None
+        """Run ``system``'s part of the turn, with a fresh :meth:`per_run` store (the one the last system left, if
+        it kept nothing in it)."""
+        if self._this_run is None or self._this_run:
+            self._this_run = {}
+        system.run()
 
     def per_shape(
         self,
@@ -576,23 +583,29 @@ class World:
             self._this_turn = {}
             paused = False  # the watch is off while the library's systems run, on while a game's own run
             unhook = len(self._entities) >= _UNHOOK_FROM
+            held = _context.component_sets()
             try:
                 for system in self.systems:
+                    acts_on = system.acts_on
+                    if acts_on and not any(map(held.get, acts_on)):
+                        continue  # no entity holds what it acts on: nothing to do this turn
                     if system.trusted is not paused:
                         paused = system.trusted
                         watch.pause(unhook=unhook) if paused else watch.resume()
                     if paused:
                         self._run_system(system)
                         continue
-                    held = _context.contents()  # a game's own system: what it wrote, assigned or in place,
+                    kept = _context.contents()  # a game's own system: what it wrote, assigned or in place,
                     self._run_system(system)  # is checked before another system reads it
-                    self._check_written(changed=False, also=_context.changed_in_place(held))
+                    self._check_written(changed=False, also=_context.changed_in_place(kept))
                 self._stepping = False
+                self._this_run = None
                 self._apply_queue()
                 self.turn += 1
                 self._contents = _context.contents()
             except BaseException:
                 self._stepping = False
+                self._this_run = None
                 self._queue.clear()
                 if saved is not None:
                     _context.restore(saved[0])
@@ -610,8 +623,9 @@ class World:
         apply the deletions as despawns, check every registered component a game wrote, then the links between
         entities (:func:`esper_motion.ecs.links.check_links`) if anything came or went, or a linking component was
         written, since they were last found sound."""
-        with _context.reshaping() as touched:
-            _context.clear_dead(touched)
+        if self._dead:
+            with _context.reshaping() as touched:
+                _context.clear_dead(touched)
         self._check_members()
         self._check_written(changed=True, also=_context.changed_in_place(self._contents))
 
@@ -626,32 +640,27 @@ class World:
         if also:
             written = list({id(component): component for component in (*written, *also)}.values())
         mine = self._held(written) if written else []
-        watch.pause(unhook=False)  # the checks' own writes are the library's (and few)
-        try:
-            for entity, component in mine:
-                try:
-                    check_in_place(component)
-                except RuleValueError as error:
-                    raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
-                except MotionError as error:
-                    raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
-                except Exception as error:  # a game's own checks, or a value whose comparisons raise
-                    raise WorldError(f"entity {entity}: {_refusal(component, error)}") from error
-        finally:
-            watch.resume()
-        kinds = {type(component) for _, component in mine}
+        if mine:
+            _check_each(mine)
+        components = list(map(_second, mine))
         shape = links.structure()
-        linked = any(links.has_hook(kind) for kind in kinds)
+        linked = any(map(links.has_hook, set(map(type, components))))
         if linked or (changed and shape is not self._links_checked):
             links.check_links(self)
             self._links_checked = shape
-        watch.checked([component for _, component in mine])
+        if components:
+            watch.checked(components)
 
     def _check_members(self) -> None:
         """Refuse members of the installed rule sets (:func:`declare_members`) short of a component. Looked at again
         only after components of the types they declared came or went."""
-        declared = [(rule_set, found) for rule_set, found in _MEMBERS.items() if rule_set in self.rules]
-        shape = _context.structure(*{kind: None for _, (needs, marks) in declared for kind in (*needs, *marks)})
+        counted = (len(_MEMBERS), tuple(self.rules))  # the declarations only ever grow
+        if self._members_of[0] != counted:  # the declared members of the installed rule sets, and their types
+            declared = [(rule_set, found) for rule_set, found in _MEMBERS.items() if rule_set in self.rules]
+            kinds = tuple({kind: None for _, (needs, marks) in declared for kind in (*needs, *marks)})
+            self._members_of = (counted, declared, kinds)
+        _, declared, kinds = self._members_of
+        shape = _context.structure(*kinds)
         if shape is self._members_checked:
             return
         for rule_set, (needs, marks) in declared:
@@ -705,6 +714,14 @@ class World:
         """The entity of this world holding registered ``component`` (the very object), or None. The index of
         what was given is built from the whole world when first needed (and again after a restore); an entry
         whose component has since left its entity is dropped when met."""
+        found, _ = self._known([component])
+        return found[0][0] if found else None
+
+    def _known(self, components: list[Any]) -> tuple[list[tuple[int, Any]], list[Any]]:
+        """Those of registered ``components`` the index of what was given finds held by an entity of this world
+        (the very object), with their entities, and the others, each in the order given. The index is built from
+        the whole world when first needed (and again after a restore); an entry whose component has since left its
+        entity is dropped when met. It goes through C-level maps: a game may have written thousands."""
         given = self._given
         if given is None:
             given = self._given = {
@@ -714,26 +731,29 @@ class World:
                 if type(held) in watch.looked_after
             }
             self._given_built = len(given)
-        entity = given.get(id(component))
-        if entity is None:
-            return None
-        table = self._entities.get(entity)
-        if table is not None and entity not in self._dead and table.get(type(component)) is component:
-            return entity
-        del given[id(component)]
-        return None
+        ids = list(map(id, components))
+        entities = list(map(given.get, ids))
+        lookup: Callable[[int | None, dict[type[Any], Any]], dict[type[Any], Any]] = self._entities.get  # type: ignore[assignment]
+        tables = map(lookup, entities, itertools.repeat(_NO_TABLE))
+        holds = map(is_, map(dict.get, tables, map(type, components)), components)
+        dead = self._dead
+        found: list[tuple[int, Any]] = []
+        unknown: list[Any] = []
+        for entity, component, key, held in zip(entities, components, ids, holds, strict=True):
+            if entity is None:
+                unknown.append(component)
+            elif held and not (dead and entity in dead):
+                found.append((entity, component))
+            else:
+                del given[key]
+                unknown.append(component)
+        return found, unknown
 
     def _held(self, components: list[Any]) -> list[tuple[int, Any]]:
         """Which of ``components`` this world holds, with their entities, in the order given: each found through
-        the index of what was given (:meth:`_holder`), and those it does not know (given the esper way, or
+        the index of what was given (:meth:`_known`), and those it does not know (given the esper way, or
         another world's) by a scan of their types (:func:`_held`). The active context is this world's."""
-        found, unknown = [], []
-        for component in components:
-            entity = self._holder(component)
-            if entity is None:
-                unknown.append(component)
-            else:
-                found.append((entity, component))
+        found, unknown = self._known(components)
         return found + _held(unknown) if unknown else found
 
     def _delete(self, entity: int) -> tuple[type[Any], ...]:
@@ -784,6 +804,8 @@ class World:
             touched.update(change())
 
     def _apply_queue(self) -> None:
+        if not self._queue and not self._dead:
+            return
         queue, self._queue = self._queue, []
         with _context.reshaping() as touched:
             for change in queue:
@@ -799,6 +821,11 @@ class System:
     """
 
     phase: ClassVar[Phase]
+
+    acts_on: ClassVar[tuple[type[Any], ...]] = ()
+    """The component types whose holders this system acts on, if it acts on nothing else: when its turn comes and no
+    entity holds a component of any of them, the step skips it (its queries would find nothing, and it would roll
+    no die). Empty (the default): it always runs."""
 
     trusted: ClassVar[bool] = False
     """Whether this is one of the library's own systems, whose writes to components need no check. A game's own
@@ -844,10 +871,10 @@ def _take_off(entity: int, component_type: type[Any]) -> tuple[type[Any], ...]:
 def _refuse_shared(action: str, world: World, entity: int, components: tuple[Any, ...]) -> None:
     """Refuse to give ``entity`` of ``world`` a registered component object that is already another entity's, in
     this world or another: stepping one would change the other."""
-    for component in components:
-        if type(component) not in watch.looked_after:
-            continue
-        for other in _OPEN:
+    registered = [component for component in components if type(component) in watch.looked_after]
+    worlds = list(_OPEN) if registered else []
+    for component in registered:
+        for other in worlds:
             holder = other._holder(component)
             if holder is None or (other is world and holder == entity):
                 continue
@@ -866,6 +893,24 @@ def _note_containers(components: tuple[Any, ...]) -> None:
     for component in components:
         if _context.holds_containers(type(component)):
             watch.note(component)
+
+
+def _check_each(held: list[tuple[int, Any]]) -> None:
+    """Run each component's own checks (:func:`esper_motion.ecs.validate.check_in_place`), naming its entity in
+    the error of the first refused."""
+    watch.pause(unhook=False)  # the checks' own writes are the library's (and few)
+    try:
+        for entity, component in held:
+            try:
+                check_in_place(component)
+            except RuleValueError as error:
+                raise RuleValueError(error.owner, error.field, error.value, error.allowed, entity=entity) from None
+            except MotionError as error:
+                raise WorldError(f"entity {entity}: {type(component).__name__}: {error}") from None
+            except Exception as error:  # a game's own checks, or a value whose comparisons raise
+                raise WorldError(f"entity {entity}: {_refusal(component, error)}") from error
+    finally:
+        watch.resume()
 
 
 def _refusal(component: Any, error: Exception) -> str:

@@ -291,7 +291,7 @@ class Driver:
         self.side = _side(world)
         self.layout = random.Random(seed)
         self.built: dict[int, tuple[int, MoveState, float]] = {}
-        for entity, (velocity, control, position) in world.query(Velocity, Control, Position):
+        for entity, (position, velocity, control) in world.query(Position, Velocity, Control):  # revive's rows
             if velocity.yps > 0:
                 self.built[entity] = (velocity.yps, control.state, position.altitude_yd)
 

@@ -454,3 +454,39 @@ def test_the_undo_copy_leaves_no_cached_rows_of_types_no_system_queries() -> Non
         esper.switch_world("default")
         assert Badge not in cached  # its rows would stay in esper's cache, an entity each
         assert world.get(runner, Position).q == 2
+
+
+class SkillCounter(System):
+    """A toy system acting only on entities with Skills or Facing: counts the turns it ran."""
+
+    phase = Phase.CLEANUP
+    acts_on = (Skills, Facing)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs = 0
+
+    def run(self) -> None:
+        self.runs += 1
+
+
+def test_a_system_runs_only_in_turns_where_an_entity_holds_a_type_it_acts_on() -> None:
+    """``System.acts_on``: while no entity holds Skills or Facing the step skips the system (the others run); holding
+    either type is enough for it to run; once none holds one again, it is skipped again."""
+    world = World(seed=1)
+    counter = SkillCounter()
+    world.add_system(Mover1D())
+    world.add_system(counter)
+    walker = world.spawn(Position(0, 0), Velocity(1))
+    world.step(2)
+    assert counter.runs == 0
+    assert world.get(walker, Position).q == 2  # the other system ran
+    world.add(walker, Facing(0))
+    world.step(2)
+    assert counter.runs == 2
+    world.remove(walker, Facing)
+    world.step()
+    assert counter.runs == 2
+    world.spawn(Skills({"Riding": 12}))
+    world.step()
+    assert counter.runs == 3

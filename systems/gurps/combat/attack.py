@@ -104,6 +104,7 @@ class AttackSystem(System):
     """
 
     phase = Phase.COMBAT
+    acts_on = (Attack,)
 
     def run(self) -> None:
         """Resolve every attack asked for, then clear the requests."""

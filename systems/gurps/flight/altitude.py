@@ -47,6 +47,7 @@ class AltitudeSystem(IndexedSystem):
     """
 
     phase = Phase.MOVEMENT
+    acts_on = (Flight,)
 
     def run(self) -> None:
         """Fly every climb and descent asked for this turn, in initiative order."""

@@ -20,6 +20,7 @@ class CeilingSystem(System):
     """
 
     phase = Phase.STALL
+    acts_on = (Flight,)
 
     def run(self) -> None:
         """Check every flier against the scene's air (no dice, entity order)."""

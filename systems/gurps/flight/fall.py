@@ -193,6 +193,7 @@ class FallSystem(IndexedSystem):
     """
 
     phase = Phase.STALL
+    acts_on = (Flight,)
 
     def run(self) -> None:
         """Resolve every stalled flier's turn."""

@@ -65,6 +65,7 @@ class HouseClimbTurns(System):
     """
 
     phase = Phase.MOVEMENT
+    acts_on = (Flight,)
 
     def run(self) -> None:
         """Check every climb or dive started this turn, in initiative order."""

@@ -38,6 +38,7 @@ class HouseDiveSpeed(System):
     """
 
     phase = Phase.MOVEMENT
+    acts_on = (Flight,)
 
     def run(self) -> None:
         """Apply the climbs and dives of this turn to every flier's speed (no dice, entity order)."""

@@ -28,6 +28,7 @@ class HouseDiveControl(System):
     """
 
     phase = Phase.ACCELERATION
+    acts_on = (Flight,)
 
     def run(self) -> None:
         """Roll for every fast diver in control, in initiative order."""

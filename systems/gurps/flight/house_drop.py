@@ -23,6 +23,7 @@ class HouseUncontrolledDrop(IndexedSystem):
     """
 
     phase = Phase.STALL
+    acts_on = (Flight,)
 
     def run(self) -> None:
         """Drop every flier out of control, in initiative order."""

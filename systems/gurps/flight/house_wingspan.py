@@ -27,6 +27,7 @@ class HouseWingspan(IndexedSystem):
     """
 
     phase = Phase.STALL
+    acts_on = (Flight,)
 
     def run(self) -> None:
         """Check every winged flier in the air, in initiative order."""

@@ -48,6 +48,7 @@ class HouseWipeOutRecovery(IndexedSystem):
     """
 
     phase = Phase.CONTROL
+    acts_on = (Flight,)
 
     def run(self) -> None:
         """Resolve every wiped-out flier's turn, in initiative order."""

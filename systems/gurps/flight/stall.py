@@ -30,6 +30,7 @@ class StallSystem(System):
     """
 
     phase = Phase.STALL
+    acts_on = (Flight,)
 
     def run(self) -> None:
         """Stall every non-hovering flier that flew too little this turn (no dice, entity order)."""

@@ -35,7 +35,7 @@ from esper_motion.systems.gurps.shared.movers import (
     mount_rolled_dx,
 )
 from esper_motion.systems.gurps.shared.rolls import success_roll
-from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd
+from esper_motion.systems.gurps.shared.spatial import IndexedSystem, SpatialIndex, figure_height_yd, walked_index
 from esper_motion.systems.gurps.shared.transitions import lose_control
 from esper_motion.systems.gurps.shared.wingspan import could_meet, watched, winged_fliers, wingspan_obstacles
 
@@ -492,7 +492,7 @@ class PathWalker(IndexedSystem):
         world = self.world
         chosen = installed_rules(world)
         index = self.index
-        index.refresh(world)
+        walked_index(world, index)
         walked: list[int] = []  # the bodies that have moved so far this turn
         expected: dict[int, list[Hex]] = {}  # the paths forecast for bodies yet to move, each once a turn
         winged = winged_fliers(world) if chosen.house_flight else frozenset()

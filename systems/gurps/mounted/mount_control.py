@@ -305,6 +305,7 @@ class MountRecoverySystem(System):
     """
 
     phase = Phase.MOUNTED
+    acts_on = (Mount, Rider)
 
     def run(self) -> None:
         """Count down every recovery, in initiative order."""

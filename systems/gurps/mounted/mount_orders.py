@@ -117,6 +117,7 @@ class MountOrderSystem(System):
     """
 
     phase = Phase.INTENT
+    acts_on = (Mount, Rider)
 
     def run(self) -> None:
         """Settle every mount's orders, then check the riders' maneuvers under the house rules."""

@@ -126,6 +126,7 @@ class MountedResultsSystem(System):
     """
 
     phase = Phase.MOUNTED
+    acts_on = (Mount, Rider)
 
     def run(self) -> None:
         """Resolve every mount's reports, then clear the reports of the turn."""

@@ -230,6 +230,7 @@ class MountingSystem(System):
     """
 
     phase = Phase.MOUNTED
+    acts_on = (Rider,)
 
     def run(self) -> None:
         """Resolve every rider's request, in initiative order."""

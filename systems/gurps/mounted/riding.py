@@ -33,6 +33,7 @@ class RidingSystem(System):
     """
 
     phase = Phase.MOUNTED
+    acts_on = (Rider,)
 
     def run(self) -> None:
         """Place every seated rider, lowest in a chain first."""

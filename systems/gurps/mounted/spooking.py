@@ -46,6 +46,7 @@ class SpookingSystem(System):
     """
 
     phase = Phase.MOUNTED
+    acts_on = (Mount,)
 
     def run(self) -> None:
         """Roll for every spooked mount whose rider takes a Ready, in initiative order."""

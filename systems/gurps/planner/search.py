@@ -176,34 +176,42 @@ class YardsField:
         gap = distance(hex, self.place)
         if found is not None:
             return found.get(hex, gap)
-        if hex in self._walls or self._straight(hex, gap):  # the walk enters no wall
+        if gap > self.reach or hex in self._walls or self._straight(hex, gap):  # the walk goes to neither
             return gap
         return self.walk().get(hex, gap)
 
     def _straight(self, hex: Hex, gap: int) -> bool:
         """Whether one of the shortest ways from ``hex`` (not a wall, ``gap`` from the place) to the place crosses no
-        wall: when no wall is on any (a wall ``w`` is on one when the distances place-``w`` and ``w``-hex add up to
-        place-hex), else when such a way goes on from a hex beside it one nearer the place."""
+        wall: it does from a hex with no wall on any of its shortest ways (a wall ``w`` is on one when the distances
+        place-``w`` and ``w``-hex add up to place-hex), and from a hex one beside which, one nearer the place and not
+        a wall, has one (looked for hex by hex toward the place)."""
         known = self._clear.get(hex)
         if known is not None:
             return known
-        place, walls = self.place, self._walls
-        straight = True
-        for to_wall, wall in self._walls_at:
-            if to_wall > gap:
-                break
-            if to_wall + distance(wall, hex) == gap:
-                straight = False
-                break
-        if not straight:
-            q, r = hex
+        place, walls, clear = self.place, self._walls, self._clear
+        seen = {hex}
+        stack = [(hex, gap)]
+        while stack:
+            at, far = stack.pop()
+            known = clear.get(at)
+            if known is None:
+                known = not any(
+                    to_wall + distance(wall, at) == far for to_wall, wall in self._walls_at if to_wall <= far
+                )
+            if known:
+                clear[hex] = True
+                return True
+            if at in clear:  # no such way from it, found before
+                continue
+            q, r = at
             for dq, dr in DIRECTIONS:
                 on = (q + dq, r + dr)
-                if on not in walls and distance(on, place) == gap - 1 and self._straight(on, gap - 1):
-                    straight = True
-                    break
-        self._clear[hex] = straight
-        return straight
+                if on not in seen and on not in walls and distance(on, place) == far - 1:
+                    seen.add(on)
+                    stack.append((on, far - 1))
+        for at in seen:  # none of them has such a way
+            clear[at] = False
+        return False
 
     def walk(self) -> dict[Hex, int]:
         """The breadth-first walk out from the place, at most :data:`FIELD_HEXES` hexes, none further from it than

@@ -195,16 +195,21 @@ class GoalPlanner(System):
     """
 
     phase = Phase.DECIDE
+    acts_on = GOAL_TYPES
 
     def __init__(self) -> None:
         super().__init__()
         self._fields = Fields()  # the searches' yards fields, kept while the obstacles stay as they are
         self._layout: object = None
         self._unplannable: dict[int, str] = {}  # why each mover it could not plan was not planned, as last said
+        self._ran_on = -1  # the turn it last ran
 
     def run(self) -> None:
         """Decide for every mover with a goal."""
         world = self.world
+        if self._ran_on < world.turn - 1:  # skipped since (no entity held a goal): nothing is said any more
+            self._unplannable = {}
+        self._ran_on = world.turn
         found = goals(world)
         said: dict[int, str] = {}
         if not found:

@@ -32,13 +32,15 @@ class ConsciousnessCheck(System):
         world = self.world
         if not general_rules(world):
             return
+        # The rows of StunRecovery's query, and each entity's Intent only where it could matter: no query of
+        # every body kept in esper's cache for this system alone.
         rolling = [
             entity
-            for entity, (condition, mover, intent) in esper.get_components(Condition, Mover, Intent)
+            for entity, (condition, mover) in esper.get_components(Condition, Mover)
             if condition.conscious
             and not condition.stunned
-            and intent.maneuver is not Maneuver.DO_NOTHING
             and rules.at_or_below_zero_hp(mover.hp, condition.injury)
+            and _acting(entity)
         ]
         for entity in initiative_order(world, rolling):
             mover, condition = world.get(entity, Mover), world.get(entity, Condition)
@@ -47,10 +49,17 @@ class ConsciousnessCheck(System):
                 world, entity, mover.ht, "HT", "stay conscious at 0 HP or less", modifier=modifier
             ).success:
                 knock_out(world, entity, "failed the HT roll at 0 HP or less")
-        for entity, (condition, intent) in esper.get_components(Condition, Intent):
-            if condition.stunned or not condition.conscious:
+        for entity, condition in esper.get_component(Condition):
+            intent = esper.try_component(entity, Intent) if condition.stunned or not condition.conscious else None
+            if intent is not None:
                 intent.maneuver = Maneuver.DO_NOTHING
                 intent.slam = False
                 wish = world.try_get(entity, FlightIntent)
                 if wish is not None:  # doing nothing, it neither climbs nor dives under its own power
                     wish.climb_yd, wish.dive, wish.legs = 0, False, ()
+
+
+def _acting(entity: int) -> bool:
+    """Whether ``entity`` of the active context has an ``Intent`` to do something this turn."""
+    intent = esper.try_component(entity, Intent)
+    return intent is not None and intent.maneuver is not Maneuver.DO_NOTHING

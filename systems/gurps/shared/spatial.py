@@ -63,10 +63,25 @@ class SpatialIndex:
     (1, 0)
     """
 
-    __slots__ = ("_at", "_bodies", "_footing", "_multi", "_obstacles", "_occupied", "_riders", "_shape", "_tails")
+    __slots__ = (
+        "_at",
+        "_bodies",
+        "_crowds",
+        "_footing",
+        "_multi",
+        "_obstacles",
+        "_occupied",
+        "_riders",
+        "_shape",
+        "_tails",
+        "kept",
+    )
 
     def __init__(self) -> None:
-        self._bodies: dict[Hex, list[Row]] = {}
+        # The first body filed on each hex, and the others on hexes holding more than one: most hold one, and a
+        # row alone needs no list made, scanned and dropped as the body comes and goes.
+        self._bodies: dict[Hex, Row] = {}
+        self._crowds: dict[Hex, list[Row]] = {}
         self._obstacles: dict[Hex, list[tuple[int, Position, Obstacle]]] = {}
         self._footing: dict[Hex, tuple[int, Position, Footing]] = {}
         self._occupied: dict[Hex, int] = {}  # how many bodies, obstacles and footing tiles each hex holds
@@ -78,6 +93,9 @@ class SpatialIndex:
         self._shape: tuple[object, ...] = ()
         self._riders: set[int] = set()
         self._multi: set[int] = set()
+        self.kept: object = None
+        """The mark of the step whose walk last refreshed the index (:func:`walked_index`): through the rest of that
+        step the systems keep it up to date themselves."""
 
     def rebuild(self, world: World) -> None:
         """Index every body, obstacle and footing tile of ``world`` where it stands now.
@@ -85,6 +103,7 @@ class SpatialIndex:
         Two footing tiles on one hex are a :class:`~esper_motion.ecs.errors.WorldError`: a hex has one kind of ground.
         """
         self._bodies = {}
+        self._crowds = {}
         self._obstacles = {}
         self._footing = {}
         self._occupied = {}
@@ -186,7 +205,7 @@ class SpatialIndex:
     def bodies_in_way(self, hex: Hex, entity: int, altitude_yd: float, height_yd: float) -> list[int]:
         """Bodies other than ``entity`` on ``hex`` that a figure ``height_yd`` tall at ``altitude_yd`` meets,
         lowest id first."""
-        rows = self._bodies.get(hex)
+        rows = self._on(hex)
         if not rows:
             return []
         found = []
@@ -319,13 +338,21 @@ class SpatialIndex:
 
     def _things(self, hex: Hex) -> Iterator[tuple[int, float, float]]:
         """Every body and obstacle on ``hex`` as (id, bottom, top)."""
-        for other, position, mover in self._bodies.get(hex, ()):
+        for other, position, mover in self._on(hex):
             yield other, position.altitude_yd, position.altitude_yd + figure_height_yd(mover)
         for other, position, obstacle in self._obstacles.get(hex, ()):
             yield other, position.altitude_yd, position.altitude_yd + obstacle.height_yd
 
     def _row(self, entity: int) -> Row:
-        return next(row for row in self._bodies[self._at[entity]] if row[0] == entity)
+        return next(row for row in self._on(self._at[entity]) if row[0] == entity)
+
+    def _on(self, hex: Hex) -> tuple[Row, ...]:
+        """The bodies filed on ``hex``, in no promised order."""
+        first = self._bodies.get(hex)
+        if first is None:
+            return ()
+        others = self._crowds.get(hex)
+        return (first,) if others is None else (first, *others)
 
     def _file(self, world: World, row: Row, multi: bool) -> None:
         """File a body where it stands: its own hex, and for one that may fill several (``multi``: a mount, a
@@ -348,23 +375,29 @@ class SpatialIndex:
         return row
 
     def _put(self, hex: Hex, row: Row) -> None:
-        rows = self._bodies.get(hex)
-        if rows is None:
-            self._bodies[hex] = [row]
-        else:
-            rows.append(row)
+        if self._bodies.setdefault(hex, row) is not row:
+            others = self._crowds.get(hex)
+            if others is None:
+                self._crowds[hex] = [row]
+            else:
+                others.append(row)
         self._occupied[hex] = self._occupied.get(hex, 0) + 1
 
     def _take(self, entity: int, hex: Hex) -> Row:
-        rows = self._bodies[hex]
-        for index, row in enumerate(rows):
-            if row[0] == entity:
-                del rows[index]
-                break
+        row = self._bodies.get(hex)
+        others = self._crowds.get(hex)
+        if row is not None and row[0] == entity:
+            if others is None:
+                del self._bodies[hex]
+            else:
+                self._bodies[hex] = others.pop()
         else:
-            raise WorldError(f"entity {entity} is not indexed on hex {hex}")
-        if not rows:
-            del self._bodies[hex]
+            found = next((index for index, other in enumerate(others or ()) if other[0] == entity), None)
+            if others is None or found is None:
+                raise WorldError(f"entity {entity} is not indexed on hex {hex}")
+            row = others.pop(found)
+        if others is not None and not others:
+            del self._crowds[hex]
         left = self._occupied[hex] - 1
         if left:
             self._occupied[hex] = left
@@ -391,11 +424,28 @@ def shared_index(world: World) -> SpatialIndex:
     While a system runs the index is brought up to date once, at the first call of the run
     (:meth:`esper_motion.ecs.World.per_run`): what the systems change after that they tell it themselves
     (:meth:`SpatialIndex.move`, :meth:`~SpatialIndex.refile`, :func:`tell_index`), so a run that unseats many riders
-    does not read the whole world again for each.
+    does not read the whole world again for each. Once the turn's walk has refreshed it, the runs after it in the
+    same step refresh it only where a game's own system is installed (:func:`walked_index`).
     """
     index = _installed_index(world)
-    world.per_run(shared_index, lambda: index.refresh(world))
+    world.per_run(shared_index, lambda: _bring_up_to_date(world, index))
     return index
+
+
+def walked_index(world: World, index: SpatialIndex) -> None:
+    """Bring ``index`` up to date with ``world`` at the start of the turn's walk (:meth:`SpatialIndex.refresh`),
+    and mark it kept up to date by the systems for the rest of this step (:func:`shared_index`)."""
+    index.refresh(world)
+    index.kept = world.per_turn(walked_index, object)
+
+
+def _bring_up_to_date(world: World, index: SpatialIndex) -> None:
+    """Refresh ``index``, unless this step's walk refreshed it and only the library's own systems have run since:
+    each of them tells the index what it moves, so re-reading every body would find nothing to re-file. A world
+    running a game's own system refreshes at every run, as between steps (where ``per_turn`` is never the same)."""
+    if index.kept is world.per_turn(walked_index, object) and all(system.trusted for system in world.systems):
+        return
+    index.refresh(world)
 
 
 def tell_index(world: World, entity: int) -> None:

@@ -231,3 +231,12 @@ def test_a_mover_left_without_a_search_takes_its_kept_plans_next_turn_while_the_
     assert made == []
     assert world.get(runner, Intent).throttle == throttle
     assert (len(kept.throttles), kept.waited) == (left - 1, 1)
+
+
+def test_a_yards_field_looks_far_down_a_wall_s_shadow_without_running_out_of_stack() -> None:
+    """A hex 1,400 yards straight behind a wall hex: its one shortest way is followed hex by hex to the wall, and the
+    walk, which does not go that far, leaves it its plain distance."""
+    index, runner, world = wall_world([(-5, 0)])
+    field = yards_field(index, (0, 0), (-1500, 0), body_of(world, runner))
+    assert field.yards((-1400, 0)) == 1400
+    assert field.walked and field.yards((-6, 0)) == 7  # round the wall: one yard more
