@@ -472,8 +472,10 @@ def _held_speed(world: World, chosen: Rules, body: Body, goal: Goal, end: Hex | 
       Combat; High Speed Movement); the search, which carries no dive bonus from turn to turn, would plan up to it;
     - on a ``Land`` within a turn's descent of the ground: the top speed it has on the ground, so that it comes down
       no faster than it can run;
-    - on a ``Land`` by a flier that cannot hover, its turn ending in ``end``: the yards from there to the hex (at
-      least its stall speed), so that its next turn ends on the hex, where it touches down (:func:`_touches_down`)."""
+    - on a ``Land`` by a flier that cannot hover, its turn ending in ``end``: the yards to the hex over the turns it
+      needs to come down (:data:`LAND_DESCENT_YD` a turn), and no more than the yards from ``end`` to the hex, so
+      that its next turn ends on it, where it touches down (:func:`_touches_down`); less what a house dive adds to
+      its speed, and never below its stall speed."""
     altitude = body.position.altitude_yd
     if altitude <= 0:
         return None
