@@ -374,8 +374,15 @@ def ordinary_yards(body: Body, lim: Limits) -> int:
     of 0 keeps last turn's pace within what the maneuver allows. The ordinary movement rules bind it, not the
     velocity it had (Basic Set: High-Speed Movement: at Basic Move or less the ordinary movement rules apply; the
     maneuvers, as in docs/architecture.md > Facts the rules lean on)."""
-    most = rules.ordinary_move_yd(body.intent.maneuver, lim.move, lim.basic_move)
+    most = _ordinary_most(body.intent.maneuver, lim.move, lim.basic_move)
     return min(max(body.velocity.yps + body.intent.throttle, 0), most)
+
+
+@lru_cache(maxsize=256, typed=True)
+def _ordinary_most(maneuver: Maneuver, move: int, basic_move: int) -> int:
+    """:func:`esper_motion.systems.gurps.rules.ordinary_move_yd` for :func:`ordinary_yards`: a few maneuvers and
+    Moves that every candidate turn the planner tries asks about again, so worked out once for each."""
+    return rules.ordinary_move_yd(maneuver, move, basic_move)
 
 
 def high_speed_above(world: World, body: Body, chosen: Rules) -> int:
