@@ -443,10 +443,12 @@ def yards_short(aim: Aim, state: State, turn: int) -> int:
     place = _place(aim, turn)
     if place is None:
         return state.velocity
-    gap = distance(state.hex, place) if aim.yards_to is None else aim.yards_to.yards(state.hex)
-    if aim.away:
-        return max(0, aim.range_yd - gap)
-    return max(0, gap - aim.range_yd)
+    return _short_of(aim, distance(state.hex, place) if aim.yards_to is None else aim.yards_to.yards(state.hex))
+
+
+def _short_of(aim: Aim, gap: int) -> int:
+    """How many yards a mover ``gap`` yards from ``aim``'s place is from meeting its range."""
+    return max(0, aim.range_yd - gap) if aim.away else max(0, gap - aim.range_yd)
 
 
 def meets(aim: Aim, state: State, path: tuple[Hex, ...], struck: int | None, turn: int) -> bool:
@@ -987,7 +989,7 @@ def one_turn(
     way = root.velocity.heading if high else root.facing.direction
     paces: dict[int, int] = {}  # the yards each throttle sets below high speed
     place = _place(aim, 1)
-    (q, r), yps = state.hex, root.velocity.yps
+    yps = root.velocity.yps
 
     def near(intent: Intent) -> int:
         if high:
@@ -999,15 +1001,12 @@ def one_turn(
             velocity = yards
         if place is None:
             return velocity
-        dq, dr = DIRECTIONS[(way + intent.turn) % 6]
-        x, y = place[0] - q - dq * yards, place[1] - r - dr * yards
-        gap = (abs(x) + abs(y) + abs(x + y)) // 2  # the distance from where it ends to the place
-        return max(0, aim.range_yd - gap) if aim.away else max(0, gap - aim.range_yd)
+        return _short_of(aim, distance(along(state.hex, yards, (way + intent.turn) % 6, 1), place))
 
     def order() -> Iterator[Intent]:  # the candidates sorted only when the kept plan's turn is not taken
         if kept is not None and kept.throttles:
             yield kept_intent(kept, 0)
-        yield from sorted(candidates(root, lim, caution > 0, yards_short(aim, state, 1), _place(aim, 1)), key=near)
+        yield from sorted(candidates(root, lim, caution > 0, yards_short(aim, state, 1), place), key=near)
 
     walks: Walks = {}
     length = index.length(root.entity)
