@@ -8,6 +8,7 @@ import pytest
 from support import gurps_world
 from support.highspeed import mover
 
+import esper_motion.systems.spelljammer  # noqa: F401  (registers the rule set, for the test of PLAYED)
 from esper_motion.components import (
     Caution,
     Charge,
@@ -21,7 +22,10 @@ from esper_motion.components import (
     Pursue,
     Velocity,
 )
+from esper_motion.components.goals import PLAYED
 from esper_motion.ecs import LinkError, RuleValueError
+from esper_motion.ecs.registry import registered_rule_sets
+from esper_motion.ecs.world import declared_members
 
 
 @pytest.mark.parametrize(
@@ -119,3 +123,22 @@ def test_a_goal_set_wrong_between_steps_is_refused_before_the_next() -> None:
     with pytest.raises(RuleValueError, match=r"Caution\.failure_chance = 2\.0"):
         world.step()
     assert world.turn == 0
+
+
+def test_what_played_says_of_each_rule_set_is_what_the_rule_set_itself_declares() -> None:
+    # PLAYED restates, for the check made when a goal is set, what each rule set's package declares at import: what
+    # makes an entity a member (declare_members) and the goals its scene files take (SceneSupport.goals). Two homes
+    # of one fact must agree, and every bundled rule set whose scenes take goals must be in PLAYED (a test may
+    # register rule sets of its own).
+    bundled = [
+        rule_set for rule_set in registered_rule_sets() if rule_set.install.__module__.startswith("esper_motion.")
+    ]
+    with_goals = {rule_set.name for rule_set in bundled if rule_set.scene and rule_set.scene.goals}
+    assert {rule_set.lower() for rule_set, *_ in PLAYED} == with_goals == {"gurps", "spelljammer"}
+    played = {rule_set.lower(): (marks, plays) for rule_set, _, marks, plays in PLAYED}
+    for rule_set in bundled:
+        if rule_set.name in played:
+            marks, plays = played[rule_set.name]
+            declared = declared_members(rule_set.name)
+            assert declared is not None and declared[1] == marks, rule_set.name
+            assert rule_set.scene is not None and rule_set.scene.goals == plays, rule_set.name
