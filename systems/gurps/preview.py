@@ -22,7 +22,7 @@ from esper_motion.systems.gurps.flight.fall import RECOVERY_LABEL, recovery_targ
 from esper_motion.systems.gurps.flight.house_climb_turns import CLIMB_DIVE_ROLL, climb_dive_turns
 from esper_motion.systems.gurps.highspeed.intent import check_intent, early_turn_modifier
 from esper_motion.systems.gurps.highspeed.maneuvers import maneuver_loss
-from esper_motion.systems.gurps.highspeed.movement import WalkResult, jump_skill, plan_walk, walk
+from esper_motion.systems.gurps.highspeed.movement import WalkResult, jump_skill, plan_walk, straight_walk, walk
 from esper_motion.systems.gurps.highspeed.turning import asked_turns, turn_checks
 from esper_motion.systems.gurps.mounted.mount_orders import feat_roll, ordered_intent
 from esper_motion.systems.gurps.options import Rules
@@ -193,6 +193,10 @@ def forecast_walk(
                 modifier = early_turn_modifier(body, lim, chosen)
                 skill, label = control_roll(world, body)
                 rolls.append(RollForecast.of(what, modified(label, modifier), skill + modifier))
+    winged = watched(world, body)
+    straight = None if winged else straight_walk(world, body, turns, index)
+    if straight is not None:  # nothing met on the way: no roll, no refusal, no wingspan to watch
+        return _with_climb_dive_rolls(world, body, chosen, lim, rolls=rolls, result=straight)
     plan = plan_walk(world, body, chosen, turns, None)
 
     def jump(obstacle: int, _at: Hex) -> bool:
@@ -223,11 +227,19 @@ def forecast_walk(
         jump,
         lambda _other, _at, _aside: False,
         refuses=refuses,
-        wings=wings if watched(world, body) else None,
+        wings=wings if winged else None,
     )
+    return _with_climb_dive_rolls(world, body, chosen, lim, rolls=rolls, result=result)
+
+
+def _with_climb_dive_rolls(
+    world: World, body: Body, chosen: Rules, lim: Limits, *, rolls: list[RollForecast], result: WalkResult
+) -> tuple[Forecast, WalkResult]:
+    """The forecast of the walk ``result`` with ``rolls`` and, under the house rules, its climbs' and dives' early-turn
+    rolls (:func:`forecast_walk`)."""
     if chosen.house_flight:
         rolls.extend(_climb_dive_rolls(world, body, lim, tuple(yd for yd, _, _ in result.turned)))
-    return Forecast(entity, tuple(rolls), None, tuple(result.path), result.struck), result
+    return Forecast(body.entity, tuple(rolls), None, tuple(result.path), result.struck), result
 
 
 def throttled(

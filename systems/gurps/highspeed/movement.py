@@ -301,16 +301,16 @@ def _no_landing(
     return False
 
 
-def straight_path(body: Body, points: int, index: SpatialIndex) -> list[Hex] | None:
-    """The path of a walker that goes straight ahead along its facing for all its ``points`` when every hex on
-    the way is empty (the common case, found without a :class:`WalkPlan`); None when it meets anything on the
-    way, and must take the full :func:`walk`. The walker has no change of facing, no veer and no loss of control
-    to follow this turn. A walker filling several hexes in a line behind its front (a horse) fills only hexes its
-    body or its front has filled already, so its front's hexes are the only ones to look at."""
+def straight_path(start: Hex, direction: int, points: int, index: SpatialIndex) -> list[Hex] | None:
+    """The path of a walker on ``start`` that goes straight ahead along ``direction`` (its facing) for all its
+    ``points`` when every hex on the way is empty (the common case, found without a :class:`WalkPlan`); None when it
+    meets anything on the way, and must take the full :func:`walk`. The walker has no change of facing on the way,
+    no veer and no loss of control to follow this turn. A walker filling several hexes in a line behind its front (a
+    horse) fills only hexes its body or its front has filled already, so its front's hexes are the only ones to look
+    at."""
     occupied = index.occupied
-    position = body.position
-    q, r = position.q, position.r
-    dq, dr = DIRECTIONS[body.facing.direction]
+    q, r = start
+    dq, dr = DIRECTIONS[direction]
     path: list[Hex] = []
     for _ in range(points):  # _clear_run's loop, written out: this runs for most movers every turn
         q, r = q + dq, r + dr
@@ -318,6 +318,22 @@ def straight_path(body: Body, points: int, index: SpatialIndex) -> list[Hex] | N
             return None
         path.append((q, r))
     return path
+
+
+def straight_walk(world: World, body: Body, turns: tuple[FacingChange, ...], index: SpatialIndex) -> WalkResult | None:
+    """What :func:`walk` gives a walker filling one hex, in control, asked for no veer and for no change of facing
+    but, at most, one made as the turn opens (``turns``, as for :func:`plan_walk`), whose way on along its new
+    facing is empty (:func:`straight_path`), found without a :class:`WalkPlan`: the forecasts of the planner's
+    candidates take it (:func:`esper_motion.systems.gurps.preview.forecast_walk`). None for any other walker, or
+    when the way meets anything. The caller knows the walker keeps control and has no wingspan to watch."""
+    if body.intent.veer or len(turns) > 1 or (turns and turns[0][0] != 0) or index.length(body.entity) != 1:
+        return None
+    start = body.position.hex
+    facing = turn(body.facing.direction, turns[0][1]) if turns else body.facing.direction
+    path = straight_path(start, facing, level_points(world, body.entity, body.velocity.yps), index)
+    if path is None:
+        return None
+    return WalkResult(facing, facing, path, len(path), 0, [(0, start, turns[0][1])] if turns else [], None)
 
 
 def _clear_run(here: Hex, step: Hex, most: int, occupied: Container[Hex], path: list[Hex]) -> int:
@@ -507,7 +523,8 @@ class PathWalker(IndexedSystem):
                 self._walk(world, body, chosen, walked, order[number + 1 :], expected)
             elif control.loss_cause is None and not control.turn_plan and not body.intent.veer:
                 yps = body.velocity.yps
-                path = straight_path(body, level_points(world, entity, yps) if entity in climbers else yps, index)
+                points = level_points(world, entity, yps) if entity in climbers else yps
+                path = straight_path(body.position.hex, body.facing.direction, points, index)
                 if path is None:
                     self._walk(world, body, chosen, walked, None, expected)
                 else:

@@ -1,23 +1,31 @@
 """The walker's short cut: a mover going straight ahead through empty hexes skips the full walk
 (:func:`esper_motion.systems.gurps.highspeed.movement.straight_path`). On the same worlds, with and without it,
-every turn ends in the same state with the same events."""
+every turn ends in the same state with the same events; and the planner's forecasts of such walks
+(:func:`esper_motion.systems.gurps.highspeed.movement.straight_walk`) are the full walk's."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections import Counter
 
 import pytest
 from support.worlds import fingerprint, mixed_world, plan_turn, step_refusing
 
-from esper_motion.ecs import Hex
+from esper_motion.components.gurps import FacingChange
+from esper_motion.ecs import Hex, IntentError, RuleValueError
 from esper_motion.systems.gurps import Rules
 from esper_motion.systems.gurps.highspeed import movement
-from esper_motion.systems.gurps.shared.movers import Body
+from esper_motion.systems.gurps.highspeed.intent import check_intent
+from esper_motion.systems.gurps.highspeed.turning import asked_turns
+from esper_motion.systems.gurps.planner.search import candidates
+from esper_motion.systems.gurps.shared.movers import Body, bodies, installed_rules, limits
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
+forecasts = importlib.import_module("esper_motion.systems.gurps.preview")  # the module: the package names a function so
 
-def general_only(body: Body, points: int, index: SpatialIndex) -> list[Hex] | None:
+
+def general_only(start: Hex, direction: int, points: int, index: SpatialIndex) -> list[Hex] | None:
     """Never take the short cut: every mover goes through the full walk."""
     return None
 
@@ -32,8 +40,8 @@ def test_the_straight_path_ends_every_turn_as_the_full_walk_does(
     taken: Counter[str] = Counter()
     straight = movement.straight_path
 
-    def counted(body: Body, points: int, index: SpatialIndex) -> list[Hex] | None:
-        path = straight(body, points, index)
+    def counted(start: Hex, direction: int, points: int, index: SpatialIndex) -> list[Hex] | None:
+        path = straight(start, direction, points, index)
         taken["short cut" if path is not None else "full walk"] += 1
         return path
 
@@ -47,3 +55,45 @@ def test_the_straight_path_ends_every_turn_as_the_full_walk_does(
         assert fingerprint(short) == fingerprint(full), f"turn {turn}"
     assert taken["short cut"] > 0
     assert taken["full walk"] > 0  # movers the short cut handed to the full walk
+
+
+@pytest.mark.parametrize("rules", [Rules.basic(), Rules.house()], ids=["basic", "house"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_candidates_forecast_through_the_straight_walk_is_the_full_walks(
+    rules: Rules, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The planner's forecasts take movement.straight_walk for a one-hex walker whose only turn is made as it opens:
+    # every candidate the rules accept, of every body of mixed worlds over ten turns, forecast the same without it.
+    world, cast = mixed_world(seed, 6, rules)
+    straight = movement.straight_walk
+    taken: Counter[str] = Counter()
+    for turn in range(10):
+        index = SpatialIndex()
+        index.rebuild(world)
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            if body.control.carried_by is not None or body.control.loss_cause is not None:
+                continue
+            lim = limits(world, body, chosen)
+            for intent in candidates(body, lim, True, lim.move):
+                tried = Body(*body[:6], intent)
+                try:
+                    check_intent(world, tried, chosen, lim=lim)
+                except (IntentError, RuleValueError):
+                    continue
+                taken["short cut" if straight(world, tried, asked(tried), index) else "full walk"] += 1
+                monkeypatch.setattr(forecasts, "straight_walk", straight)
+                short = forecasts.forecast_walk(world, tried, chosen, index, lim=lim)
+                monkeypatch.setattr(forecasts, "straight_walk", lambda *_: None)
+                full = forecasts.forecast_walk(world, tried, chosen, index, lim=lim)
+                assert short == full, (turn, body.entity, intent)
+        plan_turn(world, cast, random.Random(seed * 100 + turn))
+        step_refusing(world)
+    assert taken["short cut"] > 0
+    assert taken["full walk"] > 0
+
+
+def asked(body: Body) -> tuple[FacingChange, ...]:
+    """The changes of facing ``body``'s intent asks, at the yards its walk plan makes them, for a body below high
+    speed or asking none at high speed (the others take the full walk whatever this gives)."""
+    return tuple((0 if at is None else at, by) for at, by in asked_turns(body))
