@@ -8,16 +8,15 @@ from __future__ import annotations
 import importlib
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from support.worlds import fingerprint, mixed_world, plan_turn, step_refusing
 
-from esper_motion.components.gurps import FacingChange
 from esper_motion.ecs import Hex, IntentError, RuleValueError
 from esper_motion.systems.gurps import Rules
 from esper_motion.systems.gurps.highspeed import movement
 from esper_motion.systems.gurps.highspeed.intent import check_intent
-from esper_motion.systems.gurps.highspeed.turning import asked_turns
 from esper_motion.systems.gurps.planner.search import candidates
 from esper_motion.systems.gurps.shared.movers import Body, bodies, installed_rules, limits
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
@@ -67,6 +66,12 @@ def test_a_candidates_forecast_through_the_straight_walk_is_the_full_walks(
     world, cast = mixed_world(seed, 6, rules)
     straight = movement.straight_walk
     taken: Counter[str] = Counter()
+
+    def counted(*args: Any) -> movement.WalkResult | None:
+        walked = straight(*args)
+        taken["short cut" if walked is not None else "full walk"] += 1
+        return walked
+
     for turn in range(10):
         index = SpatialIndex()
         index.rebuild(world)
@@ -81,8 +86,7 @@ def test_a_candidates_forecast_through_the_straight_walk_is_the_full_walks(
                     check_intent(world, tried, chosen, lim=lim)
                 except (IntentError, RuleValueError):
                     continue
-                taken["short cut" if straight(world, tried, asked(tried), index) else "full walk"] += 1
-                monkeypatch.setattr(forecasts, "straight_walk", straight)
+                monkeypatch.setattr(forecasts, "straight_walk", counted)
                 short = forecasts.forecast_walk(world, tried, chosen, index, lim=lim)
                 monkeypatch.setattr(forecasts, "straight_walk", lambda *_: None)
                 full = forecasts.forecast_walk(world, tried, chosen, index, lim=lim)
@@ -91,9 +95,3 @@ def test_a_candidates_forecast_through_the_straight_walk_is_the_full_walks(
         step_refusing(world)
     assert taken["short cut"] > 0
     assert taken["full walk"] > 0
-
-
-def asked(body: Body) -> tuple[FacingChange, ...]:
-    """The changes of facing ``body``'s intent asks, at the yards its walk plan makes them, for a body below high
-    speed or asking none at high speed (the others take the full walk whatever this gives)."""
-    return tuple((0 if at is None else at, by) for at, by in asked_turns(body))
