@@ -44,7 +44,7 @@ from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Final, NamedTuple, TypeGuard
 
-from esper_motion.components.flight import FlightIntent
+from esper_motion.components.flight import Flight, FlightIntent
 from esper_motion.components.goals import Climb, Flee, Goal, GoTo, Hold, KeepStation, KeptPlan, Land, Patrol, Pursue
 from esper_motion.components.gurps import Control, Intent, Mover, MoveState, Posture
 from esper_motion.components.motion import Facing, Position, Velocity
@@ -53,7 +53,7 @@ from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
 from esper_motion.systems.gurps.highspeed.acceleration import velocity_step
 from esper_motion.systems.gurps.highspeed.intent import check_intent
 from esper_motion.systems.gurps.highspeed.maneuvers import ordinary_split
-from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_yd_after
+from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_path, straight_yd_after
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.planner.room import way_on
 from esper_motion.systems.gurps.posture.posture import check_posture_change
@@ -651,6 +651,10 @@ def advance(
             check_posture_change(body.entity, body.intent, posture)
     except (IntentError, RuleValueError):
         return None
+    if body.control.state is MoveState.NORMAL:
+        plain = ordinary_straight(world, index, body, state, lim)
+        if plain is not None:
+            return plain
     if walks is None:
         forecast, result = walk_forecast(world, body, chosen, index, lim=lim)
     else:
@@ -673,6 +677,36 @@ def advance(
     end = result.path[-1] if result.path else state.hex
     after = State(end, result.facing, result.heading, velocity, straight_yd_after(state.straight_yd, result), high)
     return Outcome(after, forecast.path, forecast.runs_into, forecast.rolls, chance)
+
+
+def ordinary_straight(world: World, index: SpatialIndex, body: Body, state: State, lim: Limits) -> Outcome | None:
+    """What :func:`advance` gives ``body`` (in ``state``, in ordinary movement, its intent accepted) in the common
+    case, found without a forecast: a walker filling one hex, in control, on the ground with no ``Flight`` or
+    ``FlightIntent``, asked for no veer and at most one turn made as the turn opens, whose way along its new facing
+    is empty (:func:`~esper_motion.systems.gurps.highspeed.movement.straight_path`). Such a walk needs no roll and
+    runs into nothing; its yards are the throttle's (:func:`ordinary_split`) and the velocity it ends with is the
+    ACCELERATION phase's (:func:`velocity_step`). None for any other body, or when the way meets anything: the
+    caller takes the full forecast (tests/gurps/planner/test_cost.py holds the two to one another)."""
+    intent, control = body.intent, body.control
+    if intent.veer or intent.turns or intent.turn_at_yd or control.loss_cause is not None:
+        return None
+    entity = body.entity
+    if control.carried_by is not None or index.length(entity) != 1:
+        return None
+    if world.try_get(entity, Flight) is not None or world.try_get(entity, FlightIntent) is not None:
+        return None
+    yards, left = ordinary_split(body, lim)
+    facing = (state.facing + intent.turn) % 6
+    path = straight_path(state.hex, facing, yards, index)
+    if path is None:
+        return None
+    turned = abs(intent.turn)
+    step = velocity_step(
+        world, body, lim, velocity=yards, throttle=left, moved_yd=yards, turned_hexsides=turned, footing=0, landing=None
+    )
+    straight = yards if turned else state.straight_yd + yards
+    after = State(path[-1] if path else state.hex, facing, facing, step.velocity, straight, step.high_speed)
+    return Outcome(after, tuple(path), None, (), _NO_CHANCE)
 
 
 WALKED_FIELDS: Final = ("maneuver", "turn", "turn_at_yd", "push", "veer", "slam", "life_or_death", "turns")

@@ -1,11 +1,12 @@
-"""What the planner saves without changing its plans (the walks of one state's candidates, the yards fields round
-walls), and where it searches less: a pursuer far behind keeps its plan when the quarry changes speed, and no more
-searches a turn than the planning budget, the movers that waited the longest first, the others taking a turn chosen
-without one."""
+"""What the planner saves without changing its plans (the walks of one state's candidates, the ordinary turns found
+without a forecast, the yards fields round walls), and where it searches less: a pursuer far behind keeps its plan
+when the quarry changes speed, and no more searches a turn than the planning budget, the movers that waited the
+longest first, the others taking a turn chosen without one."""
 
 from __future__ import annotations
 
-from collections import deque
+import random
+from collections import Counter, deque
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -15,16 +16,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import gurps_world
 from support.highspeed import mover
+from support.worlds import mixed_world, plan_turn, step_refusing
 
 from esper_motion.components import GoTo, Intent, KeptPlan, MoveState, Obstacle, Position, Pursue, Velocity
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
-from esper_motion.systems.gurps import plan
+from esper_motion.systems.gurps import Rules, plan
+from esper_motion.systems.gurps.planner import search as planner_search
 from esper_motion.systems.gurps.planner import system as planner_system
 from esper_motion.systems.gurps.planner.search import (
     FIELD_HEXES,
     WALKED_FIELDS,
     Fields,
+    Outcome,
+    State,
     Walks,
     YardsField,
     advance,
@@ -32,7 +37,7 @@ from esper_motion.systems.gurps.planner.search import (
     state_of,
     yards_field,
 )
-from esper_motion.systems.gurps.shared.movers import bodies, body_of, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, body_of, installed_rules, limits
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
 
@@ -68,6 +73,43 @@ def test_the_candidates_of_a_state_sharing_their_walks_have_the_outcomes_they_ha
     alone = [advance(world, chosen, index, root._replace(intent=i), state, lim=lim) for i in tried]
     assert shared == alone
     assert len(walks) < len([outcome for outcome in alone if outcome is not None])  # some walks were shared
+
+
+@pytest.mark.parametrize("rules", [Rules.basic(), Rules.house()], ids=["basic", "house"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_ordinary_turn_found_without_a_forecast_is_the_forecasts(
+    rules: Rules, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # advance takes ordinary_straight for a one-hex walker in ordinary movement whose way on is empty: every
+    # candidate of every body of mixed worlds over ten turns (walkers, riders, horses, fliers, walls) has the same
+    # outcome with the full forecast.
+    world, cast = mixed_world(seed, 6, rules)
+    straight = planner_search.ordinary_straight
+    taken: Counter[str] = Counter()
+
+    def counted(world: World, index: SpatialIndex, body: Body, state: State, lim: Limits) -> Outcome | None:
+        found = straight(world, index, body, state, lim)
+        taken["short cut" if found is not None else "forecast"] += 1
+        return found
+
+    for turn in range(10):
+        index = SpatialIndex()
+        index.rebuild(world)
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            lim = limits(world, body, chosen)
+            state = state_of(body)
+            for intent in candidates(body, lim, True, lim.move, (0, 0)):
+                tried = body._replace(intent=intent)
+                monkeypatch.setattr(planner_search, "ordinary_straight", counted)
+                short = advance(world, chosen, index, tried, state, lim=lim)
+                monkeypatch.setattr(planner_search, "ordinary_straight", lambda *_: None)
+                full = advance(world, chosen, index, tried, state, lim=lim)
+                assert short == full, (turn, body.entity, intent)
+        plan_turn(world, cast, random.Random(seed * 100 + turn))
+        step_refusing(world)
+    assert taken["short cut"] > 0
+    assert taken["forecast"] > 0  # bodies and ways the short cut leaves to the forecast
 
 
 def walked_out(walls: set[Hex], place: Hex, reach: int) -> dict[Hex, int]:
