@@ -1019,28 +1019,12 @@ def one_turn(
         return None
     state = state_of(root)
     lim = limits(world, root, chosen)
-    high = root.control.state is MoveState.HIGH_SPEED
-    way = root.velocity.heading if high else root.facing.direction
-    paces: dict[int, int] = {}  # the yards each throttle sets below high speed
     place = _place(aim, 1)
-    yps = root.velocity.yps
-
-    def near(intent: Intent) -> int:
-        if high:
-            yards, velocity = yps, max(0, yps + intent.throttle)
-        else:
-            yards = paces.get(intent.throttle, -1)
-            if yards < 0:
-                yards = paces[intent.throttle] = ordinary_yards(_with_intent(root, intent), lim)
-            velocity = yards
-        if place is None:
-            return velocity
-        return _short_of(aim, distance(along(state.hex, yards, (way + intent.turn) % 6, 1), place))
 
     def order() -> Iterator[Intent]:  # the candidates sorted only when the kept plan's turn is not taken
         if kept is not None and kept.throttles:
             yield kept_intent(kept, 0)
-        yield from sorted(candidates(root, lim, caution > 0, yards_short(aim, state, 1), place), key=near)
+        yield from _nearest_first(aim, root, lim, candidates(root, lim, caution > 0, yards_short(aim, state, 1), place))
 
     walks: Walks = {}
     length = index.length(root.entity)
@@ -1053,3 +1037,34 @@ def one_turn(
             met = meets(aim, outcome.state, outcome.path, outcome.struck, 1)
             return PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met, outcome.state)
     return None
+
+
+def _nearest_first(aim: Aim, root: Body, lim: Limits, tried: tuple[Intent, ...]) -> list[Intent]:
+    """``tried``, intents for ``root``, in the order of how near ``aim``'s place after one turn each would end on a
+    straight way (:func:`one_turn`): the turn made as the turn opens, then straight on for the yards the throttle
+    sets, at high speed its present velocity; the yards short of the place (:func:`_short_of`) along the straight
+    line, walls left out; for a goal of no place, the velocity it would end with; of as near, in ``tried``'s order.
+    The keys are worked out in one loop, each throttle's yards once: one turn chosen without a search sorts some 16
+    of them."""
+    place = _place(aim, 1)
+    yps = root.velocity.yps
+    high = root.control.state is MoveState.HIGH_SPEED
+    way = root.velocity.heading if high else root.facing.direction
+    q, r = root.position.hex
+    paces: dict[int, int] = {}  # the yards each throttle sets below high speed
+    keys: list[int] = []
+    for intent in tried:
+        throttle = intent.throttle
+        if high:
+            yards, velocity = yps, max(0, yps + throttle)
+        else:
+            yards = paces.get(throttle, -1)
+            if yards < 0:
+                yards = paces[throttle] = ordinary_yards(_with_intent(root, intent), lim)
+            velocity = yards
+        if place is None:
+            keys.append(velocity)
+            continue
+        dq, dr = DIRECTIONS[(way + intent.turn) % 6]
+        keys.append(_short_of(aim, distance((q + dq * yards, r + dr * yards), place)))
+    return [tried[number] for number in sorted(range(len(tried)), key=keys.__getitem__)]
