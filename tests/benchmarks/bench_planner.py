@@ -22,7 +22,9 @@ Printed, all CPU time (``time.process_time``) in this process:
 - per turn: the median step of the world with goals (the planner included) against two worlds with no goal: the
   replay, where the game writes each turn, by plain assignment before the step, the very intents the planner chose
   in the world with goals (recorded from it: both worlds make the same moves, which the script checks), and the
-  still world, whose movers keep still; and the ratio to each.
+  still world, whose movers keep still; and the ratio to each, and that of the whole run's CPU time to the replay's.
+  The three worlds are stepped turn by turn in rotation (the order turned round each turn), after the run that
+  records the planner's intents, so that the machine's other load falls on each alike.
 
 The world: ``--movers`` runners (Basic Move 5 or 6) on a square map of about 25 hexes each, one wall hex per ten
 movers; a third go to a far hex and stop, a third pursue another runner, a third patrol two hexes. Every figure is
@@ -106,18 +108,27 @@ class IntentRecorder(System):
         )
 
 
-def replayed(world: World, turns: list[Intents]) -> list[float]:
-    """The CPU time of each step of ``world`` (no goals) whose game writes, before each step and timed with it, the
-    intents of ``turns``, one turn each."""
-    found = []
-    for intents in turns:
-        start = time.process_time()
-        for entity, values in intents.items():
-            intent = world.get(entity, Intent)
-            for name, value in zip(_INTENT_FIELDS, values, strict=True):
-                setattr(intent, name, value)
-        world.step()
-        found.append(time.process_time() - start)
+def replay_step(world: World, intents: Intents) -> None:
+    """One step of ``world`` (no goals) whose game writes, before the step, the ``intents`` of one turn."""
+    for entity, values in intents.items():
+        intent = world.get(entity, Intent)
+        for name, value in zip(_INTENT_FIELDS, values, strict=True):
+            setattr(intent, name, value)
+    world.step()
+
+
+def in_rotation(steps: list[Callable[[int], object]], turns: int) -> list[list[float]]:
+    """The CPU time of each of ``turns`` calls of each of ``steps`` (given the turn), stepped turn by turn in
+    rotation, the order turned round each turn, so that the machine's other load falls on each alike."""
+    found: list[list[float]] = [[] for _ in steps]
+    for turn in range(turns):
+        order = list(range(len(steps)))
+        if turn % 2:
+            order.reverse()
+        for number in order:
+            start = time.process_time()
+            steps[number](turn)
+            found[number].append(time.process_time() - start)
     return found
 
 
@@ -166,16 +177,6 @@ def counting(real: Callable[..., Any], calls: list[int]) -> Callable[..., Any]:
     return counted
 
 
-def steps(world: World, turns: int) -> list[float]:
-    """The CPU time of each of ``turns`` steps."""
-    found = []
-    for _ in range(turns):
-        start = time.process_time()
-        world.step()
-        found.append(time.process_time() - start)
-    return found
-
-
 def measure(movers: int, turns: int, seed: int, searches_per_turn: int | None = None) -> dict[str, Any]:
     """Every figure of the module docstring (``searches_per_turn``: the planning budget, by default the planner's
     own :data:`~esper_motion.systems.gurps.planner.system.SEARCHES_PER_TURN`)."""
@@ -207,10 +208,17 @@ def _measured(movers: int, turns: int, seed: int) -> dict[str, Any]:
     planner = next(system for system in planned.systems if isinstance(system, GoalPlanner))
     kept_fields = planner._fields.by_place.values()  # what it kept over the run
     made = [field for kept in kept_fields for field in kept]
-    with_goals = steps(build(movers, seed, with_goals=True), turns)
+    planning = build(movers, seed, with_goals=True)
     replay = build(movers, seed, with_goals=False)
-    replay_steps = replayed(replay, recorder.turns)
-    still = steps(build(movers, seed, with_goals=False), turns)
+    resting = build(movers, seed, with_goals=False)
+    with_goals, replay_steps, still = in_rotation(
+        [
+            lambda _turn: planning.step(),
+            lambda turn: replay_step(replay, recorder.turns[turn]),
+            lambda _turn: resting.step(),
+        ],
+        turns,
+    )
     ordered = sorted(per_mover)
     return {
         "movers": movers,
@@ -228,6 +236,7 @@ def _measured(movers: int, turns: int, seed: int) -> dict[str, Any]:
         "step_still_ms": 1000 * statistics.median(still),
         "ratio_to_replay": statistics.median(with_goals) / statistics.median(replay_steps),
         "ratio_to_still": statistics.median(with_goals) / statistics.median(still),
+        "total_ratio_to_replay": sum(with_goals) / sum(replay_steps),
         "replay_same_moves": places(replay) == places(planned),
         **progress(planned),
     }
@@ -256,7 +265,8 @@ def main() -> None:
     )
     print(
         f"  a step: {figures['step_with_goals_ms']:.1f} ms with goals; without: {figures['step_replay_ms']:.1f} ms "
-        f"replaying the planner's intents ({figures['ratio_to_replay']:.1f} times; the same moves: "
+        f"replaying the planner's intents ({figures['ratio_to_replay']:.1f} times, the whole run "
+        f"{figures['total_ratio_to_replay']:.1f}; the same moves: "
         f"{figures['replay_same_moves']}), {figures['step_still_ms']:.1f} ms keeping still "
         f"({figures['ratio_to_still']:.1f} times)"
     )
