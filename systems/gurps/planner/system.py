@@ -72,7 +72,7 @@ REPLAN_LEFT: Final = 2
 """A kept plan that does not reach the goal is searched again once fewer of its turns than this are left (one that
 reaches it is followed to its end)."""
 
-SEARCHES_PER_TURN: Final = 8
+SEARCHES_PER_TURN: Final = 4
 """The most searches the planner makes in one turn (docs/goals.md > The planning budget): the movers that need one
 get it in the order of the turns they have waited for one (``KeptPlan.waited``), then of initiative; the rest take a
 turn chosen without a search (:func:`~esper_motion.systems.gurps.planner.search.one_turn`)."""
