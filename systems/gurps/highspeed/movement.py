@@ -188,7 +188,7 @@ def walk(
             for mark in (turn_yd, stop_at_yd, None if drifting else drift_from_yd):
                 if mark is not None and mark > yard:
                     most = min(most, mark - yard)
-            ran = _clear_run(here, step, most, occupied, path)
+            ran = clear_run(here, step, most, occupied, path)
             if ran:
                 here = path[-1]
                 body = (here,)
@@ -312,7 +312,7 @@ def straight_path(start: Hex, direction: int, points: int, index: SpatialIndex) 
     q, r = start
     dq, dr = DIRECTIONS[direction]
     path: list[Hex] = []
-    for _ in range(points):  # _clear_run's loop, written out: this runs for most movers every turn
+    for _ in range(points):  # clear_run's loop, written out: this runs for most movers every turn
         q, r = q + dq, r + dr
         if (q, r) in occupied:
             return None
@@ -336,7 +336,7 @@ def straight_walk(world: World, body: Body, turns: tuple[FacingChange, ...], ind
     return WalkResult(facing, facing, path, len(path), 0, [(0, start, turns[0][1])] if turns else [], None)
 
 
-def _clear_run(here: Hex, step: Hex, most: int, occupied: Container[Hex], path: list[Hex]) -> int:
+def clear_run(here: Hex, step: Hex, most: int, occupied: Container[Hex], path: list[Hex]) -> int:
     """Walk from ``here`` by ``step`` through at most ``most`` hexes that are not ``occupied``, adding each to
     ``path``; return how many."""
     q, r = here

@@ -53,7 +53,7 @@ from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
 from esper_motion.systems.gurps.highspeed.acceleration import velocity_step
 from esper_motion.systems.gurps.highspeed.intent import check_intent
 from esper_motion.systems.gurps.highspeed.maneuvers import ordinary_split
-from esper_motion.systems.gurps.highspeed.movement import WalkResult, straight_path, straight_yd_after
+from esper_motion.systems.gurps.highspeed.movement import WalkResult, clear_run, straight_yd_after
 from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.planner.room import way_on
 from esper_motion.systems.gurps.posture.posture import check_posture_change
@@ -681,12 +681,14 @@ def advance(
 
 def ordinary_straight(world: World, index: SpatialIndex, body: Body, state: State, lim: Limits) -> Outcome | None:
     """What :func:`advance` gives ``body`` (in ``state``, in ordinary movement, its intent accepted) in the common
-    case, found without a forecast: a walker filling one hex, in control, on the ground with no ``Flight`` or
-    ``FlightIntent``, asked for no veer and at most one turn made as the turn opens, whose way along its new facing
-    is empty (:func:`~esper_motion.systems.gurps.highspeed.movement.straight_path`). Such a walk needs no roll and
-    runs into nothing; its yards are the throttle's (:func:`ordinary_split`) and the velocity it ends with is the
-    ACCELERATION phase's (:func:`velocity_step`). None for any other body, or when the way meets anything: the
-    caller takes the full forecast (tests/gurps/planner/test_cost.py holds the two to one another)."""
+    cases, found without a forecast: a walker filling one hex, in control, with no ``Flight`` or ``FlightIntent``,
+    asked for no veer and at most one turn made as the turn opens, whose way along its new facing is empty
+    (:func:`~esper_motion.systems.gurps.highspeed.movement.clear_run`), or empty up to a hex holding nothing but
+    bodies in its way (no obstacle, no footing tile). The first needs no roll and runs into nothing; the second runs
+    into the first of those bodies (in the forecast, as in the preview, nobody dodges), also with no roll. Its yards
+    are the throttle's (:func:`ordinary_split`) and the velocity it ends with is the ACCELERATION phase's
+    (:func:`velocity_step`). None for any other body, or when the way meets anything else: the caller takes the
+    full forecast (tests/gurps/planner/test_cost.py holds the two to one another)."""
     intent, control = body.intent, body.control
     if intent.veer or intent.turns or intent.turn_at_yd or control.loss_cause is not None:
         return None
@@ -697,16 +699,31 @@ def ordinary_straight(world: World, index: SpatialIndex, body: Body, state: Stat
         return None
     yards, left = ordinary_split(body, lim)
     facing = (state.facing + intent.turn) % 6
-    path = straight_path(state.hex, facing, yards, index)
-    if path is None:
-        return None
+    path: list[Hex] = []
+    struck = None
+    if clear_run(state.hex, DIRECTIONS[facing], yards, index.occupied, path) < yards:
+        ahead = neighbour(path[-1] if path else state.hex, facing)
+        struck = _only_bodies(index, ahead, body)
+        if struck is None:
+            return None
     turned = abs(intent.turn)
+    moved = len(path)
     step = velocity_step(
-        world, body, lim, velocity=yards, throttle=left, moved_yd=yards, turned_hexsides=turned, footing=0, landing=None
+        world, body, lim, velocity=yards, throttle=left, moved_yd=moved, turned_hexsides=turned, footing=0, landing=None
     )
-    straight = yards if turned else state.straight_yd + yards
+    straight = moved if turned else state.straight_yd + moved
     after = State(path[-1] if path else state.hex, facing, facing, step.velocity, straight, step.high_speed)
-    return Outcome(after, tuple(path), None, (), _NO_CHANCE)
+    return Outcome(after, tuple(path), struck, (), _NO_CHANCE)
+
+
+def _only_bodies(index: SpatialIndex, hex: Hex, body: Body) -> int | None:
+    """The first of the bodies in ``body``'s way on ``hex`` (lowest id, as the walk meets them) when ``hex`` holds
+    nothing else in its way: no obstacle ``body`` meets and no footing tile; else None."""
+    altitude, height = body.position.altitude_yd, figure_height_yd(body.mover)
+    if index.footing_extra(hex) or index.obstacles_in_way(hex, altitude, height):
+        return None
+    found = index.bodies_in_way(hex, body.entity, altitude, height)
+    return found[0] if found else None
 
 
 WALKED_FIELDS: Final = ("maneuver", "turn", "turn_at_yd", "push", "veer", "slam", "life_or_death", "turns")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,17 @@ from support import gurps_world
 from support.highspeed import mover
 from support.worlds import mixed_world, plan_turn, step_refusing
 
-from esper_motion.components import GoTo, Intent, KeptPlan, MoveState, Obstacle, Position, Pursue, Velocity
+from esper_motion.components import (
+    Footing,
+    GoTo,
+    Intent,
+    KeptPlan,
+    MoveState,
+    Obstacle,
+    Position,
+    Pursue,
+    Velocity,
+)
 from esper_motion.ecs import World
 from esper_motion.ecs.hexgrid import DIRECTIONS, Hex, distance, neighbour
 from esper_motion.systems.gurps import Rules, plan
@@ -80,16 +91,16 @@ def test_the_candidates_of_a_state_sharing_their_walks_have_the_outcomes_they_ha
 def test_an_ordinary_turn_found_without_a_forecast_is_the_forecasts(
     rules: Rules, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # advance takes ordinary_straight for a one-hex walker in ordinary movement whose way on is empty: every
-    # candidate of every body of mixed worlds over ten turns (walkers, riders, horses, fliers, walls) has the same
-    # outcome with the full forecast.
+    # advance takes ordinary_straight for a one-hex walker in ordinary movement whose way on is empty, or empty up
+    # to a hex holding only bodies: every candidate of every body of mixed worlds over ten turns (walkers, riders,
+    # horses, fliers, walls, mud) has the same outcome with the full forecast.
     world, cast = mixed_world(seed, 6, rules)
     straight = planner_search.ordinary_straight
     taken: Counter[str] = Counter()
 
     def counted(world: World, index: SpatialIndex, body: Body, state: State, lim: Limits) -> Outcome | None:
         found = straight(world, index, body, state, lim)
-        taken["short cut" if found is not None else "forecast"] += 1
+        taken["forecast" if found is None else "clear way" if found.struck is None else "runs into a body"] += 1
         return found
 
     for turn in range(10):
@@ -108,8 +119,49 @@ def test_an_ordinary_turn_found_without_a_forecast_is_the_forecasts(
                 assert short == full, (turn, body.entity, intent)
         plan_turn(world, cast, random.Random(seed * 100 + turn))
         step_refusing(world)
-    assert taken["short cut"] > 0
+    assert taken["clear way"] > 0
+    assert taken["runs into a body"] > 0
     assert taken["forecast"] > 0  # bodies and ways the short cut leaves to the forecast
+
+
+@pytest.mark.parametrize(
+    "ahead",
+    [
+        lambda: (Obstacle(crossable=True, height_yd=0.5),),
+        lambda: (Obstacle(),),
+        lambda: (Footing(extra_cost=1),),
+        tuple,
+    ],
+    ids=["a log", "a wall", "mud", "nothing"],
+)
+@pytest.mark.parametrize("yards", [3, 5], ids=["within its Move", "at its Move"])
+def test_a_body_on_a_hex_that_holds_something_else_is_met_as_the_forecast_meets_it(
+    ahead: Callable[[], tuple[Any, ...]], yards: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The mixed worlds seldom put a body on a hex with anything else: here a runner (Move 5) walks at another
+    # standing on a log, a wall, mud or bare ground, 3 or 5 yards ahead (mud on the fifth costs more than the
+    # yards left), and every candidate has the outcome of the full forecast.
+    world = gurps_world()
+    runner = mover(world)
+    mover(world, at=(yards, 0))
+    if ahead():
+        world.spawn(Position(yards, 0), *ahead())
+    chosen = installed_rules(world)
+    index = SpatialIndex()
+    index.rebuild(world)
+    root = body_of(world, runner)
+    lim = limits(world, root, chosen)
+    state = state_of(root)
+    found = []
+    for intent in candidates(root, lim, True, lim.move, (9, 0)):
+        tried = root._replace(intent=intent)
+        short = advance(world, chosen, index, tried, state, lim=lim)
+        with monkeypatch.context() as patched:
+            patched.setattr(planner_search, "ordinary_straight", lambda *_: None)
+            full = advance(world, chosen, index, tried, state, lim=lim)
+        assert short == full, intent
+        found.append(full)
+    assert any(outcome is not None and outcome.state.hex == (yards - 1, 0) for outcome in found)  # stopped by it
 
 
 def walked_out(walls: set[Hex], place: Hex, reach: int) -> dict[Hex, int]:
