@@ -47,7 +47,7 @@ The invariant checks (each returns the problems it found, so a failing test prin
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, TypeVar
@@ -90,10 +90,11 @@ from esper_motion.systems.gurps.mounted.common import mount_body, mount_seat, se
 from esper_motion.systems.gurps.mounted.mounted_results import mount_hit, rider_stunned
 from esper_motion.systems.gurps.mounted.mounting import dismount, jump_off, leap_astride, mount_up
 from esper_motion.systems.gurps.mounted.spooking import spook
+from esper_motion.systems.gurps.planner.search import candidates
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.figure import occupied_hexes
-from esper_motion.systems.gurps.shared.movers import Body, bodies, body_of, installed_rules, limits
-from esper_motion.systems.gurps.shared.spatial import figure_height_yd
+from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, body_of, installed_rules, limits
+from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 from esper_motion.systems.spelljammer.rules import CHASE_MODES, MOVING_FIRE, VEGETATION, allowed_modes
 
 T = TypeVar("T")
@@ -556,6 +557,26 @@ def step_refusing(
             assert len(refusals) < 200, "the step keeps refusing"
             refusals.append(error)
             clear_requests(world, error.entity)
+
+
+def every_candidate(
+    seed: int, rules_used: Rules, place: Hex | None = None, *, turns: int = 10
+) -> Iterator[tuple[int, World, SpatialIndex, Rules, Body, Limits, Intent]]:
+    """Every intent the planner tries (:func:`~esper_motion.systems.gurps.planner.search.candidates`, the risky ones
+    too, toward ``place``) from the state of every body of a :func:`mixed_world` of ``seed`` (6 groups), turn by turn
+    for ``turns`` turns, with the turn, the world, an index of it, its rules, the body and its limits; between turns
+    the world steps with :func:`plan_turn`'s wishes."""
+    world, cast = mixed_world(seed, 6, rules_used)
+    for turn in range(turns):
+        index = SpatialIndex()
+        index.rebuild(world)
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            lim = limits(world, body, chosen)
+            for intent in candidates(body, lim, True, lim.move, place):
+                yield turn, world, index, chosen, body, lim, intent
+        plan_turn(world, cast, random.Random(seed * 100 + turn))
+        step_refusing(world)
 
 
 # --- Invariants of a GURPS world --------------------------------------------------------------------------

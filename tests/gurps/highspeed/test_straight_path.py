@@ -11,14 +11,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from support.worlds import fingerprint, mixed_world, plan_turn, step_refusing
+from support.worlds import every_candidate, fingerprint, mixed_world, plan_turn, step_refusing
 
 from esper_motion.ecs import Hex, IntentError, RuleValueError
 from esper_motion.systems.gurps import Rules
 from esper_motion.systems.gurps.highspeed import movement
 from esper_motion.systems.gurps.highspeed.intent import check_intent
-from esper_motion.systems.gurps.planner.search import candidates
-from esper_motion.systems.gurps.shared.movers import Body, bodies, installed_rules, limits
+from esper_motion.systems.gurps.shared.movers import Body
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex
 
 forecasts = importlib.import_module("esper_motion.systems.gurps.preview")  # the module: the package names a function so
@@ -63,7 +62,6 @@ def test_a_candidates_forecast_through_the_straight_walk_is_the_full_walks(
 ) -> None:
     # The planner's forecasts take movement.straight_walk for a one-hex walker whose only turn is made as it opens:
     # every candidate the rules accept, of every body of mixed worlds over ten turns, forecast the same without it.
-    world, cast = mixed_world(seed, 6, rules)
     straight = movement.straight_walk
     taken: Counter[str] = Counter()
 
@@ -72,26 +70,18 @@ def test_a_candidates_forecast_through_the_straight_walk_is_the_full_walks(
         taken["short cut" if walked is not None else "full walk"] += 1
         return walked
 
-    for turn in range(10):
-        index = SpatialIndex()
-        index.rebuild(world)
-        chosen = installed_rules(world)
-        for body in bodies(world):
-            if body.control.carried_by is not None or body.control.loss_cause is not None:
-                continue
-            lim = limits(world, body, chosen)
-            for intent in candidates(body, lim, True, lim.move):
-                tried = Body(*body[:6], intent)
-                try:
-                    check_intent(world, tried, chosen, lim=lim)
-                except (IntentError, RuleValueError):
-                    continue
-                monkeypatch.setattr(forecasts, "straight_walk", counted)
-                short = forecasts.forecast_walk(world, tried, chosen, index, lim=lim)
-                monkeypatch.setattr(forecasts, "straight_walk", lambda *_: None)
-                full = forecasts.forecast_walk(world, tried, chosen, index, lim=lim)
-                assert short == full, (turn, body.entity, intent)
-        plan_turn(world, cast, random.Random(seed * 100 + turn))
-        step_refusing(world)
+    for turn, world, index, chosen, body, lim, intent in every_candidate(seed, rules):
+        if body.control.carried_by is not None or body.control.loss_cause is not None:
+            continue
+        tried = Body(*body[:6], intent)
+        try:
+            check_intent(world, tried, chosen, lim=lim)
+        except (IntentError, RuleValueError):
+            continue
+        monkeypatch.setattr(forecasts, "straight_walk", counted)
+        short = forecasts.forecast_walk(world, tried, chosen, index, lim=lim)
+        monkeypatch.setattr(forecasts, "straight_walk", lambda *_: None)
+        full = forecasts.forecast_walk(world, tried, chosen, index, lim=lim)
+        assert short == full, (turn, body.entity, intent)
     assert taken["short cut"] > 0
     assert taken["full walk"] > 0

@@ -5,7 +5,6 @@ longest first, the others taking a turn chosen without one."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import fields
@@ -17,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import gurps_world
 from support.highspeed import mover
-from support.worlds import mixed_world, plan_turn, step_refusing
+from support.worlds import every_candidate
 
 from esper_motion.components import (
     Footing,
@@ -56,6 +55,16 @@ def test_the_walked_fields_are_every_field_of_an_intent_but_its_throttle() -> No
     assert set(WALKED_FIELDS) == {field.name for field in fields(Intent)} - {"throttle"}
 
 
+def planned(world: World, runner: int) -> tuple[Rules, SpatialIndex, Body, Limits, State]:
+    """What the planner works from for ``runner``: the world's rules, an index of it, the runner's body, its limits
+    and its state."""
+    chosen = installed_rules(world)
+    index = SpatialIndex()
+    index.rebuild(world)
+    root = body_of(world, runner)
+    return chosen, index, root, limits(world, root, chosen), state_of(root)
+
+
 @pytest.mark.parametrize(
     "start",
     [
@@ -72,12 +81,7 @@ def test_the_candidates_of_a_state_sharing_their_walks_have_the_outcomes_they_ha
     runner = mover(world, **start)  # type: ignore[arg-type]
     world.spawn(Position(4, 0), Obstacle())  # in the way straight on
     mover(world, at=(2, -2))  # a body beside the way
-    chosen = installed_rules(world)
-    index = SpatialIndex()
-    index.rebuild(world)
-    root = body_of(world, runner)
-    lim = limits(world, root, chosen)
-    state = state_of(root)
+    chosen, index, root, lim, state = planned(world, runner)
     walks: Walks = {}
     tried = candidates(root, lim, True, 20, (20, 0))
     shared = [advance(world, chosen, index, root._replace(intent=i), state, lim=lim, walks=walks) for i in tried]
@@ -94,7 +98,6 @@ def test_an_ordinary_turn_found_without_a_forecast_is_the_forecasts(
     # advance takes ordinary_straight for a one-hex walker in ordinary movement whose way on is empty, or empty up
     # to a hex holding only bodies: every candidate of every body of mixed worlds over ten turns (walkers, riders,
     # horses, fliers, walls, mud) has the same outcome with the full forecast.
-    world, cast = mixed_world(seed, 6, rules)
     straight = planner_search.ordinary_straight
     taken: Counter[str] = Counter()
 
@@ -103,22 +106,14 @@ def test_an_ordinary_turn_found_without_a_forecast_is_the_forecasts(
         taken["forecast" if found is None else "clear way" if found.struck is None else "runs into a body"] += 1
         return found
 
-    for turn in range(10):
-        index = SpatialIndex()
-        index.rebuild(world)
-        chosen = installed_rules(world)
-        for body in bodies(world):
-            lim = limits(world, body, chosen)
-            state = state_of(body)
-            for intent in candidates(body, lim, True, lim.move, (0, 0)):
-                tried = body._replace(intent=intent)
-                monkeypatch.setattr(planner_search, "ordinary_straight", counted)
-                short = advance(world, chosen, index, tried, state, lim=lim)
-                monkeypatch.setattr(planner_search, "ordinary_straight", lambda *_: None)
-                full = advance(world, chosen, index, tried, state, lim=lim)
-                assert short == full, (turn, body.entity, intent)
-        plan_turn(world, cast, random.Random(seed * 100 + turn))
-        step_refusing(world)
+    for turn, world, index, chosen, body, lim, intent in every_candidate(seed, rules, (0, 0)):
+        state = state_of(body)
+        tried = body._replace(intent=intent)
+        monkeypatch.setattr(planner_search, "ordinary_straight", counted)
+        short = advance(world, chosen, index, tried, state, lim=lim)
+        monkeypatch.setattr(planner_search, "ordinary_straight", lambda *_: None)
+        full = advance(world, chosen, index, tried, state, lim=lim)
+        assert short == full, (turn, body.entity, intent)
     assert taken["clear way"] > 0
     assert taken["runs into a body"] > 0
     assert taken["forecast"] > 0  # bodies and ways the short cut leaves to the forecast
@@ -146,12 +141,7 @@ def test_a_body_on_a_hex_that_holds_something_else_is_met_as_the_forecast_meets_
     mover(world, at=(yards, 0))
     if ahead():
         world.spawn(Position(yards, 0), *ahead())
-    chosen = installed_rules(world)
-    index = SpatialIndex()
-    index.rebuild(world)
-    root = body_of(world, runner)
-    lim = limits(world, root, chosen)
-    state = state_of(root)
+    chosen, index, root, lim, state = planned(world, runner)
     found = []
     for intent in candidates(root, lim, True, lim.move, (9, 0)):
         tried = root._replace(intent=intent)
