@@ -488,13 +488,14 @@ def candidates(body: Body, lim: Limits, risky: bool, short_yd: int, place: Hex |
     if high:
         return _intents(velocity, risky, throttles, lim.safe_decel)
     legs = _legs(body.position.hex, body.facing.direction, place, lim.move)
-    found = [_ordinary_intent(throttle, turn) for throttle in throttles for turn in _ORDINARY_TURNS]
-    found.extend(
+    found = _ordinary_intents(throttles)
+    if not legs:
+        return found
+    return found + tuple(
         _ordinary_intent(yards - velocity, turn)
         for yards, turn in legs
         if yards - velocity not in throttles  # the others are there already
     )
-    return tuple(found)
 
 
 _ORDINARY_TURNS: Final = (0, 1, -1, 2, -2)
@@ -504,6 +505,12 @@ _ORDINARY_TURNS: Final = (0, 1, -1, 2, -2)
 @lru_cache(maxsize=256)
 def _ordinary_intent(throttle: int, turn: int) -> Intent:
     return Intent(throttle=throttle, turn=turn)
+
+
+@lru_cache(maxsize=1024)
+def _ordinary_intents(throttles: tuple[int, ...]) -> tuple[Intent, ...]:
+    """Each of ``throttles`` with each of :data:`_ORDINARY_TURNS` (:func:`candidates`)."""
+    return tuple(_ordinary_intent(throttle, turn) for throttle in throttles for turn in _ORDINARY_TURNS)
 
 
 @lru_cache(maxsize=4096)
