@@ -36,8 +36,8 @@ def _moves_under_own_power(body: Body, lim: Limits) -> None:
         )
 
 
-def _check_normal(body: Body, lim: Limits, world: World) -> None:
-    """Ordinary movement: any turn within this turn's yards (:func:`ordinary_yards`); a throttle that stays within
+def _check_normal(body: Body, lim: Limits, world: World, yards: int) -> None:
+    """Ordinary movement: any turn within this turn's ``yards`` (:func:`ordinary_yards`); a throttle that stays within
     Move, or switches to high speed at the end of the turn."""
     intent = body.intent
     velocity = body.velocity.yps
@@ -48,7 +48,6 @@ def _check_normal(body: Body, lim: Limits, world: World) -> None:
         raise RuleValueError(
             "Velocity", "yps", velocity, f"at most {lim.high_speed_above} while Control.state is normal ({why})"
         )
-    yards = ordinary_yards(body, lim)
     if intent.turn_at_yd is not None and intent.turn_at_yd > yards:
         raise IntentError(body.entity, "turn_at_yd", intent.turn_at_yd, f"at most {yards}, the yards of this turn")
     _check_sequence_fits(body, yards)
@@ -277,7 +276,7 @@ def check_intent(world: World, body: Body, chosen: Rules, *, lim: Limits | None 
     if lim is None:
         return
     if state is MoveState.NORMAL:
-        _check_normal(body, lim, world)
+        _check_normal(body, lim, world, yards)
     else:
         _check_high_speed(world, body, lim, chosen, climbs=bool(intent.throttle))
 
