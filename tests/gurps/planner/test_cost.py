@@ -139,8 +139,9 @@ def test_a_body_on_a_hex_that_holds_something_else_is_met_as_the_forecast_meets_
     world = gurps_world()
     runner = mover(world)
     mover(world, at=(yards, 0))
-    if ahead():
-        world.spawn(Position(yards, 0), *ahead())
+    there = ahead()
+    if there:
+        world.spawn(Position(yards, 0), *there)
     chosen, index, root, lim, state = planned(world, runner)
     found = []
     for intent in candidates(root, lim, True, lim.move, (9, 0)):
