@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections import deque
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
@@ -152,6 +151,24 @@ FIELD_HEXES: Final = 4_000
 """The most hexes :func:`yards_field` visits."""
 
 
+_SHIFT: Final = 14
+"""The walk of a :class:`YardsField` codes each hex as one whole number, its offset from the place ``(x, y)`` as
+``(x << _SHIFT) + y`` (a walk of :data:`FIELD_HEXES` hexes goes no further than that from the place): a number is
+quicker to hash and to step from than a tuple."""
+
+_HALF: Final = 1 << (_SHIFT - 1)
+
+_STEPS: Final = tuple((dq << _SHIFT) + dr for dq, dr in DIRECTIONS)
+"""The codes of the six steps to a neighbour (:data:`_SHIFT`), in the order of ``DIRECTIONS``."""
+
+
+def _gap(code: int) -> int:
+    """The distance from the place of the hex coded ``code`` (:data:`_SHIFT`)."""
+    x = (code + _HALF) >> _SHIFT
+    y = code - (x << _SHIFT)
+    return (abs(x) + abs(y) + abs(x + y)) // 2
+
+
 class YardsField:
     """The yards from each hex within ``reach`` of ``place`` to it round the ``walls`` (:func:`yards_field`), worked
     out as they are asked for (:meth:`yards`)."""
@@ -165,7 +182,7 @@ class YardsField:
         # each wall with its distance from the place, nearest first
         self._walls_at = sorted(((distance(place, wall), wall) for wall in walls), key=itemgetter(0))
         self._clear: dict[Hex, bool] = {}  # whether a shortest way from each hex asked about crosses no wall
-        self._found: dict[Hex, int] | None = None  # the walk, once made
+        self._found: dict[int, int] | None = None  # the walk, once made, by the code of each hex (_SHIFT)
         self._cut = False
 
     def yards(self, hex: Hex) -> int:
@@ -174,11 +191,13 @@ class YardsField:
         walk would find, with no walk made: the walk is made the first time another hex is asked about."""
         found = self._found
         gap = distance(hex, self.place)
-        if found is not None:
-            return found.get(hex, gap)
-        if gap > self.reach or hex in self._walls or self._straight(hex, gap):  # the walk goes to neither
+        if found is None:
+            if gap > self.reach or hex in self._walls or self._straight(hex, gap):  # the walk goes to neither
+                return gap
+            found = self.walk()
+        if gap > FIELD_HEXES:  # further than any walk goes
             return gap
-        return self.walk().get(hex, gap)
+        return found.get(((hex[0] - self.place[0]) << _SHIFT) + hex[1] - self.place[1], gap)
 
     def _straight(self, hex: Hex, gap: int) -> bool:
         """Whether one of the shortest ways from ``hex`` (not a wall, ``gap`` from the place) to the place crosses no
@@ -213,32 +232,53 @@ class YardsField:
             clear[at] = False
         return False
 
-    def walk(self) -> dict[Hex, int]:
+    def walk(self) -> dict[int, int]:
         """The breadth-first walk out from the place, at most :data:`FIELD_HEXES` hexes, none further from it than
-        ``reach`` (made once): the yards to the place from each hex it enters."""
+        ``reach`` (made once): the yards to the place from each hex it enters, by the hex's code (:data:`_SHIFT`).
+        It goes out a ring of yards at a time, each hex found from the first hex of the ring before it that has it
+        beside it, as one hex at a time would; the ring that would pass the most hexes goes one hex at a time, so as
+        to stop where that would."""
         if self._found is not None:
             return self._found
-        place, reach, walls = self.place, self.reach, self._walls
-        found = {place: 0}
-        queue = deque([place])
+        reach, place = self.reach, self.place
         pq, pr = place
+        walls = {((q - pq) << _SHIFT) + r - pr for q, r in self._walls if distance((q, r), place) <= FIELD_HEXES}
+        found = {0: 0}
+        ring = [0]
+        yards = 0
         cut = False  # whether the reach left out a hex
-        while queue and len(found) < FIELD_HEXES:
-            q, r = hex = queue.popleft()
-            yards = found[hex] + 1
-            x, y = q - pq, r - pr
-            near = (abs(x) + abs(y) + abs(x + y)) // 2 < reach  # then every hex beside it is within reach (distance)
-            for dq, dr in DIRECTIONS:
-                ahead = (q + dq, r + dr)
-                if ahead in found or ahead in walls:
-                    continue
-                if not near and (abs(x + dq) + abs(y + dr) + abs(x + dq + y + dr)) // 2 > reach:
-                    cut = True
-                    continue
-                found[ahead] = yards
-                queue.append(ahead)
+        while ring and len(found) < FIELD_HEXES:
+            yards += 1
+            fresh = [code for code in dict.fromkeys([at + step for at in ring for step in _STEPS]) if code not in found]
+            fresh = [code for code in fresh if code not in walls]
+            if yards > reach:  # a ring within reach has every hex within it (a hex's distance is at most its yards)
+                within = [code for code in fresh if _gap(code) <= reach]
+                cut = cut or len(within) < len(fresh)
+                fresh = within
+            if len(found) + len(fresh) >= FIELD_HEXES:
+                cut = self._last_ring(found, ring, walls, yards) or cut
+                break
+            found.update(dict.fromkeys(fresh, yards))
+            ring = fresh
         self._found, self._cut = found, cut
         return found
+
+    def _last_ring(self, found: dict[int, int], ring: list[int], walls: set[int], yards: int) -> bool:
+        """Add to ``found`` the hexes ``yards`` from the place beside those of ``ring``, hex by hex in its order,
+        until :data:`FIELD_HEXES` are found; whether the reach left out a hex."""
+        reach, cut = self.reach, False
+        for at in ring:
+            if len(found) >= FIELD_HEXES:
+                break
+            for step in _STEPS:
+                code = at + step
+                if code in found or code in walls:
+                    continue
+                if yards > reach and _gap(code) > reach:
+                    cut = True
+                    continue
+                found[code] = yards
+        return cut
 
     @property
     def walked(self) -> bool:
@@ -1068,27 +1108,28 @@ def _nearest_first(aim: Aim, root: Body, lim: Limits, tried: tuple[Intent, ...])
     straight way (:func:`one_turn`): the turn made as the turn opens, then straight on for the yards the throttle
     sets, at high speed its present velocity; the yards short of the place (:func:`_short_of`) along the straight
     line, walls left out; for a goal of no place, the velocity it would end with; of as near, in ``tried``'s order.
-    The keys are worked out in one loop, each throttle's yards once: one turn chosen without a search sorts some 16
-    of them."""
+    The keys are worked out in one loop, each throttle's yards once and the hex distance inline
+    (:func:`~esper_motion.ecs.hexgrid.distance`): one turn chosen without a search sorts some 16 of them."""
     place = _place(aim, 1)
     yps = root.velocity.yps
     high = root.control.state is MoveState.HIGH_SPEED
-    way = root.velocity.heading if high else root.facing.direction
-    q, r = root.position.hex
-    paces: dict[int, int] = {}  # the yards each throttle sets below high speed
-    keys: list[int] = []
+    paces: dict[int, int] = {}  # the yards each throttle sets
     for intent in tried:
         throttle = intent.throttle
-        if high:
-            yards, velocity = yps, max(0, yps + throttle)
-        else:
-            yards = paces.get(throttle, -1)
-            if yards < 0:
-                yards = paces[throttle] = ordinary_yards(_with_intent(root, intent), lim)
-            velocity = yards
-        if place is None:
-            keys.append(velocity)
-            continue
-        dq, dr = DIRECTIONS[(way + intent.turn) % 6]
-        keys.append(_short_of(aim, distance((q + dq * yards, r + dr * yards), place)))
+        if throttle not in paces:
+            paces[throttle] = yps if high else ordinary_yards(_with_intent(root, intent), lim)
+    if place is None:  # the velocity each would end with
+        ends = {throttle: max(0, yps + throttle) if high else yards for throttle, yards in paces.items()}
+        keys = [ends[intent.throttle] for intent in tried]
+    else:
+        way = root.velocity.heading if high else root.facing.direction
+        x, y = root.position.hex[0] - place[0], root.position.hex[1] - place[1]
+        reach, away = aim.range_yd, aim.away
+        keys = []
+        for intent in tried:
+            yards = paces[intent.throttle]
+            dq, dr = DIRECTIONS[(way + intent.turn) % 6]
+            q, r = x + dq * yards, y + dr * yards
+            gap = (abs(q) + abs(r) + abs(q + r)) // 2
+            keys.append(max(0, reach - gap) if away else max(0, gap - reach))
     return [tried[number] for number in sorted(range(len(tried)), key=keys.__getitem__)]
