@@ -179,8 +179,8 @@ class YardsField:
         self.place = place
         self.reach = reach
         self._walls = frozenset(walls)  # the hexes a walk out from the place does not enter
-        # each wall with its distance from the place, nearest first
-        self._walls_at = sorted(((distance(place, wall), wall) for wall in walls), key=itemgetter(0))
+        # each wall (q, r) as (its distance from the place, q, r), nearest first
+        self._walls_at = sorted(((distance(place, wall), *wall) for wall in walls), key=itemgetter(0))
         self._clear: dict[Hex, bool] = {}  # whether a shortest way from each hex asked about crosses no wall
         self._found: dict[int, int] | None = None  # the walk, once made, by the code of each hex (_SHIFT)
         self._cut = False
@@ -214,9 +214,7 @@ class YardsField:
             at, far = stack.pop()
             known = clear.get(at)
             if known is None:
-                known = not any(
-                    to_wall + distance(wall, at) == far for to_wall, wall in self._walls_at if to_wall <= far
-                )
+                known = self._no_wall_on_the_way(at, far)
             if known:
                 clear[hex] = True
                 return True
@@ -231,6 +229,18 @@ class YardsField:
         for at in seen:  # none of them has such a way
             clear[at] = False
         return False
+
+    def _no_wall_on_the_way(self, hex: Hex, gap: int) -> bool:
+        """Whether no wall is on any shortest way from ``hex``, ``gap`` from the place, to the place (the distance
+        worked out inline: every hex asked about that has not been walked comes here once)."""
+        q, r = hex
+        for to_wall, wq, wr in self._walls_at:
+            if to_wall > gap:
+                return True
+            x, y = wq - q, wr - r
+            if to_wall + (abs(x) + abs(y) + abs(x + y)) // 2 == gap:
+                return False
+        return True
 
     def walk(self) -> dict[int, int]:
         """The breadth-first walk out from the place, at most :data:`FIELD_HEXES` hexes, none further from it than
@@ -435,8 +445,11 @@ def moving_others(world: World, turns: int) -> Moving:
         yps = body.velocity.yps
         if not yps or carried(body):
             continue
-        for turn, hexes in enumerate(found, start=1):
-            hexes.setdefault(along(body.position.hex, yps, body.velocity.heading, turn), body.entity)
+        q, r = body.position.hex
+        dq, dr = DIRECTIONS[body.velocity.heading]
+        dq, dr, entity = dq * yps, dr * yps, body.entity
+        for turn, hexes in enumerate(found, start=1):  # along(), inline: one for each mover in motion and turn
+            hexes.setdefault((q + dq * turn, r + dr * turn), entity)
     return tuple(found)
 
 
