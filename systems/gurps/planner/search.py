@@ -486,9 +486,11 @@ def taken(
 
 def _place(aim: Aim, turn: int) -> Hex | None:
     """The hex aimed at after turn ``turn`` (1-based), or None for a goal of no place (``Hold``)."""
-    if not aim.places:
+    places = aim.places
+    if not places:
         return None
-    return aim.places[min(max(turn, 1), len(aim.places)) - 1]
+    last = len(places)
+    return places[turn - 1 if 0 < turn <= last else 0 if turn < 1 else last - 1]
 
 
 def yards_short(aim: Aim, state: State, turn: int) -> int:
@@ -575,16 +577,25 @@ def _legs(hex: Hex, facing: int, place: Hex | None, move: int) -> tuple[tuple[in
         return ()
     x, y = place[0] - hex[0], place[1] - hex[1]
     found: dict[tuple[int, int], None] = {}
-    for turn in _ORDINARY_TURNS:
-        aq, ar = DIRECTIONS[(facing + turn) % 6]
-        for bq, br in DIRECTIONS:
-            det = aq * br - ar * bq
-            if not det:
-                continue
-            yards, rest = divmod(x * br - y * bq, det)
-            if not rest and 0 < yards < move and (aq * y - ar * x) * det >= 0:  # the second leg's yards: 0 or more
-                found[yards, turn] = None
+    for turn, aq, ar, bq, br, det in _LEG_WAYS[facing]:
+        yards, rest = divmod(x * br - y * bq, det)
+        if not rest and 0 < yards < move and (aq * y - ar * x) * det >= 0:  # the second leg's yards: 0 or more
+            found[yards, turn] = None
     return tuple(found)
+
+
+_LEG_WAYS: Final = tuple(
+    tuple(
+        (turn, aq, ar, bq, br, aq * br - ar * bq)
+        for turn in _ORDINARY_TURNS
+        for aq, ar in (DIRECTIONS[(facing + turn) % 6],)
+        for bq, br in DIRECTIONS
+        if aq * br - ar * bq  # a second leg along the first, or back, makes no corner
+    )
+    for facing in range(6)
+)
+"""For each facing, the two legs :func:`_legs` tries: the turn, the first leg's direction, the second's and the
+determinant of the two, in the order it tries them."""
 
 
 @lru_cache(maxsize=1024)
@@ -685,6 +696,24 @@ Walks = dict[tuple[object, ...], tuple[Forecast, WalkResult]]
 """The forecast walks of one state's candidates, by what they depend on (:func:`advance`)."""
 
 
+class Walker(NamedTuple):
+    """What :func:`advance` reads of a mover's entity that none of its candidate turns changes, read once for all
+    of them (:func:`walker_of`)."""
+
+    posture: Posture | None
+    plain: bool  # it fills one hex and has no Flight or FlightIntent: ordinary_straight may serve it
+
+
+def walker_of(world: World, index: SpatialIndex, entity: int) -> Walker:
+    """The :class:`Walker` of ``entity`` as ``world`` and ``index`` hold it now."""
+    plain = (
+        index.length(entity) == 1
+        and world.try_get(entity, Flight) is None
+        and world.try_get(entity, FlightIntent) is None
+    )
+    return Walker(world.try_get(entity, Posture), plain)
+
+
 def advance(
     world: World,
     chosen: Rules,
@@ -694,6 +723,7 @@ def advance(
     *,
     lim: Limits | None = None,
     walks: Walks | None = None,
+    walker: Walker | None = None,
 ) -> Outcome | None:
     """The turn ``body`` (in ``state``) would make with its intent, or None when the rules refuse the intent.
     ``lim``: ``body``'s limits in ``state`` (which its intent does not change), when the caller has them already.
@@ -701,17 +731,19 @@ def advance(
     depend on the throttle but through the yards it sets for this turn below high speed
     (:func:`~esper_motion.systems.gurps.preview.forecast_walk`), so the candidates that differ in their throttle only
     walk once; at high speed what the throttle adds is worked out for each
-    (:func:`~esper_motion.systems.gurps.preview.throttled`)."""
+    (:func:`~esper_motion.systems.gurps.preview.throttled`). ``walker``: ``body``'s :func:`walker_of`, when the
+    caller has it already (a search tries many turns of one mover)."""
     if lim is None:
         lim = limits(world, body, chosen)
+    if walker is None:
+        walker = walker_of(world, index, body.entity)
     try:
         check_intent(world, body, chosen, lim=lim)
-        posture = world.try_get(body.entity, Posture)
-        if posture is not None:
-            check_posture_change(body.entity, body.intent, posture)
+        if walker.posture is not None:
+            check_posture_change(body.entity, body.intent, walker.posture)
     except (IntentError, RuleValueError):
         return None
-    if body.control.state is MoveState.NORMAL:
+    if body.control.state is MoveState.NORMAL and walker.plain:
         plain = ordinary_straight(world, index, body, state, lim)
         if plain is not None:
             return plain
@@ -741,8 +773,9 @@ def advance(
 
 def ordinary_straight(world: World, index: SpatialIndex, body: Body, state: State, lim: Limits) -> Outcome | None:
     """What :func:`advance` gives ``body`` (in ``state``, in ordinary movement, its intent accepted) in the common
-    cases, found without a forecast: a walker filling one hex, in control, with no ``Flight`` or ``FlightIntent``,
-    asked for no veer and at most one turn made as the turn opens, whose way along its new facing is empty
+    cases, found without a forecast: a walker filling one hex, with no ``Flight`` or ``FlightIntent`` (advance
+    calls it for those alone: :attr:`Walker.plain`), in control, asked for no veer and at most one turn made as the
+    turn opens, whose way along its new facing is empty
     (:func:`~esper_motion.systems.gurps.highspeed.movement.clear_run`), or empty up to a hex holding nothing but
     bodies in its way (no obstacle, no footing tile). The first needs no roll and runs into nothing; the second runs
     into the first of those bodies (in the forecast, as in the preview, nobody dodges), also with no roll. Its yards
@@ -752,10 +785,7 @@ def ordinary_straight(world: World, index: SpatialIndex, body: Body, state: Stat
     intent, control = body.intent, body.control
     if intent.veer or intent.turns or intent.turn_at_yd or control.loss_cause is not None:
         return None
-    entity = body.entity
-    if control.carried_by is not None or index.length(entity) != 1:
-        return None
-    if world.try_get(entity, Flight) is not None or world.try_get(entity, FlightIntent) is not None:
+    if control.carried_by is not None:
         return None
     yards, left = ordinary_split(body, lim)
     facing = (state.facing + intent.turn) % 6
@@ -826,7 +856,8 @@ def straight_enough(world: World, chosen: Rules, root: Body) -> int | None:
 def capped(state: State, enough: int | None) -> State:
     """``state`` with its yards run straight no more than ``enough`` (:func:`straight_enough`)."""
     if enough is not None and state.straight_yd > enough:
-        return state._replace(straight_yd=enough)
+        hex, facing, heading, velocity, _, high_speed = state
+        return State(hex, facing, heading, velocity, enough, high_speed)  # quicker to make than by _replace
     return state
 
 
@@ -880,6 +911,7 @@ def search(
     seen: dict[tuple[State, int], float] = {}
     risky = caution > 0
     length = index.length(root.entity)
+    walker = walker_of(world, index, root.entity)
     figure = {"altitude_yd": root.position.altitude_yd, "height_yd": figure_height_yd(root.mover)}
     while frontier and evaluated < budget:
         *_, node = heapq.heappop(frontier)
@@ -897,7 +929,9 @@ def search(
             if evaluated >= budget:
                 break
             evaluated += 1
-            outcome = advance(world, chosen, index, _with_intent(template, intent), node.state, lim=lim, walks=walks)
+            outcome = advance(
+                world, chosen, index, _with_intent(template, intent), node.state, lim=lim, walks=walks, walker=walker
+            )
             if not taken(outcome, root.entity, ahead, caution=caution, ram=aim.ram, moving=moving, floor_yd=floor_yd):
                 if length > 1 and outcome is not None and outcome.failure_chance <= caution:
                     stop = stop_short(template, intent, outcome) if outcome.struck not in (None, aim.ram) else None
@@ -1057,12 +1091,13 @@ def kept_turns(
     if not holds(world, chosen, root, goal, caution=caution, kept=kept, enough=enough):
         return ()
     ram = goal.target if isinstance(goal, Pursue) and goal.ram else None
+    walker = walker_of(world, index, root.entity)
     found: list[PlannedTurn] = []
     for turn in range(min(most, len(kept.throttles))):
         state = state_of(root) if turn == 0 else kept_state(kept, turn)
         intent = kept_intent(kept, turn)
         body = root if turn == 0 else body_in(root, state)
-        outcome = advance(world, chosen, index, _with_intent(body, intent), state)
+        outcome = advance(world, chosen, index, _with_intent(body, intent), state, walker=walker)
         if not taken(outcome, root.entity, turn + 1, caution=caution, ram=ram, moving=moving):
             break
         after = capped(outcome.state, enough)
@@ -1105,9 +1140,10 @@ def one_turn(
 
     walks: Walks = {}
     length = index.length(root.entity)
+    walker = walker_of(world, index, root.entity)
     figure = {"altitude_yd": root.position.altitude_yd, "height_yd": figure_height_yd(root.mover)}
     for intent in order():
-        outcome = advance(world, chosen, index, _with_intent(root, intent), state, lim=lim, walks=walks)
+        outcome = advance(world, chosen, index, _with_intent(root, intent), state, lim=lim, walks=walks, walker=walker)
         if not taken(outcome, root.entity, 1, caution=caution, ram=aim.ram, moving=moving, floor_yd=floor_yd):
             continue
         if length == 1 or way_on(index, outcome.state.hex, outcome.state.facing, length, **figure):
