@@ -506,8 +506,11 @@ def _short_of(aim: Aim, gap: int) -> int:
     return max(0, aim.range_yd - gap) if aim.away else max(0, gap - aim.range_yd)
 
 
-def meets(aim: Aim, state: State, path: tuple[Hex, ...], struck: int | None, turn: int) -> bool:
-    """Whether the turn that ended in ``state`` along ``path`` meets ``aim``."""
+def meets(
+    aim: Aim, state: State, path: tuple[Hex, ...], struck: int | None, turn: int, *, short: int | None = None
+) -> bool:
+    """Whether the turn that ended in ``state`` along ``path`` meets ``aim`` (``short``: its :func:`yards_short`,
+    when the caller has it already)."""
     if aim.ram is not None:
         return struck == aim.ram
     place = _place(aim, turn)
@@ -517,7 +520,7 @@ def meets(aim: Aim, state: State, path: tuple[Hex, ...], struck: int | None, tur
         return False
     if place is not None and not aim.away and aim.range_yd == 0 and place in path:
         return True  # passed through it
-    return yards_short(aim, state, turn) == 0
+    return (yards_short(aim, state, turn) if short is None else short) == 0
 
 
 def _facing_off(aim: Aim, state: State, turn: int) -> int:
@@ -942,16 +945,16 @@ def search(
                 continue
             after = capped(outcome.state, enough)
             if after is not outcome.state:
-                outcome = outcome._replace(state=after)
+                outcome = Outcome(after, *outcome[1:])  # quicker to make than by _replace
             turn = node.turn + 1
             cost = node.cost + 1 + (RISK_PRICE * float(outcome.failure_chance) if outcome.failure_chance else 0)
             key = (outcome.state, turn)
             if seen.get(key, cost + 1) <= cost:
                 continue
             seen[key] = cost
-            met = meets(aim, outcome.state, outcome.path, outcome.struck, turn)
-            child = _Node(outcome.state, turn, cost, node, (intent, outcome), met)
             short = yards_short(aim, outcome.state, turn)
+            met = meets(aim, outcome.state, outcome.path, outcome.struck, turn, short=short)
+            child = _Node(outcome.state, turn, cost, node, (intent, outcome), met)
             coasted = _coasted(aim, outcome.state, turn) if aim.stop and not met else 0
             child_key = (0 if met else max(1, short), cost, coasted, turn)
             if best_key is None or child_key < best_key:
