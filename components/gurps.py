@@ -216,6 +216,22 @@ class Intent:
     turns: tuple[FacingChange, ...] = ()
 
     def __post_init__(self) -> None:
+        if (  # the common case, passed at once: a game may write every mover's intent each turn
+            self.maneuver.__class__ is Maneuver
+            and self.throttle.__class__ is int
+            and -MAX_SPEED_YPS <= self.throttle <= MAX_SPEED_YPS
+            and self.turn.__class__ is int
+            and -2 <= self.turn <= 2
+            and self.turn_at_yd is None
+            and self.push.__class__ is bool
+            and self.veer.__class__ is tuple
+            and not self.veer
+            and self.slam is False
+            and self.life_or_death.__class__ is bool
+            and self.turns.__class__ is tuple
+            and not self.turns
+        ):
+            return
         if self.maneuver.__class__ is not Maneuver:  # a member passes as it is
             self.maneuver = Maneuver(check_choice("Intent", "maneuver", self.maneuver, _MANEUVERS))
         check_int("Intent", "throttle", self.throttle, low=-MAX_SPEED_YPS, high=MAX_SPEED_YPS)
