@@ -57,6 +57,7 @@ from esper_motion.systems.gurps.options import Rules
 from esper_motion.systems.gurps.planner.room import way_on
 from esper_motion.systems.gurps.posture.posture import check_posture_change
 from esper_motion.systems.gurps.preview import Forecast, RollForecast, forecast_walk, throttled, walk_forecast
+from esper_motion.systems.gurps.rules.maneuvers import ordinary_move_yd
 from esper_motion.systems.gurps.shared.movers import Body, Limits, bodies, carried, limits, ordinary_yards
 from esper_motion.systems.gurps.shared.spatial import SpatialIndex, figure_height_yd
 
@@ -531,6 +532,14 @@ def _facing_off(aim: Aim, state: State, turn: int) -> int:
         return 0
     gain = distance(state.hex, place) - distance(neighbour(state.hex, state.facing), place)
     return 1 - (-gain if aim.away else gain)
+
+
+def first_candidate(body: Body, lim: Limits, risky: bool, short_yd: int) -> Intent:
+    """The first of :func:`candidates` (the same object), made without the others."""
+    velocity = body.velocity.yps
+    if body.control.state is MoveState.HIGH_SPEED:
+        return _intents(velocity, risky, _throttles(velocity, lim, True, risky, short_yd), lim.safe_decel)[0]
+    return _ordinary_intents(_throttles(velocity, lim, False, risky, short_yd))[0]
 
 
 def candidates(body: Body, lim: Limits, risky: bool, short_yd: int, place: Hex | None = None) -> tuple[Intent, ...]:
@@ -1136,15 +1145,21 @@ def one_turn(
     lim = limits(world, root, chosen)
     place = _place(aim, 1)
 
-    def order() -> Iterator[Intent]:  # the candidates sorted only when the kept plan's turn is not taken
+    def order() -> Iterator[Intent]:  # the candidates made and sorted only when the turns before are not taken
         if kept is not None and kept.throttles:
             yield kept_intent(kept, 0)
-        yield from _nearest_first(aim, root, lim, candidates(root, lim, caution > 0, yards_short(aim, state, 1), place))
+        risky, short = caution > 0, yards_short(aim, state, 1)
+        first = first_candidate(root, lim, risky, short)
+        surely = _surely_nearest(aim, root, lim, first)
+        if surely:
+            yield first
+        ordered = _nearest_first(aim, root, lim, candidates(root, lim, risky, short, place))
+        yield from ordered[1:] if surely else ordered  # first is first there (tests/gurps/planner/test_cost.py)
 
     walks: Walks = {}
     length = index.length(root.entity)
     walker = walker_of(world, index, root.entity)
-    figure = {"altitude_yd": root.position.altitude_yd, "height_yd": figure_height_yd(root.mover)}
+    figure = {"altitude_yd": root.position.altitude_yd, "height_yd": figure_height_yd(root.mover)} if length > 1 else {}
     for intent in order():
         outcome = advance(world, chosen, index, _with_intent(root, intent), state, lim=lim, walks=walks, walker=walker)
         if not taken(outcome, root.entity, 1, caution=caution, ram=aim.ram, moving=moving, floor_yd=floor_yd):
@@ -1153,6 +1168,28 @@ def one_turn(
             met = meets(aim, outcome.state, outcome.path, outcome.struck, 1)
             return PlannedTurn(intent, outcome.rolls, outcome.path, outcome.failure_chance, met, outcome.state)
     return None
+
+
+def _surely_nearest(aim: Aim, root: Body, lim: Limits, first: Intent) -> bool:
+    """Whether ``first``, the first of ``root``'s :func:`candidates` (:func:`first_candidate`), comes first in
+    :func:`_nearest_first`'s order, found without making or sorting the others: it does when it ends as near
+    ``aim``'s place as any candidate could, each of which ends at most the furthest yards any of them goes this turn
+    from where ``root`` is (below high speed the most its maneuver allows, at high speed its velocity), and the sort
+    keeps the candidates' order among those as near. False for a goal of no place."""
+    place = _place(aim, 1)
+    if place is None:
+        return False
+    hex = root.position.hex
+    if root.control.state is MoveState.HIGH_SPEED:
+        way, yards = root.velocity.heading, root.velocity.yps
+        most = yards  # every candidate goes its velocity
+    else:
+        way, yards = root.facing.direction, ordinary_yards(_with_intent(root, first), lim)
+        most = ordinary_move_yd(first.maneuver, lim.move, lim.basic_move)  # every candidate has first's maneuver
+    dq, dr = DIRECTIONS[(way + first.turn) % 6]
+    gap = distance(hex, place)
+    nearest = gap + most if aim.away else max(0, gap - most)
+    return _short_of(aim, distance((hex[0] + dq * yards, hex[1] + dr * yards), place)) == _short_of(aim, nearest)
 
 
 def _nearest_first(aim: Aim, root: Body, lim: Limits, tried: tuple[Intent, ...]) -> list[Intent]:

@@ -5,6 +5,7 @@ longest first, the others taking a turn chosen without one."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import fields
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import gurps_world
 from support.highspeed import mover
-from support.worlds import every_candidate
+from support.worlds import every_candidate, mixed_world, plan_turn, step_refusing
 
 from esper_motion.components import (
     Footing,
@@ -37,6 +38,7 @@ from esper_motion.systems.gurps.planner import system as planner_system
 from esper_motion.systems.gurps.planner.search import (
     FIELD_HEXES,
     WALKED_FIELDS,
+    Aim,
     Fields,
     Outcome,
     State,
@@ -44,6 +46,7 @@ from esper_motion.systems.gurps.planner.search import (
     YardsField,
     advance,
     candidates,
+    first_candidate,
     state_of,
     yards_field,
 )
@@ -325,3 +328,35 @@ def test_a_yards_field_looks_far_down_a_wall_s_shadow_without_running_out_of_sta
     field = yards_field(index, (0, 0), (-1500, 0), body_of(world, runner))
     assert field.yards((-1400, 0)) == 1400
     assert field.walked and field.yards((-6, 0)) == 7  # round the wall: one yard more
+
+
+@pytest.mark.parametrize("rules", [Rules.basic(), Rules.house()], ids=["basic", "house"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_first_candidate_found_surely_nearest_is_the_first_of_the_sorted_candidates(rules: Rules, seed: int) -> None:
+    # one_turn tries the first candidate before making and sorting the others when _surely_nearest says it comes
+    # first among them: every body of mixed worlds over ten turns, toward places near and far on every side, to be
+    # met, to come within range of, and to flee.
+    world, cast = mixed_world(seed, 6, rules)
+    said = Counter[bool]()
+    for turn in range(10):
+        chosen = installed_rules(world)
+        for body in bodies(world):
+            lim = limits(world, body, chosen)
+            q, r = body.position.hex
+            for way, far in ((way, far) for way in range(6) for far in (2, 9, 40)):
+                dq, dr = DIRECTIONS[way]
+                place = (q + dq * far + dr, r + dr * far)
+                for reach, away in ((0, False), (3, False), (12, True)):
+                    aim = Aim(GoTo(place), (place,), reach, False, away, None)
+                    for risky in (False, True):
+                        first = first_candidate(body, lim, risky, far)
+                        tried = candidates(body, lim, risky, far, place)
+                        assert tried[0] is first
+                        surely = planner_search._surely_nearest(aim, body, lim, first)
+                        if surely:
+                            assert planner_search._nearest_first(aim, body, lim, tried)[0] is first, (turn, body)
+                        said[surely] += 1
+        plan_turn(world, cast, random.Random(seed * 100 + turn))
+        step_refusing(world)
+    assert said[True] > 0
+    assert said[False] > 0
