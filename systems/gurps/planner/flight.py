@@ -416,8 +416,10 @@ def _fly(
     first: PlannedTurn | None,
     caution: float,
 ) -> bool:
+    if intent is None:  # no flier: nothing to write
+        return False
     fly_level(world, body)
-    if intent is None or first is None:
+    if first is None:
         return False
     _hold_speed(world, chosen, index, body, goal, caution=caution)
     want = wanted_altitude(world, body, goal)

@@ -42,8 +42,8 @@ def steering(world: World, found: dict[int, Goal]) -> tuple[dict[int, Steer], di
     rider of what is not a mount). A mount's controlling rider wins over the mount's own goal."""
     steers: dict[int, Steer] = {}
     idle: dict[int, str] = {}
-    for entity in sorted(found):
-        control = world.try_get(entity, Control)
+    controls = [(entity, world.try_get(entity, Control)) for entity in sorted(found)]
+    for entity, control in controls:
         carrier = None if control is None else control.carried_by
         if carrier is None:
             continue
@@ -54,8 +54,7 @@ def steering(world: World, found: dict[int, Goal]) -> tuple[dict[int, Steer], di
             idle[entity] = f"a passenger: entity {mount.controller} steers its mount {carrier}"
         else:
             steers[carrier] = Steer(entity, carrier, found[entity])
-    for entity in sorted(found):
-        control = world.try_get(entity, Control)
+    for entity, control in controls:
         if control is not None and control.carried_by is None:
             steers.setdefault(entity, Steer(entity, entity, found[entity]))
     return steers, idle

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any, Final, Literal
 
 from esper_motion.components.flight import FlightIntent
@@ -88,6 +89,7 @@ class Budget:
 _PER_TURN = ("throttles", "turns", "at_once", "pushes", "veers", "meets")
 _PER_STATE = ("hexes", "facings", "headings", "velocities", "straight_yd", "high_speed")
 _KEPT_FIELDS = tuple(field.name for field in dataclasses.fields(KeptPlan) if field.name != "waited")
+_kept_values: Final = attrgetter(*_KEPT_FIELDS)
 
 
 def goals(world: World) -> dict[int, Goal]:
@@ -318,10 +320,11 @@ def decide(
     if kept is None:
         world.add(body.entity, dataclasses.replace(made, waited=waited))
         return found
-    for name in _KEPT_FIELDS:
-        value = getattr(made, name)
-        if getattr(kept, name) != value:
-            setattr(kept, name, value)
+    if _kept_values(kept) != _kept_values(made):  # most turns chosen without a search find no plan kept already
+        for name in _KEPT_FIELDS:
+            value = getattr(made, name)
+            if getattr(kept, name) != value:
+                setattr(kept, name, value)
     kept.waited = waited
     return found
 
