@@ -260,8 +260,8 @@ class YardsField:
         cut = False  # whether the reach left out a hex
         while ring and len(found) < FIELD_HEXES:
             yards += 1
-            fresh = [code for code in dict.fromkeys([at + step for at in ring for step in _STEPS]) if code not in found]
-            fresh = [code for code in fresh if code not in walls]
+            beside = dict.fromkeys([at + step for at in ring for step in _STEPS])  # in order, each once
+            fresh = [code for code in beside if code not in found and code not in walls]
             if yards > reach:  # a ring within reach has every hex within it (a hex's distance is at most its yards)
                 within = [code for code in fresh if _gap(code) <= reach]
                 cut = cut or len(within) < len(fresh)
