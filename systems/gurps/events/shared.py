@@ -82,14 +82,21 @@ class DodgedAside(Event):
 @dataclass(frozen=True, slots=True)
 class VelocityChanged(Event):
     """A change of velocity: at the end of the turn, or as the turn opens for a mover in ordinary movement, whose
-    throttle sets this turn's yards at once. ``wanted_yps`` was the throttle asked for, ``forced_yps`` the
-    deceleration nobody chose (bad footing, the safe deceleration of a mover out of control)."""
+    throttle sets this turn's yards at once, or when the rules change it with no throttle (a mover out of control
+    slowing; under the house rules, a flier's climb or dive at high speed). ``wanted_yps`` was the throttle asked
+    for, ``forced_yps`` the deceleration nobody chose (bad footing, the safe deceleration of a mover out of control),
+    below 0 for speed gained that nobody asked for (a dive's)."""
 
     entity: int
     from_yps: int
     to_yps: int
     wanted_yps: int
     forced_yps: int
+
+    @classmethod
+    def forced(cls, entity: int, from_yps: int, to_yps: int) -> VelocityChanged:
+        """A change nobody asked for: no throttle wanted, all of it forced."""
+        return cls(entity, from_yps, to_yps, 0, from_yps - to_yps)
 
     def describe(self) -> str:
         """One log line."""

@@ -9,6 +9,7 @@ from esper_motion.components.gurps import Control, Mover, MoveState
 from esper_motion.components.motion import Velocity
 from esper_motion.ecs import Phase, System, World
 from esper_motion.systems.gurps import rules
+from esper_motion.systems.gurps.events import VelocityChanged
 from esper_motion.systems.gurps.shared.dive import normal_top_speed
 from esper_motion.systems.gurps.shared.movers import installed_rules
 
@@ -31,8 +32,8 @@ def gather_dive_speed(world: World, entity: int, yards: int) -> None:
 class HouseDiveSpeed(System):
     """MOVEMENT phase, after the climbs and descents (house rules only): what climbing and diving do to speed. Reads
     ``Flight`` (the yards climbed and dived this turn, ``up_yd`` and ``down_yd``), ``Control.state``, ``Velocity``;
-    writes ``Velocity.yps``, ``Flight.dive_bonus_yps`` and ``Flight.dive_bonus_turns``. Implements house rules: Flying
-    Movement and Combat.
+    writes ``Velocity.yps``, ``Flight.dive_bonus_yps`` and ``Flight.dive_bonus_turns``; emits ``VelocityChanged`` for a
+    speed the climb or dive changed. Implements house rules: Flying Movement and Combat.
 
     Its reading of the rules: docs/gurps-house.md > How each system reads the rules > HouseDiveSpeed.
     """
@@ -42,18 +43,21 @@ class HouseDiveSpeed(System):
 
     def run(self) -> None:
         """Apply the climbs and dives of this turn to every flier's speed (no dice, entity order)."""
+        world = self.world
         for entity, (flight, control, velocity) in esper.get_components(Flight, Control, Velocity):
+            before = velocity.yps
             up, down = flight.up_yd, flight.down_yd
             at_speed = control.state is MoveState.HIGH_SPEED
             climbed_first = bool(flight.flown_legs) and flight.flown_legs[0][1] > 0
             if up and at_speed and (climbed_first or not down):
                 velocity.yps = max(0, velocity.yps - rules.house_climb_speed_loss(up))
             if down and at_speed:
-                gather_dive_speed(self.world, entity, down)
+                gather_dive_speed(world, entity, down)
                 if up and not climbed_first:
                     velocity.yps = max(0, velocity.yps - rules.house_climb_speed_loss(up))
-                continue
-            if flight.dive_bonus_turns > 0:
+            elif flight.dive_bonus_turns > 0:
                 flight.dive_bonus_turns -= 1
                 if flight.dive_bonus_turns == 0:
                     flight.dive_bonus_yps = 0
+            if velocity.yps != before:
+                world.emit(VelocityChanged.forced(entity, before, velocity.yps))

@@ -81,4 +81,4 @@ class HouseWipeOutRecovery(IndexedSystem):
                     continue
             before = body.velocity.yps
             body.velocity.yps = rules.house_out_of_control_velocity(before, lim.basic_move)
-            world.emit(VelocityChanged(body.entity, before, body.velocity.yps, 0, before - body.velocity.yps))
+            world.emit(VelocityChanged.forced(body.entity, before, body.velocity.yps))

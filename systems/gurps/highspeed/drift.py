@@ -32,7 +32,7 @@ class Drifting(System):
             lim = limits(world, body, chosen)
             before = body.velocity.yps
             body.velocity.yps = max(0, before - lim.safe_decel)
-            world.emit(VelocityChanged(body.entity, before, body.velocity.yps, 0, before - body.velocity.yps))
+            world.emit(VelocityChanged.forced(body.entity, before, body.velocity.yps))
             if lim.environment == "air" and stall_after_deceleration(world, body.entity):
                 continue  # stalled: at rest, falling, its turn over
             control.halted = True

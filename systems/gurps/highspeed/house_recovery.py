@@ -49,7 +49,7 @@ class HouseRecovery(System):
                     continue
             before = body.velocity.yps
             body.velocity.yps = rules.house_out_of_control_velocity(before, lim.basic_move)
-            world.emit(VelocityChanged(body.entity, before, body.velocity.yps, 0, before - body.velocity.yps))
+            world.emit(VelocityChanged.forced(body.entity, before, body.velocity.yps))
             if lim.environment == "air" and stall_after_deceleration(world, body.entity):
                 continue  # stalled: at rest, falling, its turn over
             control.halted = True

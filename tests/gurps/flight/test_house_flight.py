@@ -25,6 +25,7 @@ from esper_motion.systems.gurps.events import (
     RegainedControl,
     Stalled,
     Turned,
+    VelocityChanged,
     WingspanObstructed,
     WipedOut,
 )
@@ -173,6 +174,20 @@ def test_a_dive_adds_its_yards_to_speed_and_top_speed_and_the_bonus_lingers() ->
     world.step()
     assert (flight.dive_bonus_yps, flight.dive_bonus_turns) == (0, 0)
     assert world.get(hawk, Velocity).yps == 18
+
+
+def test_every_speed_a_climb_a_dive_or_a_drop_changes_is_said_so_the_events_follow_the_velocity() -> None:
+    world = house_world()
+    hawk = flier(world)
+    climb(world, hawk, -5)  # 5 yards dived: +5
+    assert of(world.step(), VelocityChanged) == [VelocityChanged(hawk, 12, 17, 0, -5)]
+    climb(world, hawk, 3)  # 3 yards climbed: -3
+    assert of(world.step(), VelocityChanged) == [VelocityChanged(hawk, 17, 14, 0, 3)]
+    world.add(hawk, Control(MoveState.OUT_OF_CONTROL, loss_cause=LossCause.FAILED_ROLL))
+    world.dice.script(6, 6, 6)  # the DX roll to regain control fails
+    changes = of(world.step(), VelocityChanged)
+    assert changes == [VelocityChanged(hawk, 14, 19, 0, -5), VelocityChanged(hawk, 19, 9, 0, 10)]  # drop, then slow
+    assert world.get(hawk, Velocity).yps == 9
 
 
 def test_a_failed_fast_dive_roll_loses_control() -> None:
