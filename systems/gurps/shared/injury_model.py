@@ -85,7 +85,12 @@ class InjuryChoice(System):
 
 
 def injury_choice(world: World) -> InjuryChoice | None:
-    """The world's :class:`InjuryChoice`, or None while it plays the defaults."""
+    """The world's :class:`InjuryChoice`, or None while it plays the defaults (looked up once a turn: several systems
+    ask every turn)."""
+    return world.per_turn(injury_choice, lambda: _choice_in(world))
+
+
+def _choice_in(world: World) -> InjuryChoice | None:
     return next((system for system in world.systems if isinstance(system, InjuryChoice)), None)
 
 
