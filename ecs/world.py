@@ -714,6 +714,9 @@ class World:
         """The entity of this world holding registered ``component`` (the very object), or None. The index of
         what was given is built from the whole world when first needed (and again after a restore); an entry
         whose component has since left its entity is dropped when met."""
+        given = self._given
+        if given is not None and id(component) not in given:  # most often a component just made: nobody's
+            return None
         found, _ = self._known([component])
         return found[0][0] if found else None
 
