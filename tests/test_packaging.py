@@ -111,6 +111,13 @@ def test_on_python_3_10_the_package_alone_brings_tomli_to_read_the_scenes_it_shi
     assert "tomli" in wanted, wanted
 
 
+def test_the_newest_release_of_the_changelog_is_the_version_of_pyproject() -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    headings = [line for line in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8").splitlines() if line[:4] == "## ["]
+    assert headings[0] == "## [Unreleased]", headings[:2]
+    assert headings[1].startswith(f"## [{version}] - "), (version, headings[1])
+
+
 @pytest.mark.slow
 def test_the_wheel_installs_one_package_esper_motion_at_the_version_of_pyproject(
     wheel: Path, core_venv: Venv, tmp_path: Path
