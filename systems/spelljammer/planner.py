@@ -606,6 +606,7 @@ class GoalPlanner(System):
     """
 
     phase = Phase.DECIDE
+    acts_on = CHARACTER_GOAL_TYPES
 
     def run(self) -> None:
         """Decide for every character with a goal."""
